@@ -44,7 +44,7 @@ import Testing
         #expect(config == GeneratorConfig(moduleName: "Files"))
         #expect(config?.layout == .automatic)
         #expect(config?.accessLevel == .public)
-        #expect(config?.fileCount == 16)
+        #expect(config?.fileCount == 100)
     }
 
     /// Each mistake, and the exact place and words of its error.

@@ -4,2710 +4,494 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `ProvisioningErrorInfoFields`; read and write them as `value.name`.
+/// Requests for one `AuthorizationPolicy`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningerrorinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisioningErrorInfo`.
-public typealias ProvisioningErrorInfo = Model<ProvisioningErrorInfoFields>
+/// - Remark: Generated from `microsoft.graph.authorizationPolicy`.
+public struct AuthorizationPolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthorizationPolicy
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The properties of a `ProvisioningErrorInfo`, inherited ones included.
-public struct ProvisioningErrorInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.provisioningErrorInfo",
-        fields: ProvisioningErrorInfoFields()
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authorizationPolicy",
+        model: AuthorizationPolicy.self,
+        operations: [
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init(
+                "getAvailableExtensionProperties",
+                .post,
+                onCollection: true,
+                response: .collection(.model(ExtensionProperty.self))
+            ),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+        ]
     )
-    public let additionalDetails: Field<String>
-    public let errorCategory: Field<ProvisioningStatusErrorCategory>
-    public let errorCode: Field<String>
-    public let reason: Field<String>
-    public let recommendedAction: Field<String>
 
-    private init() {
-        self.additionalDetails = Field("additionalDetails")
-        self.errorCategory = Field("errorCategory")
-        self.errorCode = Field("errorCode")
-        self.reason = Field("reason")
-        self.recommendedAction = Field("recommendedAction")
+    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/checkMemberGroups` (POST).
+    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
+        var body = JSONObject()
+        body.set("groupIds", groupIds)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/checkMemberObjects` (POST).
+    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/getMemberGroups` (POST).
+    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/getMemberObjects` (POST).
+    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/restore` (POST).
+    public func restore() -> OperationRequest<DirectoryObject> {
+        let request = APIRequest(method: .post, path: path.appending("restore"))
+        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
 }
 
-/// Its properties are listed in `ProvisioningObjectSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningobjectsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisioningObjectSummary`.
-public typealias ProvisioningObjectSummary = Model<ProvisioningObjectSummaryFields>
+extension CollectionRequestBuilder where Item == AuthorizationPolicyRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/getAvailableExtensionProperties` (POST).
+    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
+        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
+        var body = JSONObject()
+        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
+    }
 
-/// The properties of a `ProvisioningObjectSummary`, inherited ones included.
-public struct ProvisioningObjectSummaryFields: FieldSet {
+    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/getByIds` (POST).
+    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
+        var request = APIRequest(method: .post, path: path.appending("getByIds"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        body.set("types", types)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/validateProperties` (POST).
+    public func validateProperties(
+        entityType: String,
+        displayName: String,
+        mailNickname: String,
+        onBehalfOfUserId: String
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
+        var body = JSONObject()
+        body.set("entityType", entityType)
+        body.set("displayName", displayName)
+        body.set("mailNickname", mailNickname)
+        body.set("onBehalfOfUserId", onBehalfOfUserId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/delta` (GET).
+    public func delta() -> CollectionRequest<DirectoryObject> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.autoRestartNotificationDismissalMethod`.
+public typealias AutoRestartNotificationDismissalMethod = OpenEnum<AutoRestartNotificationDismissalMethodValues>
+
+/// The values of `AutoRestartNotificationDismissalMethod` that the spec declares; others decode and re-encode too.
+public enum AutoRestartNotificationDismissalMethodValues: EnumValues {
+    public static let known: [String] = ["notConfigured", "automatic", "user", "unknownFutureValue"]
+}
+
+extension AutoRestartNotificationDismissalMethod {
+    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
+
+    public static var automatic: Self { Self(rawValue: "automatic") }
+
+    public static var user: Self { Self(rawValue: "user") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AutomaticRepliesMailTipsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/automaticrepliesmailtips?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.automaticRepliesMailTips`.
+public typealias AutomaticRepliesMailTips = Model<AutomaticRepliesMailTipsFields>
+
+/// The properties of a `AutomaticRepliesMailTips`, inherited ones included.
+public struct AutomaticRepliesMailTipsFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.provisioningObjectSummary",
+        "microsoft.graph.automaticRepliesMailTips",
+        fields: AutomaticRepliesMailTipsFields()
+    )
+
+    public let message: Field<String>
+    public let messageLanguage: Field<LocaleInfo>
+    public let scheduledEndTime: Field<DateTimeTimeZone>
+    public let scheduledStartTime: Field<DateTimeTimeZone>
+
+    private init() {
+        self.message = Field("message")
+        self.messageLanguage = Field("messageLanguage")
+        self.scheduledEndTime = Field("scheduledEndTime")
+        self.scheduledStartTime = Field("scheduledStartTime")
+    }
+}
+
+/// Its properties are listed in `AutomaticRepliesSettingFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/automaticrepliessetting?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.automaticRepliesSetting`.
+public typealias AutomaticRepliesSetting = Model<AutomaticRepliesSettingFields>
+
+/// The properties of a `AutomaticRepliesSetting`, inherited ones included.
+public struct AutomaticRepliesSettingFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.automaticRepliesSetting",
+        fields: AutomaticRepliesSettingFields()
+    )
+
+    public let externalAudience: Field<ExternalAudienceScope>
+    public let externalReplyMessage: Field<String>
+    public let internalReplyMessage: Field<String>
+    public let scheduledEndDateTime: Field<DateTimeTimeZone>
+    public let scheduledStartDateTime: Field<DateTimeTimeZone>
+    public let status: Field<AutomaticRepliesStatus>
+
+    private init() {
+        self.externalAudience = Field("externalAudience")
+        self.externalReplyMessage = Field("externalReplyMessage")
+        self.internalReplyMessage = Field("internalReplyMessage")
+        self.scheduledEndDateTime = Field("scheduledEndDateTime")
+        self.scheduledStartDateTime = Field("scheduledStartDateTime")
+        self.status = Field("status")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.automaticRepliesStatus`.
+public typealias AutomaticRepliesStatus = OpenEnum<AutomaticRepliesStatusValues>
+
+/// The values of `AutomaticRepliesStatus` that the spec declares; others decode and re-encode too.
+public enum AutomaticRepliesStatusValues: EnumValues {
+    public static let known: [String] = ["disabled", "alwaysEnabled", "scheduled"]
+}
+
+extension AutomaticRepliesStatus {
+    public static var disabled: Self { Self(rawValue: "disabled") }
+
+    public static var alwaysEnabled: Self { Self(rawValue: "alwaysEnabled") }
+
+    public static var scheduled: Self { Self(rawValue: "scheduled") }
+}
+
+/// - Remark: Generated from `microsoft.graph.automaticUpdateMode`.
+public typealias AutomaticUpdateMode = OpenEnum<AutomaticUpdateModeValues>
+
+/// The values of `AutomaticUpdateMode` that the spec declares; others decode and re-encode too.
+public enum AutomaticUpdateModeValues: EnumValues {
+    public static let known: [String] = [
+        "userDefined",
+        "notifyDownload",
+        "autoInstallAtMaintenanceTime",
+        "autoInstallAndRebootAtMaintenanceTime",
+        "autoInstallAndRebootAtScheduledTime",
+        "autoInstallAndRebootWithoutEndUserControl",
+    ]
+}
+
+extension AutomaticUpdateMode {
+    public static var userDefined: Self { Self(rawValue: "userDefined") }
+
+    public static var notifyDownload: Self { Self(rawValue: "notifyDownload") }
+
+    public static var autoInstallAtMaintenanceTime: Self { Self(rawValue: "autoInstallAtMaintenanceTime") }
+
+    public static var autoInstallAndRebootAtMaintenanceTime: Self {
+        Self(rawValue: "autoInstallAndRebootAtMaintenanceTime")
+    }
+
+    public static var autoInstallAndRebootAtScheduledTime: Self {
+        Self(rawValue: "autoInstallAndRebootAtScheduledTime")
+    }
+
+    public static var autoInstallAndRebootWithoutEndUserControl: Self {
+        Self(rawValue: "autoInstallAndRebootWithoutEndUserControl")
+    }
+}
+
+/// Its properties are listed in `AvailabilityItemFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/availabilityitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.availabilityItem`.
+public typealias AvailabilityItem = Model<AvailabilityItemFields>
+
+/// The properties of a `AvailabilityItem`, inherited ones included.
+public struct AvailabilityItemFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.availabilityItem", fields: AvailabilityItemFields())
+    public let endDateTime: Field<DateTimeTimeZone>
+    public let serviceId: Field<String>
+    public let startDateTime: Field<DateTimeTimeZone>
+    public let status: Field<BookingsAvailabilityStatus>
+
+    private init() {
+        self.endDateTime = Field("endDateTime")
+        self.serviceId = Field("serviceId")
+        self.startDateTime = Field("startDateTime")
+        self.status = Field("status")
+    }
+}
+
+/// Its properties are listed in `AvailableAccessPackageFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/availableaccesspackage?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.availableAccessPackage`.
+public typealias AvailableAccessPackage = Model<AvailableAccessPackageFields>
+
+/// The properties of a `AvailableAccessPackage`, inherited ones included.
+public struct AvailableAccessPackageFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.availableAccessPackage",
         base: Entity.self,
-        fields: ProvisioningObjectSummaryFields()
+        fields: AvailableAccessPackageFields()
     )
 
     public let id: Field<String>
-    public let activityDateTime: Field<Date>
-    public let changeId: Field<String>
-    public let cycleId: Field<String>
-    public let durationInMilliseconds: Field<Int32>
-    public let initiatedBy: Field<Initiator>
-    public let jobId: Field<String>
-    public let modifiedProperties: Field<[ModifiedProperty]>
-    public let provisioningAction: Field<ProvisioningAction>
-    public let provisioningStatusInfo: Field<ProvisioningStatusInfo>
-    public let provisioningSteps: Field<[ProvisioningStep]>
-    public let servicePrincipal: Field<ProvisioningServicePrincipal>
-    public let sourceIdentity: Field<ProvisionedIdentity>
-    public let sourceSystem: Field<ProvisioningSystem>
-    public let targetIdentity: Field<ProvisionedIdentity>
-    public let targetSystem: Field<ProvisioningSystem>
-    public let tenantId: Field<String>
+    public let description: Field<String>
+    public let displayName: Field<String>
+
+    /// Present when the request expanded it (`expand("resourceRoleScopes")`).
+    public let resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
 
     private init() {
         self.id = Field("id")
-        self.activityDateTime = Field("activityDateTime")
-        self.changeId = Field("changeId")
-        self.cycleId = Field("cycleId")
-        self.durationInMilliseconds = Field("durationInMilliseconds")
-        self.initiatedBy = Field("initiatedBy")
-        self.jobId = Field("jobId")
-        self.modifiedProperties = Field("modifiedProperties")
-        self.provisioningAction = Field("provisioningAction")
-        self.provisioningStatusInfo = Field("provisioningStatusInfo")
-        self.provisioningSteps = Field("provisioningSteps")
-        self.servicePrincipal = Field("servicePrincipal")
-        self.sourceIdentity = Field("sourceIdentity")
-        self.sourceSystem = Field("sourceSystem")
-        self.targetIdentity = Field("targetIdentity")
-        self.targetSystem = Field("targetSystem")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.resourceRoleScopes = Field("resourceRoleScopes")
+    }
+}
+
+/// Requests for one `AvailableAccessPackage`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.availableAccessPackage`.
+public struct AvailableAccessPackageRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AvailableAccessPackage
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.availableAccessPackage",
+        model: AvailableAccessPackage.self,
+        children: [.init("resourceRoleScopes", "microsoft.graph.accessPackageResourceRoleScope", collection: true)]
+    )
+
+    /// `resourceRoleScopes.request()` lists them; `resourceRoleScopes("accessPackageResourceRoleScope-id")` addresses
+    /// one.
+    public var resourceRoleScopes: CollectionRequestBuilder<AccessPackageResourceRoleScopeRequestBuilder> {
+        .init(client: client, path: path.appending("resourceRoleScopes"))
+    }
+}
+
+/// Its properties are listed in `AverageComparativeScoreFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/averagecomparativescore?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.averageComparativeScore`.
+public typealias AverageComparativeScore = Model<AverageComparativeScoreFields>
+
+/// The properties of a `AverageComparativeScore`, inherited ones included.
+public struct AverageComparativeScoreFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.averageComparativeScore",
+        fields: AverageComparativeScoreFields()
+    )
+
+    public let averageScore: Field<Double>
+    public let basis: Field<String>
+
+    private init() {
+        self.averageScore = Field("averageScore")
+        self.basis = Field("basis")
+    }
+}
+
+/// Its properties are listed in `AzureADJoinPolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadjoinpolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.azureADJoinPolicy`.
+public typealias AzureADJoinPolicy = Model<AzureADJoinPolicyFields>
+
+/// The properties of a `AzureADJoinPolicy`, inherited ones included.
+public struct AzureADJoinPolicyFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.azureADJoinPolicy", fields: AzureADJoinPolicyFields())
+    public let allowedToJoin: Field<DeviceRegistrationMembership>
+    public let isAdminConfigurable: Field<Bool>
+    public let localAdmins: Field<LocalAdminSettings>
+
+    private init() {
+        self.allowedToJoin = Field("allowedToJoin")
+        self.isAdminConfigurable = Field("isAdminConfigurable")
+        self.localAdmins = Field("localAdmins")
+    }
+}
+
+/// Its properties are listed in `AzureADRegistrationPolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadregistrationpolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.azureADRegistrationPolicy`.
+public typealias AzureADRegistrationPolicy = Model<AzureADRegistrationPolicyFields>
+
+/// The properties of a `AzureADRegistrationPolicy`, inherited ones included.
+public struct AzureADRegistrationPolicyFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.azureADRegistrationPolicy",
+        fields: AzureADRegistrationPolicyFields()
+    )
+
+    public let allowedToRegister: Field<DeviceRegistrationMembership>
+    public let isAdminConfigurable: Field<Bool>
+
+    private init() {
+        self.allowedToRegister = Field("allowedToRegister")
+        self.isAdminConfigurable = Field("isAdminConfigurable")
+    }
+}
+
+/// Its properties are listed in `AzureActiveDirectoryTenantFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureactivedirectorytenant?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.azureActiveDirectoryTenant`.
+public typealias AzureActiveDirectoryTenant = Model<AzureActiveDirectoryTenantFields>
+
+/// The properties of a `AzureActiveDirectoryTenant`, inherited ones included.
+public struct AzureActiveDirectoryTenantFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.azureActiveDirectoryTenant",
+        base: IdentitySource.self,
+        fields: AzureActiveDirectoryTenantFields()
+    )
+
+    public let displayName: Field<String>
+    public let tenantId: Field<String>
+
+    private init() {
+        self.displayName = Field("displayName")
         self.tenantId = Field("tenantId")
     }
 }
 
-/// Requests for one `ProvisioningObjectSummary`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AzureAdPopTokenAuthenticationFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.provisioningObjectSummary`.
-public struct ProvisioningObjectSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProvisioningObjectSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadpoptokenauthentication?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.azureAdPopTokenAuthentication`.
+public typealias AzureAdPopTokenAuthentication = Model<AzureAdPopTokenAuthenticationFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.provisioningObjectSummary",
-        model: ProvisioningObjectSummary.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.provisioningResult`.
-public typealias ProvisioningResult = OpenEnum<ProvisioningResultValues>
-
-/// The values of `ProvisioningResult` that the spec declares; others decode and re-encode too.
-public enum ProvisioningResultValues: EnumValues {
-    public static let known: [String] = ["success", "failure", "skipped", "warning", "unknownFutureValue"]
-}
-
-extension ProvisioningResult {
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var skipped: Self { Self(rawValue: "skipped") }
-
-    public static var warning: Self { Self(rawValue: "warning") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ProvisioningServicePrincipalFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningserviceprincipal?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisioningServicePrincipal`.
-public typealias ProvisioningServicePrincipal = Model<ProvisioningServicePrincipalFields>
-
-/// The properties of a `ProvisioningServicePrincipal`, inherited ones included.
-public struct ProvisioningServicePrincipalFields: FieldSet {
+/// The properties of a `AzureAdPopTokenAuthentication`, inherited ones included.
+public struct AzureAdPopTokenAuthenticationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.provisioningServicePrincipal",
-        base: Identity.self,
-        fields: ProvisioningServicePrincipalFields()
+        "microsoft.graph.azureAdPopTokenAuthentication",
+        base: CustomExtensionAuthenticationConfiguration.self,
+        fields: AzureAdPopTokenAuthenticationFields()
     )
 
-    public let displayName: Field<String>
-    public let id: Field<String>
-
     private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.provisioningStatusErrorCategory`.
-public typealias ProvisioningStatusErrorCategory = OpenEnum<ProvisioningStatusErrorCategoryValues>
-
-/// The values of `ProvisioningStatusErrorCategory` that the spec declares; others decode and re-encode too.
-public enum ProvisioningStatusErrorCategoryValues: EnumValues {
-    public static let known: [String] = ["failure", "nonServiceFailure", "success", "unknownFutureValue"]
-}
-
-extension ProvisioningStatusErrorCategory {
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var nonServiceFailure: Self { Self(rawValue: "nonServiceFailure") }
-
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ProvisioningStatusInfoFields`; read and write them as `value.name`.
+/// Its properties are listed in `AzureAdTokenAuthenticationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningstatusinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisioningStatusInfo`.
-public typealias ProvisioningStatusInfo = Model<ProvisioningStatusInfoFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadtokenauthentication?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.azureAdTokenAuthentication`.
+public typealias AzureAdTokenAuthentication = Model<AzureAdTokenAuthenticationFields>
 
-/// The properties of a `ProvisioningStatusInfo`, inherited ones included.
-public struct ProvisioningStatusInfoFields: FieldSet {
+/// The properties of a `AzureAdTokenAuthentication`, inherited ones included.
+public struct AzureAdTokenAuthenticationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.provisioningStatusInfo",
-        fields: ProvisioningStatusInfoFields()
+        "microsoft.graph.azureAdTokenAuthentication",
+        base: CustomExtensionAuthenticationConfiguration.self,
+        fields: AzureAdTokenAuthenticationFields()
     )
 
-    public let errorInformation: Field<ProvisioningErrorInfo>
-    public let status: Field<ProvisioningResult>
+    public let resourceId: Field<String>
 
     private init() {
-        self.errorInformation = Field("errorInformation")
-        self.status = Field("status")
+        self.resourceId = Field("resourceId")
     }
 }
 
-/// Its properties are listed in `ProvisioningStepFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningstep?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisioningStep`.
-public typealias ProvisioningStep = Model<ProvisioningStepFields>
-
-/// The properties of a `ProvisioningStep`, inherited ones included.
-public struct ProvisioningStepFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.provisioningStep", fields: ProvisioningStepFields())
-    public let description: Field<String>
-    public let details: Field<DetailsInfo>
-    public let name: Field<String>
-    public let provisioningStepType: Field<ProvisioningStepType>
-    public let status: Field<ProvisioningResult>
-
-    private init() {
-        self.description = Field("description")
-        self.details = Field("details")
-        self.name = Field("name")
-        self.provisioningStepType = Field("provisioningStepType")
-        self.status = Field("status")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.provisioningStepType`.
-public typealias ProvisioningStepType = OpenEnum<ProvisioningStepTypeValues>
-
-/// The values of `ProvisioningStepType` that the spec declares; others decode and re-encode too.
-public enum ProvisioningStepTypeValues: EnumValues {
-    public static let known: [String] = [
-        "import",
-        "scoping",
-        "matching",
-        "processing",
-        "referenceResolution",
-        "export",
-        "unknownFutureValue",
-    ]
-}
-
-extension ProvisioningStepType {
-    public static var `import`: Self { Self(rawValue: "import") }
-
-    public static var scoping: Self { Self(rawValue: "scoping") }
-
-    public static var matching: Self { Self(rawValue: "matching") }
-
-    public static var processing: Self { Self(rawValue: "processing") }
-
-    public static var referenceResolution: Self { Self(rawValue: "referenceResolution") }
-
-    public static var export: Self { Self(rawValue: "export") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ProvisioningSystemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisioningsystem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisioningSystem`.
-public typealias ProvisioningSystem = Model<ProvisioningSystemFields>
-
-/// The properties of a `ProvisioningSystem`, inherited ones included.
-public struct ProvisioningSystemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.provisioningSystem",
-        base: Identity.self,
-        fields: ProvisioningSystemFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let details: Field<DetailsInfo>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.details = Field("details")
-    }
-}
-
-/// Its properties are listed in `ProxiedDomainFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/proxieddomain?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.proxiedDomain`.
-public typealias ProxiedDomain = Model<ProxiedDomainFields>
-
-/// The properties of a `ProxiedDomain`, inherited ones included.
-public struct ProxiedDomainFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.proxiedDomain", fields: ProxiedDomainFields())
-    public let ipAddressOrFQDN: Field<String>
-    public let proxy: Field<String>
-
-    private init() {
-        self.ipAddressOrFQDN = Field("ipAddressOrFQDN")
-        self.proxy = Field("proxy")
-    }
-}
-
-/// Its properties are listed in `PublicClientApplicationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicclientapplication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.publicClientApplication`.
-public typealias PublicClientApplication = Model<PublicClientApplicationFields>
-
-/// The properties of a `PublicClientApplication`, inherited ones included.
-public struct PublicClientApplicationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.publicClientApplication",
-        fields: PublicClientApplicationFields()
-    )
-
-    public let redirectUris: Field<[String]>
-
-    private init() {
-        self.redirectUris = Field("redirectUris")
-    }
-}
-
-/// Its properties are listed in `PublicErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.publicError`.
-public typealias PublicError = Model<PublicErrorFields>
-
-/// The properties of a `PublicError`, inherited ones included.
-public struct PublicErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.publicError", fields: PublicErrorFields())
-    public let code: Field<String>
-    public let details: Field<[PublicErrorDetail]>
-    public let innerError: Field<PublicInnerError>
-    public let message: Field<String>
-    public let target: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.details = Field("details")
-        self.innerError = Field("innerError")
-        self.message = Field("message")
-        self.target = Field("target")
-    }
-}
-
-/// Its properties are listed in `PublicErrorDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicerrordetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.publicErrorDetail`.
-public typealias PublicErrorDetail = Model<PublicErrorDetailFields>
-
-/// The properties of a `PublicErrorDetail`, inherited ones included.
-public struct PublicErrorDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.publicErrorDetail", fields: PublicErrorDetailFields())
-    public let code: Field<String>
-    public let message: Field<String>
-    public let target: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-        self.target = Field("target")
-    }
-}
-
-/// Its properties are listed in `PublicErrorResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicerrorresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.publicErrorResponse`.
-public typealias PublicErrorResponse = Model<PublicErrorResponseFields>
-
-/// The properties of a `PublicErrorResponse`, inherited ones included.
-public struct PublicErrorResponseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.publicErrorResponse", fields: PublicErrorResponseFields())
-    public let error: Field<PublicError>
-
-    private init() {
-        self.error = Field("error")
-    }
-}
-
-/// Its properties are listed in `PublicInnerErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicinnererror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.publicInnerError`.
-public typealias PublicInnerError = Model<PublicInnerErrorFields>
-
-/// The properties of a `PublicInnerError`, inherited ones included.
-public struct PublicInnerErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.publicInnerError", fields: PublicInnerErrorFields())
-    public let code: Field<String>
-    public let details: Field<[PublicErrorDetail]>
-    public let message: Field<String>
-    public let target: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.details = Field("details")
-        self.message = Field("message")
-        self.target = Field("target")
-    }
-}
-
-/// Its properties are listed in `PublicKeyInfrastructureRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publickeyinfrastructureroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.publicKeyInfrastructureRoot`.
-public typealias PublicKeyInfrastructureRoot = Model<PublicKeyInfrastructureRootFields>
-
-/// The properties of a `PublicKeyInfrastructureRoot`, inherited ones included.
-public struct PublicKeyInfrastructureRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.publicKeyInfrastructureRoot",
-        base: Entity.self,
-        fields: PublicKeyInfrastructureRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("certificateBasedAuthConfigurations")`).
-    public let certificateBasedAuthConfigurations: Field<[CertificateBasedAuthPki]>
-
-    private init() {
-        self.id = Field("id")
-        self.certificateBasedAuthConfigurations = Field("certificateBasedAuthConfigurations")
-    }
-}
-
-/// Requests for one `PublicKeyInfrastructureRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.publicKeyInfrastructureRoot`.
-public struct PublicKeyInfrastructureRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PublicKeyInfrastructureRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.publicKeyInfrastructureRoot",
-        model: PublicKeyInfrastructureRoot.self,
-        children: [
-            .init("certificateBasedAuthConfigurations", "microsoft.graph.certificateBasedAuthPki", collection: true),
-        ]
-    )
-
-    /// `certificateBasedAuthConfigurations.request()` lists them;
-    /// `certificateBasedAuthConfigurations("certificateBasedAuthPki-id")` addresses one.
-    public var certificateBasedAuthConfigurations: CollectionRequestBuilder<CertificateBasedAuthPkiRequestBuilder> {
-        .init(client: client, path: path.appending("certificateBasedAuthConfigurations"))
-    }
-}
-
-/// Its properties are listed in `PublicationFacetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/publicationfacet?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.publicationFacet`.
-public typealias PublicationFacet = Model<PublicationFacetFields>
-
-/// The properties of a `PublicationFacet`, inherited ones included.
-public struct PublicationFacetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.publicationFacet", fields: PublicationFacetFields())
-    public let checkedOutBy: Field<IdentitySet>
-    public let level: Field<String>
-    public let versionId: Field<String>
-
-    private init() {
-        self.checkedOutBy = Field("checkedOutBy")
-        self.level = Field("level")
-        self.versionId = Field("versionId")
-    }
-}
-
-/// Its properties are listed in `QrCodeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/qrcode?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.qrCode`.
-public typealias QrCode = Model<QrCodeFields>
-
-/// The properties of a `QrCode`, inherited ones included.
-public struct QrCodeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.qrCode", base: Entity.self, fields: QrCodeFields())
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let expireDateTime: Field<Date>
-    public let image: Field<QrCodeImageDetails>
-    public let lastUsedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.expireDateTime = Field("expireDateTime")
-        self.image = Field("image")
-        self.lastUsedDateTime = Field("lastUsedDateTime")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Its properties are listed in `QrCodeImageDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/qrcodeimagedetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.qrCodeImageDetails`.
-public typealias QrCodeImageDetails = Model<QrCodeImageDetailsFields>
-
-/// The properties of a `QrCodeImageDetails`, inherited ones included.
-public struct QrCodeImageDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.qrCodeImageDetails", fields: QrCodeImageDetailsFields())
-    public let binaryValue: Field<Data>
-    public let errorCorrectionLevel: Field<ErrorCorrectionLevel>
-    public let rawContent: Field<Data>
-    public let version: Field<Int32>
-
-    private init() {
-        self.binaryValue = Field("binaryValue")
-        self.errorCorrectionLevel = Field("errorCorrectionLevel")
-        self.rawContent = Field("rawContent")
-        self.version = Field("version")
-    }
-}
-
-/// Its properties are listed in `QrCodePinAuthenticationMethodFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/qrcodepinauthenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod`.
-public typealias QrCodePinAuthenticationMethod = Model<QrCodePinAuthenticationMethodFields>
-
-/// The properties of a `QrCodePinAuthenticationMethod`, inherited ones included.
-public struct QrCodePinAuthenticationMethodFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.qrCodePinAuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: QrCodePinAuthenticationMethodFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("pin")`).
-    public let pin: Field<QrPin>
-
-    /// Present when the request expanded it (`expand("standardQRCode")`).
-    public let standardQRCode: Field<QrCode>
-
-    /// Present when the request expanded it (`expand("temporaryQRCode")`).
-    public let temporaryQRCode: Field<QrCode>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.pin = Field("pin")
-        self.standardQRCode = Field("standardQRCode")
-        self.temporaryQRCode = Field("temporaryQRCode")
-    }
-}
-
-/// Its properties are listed in `QrCodePinAuthenticationMethodConfigurationFields`; read and write them as
+/// Its properties are listed in `AzureCommunicationServicesUserConversationMemberFields`; read and write them as
 /// `value.name`.
 ///
 /// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/qrcodepinauthenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethodConfiguration`.
-public typealias QrCodePinAuthenticationMethodConfiguration = Model<QrCodePinAuthenticationMethodConfigurationFields>
+///   <https://learn.microsoft.com/graph/api/resources/azurecommunicationservicesuserconversationmember?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember`.
+public typealias AzureCommunicationServicesUserConversationMember =
+    Model<AzureCommunicationServicesUserConversationMemberFields>
 
-/// The properties of a `QrCodePinAuthenticationMethodConfiguration`, inherited ones included.
-public struct QrCodePinAuthenticationMethodConfigurationFields: FieldSet {
+/// The properties of a `AzureCommunicationServicesUserConversationMember`, inherited ones included.
+public struct AzureCommunicationServicesUserConversationMemberFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.qrCodePinAuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: QrCodePinAuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let pinLength: Field<Int32>
-    public let standardQRCodeLifetimeInDays: Field<Int32>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.pinLength = Field("pinLength")
-        self.standardQRCodeLifetimeInDays = Field("standardQRCodeLifetimeInDays")
-        self.includeTargets = Field("includeTargets")
-    }
-}
-
-/// Requests for one `QrCodePinAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethodConfiguration`.
-public struct QrCodePinAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = QrCodePinAuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.qrCodePinAuthenticationMethodConfiguration",
-        model: QrCodePinAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
-    public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
-}
-
-/// Requests for one `QrCodePinAuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod`.
-public struct QrCodePinAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = QrCodePinAuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.qrCodePinAuthenticationMethod",
-        model: QrCodePinAuthenticationMethod.self,
-        children: [
-            .init("pin", "microsoft.graph.qrPin", collection: false),
-            .init("standardQRCode", "microsoft.graph.qrCode", collection: false),
-            .init("temporaryQRCode", "microsoft.graph.qrCode", collection: false),
-        ],
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
-
-    public var pin: QrPinRequestBuilder { .init(client: client, path: path.appending("pin")) }
-
-    public var standardQRCode: QrCodeRequestBuilder { .init(client: client, path: path.appending("standardQRCode")) }
-
-    public var temporaryQRCode: QrCodeRequestBuilder { .init(client: client, path: path.appending("temporaryQRCode")) }
-
-    /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-/// Requests for one `QrCode`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.qrCode`.
-public struct QrCodeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = QrCode
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.qrCode", model: QrCode.self)
-}
-
-/// Its properties are listed in `QrPinFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/qrpin?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.qrPin`.
-public typealias QrPin = Model<QrPinFields>
-
-/// The properties of a `QrPin`, inherited ones included.
-public struct QrPinFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.qrPin", base: Entity.self, fields: QrPinFields())
-    public let id: Field<String>
-    public let code: Field<String>
-    public let createdDateTime: Field<Date>
-    public let forceChangePinNextSignIn: Field<Bool>
-    public let updatedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.code = Field("code")
-        self.createdDateTime = Field("createdDateTime")
-        self.forceChangePinNextSignIn = Field("forceChangePinNextSignIn")
-        self.updatedDateTime = Field("updatedDateTime")
-    }
-}
-
-/// Requests for one `QrPin`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.qrPin`.
-public struct QrPinRequestBuilder: ModelRequestBuilder {
-    public typealias Model = QrPin
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.qrPin", model: QrPin.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.quarantineReason`.
-public typealias QuarantineReason = OpenEnum<QuarantineReasonValues>
-
-/// The values of `QuarantineReason` that the spec declares; others decode and re-encode too.
-public enum QuarantineReasonValues: EnumValues {
-    public static let known: [String] = [
-        "EncounteredBaseEscrowThreshold",
-        "EncounteredTotalEscrowThreshold",
-        "EncounteredEscrowProportionThreshold",
-        "EncounteredQuarantineException",
-        "Unknown",
-        "QuarantinedOnDemand",
-        "TooManyDeletes",
-        "IngestionInterrupted",
-    ]
-}
-
-extension QuarantineReason {
-    public static var encounteredBaseEscrowThreshold: Self { Self(rawValue: "EncounteredBaseEscrowThreshold") }
-
-    public static var encounteredTotalEscrowThreshold: Self { Self(rawValue: "EncounteredTotalEscrowThreshold") }
-
-    public static var encounteredEscrowProportionThreshold: Self {
-        Self(rawValue: "EncounteredEscrowProportionThreshold")
-    }
-
-    public static var encounteredQuarantineException: Self { Self(rawValue: "EncounteredQuarantineException") }
-
-    public static var unknown: Self { Self(rawValue: "Unknown") }
-
-    public static var quarantinedOnDemand: Self { Self(rawValue: "QuarantinedOnDemand") }
-
-    public static var tooManyDeletes: Self { Self(rawValue: "TooManyDeletes") }
-
-    public static var ingestionInterrupted: Self { Self(rawValue: "IngestionInterrupted") }
-}
-
-/// Its properties are listed in `QuotaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/quota?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.quota`.
-public typealias Quota = Model<QuotaFields>
-
-/// The properties of a `Quota`, inherited ones included.
-public struct QuotaFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.quota", fields: QuotaFields())
-    public let deleted: Field<Int64>
-    public let remaining: Field<Int64>
-    public let state: Field<String>
-    public let storagePlanInformation: Field<StoragePlanInformation>
-    public let total: Field<Int64>
-    public let used: Field<Int64>
-
-    private init() {
-        self.deleted = Field("deleted")
-        self.remaining = Field("remaining")
-        self.state = Field("state")
-        self.storagePlanInformation = Field("storagePlanInformation")
-        self.total = Field("total")
-        self.used = Field("used")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingAppsType`.
-public typealias RatingAppsType = OpenEnum<RatingAppsTypeValues>
-
-/// The values of `RatingAppsType` that the spec declares; others decode and re-encode too.
-public enum RatingAppsTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "agesAbove4",
-        "agesAbove9",
-        "agesAbove12",
-        "agesAbove17",
-    ]
-}
-
-extension RatingAppsType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var agesAbove4: Self { Self(rawValue: "agesAbove4") }
-
-    public static var agesAbove9: Self { Self(rawValue: "agesAbove9") }
-
-    public static var agesAbove12: Self { Self(rawValue: "agesAbove12") }
-
-    public static var agesAbove17: Self { Self(rawValue: "agesAbove17") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingAustraliaMoviesType`.
-public typealias RatingAustraliaMoviesType = OpenEnum<RatingAustraliaMoviesTypeValues>
-
-/// The values of `RatingAustraliaMoviesType` that the spec declares; others decode and re-encode too.
-public enum RatingAustraliaMoviesTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "parentalGuidance",
-        "mature",
-        "agesAbove15",
-        "agesAbove18",
-    ]
-}
-
-extension RatingAustraliaMoviesType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var mature: Self { Self(rawValue: "mature") }
-
-    public static var agesAbove15: Self { Self(rawValue: "agesAbove15") }
-
-    public static var agesAbove18: Self { Self(rawValue: "agesAbove18") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingAustraliaTelevisionType`.
-public typealias RatingAustraliaTelevisionType = OpenEnum<RatingAustraliaTelevisionTypeValues>
-
-/// The values of `RatingAustraliaTelevisionType` that the spec declares; others decode and re-encode too.
-public enum RatingAustraliaTelevisionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "preschoolers",
-        "children",
-        "general",
-        "parentalGuidance",
-        "mature",
-        "agesAbove15",
-        "agesAbove15AdultViolence",
-    ]
-}
-
-extension RatingAustraliaTelevisionType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var preschoolers: Self { Self(rawValue: "preschoolers") }
-
-    public static var children: Self { Self(rawValue: "children") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var mature: Self { Self(rawValue: "mature") }
-
-    public static var agesAbove15: Self { Self(rawValue: "agesAbove15") }
-
-    public static var agesAbove15AdultViolence: Self { Self(rawValue: "agesAbove15AdultViolence") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingCanadaMoviesType`.
-public typealias RatingCanadaMoviesType = OpenEnum<RatingCanadaMoviesTypeValues>
-
-/// The values of `RatingCanadaMoviesType` that the spec declares; others decode and re-encode too.
-public enum RatingCanadaMoviesTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "parentalGuidance",
-        "agesAbove14",
-        "agesAbove18",
-        "restricted",
-    ]
-}
-
-extension RatingCanadaMoviesType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var agesAbove14: Self { Self(rawValue: "agesAbove14") }
-
-    public static var agesAbove18: Self { Self(rawValue: "agesAbove18") }
-
-    public static var restricted: Self { Self(rawValue: "restricted") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingCanadaTelevisionType`.
-public typealias RatingCanadaTelevisionType = OpenEnum<RatingCanadaTelevisionTypeValues>
-
-/// The values of `RatingCanadaTelevisionType` that the spec declares; others decode and re-encode too.
-public enum RatingCanadaTelevisionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "children",
-        "childrenAbove8",
-        "general",
-        "parentalGuidance",
-        "agesAbove14",
-        "agesAbove18",
-    ]
-}
-
-extension RatingCanadaTelevisionType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var children: Self { Self(rawValue: "children") }
-
-    public static var childrenAbove8: Self { Self(rawValue: "childrenAbove8") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var agesAbove14: Self { Self(rawValue: "agesAbove14") }
-
-    public static var agesAbove18: Self { Self(rawValue: "agesAbove18") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingFranceMoviesType`.
-public typealias RatingFranceMoviesType = OpenEnum<RatingFranceMoviesTypeValues>
-
-/// The values of `RatingFranceMoviesType` that the spec declares; others decode and re-encode too.
-public enum RatingFranceMoviesTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "agesAbove10",
-        "agesAbove12",
-        "agesAbove16",
-        "agesAbove18",
-    ]
-}
-
-extension RatingFranceMoviesType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var agesAbove10: Self { Self(rawValue: "agesAbove10") }
-
-    public static var agesAbove12: Self { Self(rawValue: "agesAbove12") }
-
-    public static var agesAbove16: Self { Self(rawValue: "agesAbove16") }
-
-    public static var agesAbove18: Self { Self(rawValue: "agesAbove18") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingFranceTelevisionType`.
-public typealias RatingFranceTelevisionType = OpenEnum<RatingFranceTelevisionTypeValues>
-
-/// The values of `RatingFranceTelevisionType` that the spec declares; others decode and re-encode too.
-public enum RatingFranceTelevisionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "agesAbove10",
-        "agesAbove12",
-        "agesAbove16",
-        "agesAbove18",
-    ]
-}
-
-extension RatingFranceTelevisionType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var agesAbove10: Self { Self(rawValue: "agesAbove10") }
-
-    public static var agesAbove12: Self { Self(rawValue: "agesAbove12") }
-
-    public static var agesAbove16: Self { Self(rawValue: "agesAbove16") }
-
-    public static var agesAbove18: Self { Self(rawValue: "agesAbove18") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingGermanyMoviesType`.
-public typealias RatingGermanyMoviesType = OpenEnum<RatingGermanyMoviesTypeValues>
-
-/// The values of `RatingGermanyMoviesType` that the spec declares; others decode and re-encode too.
-public enum RatingGermanyMoviesTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "agesAbove6",
-        "agesAbove12",
-        "agesAbove16",
-        "adults",
-    ]
-}
-
-extension RatingGermanyMoviesType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var agesAbove6: Self { Self(rawValue: "agesAbove6") }
-
-    public static var agesAbove12: Self { Self(rawValue: "agesAbove12") }
-
-    public static var agesAbove16: Self { Self(rawValue: "agesAbove16") }
-
-    public static var adults: Self { Self(rawValue: "adults") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingGermanyTelevisionType`.
-public typealias RatingGermanyTelevisionType = OpenEnum<RatingGermanyTelevisionTypeValues>
-
-/// The values of `RatingGermanyTelevisionType` that the spec declares; others decode and re-encode too.
-public enum RatingGermanyTelevisionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "agesAbove6",
-        "agesAbove12",
-        "agesAbove16",
-        "adults",
-    ]
-}
-
-extension RatingGermanyTelevisionType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var agesAbove6: Self { Self(rawValue: "agesAbove6") }
-
-    public static var agesAbove12: Self { Self(rawValue: "agesAbove12") }
-
-    public static var agesAbove16: Self { Self(rawValue: "agesAbove16") }
-
-    public static var adults: Self { Self(rawValue: "adults") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingIrelandMoviesType`.
-public typealias RatingIrelandMoviesType = OpenEnum<RatingIrelandMoviesTypeValues>
-
-/// The values of `RatingIrelandMoviesType` that the spec declares; others decode and re-encode too.
-public enum RatingIrelandMoviesTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "parentalGuidance",
-        "agesAbove12",
-        "agesAbove15",
-        "agesAbove16",
-        "adults",
-    ]
-}
-
-extension RatingIrelandMoviesType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var agesAbove12: Self { Self(rawValue: "agesAbove12") }
-
-    public static var agesAbove15: Self { Self(rawValue: "agesAbove15") }
-
-    public static var agesAbove16: Self { Self(rawValue: "agesAbove16") }
-
-    public static var adults: Self { Self(rawValue: "adults") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingIrelandTelevisionType`.
-public typealias RatingIrelandTelevisionType = OpenEnum<RatingIrelandTelevisionTypeValues>
-
-/// The values of `RatingIrelandTelevisionType` that the spec declares; others decode and re-encode too.
-public enum RatingIrelandTelevisionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "children",
-        "youngAdults",
-        "parentalSupervision",
-        "mature",
-    ]
-}
-
-extension RatingIrelandTelevisionType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var children: Self { Self(rawValue: "children") }
-
-    public static var youngAdults: Self { Self(rawValue: "youngAdults") }
-
-    public static var parentalSupervision: Self { Self(rawValue: "parentalSupervision") }
-
-    public static var mature: Self { Self(rawValue: "mature") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingJapanMoviesType`.
-public typealias RatingJapanMoviesType = OpenEnum<RatingJapanMoviesTypeValues>
-
-/// The values of `RatingJapanMoviesType` that the spec declares; others decode and re-encode too.
-public enum RatingJapanMoviesTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "parentalGuidance",
-        "agesAbove15",
-        "agesAbove18",
-    ]
-}
-
-extension RatingJapanMoviesType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var agesAbove15: Self { Self(rawValue: "agesAbove15") }
-
-    public static var agesAbove18: Self { Self(rawValue: "agesAbove18") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingJapanTelevisionType`.
-public typealias RatingJapanTelevisionType = OpenEnum<RatingJapanTelevisionTypeValues>
-
-/// The values of `RatingJapanTelevisionType` that the spec declares; others decode and re-encode too.
-public enum RatingJapanTelevisionTypeValues: EnumValues {
-    public static let known: [String] = ["allAllowed", "allBlocked", "explicitAllowed"]
-}
-
-extension RatingJapanTelevisionType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var explicitAllowed: Self { Self(rawValue: "explicitAllowed") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingNewZealandMoviesType`.
-public typealias RatingNewZealandMoviesType = OpenEnum<RatingNewZealandMoviesTypeValues>
-
-/// The values of `RatingNewZealandMoviesType` that the spec declares; others decode and re-encode too.
-public enum RatingNewZealandMoviesTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "parentalGuidance",
-        "mature",
-        "agesAbove13",
-        "agesAbove15",
-        "agesAbove16",
-        "agesAbove18",
-        "restricted",
-        "agesAbove16Restricted",
-    ]
-}
-
-extension RatingNewZealandMoviesType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var mature: Self { Self(rawValue: "mature") }
-
-    public static var agesAbove13: Self { Self(rawValue: "agesAbove13") }
-
-    public static var agesAbove15: Self { Self(rawValue: "agesAbove15") }
-
-    public static var agesAbove16: Self { Self(rawValue: "agesAbove16") }
-
-    public static var agesAbove18: Self { Self(rawValue: "agesAbove18") }
-
-    public static var restricted: Self { Self(rawValue: "restricted") }
-
-    public static var agesAbove16Restricted: Self { Self(rawValue: "agesAbove16Restricted") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingNewZealandTelevisionType`.
-public typealias RatingNewZealandTelevisionType = OpenEnum<RatingNewZealandTelevisionTypeValues>
-
-/// The values of `RatingNewZealandTelevisionType` that the spec declares; others decode and re-encode too.
-public enum RatingNewZealandTelevisionTypeValues: EnumValues {
-    public static let known: [String] = ["allAllowed", "allBlocked", "general", "parentalGuidance", "adults"]
-}
-
-extension RatingNewZealandTelevisionType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var adults: Self { Self(rawValue: "adults") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingUnitedKingdomMoviesType`.
-public typealias RatingUnitedKingdomMoviesType = OpenEnum<RatingUnitedKingdomMoviesTypeValues>
-
-/// The values of `RatingUnitedKingdomMoviesType` that the spec declares; others decode and re-encode too.
-public enum RatingUnitedKingdomMoviesTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "universalChildren",
-        "parentalGuidance",
-        "agesAbove12Video",
-        "agesAbove12Cinema",
-        "agesAbove15",
-        "adults",
-    ]
-}
-
-extension RatingUnitedKingdomMoviesType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var universalChildren: Self { Self(rawValue: "universalChildren") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var agesAbove12Video: Self { Self(rawValue: "agesAbove12Video") }
-
-    public static var agesAbove12Cinema: Self { Self(rawValue: "agesAbove12Cinema") }
-
-    public static var agesAbove15: Self { Self(rawValue: "agesAbove15") }
-
-    public static var adults: Self { Self(rawValue: "adults") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingUnitedKingdomTelevisionType`.
-public typealias RatingUnitedKingdomTelevisionType = OpenEnum<RatingUnitedKingdomTelevisionTypeValues>
-
-/// The values of `RatingUnitedKingdomTelevisionType` that the spec declares; others decode and re-encode too.
-public enum RatingUnitedKingdomTelevisionTypeValues: EnumValues {
-    public static let known: [String] = ["allAllowed", "allBlocked", "caution"]
-}
-
-extension RatingUnitedKingdomTelevisionType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var caution: Self { Self(rawValue: "caution") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingUnitedStatesMoviesType`.
-public typealias RatingUnitedStatesMoviesType = OpenEnum<RatingUnitedStatesMoviesTypeValues>
-
-/// The values of `RatingUnitedStatesMoviesType` that the spec declares; others decode and re-encode too.
-public enum RatingUnitedStatesMoviesTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "general",
-        "parentalGuidance",
-        "parentalGuidance13",
-        "restricted",
-        "adults",
-    ]
-}
-
-extension RatingUnitedStatesMoviesType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var parentalGuidance13: Self { Self(rawValue: "parentalGuidance13") }
-
-    public static var restricted: Self { Self(rawValue: "restricted") }
-
-    public static var adults: Self { Self(rawValue: "adults") }
-}
-
-/// - Remark: Generated from `microsoft.graph.ratingUnitedStatesTelevisionType`.
-public typealias RatingUnitedStatesTelevisionType = OpenEnum<RatingUnitedStatesTelevisionTypeValues>
-
-/// The values of `RatingUnitedStatesTelevisionType` that the spec declares; others decode and re-encode too.
-public enum RatingUnitedStatesTelevisionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "allAllowed",
-        "allBlocked",
-        "childrenAll",
-        "childrenAbove7",
-        "general",
-        "parentalGuidance",
-        "childrenAbove14",
-        "adults",
-    ]
-}
-
-extension RatingUnitedStatesTelevisionType {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var allBlocked: Self { Self(rawValue: "allBlocked") }
-
-    public static var childrenAll: Self { Self(rawValue: "childrenAll") }
-
-    public static var childrenAbove7: Self { Self(rawValue: "childrenAbove7") }
-
-    public static var general: Self { Self(rawValue: "general") }
-
-    public static var parentalGuidance: Self { Self(rawValue: "parentalGuidance") }
-
-    public static var childrenAbove14: Self { Self(rawValue: "childrenAbove14") }
-
-    public static var adults: Self { Self(rawValue: "adults") }
-}
-
-/// Its properties are listed in `RbacApplicationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rbacapplication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rbacApplication`.
-public typealias RbacApplication = Model<RbacApplicationFields>
-
-/// The properties of a `RbacApplication`, inherited ones included.
-public struct RbacApplicationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.rbacApplication",
-        base: Entity.self,
-        fields: RbacApplicationFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("resourceNamespaces")`).
-    public let resourceNamespaces: Field<[UnifiedRbacResourceNamespace]>
-
-    /// Present when the request expanded it (`expand("roleAssignments")`).
-    public let roleAssignments: Field<[UnifiedRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("roleAssignmentScheduleInstances")`).
-    public let roleAssignmentScheduleInstances: Field<[UnifiedRoleAssignmentScheduleInstance]>
-
-    /// Present when the request expanded it (`expand("roleAssignmentScheduleRequests")`).
-    public let roleAssignmentScheduleRequests: Field<[UnifiedRoleAssignmentScheduleRequest]>
-
-    /// Present when the request expanded it (`expand("roleAssignmentSchedules")`).
-    public let roleAssignmentSchedules: Field<[UnifiedRoleAssignmentSchedule]>
-
-    /// Present when the request expanded it (`expand("roleDefinitions")`).
-    public let roleDefinitions: Field<[UnifiedRoleDefinition]>
-
-    /// Present when the request expanded it (`expand("roleEligibilityScheduleInstances")`).
-    public let roleEligibilityScheduleInstances: Field<[UnifiedRoleEligibilityScheduleInstance]>
-
-    /// Present when the request expanded it (`expand("roleEligibilityScheduleRequests")`).
-    public let roleEligibilityScheduleRequests: Field<[UnifiedRoleEligibilityScheduleRequest]>
-
-    /// Present when the request expanded it (`expand("roleEligibilitySchedules")`).
-    public let roleEligibilitySchedules: Field<[UnifiedRoleEligibilitySchedule]>
-
-    private init() {
-        self.id = Field("id")
-        self.resourceNamespaces = Field("resourceNamespaces")
-        self.roleAssignments = Field("roleAssignments")
-        self.roleAssignmentScheduleInstances = Field("roleAssignmentScheduleInstances")
-        self.roleAssignmentScheduleRequests = Field("roleAssignmentScheduleRequests")
-        self.roleAssignmentSchedules = Field("roleAssignmentSchedules")
-        self.roleDefinitions = Field("roleDefinitions")
-        self.roleEligibilityScheduleInstances = Field("roleEligibilityScheduleInstances")
-        self.roleEligibilityScheduleRequests = Field("roleEligibilityScheduleRequests")
-        self.roleEligibilitySchedules = Field("roleEligibilitySchedules")
-    }
-}
-
-/// Requests for one `RbacApplication`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.rbacApplication`.
-public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RbacApplication
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.rbacApplication",
-        model: RbacApplication.self,
-        children: [
-            .init("resourceNamespaces", "microsoft.graph.unifiedRbacResourceNamespace", collection: true),
-            .init("roleAssignments", "microsoft.graph.unifiedRoleAssignment", collection: true),
-            .init(
-                "roleAssignmentScheduleInstances",
-                "microsoft.graph.unifiedRoleAssignmentScheduleInstance",
-                collection: true
-            ),
-            .init(
-                "roleAssignmentScheduleRequests",
-                "microsoft.graph.unifiedRoleAssignmentScheduleRequest",
-                collection: true
-            ),
-            .init("roleAssignmentSchedules", "microsoft.graph.unifiedRoleAssignmentSchedule", collection: true),
-            .init("roleDefinitions", "microsoft.graph.unifiedRoleDefinition", collection: true),
-            .init(
-                "roleEligibilityScheduleInstances",
-                "microsoft.graph.unifiedRoleEligibilityScheduleInstance",
-                collection: true
-            ),
-            .init(
-                "roleEligibilityScheduleRequests",
-                "microsoft.graph.unifiedRoleEligibilityScheduleRequest",
-                collection: true
-            ),
-            .init("roleEligibilitySchedules", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: true),
-        ]
-    )
-
-    /// `resourceNamespaces.request()` lists them; `resourceNamespaces("unifiedRbacResourceNamespace-id")` addresses
-    /// one.
-    public var resourceNamespaces: CollectionRequestBuilder<UnifiedRbacResourceNamespaceRequestBuilder> {
-        .init(client: client, path: path.appending("resourceNamespaces"))
-    }
-
-    /// `roleAssignments.request()` lists them; `roleAssignments("unifiedRoleAssignment-id")` addresses one.
-    public var roleAssignments: CollectionRequestBuilder<UnifiedRoleAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("roleAssignments"))
-    }
-
-    /// `roleAssignmentScheduleInstances.request()` lists them; `roleAssignmentScheduleInstances("id")` addresses one.
-    public var roleAssignmentScheduleInstances:
-        CollectionRequestBuilder<UnifiedRoleAssignmentScheduleInstanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("roleAssignmentScheduleInstances"))
-    }
-
-    /// `roleAssignmentScheduleRequests.request()` lists them;
-    /// `roleAssignmentScheduleRequests("unifiedRoleAssignmentScheduleRequest-id")` addresses one.
-    public var roleAssignmentScheduleRequests:
-        CollectionRequestBuilder<UnifiedRoleAssignmentScheduleRequestRequestBuilder>
-    {
-        .init(client: client, path: path.appending("roleAssignmentScheduleRequests"))
-    }
-
-    /// `roleAssignmentSchedules.request()` lists them; `roleAssignmentSchedules("unifiedRoleAssignmentSchedule-id")`
-    /// addresses one.
-    public var roleAssignmentSchedules: CollectionRequestBuilder<UnifiedRoleAssignmentScheduleRequestBuilder> {
-        .init(client: client, path: path.appending("roleAssignmentSchedules"))
-    }
-
-    /// `roleDefinitions.request()` lists them; `roleDefinitions("unifiedRoleDefinition-id")` addresses one.
-    public var roleDefinitions: CollectionRequestBuilder<UnifiedRoleDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("roleDefinitions"))
-    }
-
-    /// `roleEligibilityScheduleInstances.request()` lists them; `roleEligibilityScheduleInstances("id")` addresses one.
-    public var roleEligibilityScheduleInstances:
-        CollectionRequestBuilder<UnifiedRoleEligibilityScheduleInstanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("roleEligibilityScheduleInstances"))
-    }
-
-    /// `roleEligibilityScheduleRequests.request()` lists them; `roleEligibilityScheduleRequests("id")` addresses one.
-    public var roleEligibilityScheduleRequests:
-        CollectionRequestBuilder<UnifiedRoleEligibilityScheduleRequestRequestBuilder>
-    {
-        .init(client: client, path: path.appending("roleEligibilityScheduleRequests"))
-    }
-
-    /// `roleEligibilitySchedules.request()` lists them; `roleEligibilitySchedules("unifiedRoleEligibilitySchedule-id")`
-    /// addresses one.
-    public var roleEligibilitySchedules: CollectionRequestBuilder<UnifiedRoleEligibilityScheduleRequestBuilder> {
-        .init(client: client, path: path.appending("roleEligibilitySchedules"))
-    }
-}
-
-/// Its properties are listed in `ReactionsFacetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reactionsfacet?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.reactionsFacet`.
-public typealias ReactionsFacet = Model<ReactionsFacetFields>
-
-/// The properties of a `ReactionsFacet`, inherited ones included.
-public struct ReactionsFacetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.reactionsFacet", fields: ReactionsFacetFields())
-    public let commentCount: Field<Int32>
-    public let likeCount: Field<Int32>
-    public let shareCount: Field<Int32>
-
-    private init() {
-        self.commentCount = Field("commentCount")
-        self.likeCount = Field("likeCount")
-        self.shareCount = Field("shareCount")
-    }
-}
-
-/// Its properties are listed in `ReadingAssignmentSubmissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/readingassignmentsubmission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.readingAssignmentSubmission`.
-public typealias ReadingAssignmentSubmission = Model<ReadingAssignmentSubmissionFields>
-
-/// The properties of a `ReadingAssignmentSubmission`, inherited ones included.
-public struct ReadingAssignmentSubmissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.readingAssignmentSubmission",
-        base: Entity.self,
-        fields: ReadingAssignmentSubmissionFields()
-    )
-
-    public let id: Field<String>
-    public let accuracyScore: Field<Double>
-    public let action: Field<String>
-    public let assignmentId: Field<String>
-    public let challengingWords: Field<[ChallengingWord]>
-    public let classId: Field<String>
-    public let insertions: Field<Int64>
-    public let mispronunciations: Field<Int64>
-    public let missedExclamationMarks: Field<Int64>
-    public let missedPeriods: Field<Int64>
-    public let missedQuestionMarks: Field<Int64>
-    public let missedShorts: Field<Int64>
-    public let monotoneScore: Field<Double>
-    public let omissions: Field<Int64>
-    public let repetitions: Field<Int64>
-    public let selfCorrections: Field<Int64>
-    public let studentId: Field<String>
-    public let submissionDateTime: Field<Date>
-    public let submissionId: Field<String>
-    public let unexpectedPauses: Field<Int64>
-    public let wordCount: Field<Int64>
-    public let wordsPerMinute: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.accuracyScore = Field("accuracyScore")
-        self.action = Field("action")
-        self.assignmentId = Field("assignmentId")
-        self.challengingWords = Field("challengingWords")
-        self.classId = Field("classId")
-        self.insertions = Field("insertions")
-        self.mispronunciations = Field("mispronunciations")
-        self.missedExclamationMarks = Field("missedExclamationMarks")
-        self.missedPeriods = Field("missedPeriods")
-        self.missedQuestionMarks = Field("missedQuestionMarks")
-        self.missedShorts = Field("missedShorts")
-        self.monotoneScore = Field("monotoneScore")
-        self.omissions = Field("omissions")
-        self.repetitions = Field("repetitions")
-        self.selfCorrections = Field("selfCorrections")
-        self.studentId = Field("studentId")
-        self.submissionDateTime = Field("submissionDateTime")
-        self.submissionId = Field("submissionId")
-        self.unexpectedPauses = Field("unexpectedPauses")
-        self.wordCount = Field("wordCount")
-        self.wordsPerMinute = Field("wordsPerMinute")
-    }
-}
-
-/// Requests for one `ReadingAssignmentSubmission`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.readingAssignmentSubmission`.
-public struct ReadingAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReadingAssignmentSubmission
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.readingAssignmentSubmission",
-        model: ReadingAssignmentSubmission.self
-    )
-}
-
-/// Its properties are listed in `ReadingCoachPassageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/readingcoachpassage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.readingCoachPassage`.
-public typealias ReadingCoachPassage = Model<ReadingCoachPassageFields>
-
-/// The properties of a `ReadingCoachPassage`, inherited ones included.
-public struct ReadingCoachPassageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.readingCoachPassage",
-        base: Entity.self,
-        fields: ReadingCoachPassageFields()
-    )
-
-    public let id: Field<String>
-    public let isReadingCompleted: Field<Bool>
-    public let languageTag: Field<String>
-    public let practicedAtDateTime: Field<Date>
-    public let practiceWords: Field<[String]>
-    public let storyType: Field<ReadingCoachStoryType>
-    public let studentId: Field<String>
-    public let timeSpentReadingInSeconds: Field<Double>
-    public let wordsAccuracyPercentage: Field<Double>
-    public let wordsPerMinute: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.isReadingCompleted = Field("isReadingCompleted")
-        self.languageTag = Field("languageTag")
-        self.practicedAtDateTime = Field("practicedAtDateTime")
-        self.practiceWords = Field("practiceWords")
-        self.storyType = Field("storyType")
-        self.studentId = Field("studentId")
-        self.timeSpentReadingInSeconds = Field("timeSpentReadingInSeconds")
-        self.wordsAccuracyPercentage = Field("wordsAccuracyPercentage")
-        self.wordsPerMinute = Field("wordsPerMinute")
-    }
-}
-
-/// Requests for one `ReadingCoachPassage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.readingCoachPassage`.
-public struct ReadingCoachPassageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReadingCoachPassage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.readingCoachPassage", model: ReadingCoachPassage.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.readingCoachStoryType`.
-public typealias ReadingCoachStoryType = OpenEnum<ReadingCoachStoryTypeValues>
-
-/// The values of `ReadingCoachStoryType` that the spec declares; others decode and re-encode too.
-public enum ReadingCoachStoryTypeValues: EnumValues {
-    public static let known: [String] = ["aiGenerated", "readWorks", "userProvided", "unknownFutureValue"]
-}
-
-extension ReadingCoachStoryType {
-    public static var aiGenerated: Self { Self(rawValue: "aiGenerated") }
-
-    public static var readWorks: Self { Self(rawValue: "readWorks") }
-
-    public static var userProvided: Self { Self(rawValue: "userProvided") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RecentNotebookFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recentnotebook?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recentNotebook`.
-public typealias RecentNotebook = Model<RecentNotebookFields>
-
-/// The properties of a `RecentNotebook`, inherited ones included.
-public struct RecentNotebookFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recentNotebook", fields: RecentNotebookFields())
-    public let displayName: Field<String>
-    public let lastAccessedTime: Field<Date>
-    public let links: Field<RecentNotebookLinks>
-    public let sourceService: Field<OnenoteSourceService>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.lastAccessedTime = Field("lastAccessedTime")
-        self.links = Field("links")
-        self.sourceService = Field("sourceService")
-    }
-}
-
-/// Its properties are listed in `RecentNotebookLinksFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recentnotebooklinks?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recentNotebookLinks`.
-public typealias RecentNotebookLinks = Model<RecentNotebookLinksFields>
-
-/// The properties of a `RecentNotebookLinks`, inherited ones included.
-public struct RecentNotebookLinksFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recentNotebookLinks", fields: RecentNotebookLinksFields())
-    public let oneNoteClientUrl: Field<ExternalLink>
-    public let oneNoteWebUrl: Field<ExternalLink>
-
-    private init() {
-        self.oneNoteClientUrl = Field("oneNoteClientUrl")
-        self.oneNoteWebUrl = Field("oneNoteWebUrl")
-    }
-}
-
-/// Its properties are listed in `RecipientFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recipient`.
-public typealias Recipient = Model<RecipientFields>
-
-/// The properties of a `Recipient`, inherited ones included.
-public struct RecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.recipient",
-        derived: [AttendeeBase.self],
-        fields: RecipientFields()
-    )
-
-    public let emailAddress: Field<EmailAddress>
-
-    private init() {
-        self.emailAddress = Field("emailAddress")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.recipientScopeType`.
-public typealias RecipientScopeType = OpenEnum<RecipientScopeTypeValues>
-
-/// The values of `RecipientScopeType` that the spec declares; others decode and re-encode too.
-public enum RecipientScopeTypeValues: FlagValues {
-    public static let known: [String] = ["none", "internal", "external", "externalPartner", "externalNonPartner"]
-}
-
-extension RecipientScopeType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var `internal`: Self { Self(rawValue: "internal") }
-
-    public static var external: Self { Self(rawValue: "external") }
-
-    public static var externalPartner: Self { Self(rawValue: "externalPartner") }
-
-    public static var externalNonPartner: Self { Self(rawValue: "externalNonPartner") }
-}
-
-/// Its properties are listed in `RecommendedActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recommendedaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recommendedAction`.
-public typealias RecommendedAction = Model<RecommendedActionFields>
-
-/// The properties of a `RecommendedAction`, inherited ones included.
-public struct RecommendedActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recommendedAction", fields: RecommendedActionFields())
-    public let actionWebUrl: Field<String>
-    public let potentialScoreImpact: Field<Double>
-    public let title: Field<String>
-
-    private init() {
-        self.actionWebUrl = Field("actionWebUrl")
-        self.potentialScoreImpact = Field("potentialScoreImpact")
-        self.title = Field("title")
-    }
-}
-
-/// Its properties are listed in `RecordOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recordoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recordOperation`.
-public typealias RecordOperation = Model<RecordOperationFields>
-
-/// The properties of a `RecordOperation`, inherited ones included.
-public struct RecordOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.recordOperation",
-        base: CommsOperation.self,
-        fields: RecordOperationFields()
-    )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-    public let recordingAccessToken: Field<String>
-    public let recordingLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.recordingAccessToken = Field("recordingAccessToken")
-        self.recordingLocation = Field("recordingLocation")
-    }
-}
-
-/// Requests for one `RecordOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.recordOperation`.
-public struct RecordOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RecordOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.recordOperation", model: RecordOperation.self)
-}
-
-/// Its properties are listed in `RecordingInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recordinginfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recordingInfo`.
-public typealias RecordingInfo = Model<RecordingInfoFields>
-
-/// The properties of a `RecordingInfo`, inherited ones included.
-public struct RecordingInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recordingInfo", fields: RecordingInfoFields())
-    public let initiator: Field<IdentitySet>
-    public let recordingStatus: Field<RecordingStatus>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.recordingStatus = Field("recordingStatus")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.recordingStatus`.
-public typealias RecordingStatus = OpenEnum<RecordingStatusValues>
-
-/// The values of `RecordingStatus` that the spec declares; others decode and re-encode too.
-public enum RecordingStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "notRecording", "recording", "failed", "unknownFutureValue"]
-}
-
-extension RecordingStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var notRecording: Self { Self(rawValue: "notRecording") }
-
-    public static var recording: Self { Self(rawValue: "recording") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RecurrencePatternFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recurrencepattern?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recurrencePattern`.
-public typealias RecurrencePattern = Model<RecurrencePatternFields>
-
-/// The properties of a `RecurrencePattern`, inherited ones included.
-public struct RecurrencePatternFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recurrencePattern", fields: RecurrencePatternFields())
-    public let dayOfMonth: Field<Int32>
-    public let daysOfWeek: Field<[DayOfWeek]>
-    public let firstDayOfWeek: Field<DayOfWeek>
-    public let index: Field<WeekIndex>
-    public let interval: Field<Int32>
-    public let month: Field<Int32>
-    public let type: Field<RecurrencePatternType>
-
-    private init() {
-        self.dayOfMonth = Field("dayOfMonth")
-        self.daysOfWeek = Field("daysOfWeek")
-        self.firstDayOfWeek = Field("firstDayOfWeek")
-        self.index = Field("index")
-        self.interval = Field("interval")
-        self.month = Field("month")
-        self.type = Field("type")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.recurrencePatternType`.
-public typealias RecurrencePatternType = OpenEnum<RecurrencePatternTypeValues>
-
-/// The values of `RecurrencePatternType` that the spec declares; others decode and re-encode too.
-public enum RecurrencePatternTypeValues: EnumValues {
-    public static let known: [String] = [
-        "daily",
-        "weekly",
-        "absoluteMonthly",
-        "relativeMonthly",
-        "absoluteYearly",
-        "relativeYearly",
-    ]
-}
-
-extension RecurrencePatternType {
-    public static var daily: Self { Self(rawValue: "daily") }
-
-    public static var weekly: Self { Self(rawValue: "weekly") }
-
-    public static var absoluteMonthly: Self { Self(rawValue: "absoluteMonthly") }
-
-    public static var relativeMonthly: Self { Self(rawValue: "relativeMonthly") }
-
-    public static var absoluteYearly: Self { Self(rawValue: "absoluteYearly") }
-
-    public static var relativeYearly: Self { Self(rawValue: "relativeYearly") }
-}
-
-/// Its properties are listed in `RecurrenceRangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recurrencerange?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recurrenceRange`.
-public typealias RecurrenceRange = Model<RecurrenceRangeFields>
-
-/// The properties of a `RecurrenceRange`, inherited ones included.
-public struct RecurrenceRangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recurrenceRange", fields: RecurrenceRangeFields())
-    public let endDate: Field<CalendarDate>
-    public let numberOfOccurrences: Field<Int32>
-    public let recurrenceTimeZone: Field<String>
-    public let startDate: Field<CalendarDate>
-    public let type: Field<RecurrenceRangeType>
-
-    private init() {
-        self.endDate = Field("endDate")
-        self.numberOfOccurrences = Field("numberOfOccurrences")
-        self.recurrenceTimeZone = Field("recurrenceTimeZone")
-        self.startDate = Field("startDate")
-        self.type = Field("type")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.recurrenceRangeType`.
-public typealias RecurrenceRangeType = OpenEnum<RecurrenceRangeTypeValues>
-
-/// The values of `RecurrenceRangeType` that the spec declares; others decode and re-encode too.
-public enum RecurrenceRangeTypeValues: EnumValues {
-    public static let known: [String] = ["endDate", "noEnd", "numbered"]
-}
-
-extension RecurrenceRangeType {
-    public static var endDate: Self { Self(rawValue: "endDate") }
-
-    public static var noEnd: Self { Self(rawValue: "noEnd") }
-
-    public static var numbered: Self { Self(rawValue: "numbered") }
-}
-
-/// Its properties are listed in `RecycleBinFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recyclebin?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recycleBin`.
-public typealias RecycleBin = Model<RecycleBinFields>
-
-/// The properties of a `RecycleBin`, inherited ones included.
-public struct RecycleBinFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.recycleBin",
-        base: BaseItem.self,
-        fields: RecycleBinFields()
-    )
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let settings: Field<RecycleBinSettings>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[RecycleBinItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.settings = Field("settings")
-        self.items = Field("items")
-    }
-}
-
-/// Its properties are listed in `RecycleBinItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recyclebinitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recycleBinItem`.
-public typealias RecycleBinItem = Model<RecycleBinItemFields>
-
-/// The properties of a `RecycleBinItem`, inherited ones included.
-public struct RecycleBinItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.recycleBinItem",
-        base: BaseItem.self,
-        fields: RecycleBinItemFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let deletedDateTime: Field<Date>
-    public let deletedFromLocation: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.deletedFromLocation = Field("deletedFromLocation")
-        self.size = Field("size")
-    }
-}
-
-/// Requests for one `RecycleBinItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.recycleBinItem`.
-public struct RecycleBinItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RecycleBinItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.recycleBinItem",
-        model: RecycleBinItem.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-        ]
-    )
-
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
-
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
-    }
-}
-
-/// Requests for one `RecycleBin`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.recycleBin`.
-public struct RecycleBinRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RecycleBin
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.recycleBin",
-        model: RecycleBin.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("items", "microsoft.graph.recycleBinItem", collection: true),
-        ]
-    )
-
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
-
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
-    }
-
-    /// `items.request()` lists them; `items("recycleBinItem-id")` addresses one.
-    public var items: CollectionRequestBuilder<RecycleBinItemRequestBuilder> {
-        .init(client: client, path: path.appending("items"))
-    }
-}
-
-/// Its properties are listed in `RecycleBinSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/recyclebinsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.recycleBinSettings`.
-public typealias RecycleBinSettings = Model<RecycleBinSettingsFields>
-
-/// The properties of a `RecycleBinSettings`, inherited ones included.
-public struct RecycleBinSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recycleBinSettings", fields: RecycleBinSettingsFields())
-    public let retentionPeriodOverrideDays: Field<Int32>
-
-    private init() {
-        self.retentionPeriodOverrideDays = Field("retentionPeriodOverrideDays")
-    }
-}
-
-/// Its properties are listed in `RedirectUriSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/redirecturisettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.redirectUriSettings`.
-public typealias RedirectUriSettings = Model<RedirectUriSettingsFields>
-
-/// The properties of a `RedirectUriSettings`, inherited ones included.
-public struct RedirectUriSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.redirectUriSettings", fields: RedirectUriSettingsFields())
-    public let index: Field<Int32>
-    public let uri: Field<String>
-
-    private init() {
-        self.index = Field("index")
-        self.uri = Field("uri")
-    }
-}
-
-/// Its properties are listed in `ReferenceAttachmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/referenceattachment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.referenceAttachment`.
-public typealias ReferenceAttachment = Model<ReferenceAttachmentFields>
-
-/// The properties of a `ReferenceAttachment`, inherited ones included.
-public struct ReferenceAttachmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.referenceAttachment",
-        base: Attachment.self,
-        fields: ReferenceAttachmentFields()
-    )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let isInline: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.isInline = Field("isInline")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
-}
-
-/// Requests for one `ReferenceAttachment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.referenceAttachment`.
-public struct ReferenceAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReferenceAttachment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.referenceAttachment",
-        model: ReferenceAttachment.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == ReferenceAttachmentRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.referenceAttachment/createUploadSession` (POST).
-    public func createUploadSession(attachmentItem: AttachmentItem) -> OperationRequest<UploadSession> {
-        var request = APIRequest(method: .post, path: path.appending("createUploadSession"))
-        var body = JSONObject()
-        body.set("AttachmentItem", attachmentItem)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UploadSession.self))
-    }
-}
-
-/// Its properties are listed in `ReferencedObjectFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/referencedobject?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.referencedObject`.
-public typealias ReferencedObject = Model<ReferencedObjectFields>
-
-/// The properties of a `ReferencedObject`, inherited ones included.
-public struct ReferencedObjectFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.referencedObject", fields: ReferencedObjectFields())
-    public let referencedObjectName: Field<String>
-    public let referencedProperty: Field<String>
-
-    private init() {
-        self.referencedObjectName = Field("referencedObjectName")
-        self.referencedProperty = Field("referencedProperty")
-    }
-}
-
-/// Its properties are listed in `ReflectCheckInResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reflectcheckinresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.reflectCheckInResponse`.
-public typealias ReflectCheckInResponse = Model<ReflectCheckInResponseFields>
-
-/// The properties of a `ReflectCheckInResponse`, inherited ones included.
-public struct ReflectCheckInResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.reflectCheckInResponse",
-        base: Entity.self,
-        fields: ReflectCheckInResponseFields()
-    )
-
-    public let id: Field<String>
-    public let checkInId: Field<String>
-    public let checkInTitle: Field<String>
-    public let classId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let creatorId: Field<String>
-    public let isClosed: Field<Bool>
-    public let responderId: Field<String>
-    public let responseEmotion: Field<ResponseEmotionType>
-    public let responseFeedback: Field<ResponseFeedbackType>
-    public let submitDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.checkInId = Field("checkInId")
-        self.checkInTitle = Field("checkInTitle")
-        self.classId = Field("classId")
-        self.createdDateTime = Field("createdDateTime")
-        self.creatorId = Field("creatorId")
-        self.isClosed = Field("isClosed")
-        self.responderId = Field("responderId")
-        self.responseEmotion = Field("responseEmotion")
-        self.responseFeedback = Field("responseFeedback")
-        self.submitDateTime = Field("submitDateTime")
-    }
-}
-
-/// Requests for one `ReflectCheckInResponse`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.reflectCheckInResponse`.
-public struct ReflectCheckInResponseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReflectCheckInResponse
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.reflectCheckInResponse",
-        model: ReflectCheckInResponse.self
-    )
-}
-
-/// Its properties are listed in `RegistrationEnforcementFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/registrationenforcement?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.registrationEnforcement`.
-public typealias RegistrationEnforcement = Model<RegistrationEnforcementFields>
-
-/// The properties of a `RegistrationEnforcement`, inherited ones included.
-public struct RegistrationEnforcementFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.registrationEnforcement",
-        fields: RegistrationEnforcementFields()
-    )
-
-    public let authenticationMethodsRegistrationCampaign: Field<AuthenticationMethodsRegistrationCampaign>
-
-    private init() {
-        self.authenticationMethodsRegistrationCampaign = Field("authenticationMethodsRegistrationCampaign")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.registryHive`.
-public typealias RegistryHive = OpenEnum<RegistryHiveValues>
-
-/// The values of `RegistryHive` that the spec declares; others decode and re-encode too.
-public enum RegistryHiveValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "currentConfig",
-        "currentUser",
-        "localMachineSam",
-        "localMachineSecurity",
-        "localMachineSoftware",
-        "localMachineSystem",
-        "usersDefault",
-        "unknownFutureValue",
-    ]
-}
-
-extension RegistryHive {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var currentConfig: Self { Self(rawValue: "currentConfig") }
-
-    public static var currentUser: Self { Self(rawValue: "currentUser") }
-
-    public static var localMachineSam: Self { Self(rawValue: "localMachineSam") }
-
-    public static var localMachineSecurity: Self { Self(rawValue: "localMachineSecurity") }
-
-    public static var localMachineSoftware: Self { Self(rawValue: "localMachineSoftware") }
-
-    public static var localMachineSystem: Self { Self(rawValue: "localMachineSystem") }
-
-    public static var usersDefault: Self { Self(rawValue: "usersDefault") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RegistryKeyStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/registrykeystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.registryKeyState`.
-public typealias RegistryKeyState = Model<RegistryKeyStateFields>
-
-/// The properties of a `RegistryKeyState`, inherited ones included.
-public struct RegistryKeyStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.registryKeyState", fields: RegistryKeyStateFields())
-    public let hive: Field<RegistryHive>
-    public let key: Field<String>
-    public let oldKey: Field<String>
-    public let oldValueData: Field<String>
-    public let oldValueName: Field<String>
-    public let operation: Field<RegistryOperation>
-    public let processId: Field<Int32>
-    public let valueData: Field<String>
-    public let valueName: Field<String>
-    public let valueType: Field<RegistryValueType>
-
-    private init() {
-        self.hive = Field("hive")
-        self.key = Field("key")
-        self.oldKey = Field("oldKey")
-        self.oldValueData = Field("oldValueData")
-        self.oldValueName = Field("oldValueName")
-        self.operation = Field("operation")
-        self.processId = Field("processId")
-        self.valueData = Field("valueData")
-        self.valueName = Field("valueName")
-        self.valueType = Field("valueType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.registryOperation`.
-public typealias RegistryOperation = OpenEnum<RegistryOperationValues>
-
-/// The values of `RegistryOperation` that the spec declares; others decode and re-encode too.
-public enum RegistryOperationValues: EnumValues {
-    public static let known: [String] = ["unknown", "create", "modify", "delete", "unknownFutureValue"]
-}
-
-extension RegistryOperation {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var create: Self { Self(rawValue: "create") }
-
-    public static var modify: Self { Self(rawValue: "modify") }
-
-    public static var delete: Self { Self(rawValue: "delete") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.registryValueType`.
-public typealias RegistryValueType = OpenEnum<RegistryValueTypeValues>
-
-/// The values of `RegistryValueType` that the spec declares; others decode and re-encode too.
-public enum RegistryValueTypeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "binary",
-        "dword",
-        "dwordLittleEndian",
-        "dwordBigEndian",
-        "expandSz",
-        "link",
-        "multiSz",
-        "none",
-        "qword",
-        "qwordlittleEndian",
-        "sz",
-        "unknownFutureValue",
-    ]
-}
-
-extension RegistryValueType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var binary: Self { Self(rawValue: "binary") }
-
-    public static var dword: Self { Self(rawValue: "dword") }
-
-    public static var dwordLittleEndian: Self { Self(rawValue: "dwordLittleEndian") }
-
-    public static var dwordBigEndian: Self { Self(rawValue: "dwordBigEndian") }
-
-    public static var expandSz: Self { Self(rawValue: "expandSz") }
-
-    public static var link: Self { Self(rawValue: "link") }
-
-    public static var multiSz: Self { Self(rawValue: "multiSz") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var qword: Self { Self(rawValue: "qword") }
-
-    public static var qwordlittleEndian: Self { Self(rawValue: "qwordlittleEndian") }
-
-    public static var sz: Self { Self(rawValue: "sz") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RejectJoinResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rejectjoinresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rejectJoinResponse`.
-public typealias RejectJoinResponse = Model<RejectJoinResponseFields>
-
-/// The properties of a `RejectJoinResponse`, inherited ones included.
-public struct RejectJoinResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.rejectJoinResponse",
-        base: ParticipantJoiningResponse.self,
-        fields: RejectJoinResponseFields()
-    )
-
-    public let reason: Field<RejectReason>
-
-    private init() {
-        self.reason = Field("reason")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.rejectReason`.
-public typealias RejectReason = OpenEnum<RejectReasonValues>
-
-/// The values of `RejectReason` that the spec declares; others decode and re-encode too.
-public enum RejectReasonValues: EnumValues {
-    public static let known: [String] = ["none", "busy", "forbidden", "unknownFutureValue"]
-}
-
-extension RejectReason {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var busy: Self { Self(rawValue: "busy") }
-
-    public static var forbidden: Self { Self(rawValue: "forbidden") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RelatedContactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/relatedcontact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.relatedContact`.
-public typealias RelatedContact = Model<RelatedContactFields>
-
-/// The properties of a `RelatedContact`, inherited ones included.
-public struct RelatedContactFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.relatedContact", fields: RelatedContactFields())
-    public let accessConsent: Field<Bool>
-    public let displayName: Field<String>
-    public let emailAddress: Field<String>
-    public let mobilePhone: Field<String>
-    public let relationship: Field<ContactRelationship>
-
-    private init() {
-        self.accessConsent = Field("accessConsent")
-        self.displayName = Field("displayName")
-        self.emailAddress = Field("emailAddress")
-        self.mobilePhone = Field("mobilePhone")
-        self.relationship = Field("relationship")
-    }
-}
-
-/// Its properties are listed in `RelyingPartyDetailedSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/relyingpartydetailedsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.relyingPartyDetailedSummary`.
-public typealias RelyingPartyDetailedSummary = Model<RelyingPartyDetailedSummaryFields>
-
-/// The properties of a `RelyingPartyDetailedSummary`, inherited ones included.
-public struct RelyingPartyDetailedSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.relyingPartyDetailedSummary",
-        base: Entity.self,
-        fields: RelyingPartyDetailedSummaryFields()
-    )
-
-    public let id: Field<String>
-    public let failedSignInCount: Field<Int64>
-    public let migrationStatus: Field<MigrationStatus>
-    public let migrationValidationDetails: Field<[KeyValuePair]>
-    public let relyingPartyId: Field<String>
-    public let relyingPartyName: Field<String>
-    public let replyUrls: Field<[String]>
-    public let serviceId: Field<String>
-    public let signInSuccessRate: Field<Double>
-    public let successfulSignInCount: Field<Int64>
-    public let totalSignInCount: Field<Int64>
-    public let uniqueUserCount: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.failedSignInCount = Field("failedSignInCount")
-        self.migrationStatus = Field("migrationStatus")
-        self.migrationValidationDetails = Field("migrationValidationDetails")
-        self.relyingPartyId = Field("relyingPartyId")
-        self.relyingPartyName = Field("relyingPartyName")
-        self.replyUrls = Field("replyUrls")
-        self.serviceId = Field("serviceId")
-        self.signInSuccessRate = Field("signInSuccessRate")
-        self.successfulSignInCount = Field("successfulSignInCount")
-        self.totalSignInCount = Field("totalSignInCount")
-        self.uniqueUserCount = Field("uniqueUserCount")
-    }
-}
-
-/// Requests for one `RelyingPartyDetailedSummary`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.relyingPartyDetailedSummary`.
-public struct RelyingPartyDetailedSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RelyingPartyDetailedSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.relyingPartyDetailedSummary",
-        model: RelyingPartyDetailedSummary.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.remindBeforeTimeInMinutesType`.
-public typealias RemindBeforeTimeInMinutesType = OpenEnum<RemindBeforeTimeInMinutesTypeValues>
-
-/// The values of `RemindBeforeTimeInMinutesType` that the spec declares; others decode and re-encode too.
-public enum RemindBeforeTimeInMinutesTypeValues: EnumValues {
-    public static let known: [String] = ["mins15", "unknownFutureValue"]
-}
-
-extension RemindBeforeTimeInMinutesType {
-    public static var mins15: Self { Self(rawValue: "mins15") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ReminderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reminder?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.reminder`.
-public typealias Reminder = Model<ReminderFields>
-
-/// The properties of a `Reminder`, inherited ones included.
-public struct ReminderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.reminder", fields: ReminderFields())
-    public let changeKey: Field<String>
-    public let eventEndTime: Field<DateTimeTimeZone>
-    public let eventId: Field<String>
-    public let eventLocation: Field<Location>
-    public let eventStartTime: Field<DateTimeTimeZone>
-    public let eventSubject: Field<String>
-    public let eventWebLink: Field<String>
-    public let reminderFireTime: Field<DateTimeTimeZone>
-
-    private init() {
-        self.changeKey = Field("changeKey")
-        self.eventEndTime = Field("eventEndTime")
-        self.eventId = Field("eventId")
-        self.eventLocation = Field("eventLocation")
-        self.eventStartTime = Field("eventStartTime")
-        self.eventSubject = Field("eventSubject")
-        self.eventWebLink = Field("eventWebLink")
-        self.reminderFireTime = Field("reminderFireTime")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.remoteAssistanceOnboardingStatus`.
-public typealias RemoteAssistanceOnboardingStatus = OpenEnum<RemoteAssistanceOnboardingStatusValues>
-
-/// The values of `RemoteAssistanceOnboardingStatus` that the spec declares; others decode and re-encode too.
-public enum RemoteAssistanceOnboardingStatusValues: EnumValues {
-    public static let known: [String] = ["notOnboarded", "onboarding", "onboarded"]
-}
-
-extension RemoteAssistanceOnboardingStatus {
-    public static var notOnboarded: Self { Self(rawValue: "notOnboarded") }
-
-    public static var onboarding: Self { Self(rawValue: "onboarding") }
-
-    public static var onboarded: Self { Self(rawValue: "onboarded") }
-}
-
-/// Its properties are listed in `RemoteAssistancePartnerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remoteassistancepartner?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.remoteAssistancePartner`.
-public typealias RemoteAssistancePartner = Model<RemoteAssistancePartnerFields>
-
-/// The properties of a `RemoteAssistancePartner`, inherited ones included.
-public struct RemoteAssistancePartnerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.remoteAssistancePartner",
-        base: Entity.self,
-        fields: RemoteAssistancePartnerFields()
+        "microsoft.graph.azureCommunicationServicesUserConversationMember",
+        base: ConversationMember.self,
+        fields: AzureCommunicationServicesUserConversationMemberFields()
     )
 
     public let id: Field<String>
     public let displayName: Field<String>
-    public let lastConnectionDateTime: Field<Date>
-    public let onboardingStatus: Field<RemoteAssistanceOnboardingStatus>
-    public let onboardingUrl: Field<String>
+    public let roles: Field<[String]>
+    public let visibleHistoryStartDateTime: Field<Date>
+    public let azureCommunicationServicesId: Field<String>
 
     private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
-        self.lastConnectionDateTime = Field("lastConnectionDateTime")
-        self.onboardingStatus = Field("onboardingStatus")
-        self.onboardingUrl = Field("onboardingUrl")
+        self.roles = Field("roles")
+        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
+        self.azureCommunicationServicesId = Field("azureCommunicationServicesId")
     }
 }
 
-/// Requests for one `RemoteAssistancePartner`: `request()` reads, updates or deletes it.
+/// Requests for one `AzureCommunicationServicesUserConversationMember`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.remoteAssistancePartner`.
-public struct RemoteAssistancePartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RemoteAssistancePartner
+/// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember`.
+public struct AzureCommunicationServicesUserConversationMemberRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AzureCommunicationServicesUserConversationMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2718,5998 +502,141 @@ public struct RemoteAssistancePartnerRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.remoteAssistancePartner",
-        model: RemoteAssistancePartner.self,
-        operations: [.init("beginOnboarding", .post), .init("disconnect", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.remoteAssistancePartner/beginOnboarding` (POST).
-    public func beginOnboarding() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("beginOnboarding"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.remoteAssistancePartner/disconnect` (POST).
-    public func disconnect() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("disconnect"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `RemoteDesktopSecurityConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remotedesktopsecurityconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.remoteDesktopSecurityConfiguration`.
-public typealias RemoteDesktopSecurityConfiguration = Model<RemoteDesktopSecurityConfigurationFields>
-
-/// The properties of a `RemoteDesktopSecurityConfiguration`, inherited ones included.
-public struct RemoteDesktopSecurityConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.remoteDesktopSecurityConfiguration",
-        base: Entity.self,
-        fields: RemoteDesktopSecurityConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let isRemoteDesktopProtocolEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("approvedClientApps")`).
-    public let approvedClientApps: Field<[ApprovedClientApp]>
-
-    /// Present when the request expanded it (`expand("targetDeviceGroups")`).
-    public let targetDeviceGroups: Field<[TargetDeviceGroup]>
-
-    private init() {
-        self.id = Field("id")
-        self.isRemoteDesktopProtocolEnabled = Field("isRemoteDesktopProtocolEnabled")
-        self.approvedClientApps = Field("approvedClientApps")
-        self.targetDeviceGroups = Field("targetDeviceGroups")
-    }
-}
-
-/// Requests for one `RemoteDesktopSecurityConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.remoteDesktopSecurityConfiguration`.
-public struct RemoteDesktopSecurityConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RemoteDesktopSecurityConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.remoteDesktopSecurityConfiguration",
-        model: RemoteDesktopSecurityConfiguration.self,
-        children: [
-            .init("approvedClientApps", "microsoft.graph.approvedClientApp", collection: true),
-            .init("targetDeviceGroups", "microsoft.graph.targetDeviceGroup", collection: true),
-        ]
-    )
-
-    /// `approvedClientApps.request()` lists them; `approvedClientApps("approvedClientApp-id")` addresses one.
-    public var approvedClientApps: CollectionRequestBuilder<ApprovedClientAppRequestBuilder> {
-        .init(client: client, path: path.appending("approvedClientApps"))
-    }
-
-    /// `targetDeviceGroups.request()` lists them; `targetDeviceGroups("targetDeviceGroup-id")` addresses one.
-    public var targetDeviceGroups: CollectionRequestBuilder<TargetDeviceGroupRequestBuilder> {
-        .init(client: client, path: path.appending("targetDeviceGroups"))
-    }
-}
-
-/// Its properties are listed in `RemoteItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remoteitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.remoteItem`.
-public typealias RemoteItem = Model<RemoteItemFields>
-
-/// The properties of a `RemoteItem`, inherited ones included.
-public struct RemoteItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.remoteItem", fields: RemoteItemFields())
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let file: Field<File>
-    public let fileSystemInfo: Field<FileSystemInfo>
-    public let folder: Field<Folder>
-    public let id: Field<String>
-    public let image: Field<Image>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let package: Field<Package>
-    public let parentReference: Field<ItemReference>
-    public let shared: Field<Shared>
-    public let sharepointIds: Field<SharepointIds>
-    public let size: Field<Int64>
-    public let specialFolder: Field<SpecialFolder>
-    public let video: Field<Video>
-    public let webDavUrl: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.file = Field("file")
-        self.fileSystemInfo = Field("fileSystemInfo")
-        self.folder = Field("folder")
-        self.id = Field("id")
-        self.image = Field("image")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.package = Field("package")
-        self.parentReference = Field("parentReference")
-        self.shared = Field("shared")
-        self.sharepointIds = Field("sharepointIds")
-        self.size = Field("size")
-        self.specialFolder = Field("specialFolder")
-        self.video = Field("video")
-        self.webDavUrl = Field("webDavUrl")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Its properties are listed in `RemoteLockActionResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remotelockactionresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.remoteLockActionResult`.
-public typealias RemoteLockActionResult = Model<RemoteLockActionResultFields>
-
-/// The properties of a `RemoteLockActionResult`, inherited ones included.
-public struct RemoteLockActionResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.remoteLockActionResult",
-        base: DeviceActionResult.self,
-        fields: RemoteLockActionResultFields()
-    )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let unlockPin: Field<String>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.unlockPin = Field("unlockPin")
-    }
-}
-
-/// Its properties are listed in `RemoteTenantGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/remotetenantgroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.remoteTenantGroup`.
-public typealias RemoteTenantGroup = Model<RemoteTenantGroupFields>
-
-/// The properties of a `RemoteTenantGroup`, inherited ones included.
-public struct RemoteTenantGroupFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.remoteTenantGroup",
-        base: DirectoryObject.self,
-        fields: RemoteTenantGroupFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let remoteGroupDisplayName: Field<String>
-    public let remoteGroupId: Field<String>
-    public let remoteTenantDisplayName: Field<String>
-    public let remoteTenantId: Field<String>
-    public let remoteTenantPrimaryDomain: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.remoteGroupDisplayName = Field("remoteGroupDisplayName")
-        self.remoteGroupId = Field("remoteGroupId")
-        self.remoteTenantDisplayName = Field("remoteTenantDisplayName")
-        self.remoteTenantId = Field("remoteTenantId")
-        self.remoteTenantPrimaryDomain = Field("remoteTenantPrimaryDomain")
-    }
-}
-
-/// Requests for one `RemoteTenantGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.remoteTenantGroup`.
-public struct RemoteTenantGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RemoteTenantGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.remoteTenantGroup",
-        model: RemoteTenantGroup.self,
+        "microsoft.graph.azureCommunicationServicesUserConversationMember",
+        model: AzureCommunicationServicesUserConversationMember.self,
         operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
         ]
     )
+}
 
-    /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
+extension CollectionRequestBuilder where Item == AzureCommunicationServicesUserConversationMemberRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember/add` (POST).
+    public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
+        var request = APIRequest(method: .post, path: path.appending("add"))
         var body = JSONObject()
-        body.set("groupIds", groupIds)
+        body.set("values", values)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
+    /// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember/remove` (POST).
+    public func remove(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
+        var request = APIRequest(method: .post, path: path.appending("remove"))
         var body = JSONObject()
-        body.set("ids", ids)
+        body.set("values", values)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
     }
-
-    /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == RemoteTenantGroupRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `RemoveAccessApplyActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/removeaccessapplyaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.removeAccessApplyAction`.
-public typealias RemoveAccessApplyAction = Model<RemoveAccessApplyActionFields>
-
-/// The properties of a `RemoveAccessApplyAction`, inherited ones included.
-public struct RemoveAccessApplyActionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.removeAccessApplyAction",
-        base: AccessReviewApplyAction.self,
-        fields: RemoveAccessApplyActionFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `RemovedStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/removedstate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.removedState`.
-public typealias RemovedState = Model<RemovedStateFields>
-
-/// The properties of a `RemovedState`, inherited ones included.
-public struct RemovedStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.removedState", fields: RemovedStateFields())
-    public let reason: Field<String>
-
-    private init() {
-        self.reason = Field("reason")
-    }
-}
-
-/// Its properties are listed in `RenameActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/renameaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.renameAction`.
-public typealias RenameAction = Model<RenameActionFields>
-
-/// The properties of a `RenameAction`, inherited ones included.
-public struct RenameActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.renameAction", fields: RenameActionFields())
-    public let newName: Field<String>
-    public let oldName: Field<String>
-
-    private init() {
-        self.newName = Field("newName")
-        self.oldName = Field("oldName")
-    }
-}
-
-/// Its properties are listed in `ReportFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/report?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.report`.
-public typealias Report = Model<ReportFields>
-
-/// The properties of a `Report`, inherited ones included.
-public struct ReportFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.report", fields: ReportFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ReportRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reportroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.reportRoot`.
-public typealias ReportRoot = Model<ReportRootFields>
-
-/// The properties of a `ReportRoot`, inherited ones included.
-public struct ReportRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.reportRoot", fields: ReportRootFields())
-
-    /// Present when the request expanded it (`expand("authenticationMethods")`).
-    public let authenticationMethods: Field<AuthenticationMethodsRoot>
-
-    /// Present when the request expanded it (`expand("dailyPrintUsageByPrinter")`).
-    public let dailyPrintUsageByPrinter: Field<[PrintUsageByPrinter]>
-
-    /// Present when the request expanded it (`expand("dailyPrintUsageByUser")`).
-    public let dailyPrintUsageByUser: Field<[PrintUsageByUser]>
-
-    /// Present when the request expanded it (`expand("monthlyPrintUsageByPrinter")`).
-    public let monthlyPrintUsageByPrinter: Field<[PrintUsageByPrinter]>
-
-    /// Present when the request expanded it (`expand("monthlyPrintUsageByUser")`).
-    public let monthlyPrintUsageByUser: Field<[PrintUsageByUser]>
-
-    /// Present when the request expanded it (`expand("partners")`).
-    public let partners: Field<Partners>
-
-    /// Present when the request expanded it (`expand("security")`).
-    public let security: Field<SecurityReportsRoot>
-
-    private init() {
-        self.authenticationMethods = Field("authenticationMethods")
-        self.dailyPrintUsageByPrinter = Field("dailyPrintUsageByPrinter")
-        self.dailyPrintUsageByUser = Field("dailyPrintUsageByUser")
-        self.monthlyPrintUsageByPrinter = Field("monthlyPrintUsageByPrinter")
-        self.monthlyPrintUsageByUser = Field("monthlyPrintUsageByUser")
-        self.partners = Field("partners")
-        self.security = Field("security")
-    }
-}
-
-/// Requests for one `ReportRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.reportRoot`.
-public struct ReportRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReportRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.reportRoot",
-        model: ReportRoot.self,
-        children: [
-            .init("authenticationMethods", "microsoft.graph.authenticationMethodsRoot", collection: false),
-            .init("dailyPrintUsageByPrinter", "microsoft.graph.printUsageByPrinter", collection: true),
-            .init("dailyPrintUsageByUser", "microsoft.graph.printUsageByUser", collection: true),
-            .init("monthlyPrintUsageByPrinter", "microsoft.graph.printUsageByPrinter", collection: true),
-            .init("monthlyPrintUsageByUser", "microsoft.graph.printUsageByUser", collection: true),
-            .init("partners", "microsoft.graph.partners", collection: false),
-            .init("security", "microsoft.graph.securityReportsRoot", collection: false),
-        ],
-        operations: [
-            .init("deviceConfigurationDeviceActivity", .get, response: .model(Report.self)),
-            .init("deviceConfigurationUserActivity", .get, response: .model(Report.self)),
-            .init("getEmailActivityCounts", .get),
-            .init("getEmailActivityUserCounts", .get),
-            .init("getEmailActivityUserDetail", .get),
-            .init("getEmailAppUsageAppsUserCounts", .get),
-            .init("getEmailAppUsageUserCounts", .get),
-            .init("getEmailAppUsageUserDetail", .get),
-            .init("getEmailAppUsageVersionsUserCounts", .get),
-            .init("getGroupArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
-            .init("getM365AppPlatformUserCounts", .get),
-            .init("getM365AppUserCounts", .get),
-            .init("getM365AppUserDetail", .get),
-            .init("getMailboxUsageDetail", .get),
-            .init("getMailboxUsageMailboxCounts", .get),
-            .init("getMailboxUsageQuotaStatusMailboxCounts", .get),
-            .init("getMailboxUsageStorage", .get),
-            .init("getOffice365ActivationCounts", .get),
-            .init("getOffice365ActivationsUserCounts", .get),
-            .init("getOffice365ActivationsUserDetail", .get),
-            .init("getOffice365ActiveUserCounts", .get),
-            .init("getOffice365ActiveUserDetail", .get),
-            .init("getOffice365GroupsActivityCounts", .get),
-            .init("getOffice365GroupsActivityDetail", .get),
-            .init("getOffice365GroupsActivityFileCounts", .get),
-            .init("getOffice365GroupsActivityGroupCounts", .get),
-            .init("getOffice365GroupsActivityStorage", .get),
-            .init("getOffice365ServicesUserCounts", .get),
-            .init("getOneDriveActivityFileCounts", .get),
-            .init("getOneDriveActivityUserCounts", .get),
-            .init("getOneDriveActivityUserDetail", .get),
-            .init("getOneDriveUsageAccountCounts", .get),
-            .init("getOneDriveUsageAccountDetail", .get),
-            .init("getOneDriveUsageFileCounts", .get),
-            .init("getOneDriveUsageStorage", .get),
-            .init("getPrinterArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
-            .init(
-                "getRelyingPartyDetailedSummary",
-                .get,
-                response: .collection(.model(RelyingPartyDetailedSummary.self))
-            ),
-            .init("getSharePointActivityFileCounts", .get),
-            .init("getSharePointActivityPages", .get),
-            .init("getSharePointActivityUserCounts", .get),
-            .init("getSharePointActivityUserDetail", .get),
-            .init("getSharePointSiteUsageDetail", .get),
-            .init("getSharePointSiteUsageFileCounts", .get),
-            .init("getSharePointSiteUsagePages", .get),
-            .init("getSharePointSiteUsageSiteCounts", .get),
-            .init("getSharePointSiteUsageStorage", .get),
-            .init("getSkypeForBusinessActivityCounts", .get),
-            .init("getSkypeForBusinessActivityUserCounts", .get),
-            .init("getSkypeForBusinessActivityUserDetail", .get),
-            .init("getSkypeForBusinessDeviceUsageDistributionUserCounts", .get),
-            .init("getSkypeForBusinessDeviceUsageUserCounts", .get),
-            .init("getSkypeForBusinessDeviceUsageUserDetail", .get),
-            .init("getSkypeForBusinessOrganizerActivityCounts", .get),
-            .init("getSkypeForBusinessOrganizerActivityMinuteCounts", .get),
-            .init("getSkypeForBusinessOrganizerActivityUserCounts", .get),
-            .init("getSkypeForBusinessParticipantActivityCounts", .get),
-            .init("getSkypeForBusinessParticipantActivityMinuteCounts", .get),
-            .init("getSkypeForBusinessParticipantActivityUserCounts", .get),
-            .init("getSkypeForBusinessPeerToPeerActivityCounts", .get),
-            .init("getSkypeForBusinessPeerToPeerActivityMinuteCounts", .get),
-            .init("getSkypeForBusinessPeerToPeerActivityUserCounts", .get),
-            .init("getTeamsDeviceUsageDistributionUserCounts", .get),
-            .init("getTeamsDeviceUsageUserCounts", .get),
-            .init("getTeamsDeviceUsageUserDetail", .get),
-            .init("getTeamsTeamActivityCounts", .get),
-            .init("getTeamsTeamActivityDetail", .get),
-            .init("getTeamsTeamActivityDistributionCounts", .get),
-            .init("getTeamsTeamCounts", .get),
-            .init("getTeamsUserActivityCounts", .get),
-            .init("getTeamsUserActivityUserCounts", .get),
-            .init("getTeamsUserActivityUserDetail", .get),
-            .init("getUserArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
-            .init("getYammerActivityCounts", .get),
-            .init("getYammerActivityUserCounts", .get),
-            .init("getYammerActivityUserDetail", .get),
-            .init("getYammerDeviceUsageDistributionUserCounts", .get),
-            .init("getYammerDeviceUsageUserCounts", .get),
-            .init("getYammerDeviceUsageUserDetail", .get),
-            .init("getYammerGroupsActivityCounts", .get),
-            .init("getYammerGroupsActivityDetail", .get),
-            .init("getYammerGroupsActivityGroupCounts", .get),
-            .init("managedDeviceEnrollmentFailureDetails", .get, response: .model(Report.self)),
-            .init("managedDeviceEnrollmentTopFailures", .get, response: .model(Report.self)),
-        ]
-    )
-
-    public var authenticationMethods: AuthenticationMethodsRootRequestBuilder {
-        .init(client: client, path: path.appending("authenticationMethods"))
-    }
-
-    /// `dailyPrintUsageByPrinter.request()` lists them; `dailyPrintUsageByPrinter("printUsageByPrinter-id")` addresses
-    /// one.
-    public var dailyPrintUsageByPrinter: CollectionRequestBuilder<PrintUsageByPrinterRequestBuilder> {
-        .init(client: client, path: path.appending("dailyPrintUsageByPrinter"))
-    }
-
-    /// `dailyPrintUsageByUser.request()` lists them; `dailyPrintUsageByUser("printUsageByUser-id")` addresses one.
-    public var dailyPrintUsageByUser: CollectionRequestBuilder<PrintUsageByUserRequestBuilder> {
-        .init(client: client, path: path.appending("dailyPrintUsageByUser"))
-    }
-
-    /// `monthlyPrintUsageByPrinter.request()` lists them; `monthlyPrintUsageByPrinter("printUsageByPrinter-id")`
-    /// addresses one.
-    public var monthlyPrintUsageByPrinter: CollectionRequestBuilder<PrintUsageByPrinterRequestBuilder> {
-        .init(client: client, path: path.appending("monthlyPrintUsageByPrinter"))
-    }
-
-    /// `monthlyPrintUsageByUser.request()` lists them; `monthlyPrintUsageByUser("printUsageByUser-id")` addresses one.
-    public var monthlyPrintUsageByUser: CollectionRequestBuilder<PrintUsageByUserRequestBuilder> {
-        .init(client: client, path: path.appending("monthlyPrintUsageByUser"))
-    }
-
-    public var partners: PartnersRequestBuilder { .init(client: client, path: path.appending("partners")) }
-
-    public var security: SecurityReportsRootRequestBuilder { .init(client: client, path: path.appending("security")) }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/deviceConfigurationDeviceActivity` (GET).
-    public func deviceConfigurationDeviceActivity() -> OperationRequest<Report> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "deviceConfigurationDeviceActivity", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(Report.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/deviceConfigurationUserActivity` (GET).
-    public func deviceConfigurationUserActivity() -> OperationRequest<Report> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "deviceConfigurationUserActivity", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(Report.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getEmailActivityCounts` (GET).
-    public func getEmailActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEmailActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getEmailActivityUserCounts` (GET).
-    public func getEmailActivityUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEmailActivityUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getEmailActivityUserDetail` (GET).
-    public func getEmailActivityUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEmailActivityUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getEmailActivityUserDetail` (GET).
-    public func getEmailActivityUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEmailActivityUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getEmailAppUsageAppsUserCounts` (GET).
-    public func getEmailAppUsageAppsUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEmailAppUsageAppsUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getEmailAppUsageUserCounts` (GET).
-    public func getEmailAppUsageUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEmailAppUsageUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getEmailAppUsageUserDetail` (GET).
-    public func getEmailAppUsageUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEmailAppUsageUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getEmailAppUsageUserDetail` (GET).
-    public func getEmailAppUsageUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEmailAppUsageUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getEmailAppUsageVersionsUserCounts` (GET).
-    public func getEmailAppUsageVersionsUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEmailAppUsageVersionsUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getGroupArchivedPrintJobs` (GET).
-    public func getGroupArchivedPrintJobs(
-        groupId: String,
-        startDateTime: Date,
-        endDateTime: Date
-    ) -> CollectionRequest<ArchivedPrintJob> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getGroupArchivedPrintJobs",
-                parameters: [
-                    ("groupId", ODataLiteral(json: groupId)),
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getM365AppPlatformUserCounts` (GET).
-    public func getM365AppPlatformUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getM365AppPlatformUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getM365AppUserCounts` (GET).
-    public func getM365AppUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getM365AppUserCounts", parameters: [("period", ODataLiteral(json: period))])
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getM365AppUserDetail` (GET).
-    public func getM365AppUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getM365AppUserDetail", parameters: [("date", ODataLiteral(json: date))])
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getM365AppUserDetail` (GET).
-    public func getM365AppUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getM365AppUserDetail", parameters: [("period", ODataLiteral(json: period))])
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getMailboxUsageDetail` (GET).
-    public func getMailboxUsageDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getMailboxUsageDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getMailboxUsageMailboxCounts` (GET).
-    public func getMailboxUsageMailboxCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getMailboxUsageMailboxCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getMailboxUsageQuotaStatusMailboxCounts` (GET).
-    public func getMailboxUsageQuotaStatusMailboxCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getMailboxUsageQuotaStatusMailboxCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getMailboxUsageStorage` (GET).
-    public func getMailboxUsageStorage(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getMailboxUsageStorage",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365ActivationCounts` (GET).
-    public func getOffice365ActivationCounts() -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getOffice365ActivationCounts", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365ActivationsUserCounts` (GET).
-    public func getOffice365ActivationsUserCounts() -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getOffice365ActivationsUserCounts", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365ActivationsUserDetail` (GET).
-    public func getOffice365ActivationsUserDetail() -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getOffice365ActivationsUserDetail", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365ActiveUserCounts` (GET).
-    public func getOffice365ActiveUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365ActiveUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365ActiveUserDetail` (GET).
-    public func getOffice365ActiveUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365ActiveUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365ActiveUserDetail` (GET).
-    public func getOffice365ActiveUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365ActiveUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365GroupsActivityCounts` (GET).
-    public func getOffice365GroupsActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365GroupsActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365GroupsActivityDetail` (GET).
-    public func getOffice365GroupsActivityDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365GroupsActivityDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365GroupsActivityDetail` (GET).
-    public func getOffice365GroupsActivityDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365GroupsActivityDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365GroupsActivityFileCounts` (GET).
-    public func getOffice365GroupsActivityFileCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365GroupsActivityFileCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365GroupsActivityGroupCounts` (GET).
-    public func getOffice365GroupsActivityGroupCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365GroupsActivityGroupCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365GroupsActivityStorage` (GET).
-    public func getOffice365GroupsActivityStorage(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365GroupsActivityStorage",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOffice365ServicesUserCounts` (GET).
-    public func getOffice365ServicesUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOffice365ServicesUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOneDriveActivityFileCounts` (GET).
-    public func getOneDriveActivityFileCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOneDriveActivityFileCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOneDriveActivityUserCounts` (GET).
-    public func getOneDriveActivityUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOneDriveActivityUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOneDriveActivityUserDetail` (GET).
-    public func getOneDriveActivityUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOneDriveActivityUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOneDriveActivityUserDetail` (GET).
-    public func getOneDriveActivityUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOneDriveActivityUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOneDriveUsageAccountCounts` (GET).
-    public func getOneDriveUsageAccountCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOneDriveUsageAccountCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOneDriveUsageAccountDetail` (GET).
-    public func getOneDriveUsageAccountDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOneDriveUsageAccountDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOneDriveUsageAccountDetail` (GET).
-    public func getOneDriveUsageAccountDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOneDriveUsageAccountDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOneDriveUsageFileCounts` (GET).
-    public func getOneDriveUsageFileCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOneDriveUsageFileCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getOneDriveUsageStorage` (GET).
-    public func getOneDriveUsageStorage(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOneDriveUsageStorage",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getPrinterArchivedPrintJobs` (GET).
-    public func getPrinterArchivedPrintJobs(
-        printerId: String,
-        startDateTime: Date,
-        endDateTime: Date
-    ) -> CollectionRequest<ArchivedPrintJob> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getPrinterArchivedPrintJobs",
-                parameters: [
-                    ("printerId", ODataLiteral(json: printerId)),
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getRelyingPartyDetailedSummary` (GET).
-    public func getRelyingPartyDetailedSummary(period: String) -> CollectionRequest<RelyingPartyDetailedSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getRelyingPartyDetailedSummary",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointActivityFileCounts` (GET).
-    public func getSharePointActivityFileCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointActivityFileCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointActivityPages` (GET).
-    public func getSharePointActivityPages(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointActivityPages",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointActivityUserCounts` (GET).
-    public func getSharePointActivityUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointActivityUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointActivityUserDetail` (GET).
-    public func getSharePointActivityUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointActivityUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointActivityUserDetail` (GET).
-    public func getSharePointActivityUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointActivityUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointSiteUsageDetail` (GET).
-    public func getSharePointSiteUsageDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointSiteUsageDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointSiteUsageDetail` (GET).
-    public func getSharePointSiteUsageDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointSiteUsageDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointSiteUsageFileCounts` (GET).
-    public func getSharePointSiteUsageFileCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointSiteUsageFileCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointSiteUsagePages` (GET).
-    public func getSharePointSiteUsagePages(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointSiteUsagePages",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointSiteUsageSiteCounts` (GET).
-    public func getSharePointSiteUsageSiteCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointSiteUsageSiteCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSharePointSiteUsageStorage` (GET).
-    public func getSharePointSiteUsageStorage(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSharePointSiteUsageStorage",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessActivityCounts` (GET).
-    public func getSkypeForBusinessActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessActivityUserCounts` (GET).
-    public func getSkypeForBusinessActivityUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessActivityUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessActivityUserDetail` (GET).
-    public func getSkypeForBusinessActivityUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessActivityUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessActivityUserDetail` (GET).
-    public func getSkypeForBusinessActivityUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessActivityUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessDeviceUsageDistributionUserCounts`
-    ///   (GET).
-    public func getSkypeForBusinessDeviceUsageDistributionUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessDeviceUsageDistributionUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessDeviceUsageUserCounts` (GET).
-    public func getSkypeForBusinessDeviceUsageUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessDeviceUsageUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessDeviceUsageUserDetail` (GET).
-    public func getSkypeForBusinessDeviceUsageUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessDeviceUsageUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessDeviceUsageUserDetail` (GET).
-    public func getSkypeForBusinessDeviceUsageUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessDeviceUsageUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessOrganizerActivityCounts` (GET).
-    public func getSkypeForBusinessOrganizerActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessOrganizerActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessOrganizerActivityMinuteCounts` (GET).
-    public func getSkypeForBusinessOrganizerActivityMinuteCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessOrganizerActivityMinuteCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessOrganizerActivityUserCounts` (GET).
-    public func getSkypeForBusinessOrganizerActivityUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessOrganizerActivityUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessParticipantActivityCounts` (GET).
-    public func getSkypeForBusinessParticipantActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessParticipantActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessParticipantActivityMinuteCounts` (GET).
-    public func getSkypeForBusinessParticipantActivityMinuteCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessParticipantActivityMinuteCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessParticipantActivityUserCounts` (GET).
-    public func getSkypeForBusinessParticipantActivityUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessParticipantActivityUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessPeerToPeerActivityCounts` (GET).
-    public func getSkypeForBusinessPeerToPeerActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessPeerToPeerActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessPeerToPeerActivityMinuteCounts` (GET).
-    public func getSkypeForBusinessPeerToPeerActivityMinuteCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessPeerToPeerActivityMinuteCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getSkypeForBusinessPeerToPeerActivityUserCounts` (GET).
-    public func getSkypeForBusinessPeerToPeerActivityUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getSkypeForBusinessPeerToPeerActivityUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsDeviceUsageDistributionUserCounts` (GET).
-    public func getTeamsDeviceUsageDistributionUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsDeviceUsageDistributionUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsDeviceUsageUserCounts` (GET).
-    public func getTeamsDeviceUsageUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsDeviceUsageUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsDeviceUsageUserDetail` (GET).
-    public func getTeamsDeviceUsageUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsDeviceUsageUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsDeviceUsageUserDetail` (GET).
-    public func getTeamsDeviceUsageUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsDeviceUsageUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsTeamActivityCounts` (GET).
-    public func getTeamsTeamActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsTeamActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsTeamActivityDetail` (GET).
-    public func getTeamsTeamActivityDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsTeamActivityDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsTeamActivityDetail` (GET).
-    public func getTeamsTeamActivityDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsTeamActivityDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsTeamActivityDistributionCounts` (GET).
-    public func getTeamsTeamActivityDistributionCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsTeamActivityDistributionCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsTeamCounts` (GET).
-    public func getTeamsTeamCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getTeamsTeamCounts", parameters: [("period", ODataLiteral(json: period))])
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsUserActivityCounts` (GET).
-    public func getTeamsUserActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsUserActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsUserActivityUserCounts` (GET).
-    public func getTeamsUserActivityUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsUserActivityUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsUserActivityUserDetail` (GET).
-    public func getTeamsUserActivityUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsUserActivityUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getTeamsUserActivityUserDetail` (GET).
-    public func getTeamsUserActivityUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getTeamsUserActivityUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getUserArchivedPrintJobs` (GET).
-    public func getUserArchivedPrintJobs(
-        userId: String,
-        startDateTime: Date,
-        endDateTime: Date
-    ) -> CollectionRequest<ArchivedPrintJob> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getUserArchivedPrintJobs",
-                parameters: [
-                    ("userId", ODataLiteral(json: userId)),
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerActivityCounts` (GET).
-    public func getYammerActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerActivityUserCounts` (GET).
-    public func getYammerActivityUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerActivityUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerActivityUserDetail` (GET).
-    public func getYammerActivityUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerActivityUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerActivityUserDetail` (GET).
-    public func getYammerActivityUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerActivityUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerDeviceUsageDistributionUserCounts` (GET).
-    public func getYammerDeviceUsageDistributionUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerDeviceUsageDistributionUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerDeviceUsageUserCounts` (GET).
-    public func getYammerDeviceUsageUserCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerDeviceUsageUserCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerDeviceUsageUserDetail` (GET).
-    public func getYammerDeviceUsageUserDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerDeviceUsageUserDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerDeviceUsageUserDetail` (GET).
-    public func getYammerDeviceUsageUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerDeviceUsageUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerGroupsActivityCounts` (GET).
-    public func getYammerGroupsActivityCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerGroupsActivityCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerGroupsActivityDetail` (GET).
-    public func getYammerGroupsActivityDetail(date: CalendarDate) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerGroupsActivityDetail",
-                parameters: [("date", ODataLiteral(json: date))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerGroupsActivityDetail` (GET).
-    public func getYammerGroupsActivityDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerGroupsActivityDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/getYammerGroupsActivityGroupCounts` (GET).
-    public func getYammerGroupsActivityGroupCounts(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getYammerGroupsActivityGroupCounts",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/managedDeviceEnrollmentFailureDetails` (GET).
-    public func managedDeviceEnrollmentFailureDetails() -> OperationRequest<Report> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "managedDeviceEnrollmentFailureDetails", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(Report.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/managedDeviceEnrollmentFailureDetails` (GET).
-    public func managedDeviceEnrollmentFailureDetails(
-        skip: Int32,
-        top: Int32,
-        filter: String,
-        skipToken: String
-    ) -> OperationRequest<Report> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "managedDeviceEnrollmentFailureDetails",
-                parameters: [
-                    ("skip", ODataLiteral(json: skip)),
-                    ("top", ODataLiteral(json: top)),
-                    ("filter", ODataLiteral(json: filter)),
-                    ("skipToken", ODataLiteral(json: skipToken)),
-                ]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(Report.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/managedDeviceEnrollmentTopFailures` (GET).
-    public func managedDeviceEnrollmentTopFailures() -> OperationRequest<Report> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "managedDeviceEnrollmentTopFailures", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(Report.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.reportRoot/managedDeviceEnrollmentTopFailures` (GET).
-    public func managedDeviceEnrollmentTopFailures(period: String) -> OperationRequest<Report> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "managedDeviceEnrollmentTopFailures",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(Report.self))
-    }
-}
-
-/// Its properties are listed in `ReportsRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reportsroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.reportsRoot`.
-public typealias ReportsRoot = Model<ReportsRootFields>
-
-/// The properties of a `ReportsRoot`, inherited ones included.
-public struct ReportsRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.reportsRoot",
-        base: Entity.self,
-        fields: ReportsRootFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("readingAssignmentSubmissions")`).
-    public let readingAssignmentSubmissions: Field<[ReadingAssignmentSubmission]>
-
-    /// Present when the request expanded it (`expand("readingCoachPassages")`).
-    public let readingCoachPassages: Field<[ReadingCoachPassage]>
-
-    /// Present when the request expanded it (`expand("reflectCheckInResponses")`).
-    public let reflectCheckInResponses: Field<[ReflectCheckInResponse]>
-
-    /// Present when the request expanded it (`expand("speakerAssignmentSubmissions")`).
-    public let speakerAssignmentSubmissions: Field<[SpeakerAssignmentSubmission]>
-
-    private init() {
-        self.id = Field("id")
-        self.readingAssignmentSubmissions = Field("readingAssignmentSubmissions")
-        self.readingCoachPassages = Field("readingCoachPassages")
-        self.reflectCheckInResponses = Field("reflectCheckInResponses")
-        self.speakerAssignmentSubmissions = Field("speakerAssignmentSubmissions")
-    }
-}
-
-/// Requests for one `ReportsRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.reportsRoot`.
-public struct ReportsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReportsRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.reportsRoot",
-        model: ReportsRoot.self,
-        children: [
-            .init("readingAssignmentSubmissions", "microsoft.graph.readingAssignmentSubmission", collection: true),
-            .init("readingCoachPassages", "microsoft.graph.readingCoachPassage", collection: true),
-            .init("reflectCheckInResponses", "microsoft.graph.reflectCheckInResponse", collection: true),
-            .init("speakerAssignmentSubmissions", "microsoft.graph.speakerAssignmentSubmission", collection: true),
-        ]
-    )
-
-    /// `readingAssignmentSubmissions.request()` lists them;
-    /// `readingAssignmentSubmissions("readingAssignmentSubmission-id")` addresses one.
-    public var readingAssignmentSubmissions: CollectionRequestBuilder<ReadingAssignmentSubmissionRequestBuilder> {
-        .init(client: client, path: path.appending("readingAssignmentSubmissions"))
-    }
-
-    /// `readingCoachPassages.request()` lists them; `readingCoachPassages("readingCoachPassage-id")` addresses one.
-    public var readingCoachPassages: CollectionRequestBuilder<ReadingCoachPassageRequestBuilder> {
-        .init(client: client, path: path.appending("readingCoachPassages"))
-    }
-
-    /// `reflectCheckInResponses.request()` lists them; `reflectCheckInResponses("reflectCheckInResponse-id")` addresses
-    /// one.
-    public var reflectCheckInResponses: CollectionRequestBuilder<ReflectCheckInResponseRequestBuilder> {
-        .init(client: client, path: path.appending("reflectCheckInResponses"))
-    }
-
-    /// `speakerAssignmentSubmissions.request()` lists them;
-    /// `speakerAssignmentSubmissions("speakerAssignmentSubmission-id")` addresses one.
-    public var speakerAssignmentSubmissions: CollectionRequestBuilder<SpeakerAssignmentSubmissionRequestBuilder> {
-        .init(client: client, path: path.appending("speakerAssignmentSubmissions"))
-    }
-}
-
-/// Its properties are listed in `RequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/request?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.request`.
-public typealias Request = Model<RequestFields>
-
-/// The properties of a `Request`, inherited ones included.
-public struct RequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.request",
-        base: Entity.self,
-        derived: [
-            PrivilegedAccessScheduleRequest.self,
-            UnifiedRoleAssignmentScheduleRequest.self,
-            UnifiedRoleEligibilityScheduleRequest.self,
-            UserConsentRequest.self,
-        ],
-        fields: RequestFields()
-    )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `Request`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.request`.
-public struct RequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Request
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.request", model: Request.self)
-}
-
-/// Its properties are listed in `RequestScheduleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/requestschedule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.requestSchedule`.
-public typealias RequestSchedule = Model<RequestScheduleFields>
-
-/// The properties of a `RequestSchedule`, inherited ones included.
-public struct RequestScheduleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.requestSchedule", fields: RequestScheduleFields())
-    public let expiration: Field<ExpirationPattern>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.expiration = Field("expiration")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Its properties are listed in `RequestSignatureVerificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/requestsignatureverification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.requestSignatureVerification`.
-public typealias RequestSignatureVerification = Model<RequestSignatureVerificationFields>
-
-/// The properties of a `RequestSignatureVerification`, inherited ones included.
-public struct RequestSignatureVerificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.requestSignatureVerification",
-        fields: RequestSignatureVerificationFields()
-    )
-
-    public let allowedWeakAlgorithms: Field<WeakAlgorithms>
-    public let isSignedRequestRequired: Field<Bool>
-
-    private init() {
-        self.allowedWeakAlgorithms = Field("allowedWeakAlgorithms")
-        self.isSignedRequestRequired = Field("isSignedRequestRequired")
-    }
-}
-
-/// Its properties are listed in `RequestorManagerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/requestormanager?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.requestorManager`.
-public typealias RequestorManager = Model<RequestorManagerFields>
-
-/// The properties of a `RequestorManager`, inherited ones included.
-public struct RequestorManagerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.requestorManager",
-        base: SubjectSet.self,
-        fields: RequestorManagerFields()
-    )
-
-    public let managerLevel: Field<Int32>
-
-    private init() {
-        self.managerLevel = Field("managerLevel")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.requiredPasswordType`.
-public typealias RequiredPasswordType = OpenEnum<RequiredPasswordTypeValues>
-
-/// The values of `RequiredPasswordType` that the spec declares; others decode and re-encode too.
-public enum RequiredPasswordTypeValues: EnumValues {
-    public static let known: [String] = ["deviceDefault", "alphanumeric", "numeric"]
-}
-
-extension RequiredPasswordType {
-    public static var deviceDefault: Self { Self(rawValue: "deviceDefault") }
-
-    public static var alphanumeric: Self { Self(rawValue: "alphanumeric") }
-
-    public static var numeric: Self { Self(rawValue: "numeric") }
-}
-
-/// Its properties are listed in `RequiredResourceAccessFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/requiredresourceaccess?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.requiredResourceAccess`.
-public typealias RequiredResourceAccess = Model<RequiredResourceAccessFields>
-
-/// The properties of a `RequiredResourceAccess`, inherited ones included.
-public struct RequiredResourceAccessFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.requiredResourceAccess",
-        fields: RequiredResourceAccessFields()
-    )
-
-    public let resourceAccess: Field<[ResourceAccess]>
-    public let resourceAppId: Field<String>
-
-    private init() {
-        self.resourceAccess = Field("resourceAccess")
-        self.resourceAppId = Field("resourceAppId")
-    }
-}
-
-/// Its properties are listed in `ResellerDelegatedAdminRelationshipFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resellerdelegatedadminrelationship?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resellerDelegatedAdminRelationship`.
-public typealias ResellerDelegatedAdminRelationship = Model<ResellerDelegatedAdminRelationshipFields>
-
-/// The properties of a `ResellerDelegatedAdminRelationship`, inherited ones included.
-public struct ResellerDelegatedAdminRelationshipFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.resellerDelegatedAdminRelationship",
-        base: DelegatedAdminRelationship.self,
-        fields: ResellerDelegatedAdminRelationshipFields()
-    )
-
-    public let id: Field<String>
-    public let accessDetails: Field<DelegatedAdminAccessDetails>
-    public let activatedDateTime: Field<Date>
-    public let autoExtendDuration: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customer: Field<DelegatedAdminRelationshipCustomerParticipant>
-    public let displayName: Field<String>
-    public let duration: Field<String>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<DelegatedAdminRelationshipStatus>
-
-    /// Present when the request expanded it (`expand("accessAssignments")`).
-    public let accessAssignments: Field<[DelegatedAdminAccessAssignment]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[DelegatedAdminRelationshipOperation]>
-
-    /// Present when the request expanded it (`expand("requests")`).
-    public let requests: Field<[DelegatedAdminRelationshipRequest]>
-
-    public let indirectProviderTenantId: Field<String>
-    public let isPartnerConsentPending: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.accessDetails = Field("accessDetails")
-        self.activatedDateTime = Field("activatedDateTime")
-        self.autoExtendDuration = Field("autoExtendDuration")
-        self.createdDateTime = Field("createdDateTime")
-        self.customer = Field("customer")
-        self.displayName = Field("displayName")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.accessAssignments = Field("accessAssignments")
-        self.operations = Field("operations")
-        self.requests = Field("requests")
-        self.indirectProviderTenantId = Field("indirectProviderTenantId")
-        self.isPartnerConsentPending = Field("isPartnerConsentPending")
-    }
-}
-
-/// Requests for one `ResellerDelegatedAdminRelationship`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.resellerDelegatedAdminRelationship`.
-public struct ResellerDelegatedAdminRelationshipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ResellerDelegatedAdminRelationship
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.resellerDelegatedAdminRelationship",
-        model: ResellerDelegatedAdminRelationship.self,
-        children: [
-            .init("accessAssignments", "microsoft.graph.delegatedAdminAccessAssignment", collection: true),
-            .init("operations", "microsoft.graph.delegatedAdminRelationshipOperation", collection: true),
-            .init("requests", "microsoft.graph.delegatedAdminRelationshipRequest", collection: true),
-        ]
-    )
-
-    /// `accessAssignments.request()` lists them; `accessAssignments("delegatedAdminAccessAssignment-id")` addresses
-    /// one.
-    public var accessAssignments: CollectionRequestBuilder<DelegatedAdminAccessAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("accessAssignments"))
-    }
-
-    /// `operations.request()` lists them; `operations("delegatedAdminRelationshipOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<DelegatedAdminRelationshipOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// `requests.request()` lists them; `requests("delegatedAdminRelationshipRequest-id")` addresses one.
-    public var requests: CollectionRequestBuilder<DelegatedAdminRelationshipRequestRequestBuilder> {
-        .init(client: client, path: path.appending("requests"))
-    }
-}
-
-/// Its properties are listed in `ReservablePlaceModeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/reservableplacemode?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.reservablePlaceMode`.
-public typealias ReservablePlaceMode = Model<ReservablePlaceModeFields>
-
-/// The properties of a `ReservablePlaceMode`, inherited ones included.
-public struct ReservablePlaceModeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.reservablePlaceMode",
-        base: PlaceMode.self,
-        fields: ReservablePlaceModeFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ResetPasscodeActionResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resetpasscodeactionresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resetPasscodeActionResult`.
-public typealias ResetPasscodeActionResult = Model<ResetPasscodeActionResultFields>
-
-/// The properties of a `ResetPasscodeActionResult`, inherited ones included.
-public struct ResetPasscodeActionResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.resetPasscodeActionResult",
-        base: DeviceActionResult.self,
-        fields: ResetPasscodeActionResultFields()
-    )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let errorCode: Field<Int32>
-    public let passcode: Field<String>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.errorCode = Field("errorCode")
-        self.passcode = Field("passcode")
-    }
-}
-
-/// Its properties are listed in `ResourceAccessFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourceaccess?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceAccess`.
-public typealias ResourceAccess = Model<ResourceAccessFields>
-
-/// The properties of a `ResourceAccess`, inherited ones included.
-public struct ResourceAccessFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceAccess", fields: ResourceAccessFields())
-    public let id: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `ResourceAccessDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourceaccessdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceAccessDetail`.
-public typealias ResourceAccessDetail = Model<ResourceAccessDetailFields>
-
-/// The properties of a `ResourceAccessDetail`, inherited ones included.
-public struct ResourceAccessDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceAccessDetail", fields: ResourceAccessDetailFields())
-    public let accessType: Field<ResourceAccessType>
-    public let identifier: Field<String>
-    public let isCrossPromptInjectionDetected: Field<Bool>
-    public let labelId: Field<String>
-    public let name: Field<String>
-    public let status: Field<ResourceAccessStatus>
-    public let storageId: Field<String>
-    public let url: Field<String>
-
-    private init() {
-        self.accessType = Field("accessType")
-        self.identifier = Field("identifier")
-        self.isCrossPromptInjectionDetected = Field("isCrossPromptInjectionDetected")
-        self.labelId = Field("labelId")
-        self.name = Field("name")
-        self.status = Field("status")
-        self.storageId = Field("storageId")
-        self.url = Field("url")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.resourceAccessStatus`.
-public typealias ResourceAccessStatus = OpenEnum<ResourceAccessStatusValues>
-
-/// The values of `ResourceAccessStatus` that the spec declares; others decode and re-encode too.
-public enum ResourceAccessStatusValues: EnumValues {
-    public static let known: [String] = ["none", "failure", "success", "unknownFutureValue"]
-}
-
-extension ResourceAccessStatus {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.resourceAccessType`.
-public typealias ResourceAccessType = OpenEnum<ResourceAccessTypeValues>
-
-/// The values of `ResourceAccessType` that the spec declares; others decode and re-encode too.
-public enum ResourceAccessTypeValues: FlagValues {
-    public static let known: [String] = ["none", "read", "write", "create", "unknownFutureValue"]
-}
-
-extension ResourceAccessType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var read: Self { Self(rawValue: "read") }
-
-    public static var write: Self { Self(rawValue: "write") }
-
-    public static var create: Self { Self(rawValue: "create") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ResourceActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourceaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceAction`.
-public typealias ResourceAction = Model<ResourceActionFields>
-
-/// The properties of a `ResourceAction`, inherited ones included.
-public struct ResourceActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceAction", fields: ResourceActionFields())
-    public let allowedResourceActions: Field<[String]>
-    public let notAllowedResourceActions: Field<[String]>
-
-    private init() {
-        self.allowedResourceActions = Field("allowedResourceActions")
-        self.notAllowedResourceActions = Field("notAllowedResourceActions")
-    }
-}
-
-/// Its properties are listed in `ResourceDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcedata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceData`.
-public typealias ResourceData = Model<ResourceDataFields>
-
-/// The properties of a `ResourceData`, inherited ones included.
-public struct ResourceDataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceData", fields: ResourceDataFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ResourceLinkFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcelink?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceLink`.
-public typealias ResourceLink = Model<ResourceLinkFields>
-
-/// The properties of a `ResourceLink`, inherited ones included.
-public struct ResourceLinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceLink", fields: ResourceLinkFields())
-    public let linkType: Field<ResourceLinkType>
-    public let name: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.linkType = Field("linkType")
-        self.name = Field("name")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.resourceLinkType`.
-public typealias ResourceLinkType = OpenEnum<ResourceLinkTypeValues>
-
-/// The values of `ResourceLinkType` that the spec declares; others decode and re-encode too.
-public enum ResourceLinkTypeValues: EnumValues {
-    public static let known: [String] = ["url", "unknownFutureValue"]
-}
-
-extension ResourceLinkType {
-    public static var url: Self { Self(rawValue: "url") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ResourceOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourceoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceOperation`.
-public typealias ResourceOperation = Model<ResourceOperationFields>
-
-/// The properties of a `ResourceOperation`, inherited ones included.
-public struct ResourceOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.resourceOperation",
-        base: Entity.self,
-        fields: ResourceOperationFields()
-    )
-
-    public let id: Field<String>
-    public let actionName: Field<String>
-    public let description: Field<String>
-    public let resourceName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.actionName = Field("actionName")
-        self.description = Field("description")
-        self.resourceName = Field("resourceName")
-    }
-}
-
-/// Requests for one `ResourceOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.resourceOperation`.
-public struct ResourceOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ResourceOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.resourceOperation", model: ResourceOperation.self)
-}
-
-/// Its properties are listed in `ResourcePermissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcepermission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourcePermission`.
-public typealias ResourcePermission = Model<ResourcePermissionFields>
-
-/// The properties of a `ResourcePermission`, inherited ones included.
-public struct ResourcePermissionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourcePermission", fields: ResourcePermissionFields())
-    public let type: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.type = Field("type")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `ResourceReferenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcereference?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceReference`.
-public typealias ResourceReference = Model<ResourceReferenceFields>
-
-/// The properties of a `ResourceReference`, inherited ones included.
-public struct ResourceReferenceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceReference", fields: ResourceReferenceFields())
-    public let id: Field<String>
-    public let type: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.type = Field("type")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Its properties are listed in `ResourceSpecificPermissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcespecificpermission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceSpecificPermission`.
-public typealias ResourceSpecificPermission = Model<ResourceSpecificPermissionFields>
-
-/// The properties of a `ResourceSpecificPermission`, inherited ones included.
-public struct ResourceSpecificPermissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.resourceSpecificPermission",
-        fields: ResourceSpecificPermissionFields()
-    )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-    public let value: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `ResourceSpecificPermissionGrantFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcespecificpermissiongrant?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant`.
-public typealias ResourceSpecificPermissionGrant = Model<ResourceSpecificPermissionGrantFields>
-
-/// The properties of a `ResourceSpecificPermissionGrant`, inherited ones included.
-public struct ResourceSpecificPermissionGrantFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.resourceSpecificPermissionGrant",
-        base: DirectoryObject.self,
-        fields: ResourceSpecificPermissionGrantFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let clientAppId: Field<String>
-    public let clientId: Field<String>
-    public let permission: Field<String>
-    public let permissionType: Field<String>
-    public let resourceAppId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.clientAppId = Field("clientAppId")
-        self.clientId = Field("clientId")
-        self.permission = Field("permission")
-        self.permissionType = Field("permissionType")
-        self.resourceAppId = Field("resourceAppId")
-    }
-}
-
-/// Requests for one `ResourceSpecificPermissionGrant`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant`.
-public struct ResourceSpecificPermissionGrantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ResourceSpecificPermissionGrant
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.resourceSpecificPermissionGrant",
-        model: ResourceSpecificPermissionGrant.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == ResourceSpecificPermissionGrantRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/getAvailableExtensionProperties`
-    ///   (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `ResourceVisualizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resourcevisualization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resourceVisualization`.
-public typealias ResourceVisualization = Model<ResourceVisualizationFields>
-
-/// The properties of a `ResourceVisualization`, inherited ones included.
-public struct ResourceVisualizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.resourceVisualization",
-        fields: ResourceVisualizationFields()
-    )
-    public let containerDisplayName: Field<String>
-    public let containerType: Field<String>
-    public let containerWebUrl: Field<String>
-    public let mediaType: Field<String>
-    public let previewImageUrl: Field<String>
-    public let previewText: Field<String>
-    public let title: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.containerDisplayName = Field("containerDisplayName")
-        self.containerType = Field("containerType")
-        self.containerWebUrl = Field("containerWebUrl")
-        self.mediaType = Field("mediaType")
-        self.previewImageUrl = Field("previewImageUrl")
-        self.previewText = Field("previewText")
-        self.title = Field("title")
-        self.type = Field("type")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.responseEmotionType`.
-public typealias ResponseEmotionType = OpenEnum<ResponseEmotionTypeValues>
-
-/// The values of `ResponseEmotionType` that the spec declares; others decode and re-encode too.
-public enum ResponseEmotionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "confident",
-        "excited",
-        "happy",
-        "motivated",
-        "peaceful",
-        "ambitious",
-        "cheerful",
-        "comfortable",
-        "creative",
-        "determined",
-        "energized",
-        "focused",
-        "fulfilled",
-        "grateful",
-        "included",
-        "inspired",
-        "optimistic",
-        "proud",
-        "successful",
-        "valuable",
-        "annoyed",
-        "bored",
-        "calm",
-        "confused",
-        "glad",
-        "content",
-        "pensive",
-        "reserved",
-        "restless",
-        "shocked",
-        "tired",
-        "angry",
-        "depressed",
-        "exhausted",
-        "lonely",
-        "nervous",
-        "anxious",
-        "apathetic",
-        "concerned",
-        "disappointed",
-        "frightened",
-        "frustrated",
-        "hopeless",
-        "hurt",
-        "jealous",
-        "miserable",
-        "overwhelmed",
-        "skeptical",
-        "stressed",
-        "stuck",
-        "worthless",
-        "awed",
-        "ashamed",
-        "curious",
-        "sensitive",
-        "sad",
-        "unknownFutureValue",
-    ]
-}
-
-extension ResponseEmotionType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var confident: Self { Self(rawValue: "confident") }
-
-    public static var excited: Self { Self(rawValue: "excited") }
-
-    public static var happy: Self { Self(rawValue: "happy") }
-
-    public static var motivated: Self { Self(rawValue: "motivated") }
-
-    public static var peaceful: Self { Self(rawValue: "peaceful") }
-
-    public static var ambitious: Self { Self(rawValue: "ambitious") }
-
-    public static var cheerful: Self { Self(rawValue: "cheerful") }
-
-    public static var comfortable: Self { Self(rawValue: "comfortable") }
-
-    public static var creative: Self { Self(rawValue: "creative") }
-
-    public static var determined: Self { Self(rawValue: "determined") }
-
-    public static var energized: Self { Self(rawValue: "energized") }
-
-    public static var focused: Self { Self(rawValue: "focused") }
-
-    public static var fulfilled: Self { Self(rawValue: "fulfilled") }
-
-    public static var grateful: Self { Self(rawValue: "grateful") }
-
-    public static var included: Self { Self(rawValue: "included") }
-
-    public static var inspired: Self { Self(rawValue: "inspired") }
-
-    public static var optimistic: Self { Self(rawValue: "optimistic") }
-
-    public static var proud: Self { Self(rawValue: "proud") }
-
-    public static var successful: Self { Self(rawValue: "successful") }
-
-    public static var valuable: Self { Self(rawValue: "valuable") }
-
-    public static var annoyed: Self { Self(rawValue: "annoyed") }
-
-    public static var bored: Self { Self(rawValue: "bored") }
-
-    public static var calm: Self { Self(rawValue: "calm") }
-
-    public static var confused: Self { Self(rawValue: "confused") }
-
-    public static var glad: Self { Self(rawValue: "glad") }
-
-    public static var content: Self { Self(rawValue: "content") }
-
-    public static var pensive: Self { Self(rawValue: "pensive") }
-
-    public static var reserved: Self { Self(rawValue: "reserved") }
-
-    public static var restless: Self { Self(rawValue: "restless") }
-
-    public static var shocked: Self { Self(rawValue: "shocked") }
-
-    public static var tired: Self { Self(rawValue: "tired") }
-
-    public static var angry: Self { Self(rawValue: "angry") }
-
-    public static var depressed: Self { Self(rawValue: "depressed") }
-
-    public static var exhausted: Self { Self(rawValue: "exhausted") }
-
-    public static var lonely: Self { Self(rawValue: "lonely") }
-
-    public static var nervous: Self { Self(rawValue: "nervous") }
-
-    public static var anxious: Self { Self(rawValue: "anxious") }
-
-    public static var apathetic: Self { Self(rawValue: "apathetic") }
-
-    public static var concerned: Self { Self(rawValue: "concerned") }
-
-    public static var disappointed: Self { Self(rawValue: "disappointed") }
-
-    public static var frightened: Self { Self(rawValue: "frightened") }
-
-    public static var frustrated: Self { Self(rawValue: "frustrated") }
-
-    public static var hopeless: Self { Self(rawValue: "hopeless") }
-
-    public static var hurt: Self { Self(rawValue: "hurt") }
-
-    public static var jealous: Self { Self(rawValue: "jealous") }
-
-    public static var miserable: Self { Self(rawValue: "miserable") }
-
-    public static var overwhelmed: Self { Self(rawValue: "overwhelmed") }
-
-    public static var skeptical: Self { Self(rawValue: "skeptical") }
-
-    public static var stressed: Self { Self(rawValue: "stressed") }
-
-    public static var stuck: Self { Self(rawValue: "stuck") }
-
-    public static var worthless: Self { Self(rawValue: "worthless") }
-
-    public static var awed: Self { Self(rawValue: "awed") }
-
-    public static var ashamed: Self { Self(rawValue: "ashamed") }
-
-    public static var curious: Self { Self(rawValue: "curious") }
-
-    public static var sensitive: Self { Self(rawValue: "sensitive") }
-
-    public static var sad: Self { Self(rawValue: "sad") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.responseFeedbackType`.
-public typealias ResponseFeedbackType = OpenEnum<ResponseFeedbackTypeValues>
-
-/// The values of `ResponseFeedbackType` that the spec declares; others decode and re-encode too.
-public enum ResponseFeedbackTypeValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "notDetected",
-        "veryUnpleasant",
-        "unpleasant",
-        "neutral",
-        "pleasant",
-        "veryPleasant",
-        "unknownFutureValue",
-    ]
-}
-
-extension ResponseFeedbackType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var notDetected: Self { Self(rawValue: "notDetected") }
-
-    public static var veryUnpleasant: Self { Self(rawValue: "veryUnpleasant") }
-
-    public static var unpleasant: Self { Self(rawValue: "unpleasant") }
-
-    public static var neutral: Self { Self(rawValue: "neutral") }
-
-    public static var pleasant: Self { Self(rawValue: "pleasant") }
-
-    public static var veryPleasant: Self { Self(rawValue: "veryPleasant") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ResponseStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/responsestatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.responseStatus`.
-public typealias ResponseStatus = Model<ResponseStatusFields>
-
-/// The properties of a `ResponseStatus`, inherited ones included.
-public struct ResponseStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.responseStatus", fields: ResponseStatusFields())
-    public let response: Field<ResponseType>
-    public let time: Field<Date>
-
-    private init() {
-        self.response = Field("response")
-        self.time = Field("time")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.responseType`.
-public typealias ResponseType = OpenEnum<ResponseTypeValues>
-
-/// The values of `ResponseType` that the spec declares; others decode and re-encode too.
-public enum ResponseTypeValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "organizer",
-        "tentativelyAccepted",
-        "accepted",
-        "declined",
-        "notResponded",
-    ]
-}
-
-extension ResponseType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var organizer: Self { Self(rawValue: "organizer") }
-
-    public static var tentativelyAccepted: Self { Self(rawValue: "tentativelyAccepted") }
-
-    public static var accepted: Self { Self(rawValue: "accepted") }
-
-    public static var declined: Self { Self(rawValue: "declined") }
-
-    public static var notResponded: Self { Self(rawValue: "notResponded") }
-}
-
-/// - Remark: Generated from `microsoft.graph.restEncryptionType`.
-public typealias RestEncryptionType = OpenEnum<RestEncryptionTypeValues>
-
-/// The values of `RestEncryptionType` that the spec declares; others decode and re-encode too.
-public enum RestEncryptionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "aes",
-        "bitlocker",
-        "blowfish",
-        "des",
-        "rc4",
-        "rsa",
-        "notSupported",
-        "unknownFutureValue",
-    ]
-}
-
-extension RestEncryptionType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var aes: Self { Self(rawValue: "aes") }
-
-    public static var bitlocker: Self { Self(rawValue: "bitlocker") }
-
-    public static var blowfish: Self { Self(rawValue: "blowfish") }
-
-    public static var des: Self { Self(rawValue: "des") }
-
-    public static var rc4: Self { Self(rawValue: "rc4") }
-
-    public static var rsa: Self { Self(rawValue: "rsa") }
-
-    public static var notSupported: Self { Self(rawValue: "notSupported") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.restorableArtifact`.
-public typealias RestorableArtifact = OpenEnum<RestorableArtifactValues>
-
-/// The values of `RestorableArtifact` that the spec declares; others decode and re-encode too.
-public enum RestorableArtifactValues: EnumValues {
-    public static let known: [String] = ["message", "unknownFutureValue"]
-}
-
-extension RestorableArtifact {
-    public static var message: Self { Self(rawValue: "message") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RestoreActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoreaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restoreAction`.
-public typealias RestoreAction = Model<RestoreActionFields>
-
-/// The properties of a `RestoreAction`, inherited ones included.
-public struct RestoreActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.restoreAction", fields: RestoreActionFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `RestoreArtifactBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoreartifactbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restoreArtifactBase`.
-public typealias RestoreArtifactBase = Model<RestoreArtifactBaseFields>
-
-/// The properties of a `RestoreArtifactBase`, inherited ones included.
-public struct RestoreArtifactBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restoreArtifactBase",
-        base: Entity.self,
-        derived: [DriveRestoreArtifact.self, MailboxRestoreArtifact.self, SiteRestoreArtifact.self],
-        fields: RestoreArtifactBaseFields()
-    )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    private init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-    }
-}
-
-/// Requests for one `RestoreArtifactBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.restoreArtifactBase`.
-public struct RestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RestoreArtifactBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.restoreArtifactBase",
-        model: RestoreArtifactBase.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
-
-    public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
-}
-
-/// Its properties are listed in `RestoreArtifactsBulkRequestBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoreartifactsbulkrequestbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restoreArtifactsBulkRequestBase`.
-public typealias RestoreArtifactsBulkRequestBase = Model<RestoreArtifactsBulkRequestBaseFields>
-
-/// The properties of a `RestoreArtifactsBulkRequestBase`, inherited ones included.
-public struct RestoreArtifactsBulkRequestBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restoreArtifactsBulkRequestBase",
-        base: Entity.self,
-        derived: [
-            DriveRestoreArtifactsBulkAdditionRequest.self,
-            MailboxRestoreArtifactsBulkAdditionRequest.self,
-            SiteRestoreArtifactsBulkAdditionRequest.self,
-        ],
-        fields: RestoreArtifactsBulkRequestBaseFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionTimePeriod: Field<TimePeriod>
-    public let protectionUnitIds: Field<[String]>
-    public let restorePointPreference: Field<RestorePointPreference>
-    public let status: Field<RestoreArtifactsBulkRequestStatus>
-    public let tags: Field<RestorePointTags>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.destinationType = Field("destinationType")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionTimePeriod = Field("protectionTimePeriod")
-        self.protectionUnitIds = Field("protectionUnitIds")
-        self.restorePointPreference = Field("restorePointPreference")
-        self.status = Field("status")
-        self.tags = Field("tags")
-    }
-}
-
-/// Requests for one `RestoreArtifactsBulkRequestBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.restoreArtifactsBulkRequestBase`.
-public struct RestoreArtifactsBulkRequestBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RestoreArtifactsBulkRequestBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.restoreArtifactsBulkRequestBase",
-        model: RestoreArtifactsBulkRequestBase.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.restoreArtifactsBulkRequestStatus`.
-public typealias RestoreArtifactsBulkRequestStatus = OpenEnum<RestoreArtifactsBulkRequestStatusValues>
-
-/// The values of `RestoreArtifactsBulkRequestStatus` that the spec declares; others decode and re-encode too.
-public enum RestoreArtifactsBulkRequestStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "active", "completed", "completedWithErrors", "unknownFutureValue"]
-}
-
-extension RestoreArtifactsBulkRequestStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var completedWithErrors: Self { Self(rawValue: "completedWithErrors") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.restoreJobType`.
-public typealias RestoreJobType = OpenEnum<RestoreJobTypeValues>
-
-/// The values of `RestoreJobType` that the spec declares; others decode and re-encode too.
-public enum RestoreJobTypeValues: EnumValues {
-    public static let known: [String] = ["standard", "bulk", "unknownFutureValue", "granular"]
-}
-
-extension RestoreJobType {
-    public static var standard: Self { Self(rawValue: "standard") }
-
-    public static var bulk: Self { Self(rawValue: "bulk") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var granular: Self { Self(rawValue: "granular") }
-}
-
-/// Its properties are listed in `RestorePointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restorepoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restorePoint`.
-public typealias RestorePoint = Model<RestorePointFields>
-
-/// The properties of a `RestorePoint`, inherited ones included.
-public struct RestorePointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restorePoint",
-        base: Entity.self,
-        fields: RestorePointFields()
-    )
-    public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let protectionDateTime: Field<Date>
-    public let tags: Field<RestorePointTags>
-
-    /// Present when the request expanded it (`expand("protectionUnit")`).
-    public let protectionUnit: Field<ProtectionUnitBase>
-
-    private init() {
-        self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.protectionDateTime = Field("protectionDateTime")
-        self.tags = Field("tags")
-        self.protectionUnit = Field("protectionUnit")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.restorePointPreference`.
-public typealias RestorePointPreference = OpenEnum<RestorePointPreferenceValues>
-
-/// The values of `RestorePointPreference` that the spec declares; others decode and re-encode too.
-public enum RestorePointPreferenceValues: EnumValues {
-    public static let known: [String] = ["latest", "oldest", "unknownFutureValue"]
-}
-
-extension RestorePointPreference {
-    public static var latest: Self { Self(rawValue: "latest") }
-
-    public static var oldest: Self { Self(rawValue: "oldest") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `RestorePoint`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.restorePoint`.
-public struct RestorePointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RestorePoint
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.restorePoint",
-        model: RestorePoint.self,
-        children: [.init("protectionUnit", "microsoft.graph.protectionUnitBase", collection: false)],
-        operations: [.init("search", .post, onCollection: true, response: .model(RestorePointSearchResponse.self))]
-    )
-
-    public var protectionUnit: ProtectionUnitBaseRequestBuilder {
-        .init(client: client, path: path.appending("protectionUnit"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == RestorePointRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.restorePoint/search` (POST).
-    public func search(
-        protectionUnitIds: [String],
-        protectionTimePeriod: TimePeriod,
-        restorePointPreference: RestorePointPreference,
-        tags: RestorePointTags,
-        artifactQuery: ArtifactQuery? = nil
-    ) -> OperationRequest<RestorePointSearchResponse> {
-        var request = APIRequest(method: .post, path: path.appending("search"))
-        var body = JSONObject()
-        body.set("protectionUnitIds", protectionUnitIds)
-        body.set("protectionTimePeriod", protectionTimePeriod)
-        body.set("restorePointPreference", restorePointPreference)
-        body.set("tags", tags)
-        if let artifactQuery { body.set("artifactQuery", artifactQuery) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(RestorePointSearchResponse.self))
-    }
-}
-
-/// Its properties are listed in `RestorePointSearchResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restorepointsearchresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restorePointSearchResponse`.
-public typealias RestorePointSearchResponse = Model<RestorePointSearchResponseFields>
-
-/// The properties of a `RestorePointSearchResponse`, inherited ones included.
-public struct RestorePointSearchResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restorePointSearchResponse",
-        fields: RestorePointSearchResponseFields()
-    )
-
-    public let noResultProtectionUnitIds: Field<[String]>
-    public let searchResponseId: Field<String>
-    public let searchResults: Field<[RestorePointSearchResult]>
-
-    private init() {
-        self.noResultProtectionUnitIds = Field("noResultProtectionUnitIds")
-        self.searchResponseId = Field("searchResponseId")
-        self.searchResults = Field("searchResults")
-    }
-}
-
-/// Its properties are listed in `RestorePointSearchResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restorepointsearchresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restorePointSearchResult`.
-public typealias RestorePointSearchResult = Model<RestorePointSearchResultFields>
-
-/// The properties of a `RestorePointSearchResult`, inherited ones included.
-public struct RestorePointSearchResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restorePointSearchResult",
-        fields: RestorePointSearchResultFields()
-    )
-
-    public let artifactHitCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    private init() {
-        self.artifactHitCount = Field("artifactHitCount")
-        self.restorePoint = Field("restorePoint")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.restorePointTags`.
-public typealias RestorePointTags = OpenEnum<RestorePointTagsValues>
-
-/// The values of `RestorePointTags` that the spec declares; others decode and re-encode too.
-public enum RestorePointTagsValues: FlagValues {
-    public static let known: [String] = ["none", "fastRestore", "unknownFutureValue"]
-}
-
-extension RestorePointTags {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var fastRestore: Self { Self(rawValue: "fastRestore") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RestoreSessionArtifactCountFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoresessionartifactcount?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restoreSessionArtifactCount`.
-public typealias RestoreSessionArtifactCount = Model<RestoreSessionArtifactCountFields>
-
-/// The properties of a `RestoreSessionArtifactCount`, inherited ones included.
-public struct RestoreSessionArtifactCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restoreSessionArtifactCount",
-        fields: RestoreSessionArtifactCountFields()
-    )
-
-    public let completed: Field<Int32>
-    public let failed: Field<Int32>
-    public let inProgress: Field<Int32>
-    public let total: Field<Int32>
-
-    private init() {
-        self.completed = Field("completed")
-        self.failed = Field("failed")
-        self.inProgress = Field("inProgress")
-        self.total = Field("total")
-    }
-}
-
-/// Its properties are listed in `RestoreSessionBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restoresessionbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restoreSessionBase`.
-public typealias RestoreSessionBase = Model<RestoreSessionBaseFields>
-
-/// The properties of a `RestoreSessionBase`, inherited ones included.
-public struct RestoreSessionBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restoreSessionBase",
-        base: Entity.self,
-        derived: [ExchangeRestoreSession.self, OneDriveForBusinessRestoreSession.self, SharePointRestoreSession.self],
-        fields: RestoreSessionBaseFields()
-    )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let restoreJobType: Field<RestoreJobType>
-    public let restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>
-    public let status: Field<RestoreSessionStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreJobType = Field("restoreJobType")
-        self.restoreSessionArtifactCount = Field("restoreSessionArtifactCount")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `RestoreSessionBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.restoreSessionBase`.
-public struct RestoreSessionBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RestoreSessionBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.restoreSessionBase",
-        model: RestoreSessionBase.self,
-        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.restoreSessionBase/activate` (POST).
-    public func activate() -> OperationRequest<RestoreSessionBase> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .model(RestoreSessionBase.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.restoreSessionStatus`.
-public typealias RestoreSessionStatus = OpenEnum<RestoreSessionStatusValues>
-
-/// The values of `RestoreSessionStatus` that the spec declares; others decode and re-encode too.
-public enum RestoreSessionStatusValues: EnumValues {
-    public static let known: [String] = [
-        "draft",
-        "activating",
-        "active",
-        "completedWithError",
-        "completed",
-        "unknownFutureValue",
-        "failed",
-    ]
-}
-
-extension RestoreSessionStatus {
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var activating: Self { Self(rawValue: "activating") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var completedWithError: Self { Self(rawValue: "completedWithError") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// Its properties are listed in `RestrictAccessActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restrictaccessaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restrictAccessAction`.
-public typealias RestrictAccessAction = Model<RestrictAccessActionFields>
-
-/// The properties of a `RestrictAccessAction`, inherited ones included.
-public struct RestrictAccessActionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restrictAccessAction",
-        base: RestrictAccessActionBase.self,
-        fields: RestrictAccessActionFields()
-    )
-
-    public let action: Field<DlpAction>
-    public let restrictionAction: Field<RestrictionAction>
-
-    private init() {
-        self.action = Field("action")
-        self.restrictionAction = Field("restrictionAction")
-    }
-}
-
-/// Its properties are listed in `RestrictAccessActionBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/restrictaccessactionbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.restrictAccessActionBase`.
-public typealias RestrictAccessActionBase = Model<RestrictAccessActionBaseFields>
-
-/// The properties of a `RestrictAccessActionBase`, inherited ones included.
-public struct RestrictAccessActionBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restrictAccessActionBase",
-        base: DlpActionInfo.self,
-        derived: [RestrictAccessAction.self],
-        fields: RestrictAccessActionBaseFields()
-    )
-
-    public let action: Field<DlpAction>
-    public let restrictionAction: Field<RestrictionAction>
-
-    private init() {
-        self.action = Field("action")
-        self.restrictionAction = Field("restrictionAction")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.restrictionAction`.
-public typealias RestrictionAction = OpenEnum<RestrictionActionValues>
-
-/// The values of `RestrictionAction` that the spec declares; others decode and re-encode too.
-public enum RestrictionActionValues: EnumValues {
-    public static let known: [String] = ["warn", "audit", "block"]
-}
-
-extension RestrictionAction {
-    public static var warn: Self { Self(rawValue: "warn") }
-
-    public static var audit: Self { Self(rawValue: "audit") }
-
-    public static var block: Self { Self(rawValue: "block") }
-}
-
-/// Its properties are listed in `ResultInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resultinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resultInfo`.
-public typealias ResultInfo = Model<ResultInfoFields>
-
-/// The properties of a `ResultInfo`, inherited ones included.
-public struct ResultInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resultInfo", fields: ResultInfoFields())
-    public let code: Field<Int32>
-    public let message: Field<String>
-    public let subcode: Field<Int32>
-
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-        self.subcode = Field("subcode")
-    }
-}
-
-/// Its properties are listed in `ResultTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resulttemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resultTemplate`.
-public typealias ResultTemplate = Model<ResultTemplateFields>
-
-/// The properties of a `ResultTemplate`, inherited ones included.
-public struct ResultTemplateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resultTemplate", fields: ResultTemplateFields())
-    public let body: Field<JSONValue>
-    public let displayName: Field<String>
-
-    private init() {
-        self.body = Field("body")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Its properties are listed in `ResultTemplateDictionaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resulttemplatedictionary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resultTemplateDictionary`.
-public typealias ResultTemplateDictionary = Model<ResultTemplateDictionaryFields>
-
-/// The properties of a `ResultTemplateDictionary`, inherited ones included.
-public struct ResultTemplateDictionaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.resultTemplateDictionary",
-        base: DictionaryModel.self,
-        fields: ResultTemplateDictionaryFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ResultTemplateOptionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/resulttemplateoption?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.resultTemplateOption`.
-public typealias ResultTemplateOption = Model<ResultTemplateOptionFields>
-
-/// The properties of a `ResultTemplateOption`, inherited ones included.
-public struct ResultTemplateOptionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resultTemplateOption", fields: ResultTemplateOptionFields())
-    public let enableResultTemplate: Field<Bool>
-
-    private init() {
-        self.enableResultTemplate = Field("enableResultTemplate")
-    }
-}
-
-/// Its properties are listed in `RetentionLabelSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retentionlabelsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.retentionLabelSettings`.
-public typealias RetentionLabelSettings = Model<RetentionLabelSettingsFields>
-
-/// The properties of a `RetentionLabelSettings`, inherited ones included.
-public struct RetentionLabelSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.retentionLabelSettings",
-        fields: RetentionLabelSettingsFields()
-    )
-
-    public let behaviorDuringRetentionPeriod: Field<SecurityBehaviorDuringRetentionPeriod>
-    public let isContentUpdateAllowed: Field<Bool>
-    public let isDeleteAllowed: Field<Bool>
-    public let isLabelUpdateAllowed: Field<Bool>
-    public let isMetadataUpdateAllowed: Field<Bool>
-    public let isRecordLocked: Field<Bool>
-
-    private init() {
-        self.behaviorDuringRetentionPeriod = Field("behaviorDuringRetentionPeriod")
-        self.isContentUpdateAllowed = Field("isContentUpdateAllowed")
-        self.isDeleteAllowed = Field("isDeleteAllowed")
-        self.isLabelUpdateAllowed = Field("isLabelUpdateAllowed")
-        self.isMetadataUpdateAllowed = Field("isMetadataUpdateAllowed")
-        self.isRecordLocked = Field("isRecordLocked")
-    }
-}
-
-/// Its properties are listed in `RetentionSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retentionsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.retentionSetting`.
-public typealias RetentionSetting = Model<RetentionSettingFields>
-
-/// The properties of a `RetentionSetting`, inherited ones included.
-public struct RetentionSettingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.retentionSetting", fields: RetentionSettingFields())
-    public let interval: Field<String>
-    public let period: Field<String>
-
-    private init() {
-        self.interval = Field("interval")
-        self.period = Field("period")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.retrievalDataSource`.
-public typealias RetrievalDataSource = OpenEnum<RetrievalDataSourceValues>
-
-/// The values of `RetrievalDataSource` that the spec declares; others decode and re-encode too.
-public enum RetrievalDataSourceValues: EnumValues {
-    public static let known: [String] = ["sharePoint", "oneDriveBusiness", "externalItem", "unknownFutureValue"]
-}
-
-extension RetrievalDataSource {
-    public static var sharePoint: Self { Self(rawValue: "sharePoint") }
-
-    public static var oneDriveBusiness: Self { Self(rawValue: "oneDriveBusiness") }
-
-    public static var externalItem: Self { Self(rawValue: "externalItem") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.retrievalEntityType`.
-public typealias RetrievalEntityType = OpenEnum<RetrievalEntityTypeValues>
-
-/// The values of `RetrievalEntityType` that the spec declares; others decode and re-encode too.
-public enum RetrievalEntityTypeValues: EnumValues {
-    public static let known: [String] = [
-        "site",
-        "list",
-        "listItem",
-        "drive",
-        "driveItem",
-        "externalItem",
-        "unknownFutureValue",
-    ]
-}
-
-extension RetrievalEntityType {
-    public static var site: Self { Self(rawValue: "site") }
-
-    public static var list: Self { Self(rawValue: "list") }
-
-    public static var listItem: Self { Self(rawValue: "listItem") }
-
-    public static var drive: Self { Self(rawValue: "drive") }
-
-    public static var driveItem: Self { Self(rawValue: "driveItem") }
-
-    public static var externalItem: Self { Self(rawValue: "externalItem") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RetrievalExtractFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retrievalextract?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.retrievalExtract`.
-public typealias RetrievalExtract = Model<RetrievalExtractFields>
-
-/// The properties of a `RetrievalExtract`, inherited ones included.
-public struct RetrievalExtractFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.retrievalExtract", fields: RetrievalExtractFields())
-    public let relevanceScore: Field<Double>
-    public let text: Field<String>
-
-    private init() {
-        self.relevanceScore = Field("relevanceScore")
-        self.text = Field("text")
-    }
-}
-
-/// Its properties are listed in `RetrievalHitFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retrievalhit?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.retrievalHit`.
-public typealias RetrievalHit = Model<RetrievalHitFields>
-
-/// The properties of a `RetrievalHit`, inherited ones included.
-public struct RetrievalHitFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.retrievalHit", fields: RetrievalHitFields())
-    public let extracts: Field<[RetrievalExtract]>
-    public let resourceMetadata: Field<SearchResourceMetadataDictionary>
-    public let resourceType: Field<RetrievalEntityType>
-    public let sensitivityLabel: Field<SensitivityLabelInfo>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.extracts = Field("extracts")
-        self.resourceMetadata = Field("resourceMetadata")
-        self.resourceType = Field("resourceType")
-        self.sensitivityLabel = Field("sensitivityLabel")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Its properties are listed in `RetrievalResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/retrievalresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.retrievalResponse`.
-public typealias RetrievalResponse = Model<RetrievalResponseFields>
-
-/// The properties of a `RetrievalResponse`, inherited ones included.
-public struct RetrievalResponseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.retrievalResponse", fields: RetrievalResponseFields())
-    public let retrievalHits: Field<[RetrievalHit]>
-
-    private init() {
-        self.retrievalHits = Field("retrievalHits")
-    }
-}
-
-/// Its properties are listed in `RgbColorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rgbcolor?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rgbColor`.
-public typealias RgbColor = Model<RgbColorFields>
-
-/// The properties of a `RgbColor`, inherited ones included.
-public struct RgbColorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.rgbColor", fields: RgbColorFields())
-    public let b: Field<UInt8>
-    public let g: Field<UInt8>
-    public let r: Field<UInt8>
-
-    private init() {
-        self.b = Field("b")
-        self.g = Field("g")
-        self.r = Field("r")
-    }
-}
-
-/// Its properties are listed in `RichLongRunningOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/richlongrunningoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.richLongRunningOperation`.
-public typealias RichLongRunningOperation = Model<RichLongRunningOperationFields>
-
-/// The properties of a `RichLongRunningOperation`, inherited ones included.
-public struct RichLongRunningOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.richLongRunningOperation",
-        base: LongRunningOperation.self,
-        fields: RichLongRunningOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let resourceLocation: Field<String>
-    public let status: Field<LongRunningOperationStatus>
-    public let statusDetail: Field<String>
-    public let error: Field<PublicError>
-    public let percentageComplete: Field<Int32>
-    public let resourceId: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-        self.statusDetail = Field("statusDetail")
-        self.error = Field("error")
-        self.percentageComplete = Field("percentageComplete")
-        self.resourceId = Field("resourceId")
-        self.type = Field("type")
-    }
-}
-
-/// Requests for one `RichLongRunningOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.richLongRunningOperation`.
-public struct RichLongRunningOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RichLongRunningOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.richLongRunningOperation",
-        model: RichLongRunningOperation.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.riskDetail`.
-public typealias RiskDetail = OpenEnum<RiskDetailValues>
-
-/// The values of `RiskDetail` that the spec declares; others decode and re-encode too.
-public enum RiskDetailValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "adminGeneratedTemporaryPassword",
-        "userPerformedSecuredPasswordChange",
-        "userPerformedSecuredPasswordReset",
-        "adminConfirmedSigninSafe",
-        "aiConfirmedSigninSafe",
-        "userPassedMFADrivenByRiskBasedPolicy",
-        "adminDismissedAllRiskForUser",
-        "adminConfirmedSigninCompromised",
-        "hidden",
-        "adminConfirmedUserCompromised",
-        "unknownFutureValue",
-        "m365DAdminDismissedDetection",
-        "adminConfirmedServicePrincipalCompromised",
-        "adminDismissedAllRiskForServicePrincipal",
-        "userChangedPasswordOnPremises",
-        "adminDismissedRiskForSignIn",
-        "adminConfirmedAccountSafe",
-        "microsoftRevokedSessions",
-    ]
-}
-
-extension RiskDetail {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var adminGeneratedTemporaryPassword: Self { Self(rawValue: "adminGeneratedTemporaryPassword") }
-
-    public static var userPerformedSecuredPasswordChange: Self { Self(rawValue: "userPerformedSecuredPasswordChange") }
-
-    public static var userPerformedSecuredPasswordReset: Self { Self(rawValue: "userPerformedSecuredPasswordReset") }
-
-    public static var adminConfirmedSigninSafe: Self { Self(rawValue: "adminConfirmedSigninSafe") }
-
-    public static var aiConfirmedSigninSafe: Self { Self(rawValue: "aiConfirmedSigninSafe") }
-
-    public static var userPassedMFADrivenByRiskBasedPolicy: Self {
-        Self(rawValue: "userPassedMFADrivenByRiskBasedPolicy")
-    }
-
-    public static var adminDismissedAllRiskForUser: Self { Self(rawValue: "adminDismissedAllRiskForUser") }
-
-    public static var adminConfirmedSigninCompromised: Self { Self(rawValue: "adminConfirmedSigninCompromised") }
-
-    public static var hidden: Self { Self(rawValue: "hidden") }
-
-    public static var adminConfirmedUserCompromised: Self { Self(rawValue: "adminConfirmedUserCompromised") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var m365DAdminDismissedDetection: Self { Self(rawValue: "m365DAdminDismissedDetection") }
-
-    public static var adminConfirmedServicePrincipalCompromised: Self {
-        Self(rawValue: "adminConfirmedServicePrincipalCompromised")
-    }
-
-    public static var adminDismissedAllRiskForServicePrincipal: Self {
-        Self(rawValue: "adminDismissedAllRiskForServicePrincipal")
-    }
-
-    public static var userChangedPasswordOnPremises: Self { Self(rawValue: "userChangedPasswordOnPremises") }
-
-    public static var adminDismissedRiskForSignIn: Self { Self(rawValue: "adminDismissedRiskForSignIn") }
-
-    public static var adminConfirmedAccountSafe: Self { Self(rawValue: "adminConfirmedAccountSafe") }
-
-    public static var microsoftRevokedSessions: Self { Self(rawValue: "microsoftRevokedSessions") }
-}
-
-/// Its properties are listed in `RiskDetectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskdetection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.riskDetection`.
-public typealias RiskDetection = Model<RiskDetectionFields>
-
-/// The properties of a `RiskDetection`, inherited ones included.
-public struct RiskDetectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.riskDetection",
-        base: Entity.self,
-        fields: RiskDetectionFields()
-    )
-
-    public let id: Field<String>
-    public let activity: Field<ActivityType>
-    public let activityDateTime: Field<Date>
-    public let additionalInfo: Field<String>
-    public let correlationId: Field<String>
-    public let detectedDateTime: Field<Date>
-    public let detectionTimingType: Field<RiskDetectionTimingType>
-    public let ipAddress: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let location: Field<SignInLocation>
-    public let requestId: Field<String>
-    public let riskDetail: Field<RiskDetail>
-    public let riskEventType: Field<String>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let source: Field<String>
-    public let tokenIssuerType: Field<TokenIssuerType>
-    public let userDisplayName: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.activity = Field("activity")
-        self.activityDateTime = Field("activityDateTime")
-        self.additionalInfo = Field("additionalInfo")
-        self.correlationId = Field("correlationId")
-        self.detectedDateTime = Field("detectedDateTime")
-        self.detectionTimingType = Field("detectionTimingType")
-        self.ipAddress = Field("ipAddress")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.location = Field("location")
-        self.requestId = Field("requestId")
-        self.riskDetail = Field("riskDetail")
-        self.riskEventType = Field("riskEventType")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.source = Field("source")
-        self.tokenIssuerType = Field("tokenIssuerType")
-        self.userDisplayName = Field("userDisplayName")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Requests for one `RiskDetection`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.riskDetection`.
-public struct RiskDetectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskDetection
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.riskDetection", model: RiskDetection.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.riskDetectionTimingType`.
-public typealias RiskDetectionTimingType = OpenEnum<RiskDetectionTimingTypeValues>
-
-/// The values of `RiskDetectionTimingType` that the spec declares; others decode and re-encode too.
-public enum RiskDetectionTimingTypeValues: EnumValues {
-    public static let known: [String] = ["notDefined", "realtime", "nearRealtime", "offline", "unknownFutureValue"]
-}
-
-extension RiskDetectionTimingType {
-    public static var notDefined: Self { Self(rawValue: "notDefined") }
-
-    public static var realtime: Self { Self(rawValue: "realtime") }
-
-    public static var nearRealtime: Self { Self(rawValue: "nearRealtime") }
-
-    public static var offline: Self { Self(rawValue: "offline") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.riskEventType`.
-public typealias RiskEventType = OpenEnum<RiskEventTypeValues>
-
-/// The values of `RiskEventType` that the spec declares; others decode and re-encode too.
-public enum RiskEventTypeValues: EnumValues {
-    public static let known: [String] = [
-        "unlikelyTravel",
-        "anonymizedIPAddress",
-        "maliciousIPAddress",
-        "unfamiliarFeatures",
-        "malwareInfectedIPAddress",
-        "suspiciousIPAddress",
-        "leakedCredentials",
-        "investigationsThreatIntelligence",
-        "generic",
-        "adminConfirmedUserCompromised",
-        "mcasImpossibleTravel",
-        "mcasSuspiciousInboxManipulationRules",
-        "investigationsThreatIntelligenceSigninLinked",
-        "maliciousIPAddressValidCredentialsBlockedIP",
-        "unknownFutureValue",
-    ]
-}
-
-extension RiskEventType {
-    public static var unlikelyTravel: Self { Self(rawValue: "unlikelyTravel") }
-
-    public static var anonymizedIPAddress: Self { Self(rawValue: "anonymizedIPAddress") }
-
-    public static var maliciousIPAddress: Self { Self(rawValue: "maliciousIPAddress") }
-
-    public static var unfamiliarFeatures: Self { Self(rawValue: "unfamiliarFeatures") }
-
-    public static var malwareInfectedIPAddress: Self { Self(rawValue: "malwareInfectedIPAddress") }
-
-    public static var suspiciousIPAddress: Self { Self(rawValue: "suspiciousIPAddress") }
-
-    public static var leakedCredentials: Self { Self(rawValue: "leakedCredentials") }
-
-    public static var investigationsThreatIntelligence: Self { Self(rawValue: "investigationsThreatIntelligence") }
-
-    public static var generic: Self { Self(rawValue: "generic") }
-
-    public static var adminConfirmedUserCompromised: Self { Self(rawValue: "adminConfirmedUserCompromised") }
-
-    public static var mcasImpossibleTravel: Self { Self(rawValue: "mcasImpossibleTravel") }
-
-    public static var mcasSuspiciousInboxManipulationRules: Self {
-        Self(rawValue: "mcasSuspiciousInboxManipulationRules")
-    }
-
-    public static var investigationsThreatIntelligenceSigninLinked: Self {
-        Self(rawValue: "investigationsThreatIntelligenceSigninLinked")
-    }
-
-    public static var maliciousIPAddressValidCredentialsBlockedIP: Self {
-        Self(rawValue: "maliciousIPAddressValidCredentialsBlockedIP")
-    }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.riskLevel`.
-public typealias RiskLevel = OpenEnum<RiskLevelValues>
-
-/// The values of `RiskLevel` that the spec declares; others decode and re-encode too.
-public enum RiskLevelValues: EnumValues {
-    public static let known: [String] = ["low", "medium", "high", "hidden", "none", "unknownFutureValue"]
-}
-
-extension RiskLevel {
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var hidden: Self { Self(rawValue: "hidden") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RiskPreventionContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskpreventioncontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.riskPreventionContainer`.
-public typealias RiskPreventionContainer = Model<RiskPreventionContainerFields>
-
-/// The properties of a `RiskPreventionContainer`, inherited ones included.
-public struct RiskPreventionContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.riskPreventionContainer",
-        fields: RiskPreventionContainerFields()
-    )
-
-    /// Present when the request expanded it (`expand("fraudProtectionProviders")`).
-    public let fraudProtectionProviders: Field<[FraudProtectionProvider]>
-
-    /// Present when the request expanded it (`expand("webApplicationFirewallProviders")`).
-    public let webApplicationFirewallProviders: Field<[WebApplicationFirewallProvider]>
-
-    /// Present when the request expanded it (`expand("webApplicationFirewallVerifications")`).
-    public let webApplicationFirewallVerifications: Field<[WebApplicationFirewallVerificationModel]>
-
-    private init() {
-        self.fraudProtectionProviders = Field("fraudProtectionProviders")
-        self.webApplicationFirewallProviders = Field("webApplicationFirewallProviders")
-        self.webApplicationFirewallVerifications = Field("webApplicationFirewallVerifications")
-    }
-}
-
-/// Requests for one `RiskPreventionContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.riskPreventionContainer`.
-public struct RiskPreventionContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskPreventionContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskPreventionContainer",
-        model: RiskPreventionContainer.self,
-        children: [
-            .init("fraudProtectionProviders", "microsoft.graph.fraudProtectionProvider", collection: true),
-            .init(
-                "webApplicationFirewallProviders",
-                "microsoft.graph.webApplicationFirewallProvider",
-                collection: true
-            ),
-            .init(
-                "webApplicationFirewallVerifications",
-                "microsoft.graph.webApplicationFirewallVerificationModel",
-                collection: true
-            ),
-        ]
-    )
-
-    /// `fraudProtectionProviders.request()` lists them; `fraudProtectionProviders("fraudProtectionProvider-id")`
-    /// addresses one.
-    public var fraudProtectionProviders: CollectionRequestBuilder<FraudProtectionProviderRequestBuilder> {
-        .init(client: client, path: path.appending("fraudProtectionProviders"))
-    }
-
-    /// `webApplicationFirewallProviders.request()` lists them;
-    /// `webApplicationFirewallProviders("webApplicationFirewallProvider-id")` addresses one.
-    public var webApplicationFirewallProviders: CollectionRequestBuilder<WebApplicationFirewallProviderRequestBuilder> {
-        .init(client: client, path: path.appending("webApplicationFirewallProviders"))
-    }
-
-    /// `webApplicationFirewallVerifications.request()` lists them; `webApplicationFirewallVerifications("id")`
-    /// addresses one.
-    public var webApplicationFirewallVerifications:
-        CollectionRequestBuilder<WebApplicationFirewallVerificationModelRequestBuilder>
-    {
-        .init(client: client, path: path.appending("webApplicationFirewallVerifications"))
-    }
-}
-
-/// Its properties are listed in `RiskServicePrincipalActivityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskserviceprincipalactivity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.riskServicePrincipalActivity`.
-public typealias RiskServicePrincipalActivity = Model<RiskServicePrincipalActivityFields>
-
-/// The properties of a `RiskServicePrincipalActivity`, inherited ones included.
-public struct RiskServicePrincipalActivityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.riskServicePrincipalActivity",
-        fields: RiskServicePrincipalActivityFields()
-    )
-
-    public let detail: Field<RiskDetail>
-    public let riskEventTypes: Field<[String]>
-
-    private init() {
-        self.detail = Field("detail")
-        self.riskEventTypes = Field("riskEventTypes")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.riskState`.
-public typealias RiskState = OpenEnum<RiskStateValues>
-
-/// The values of `RiskState` that the spec declares; others decode and re-encode too.
-public enum RiskStateValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "confirmedSafe",
-        "remediated",
-        "dismissed",
-        "atRisk",
-        "confirmedCompromised",
-        "unknownFutureValue",
-    ]
-}
-
-extension RiskState {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var confirmedSafe: Self { Self(rawValue: "confirmedSafe") }
-
-    public static var remediated: Self { Self(rawValue: "remediated") }
-
-    public static var dismissed: Self { Self(rawValue: "dismissed") }
-
-    public static var atRisk: Self { Self(rawValue: "atRisk") }
-
-    public static var confirmedCompromised: Self { Self(rawValue: "confirmedCompromised") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RiskUserActivityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskuseractivity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.riskUserActivity`.
-public typealias RiskUserActivity = Model<RiskUserActivityFields>
-
-/// The properties of a `RiskUserActivity`, inherited ones included.
-public struct RiskUserActivityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.riskUserActivity", fields: RiskUserActivityFields())
-    public let detail: Field<RiskDetail>
-    public let riskEventTypes: Field<[String]>
-
-    private init() {
-        self.detail = Field("detail")
-        self.riskEventTypes = Field("riskEventTypes")
-    }
-}
-
-/// Its properties are listed in `RiskyServicePrincipalFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskyserviceprincipal?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.riskyServicePrincipal`.
-public typealias RiskyServicePrincipal = Model<RiskyServicePrincipalFields>
-
-/// The properties of a `RiskyServicePrincipal`, inherited ones included.
-public struct RiskyServicePrincipalFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.riskyServicePrincipal",
-        base: Entity.self,
-        derived: [RiskyServicePrincipalHistoryItem.self],
-        fields: RiskyServicePrincipalFields()
-    )
-
-    public let id: Field<String>
-    public let appId: Field<String>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let isProcessing: Field<Bool>
-    public let riskDetail: Field<RiskDetail>
-    public let riskLastUpdatedDateTime: Field<Date>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let servicePrincipalType: Field<String>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[RiskyServicePrincipalHistoryItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.isProcessing = Field("isProcessing")
-        self.riskDetail = Field("riskDetail")
-        self.riskLastUpdatedDateTime = Field("riskLastUpdatedDateTime")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.history = Field("history")
-    }
-}
-
-/// Its properties are listed in `RiskyServicePrincipalHistoryItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskyserviceprincipalhistoryitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.riskyServicePrincipalHistoryItem`.
-public typealias RiskyServicePrincipalHistoryItem = Model<RiskyServicePrincipalHistoryItemFields>
-
-/// The properties of a `RiskyServicePrincipalHistoryItem`, inherited ones included.
-public struct RiskyServicePrincipalHistoryItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.riskyServicePrincipalHistoryItem",
-        base: RiskyServicePrincipal.self,
-        fields: RiskyServicePrincipalHistoryItemFields()
-    )
-
-    public let id: Field<String>
-    public let appId: Field<String>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let isProcessing: Field<Bool>
-    public let riskDetail: Field<RiskDetail>
-    public let riskLastUpdatedDateTime: Field<Date>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let servicePrincipalType: Field<String>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[RiskyServicePrincipalHistoryItem]>
-
-    public let activity: Field<RiskServicePrincipalActivity>
-    public let initiatedBy: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.isProcessing = Field("isProcessing")
-        self.riskDetail = Field("riskDetail")
-        self.riskLastUpdatedDateTime = Field("riskLastUpdatedDateTime")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.history = Field("history")
-        self.activity = Field("activity")
-        self.initiatedBy = Field("initiatedBy")
-    }
-}
-
-/// Requests for one `RiskyServicePrincipalHistoryItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.riskyServicePrincipalHistoryItem`.
-public struct RiskyServicePrincipalHistoryItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskyServicePrincipalHistoryItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskyServicePrincipalHistoryItem",
-        model: RiskyServicePrincipalHistoryItem.self,
-        children: [.init("history", "microsoft.graph.riskyServicePrincipalHistoryItem", collection: true)],
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
-
-    /// `history.request()` lists them; `history("riskyServicePrincipalHistoryItem-id")` addresses one.
-    public var history: CollectionRequestBuilder<RiskyServicePrincipalHistoryItemRequestBuilder> {
-        .init(client: client, path: path.appending("history"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == RiskyServicePrincipalHistoryItemRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.riskyServicePrincipalHistoryItem/confirmCompromised` (POST).
-    public func confirmCompromised(servicePrincipalIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))
-        var body = JSONObject()
-        body.set("servicePrincipalIds", servicePrincipalIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.riskyServicePrincipalHistoryItem/dismiss` (POST).
-    public func dismiss(servicePrincipalIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("dismiss"))
-        var body = JSONObject()
-        body.set("servicePrincipalIds", servicePrincipalIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Requests for one `RiskyServicePrincipal`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.riskyServicePrincipal`.
-public struct RiskyServicePrincipalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskyServicePrincipal
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskyServicePrincipal",
-        model: RiskyServicePrincipal.self,
-        children: [.init("history", "microsoft.graph.riskyServicePrincipalHistoryItem", collection: true)],
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
-
-    /// `history.request()` lists them; `history("riskyServicePrincipalHistoryItem-id")` addresses one.
-    public var history: CollectionRequestBuilder<RiskyServicePrincipalHistoryItemRequestBuilder> {
-        .init(client: client, path: path.appending("history"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == RiskyServicePrincipalRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.riskyServicePrincipal/confirmCompromised` (POST).
-    public func confirmCompromised(servicePrincipalIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))
-        var body = JSONObject()
-        body.set("servicePrincipalIds", servicePrincipalIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.riskyServicePrincipal/dismiss` (POST).
-    public func dismiss(servicePrincipalIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("dismiss"))
-        var body = JSONObject()
-        body.set("servicePrincipalIds", servicePrincipalIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `RiskyUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskyuser?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.riskyUser`.
-public typealias RiskyUser = Model<RiskyUserFields>
-
-/// The properties of a `RiskyUser`, inherited ones included.
-public struct RiskyUserFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.riskyUser",
-        base: Entity.self,
-        derived: [RiskyUserHistoryItem.self],
-        fields: RiskyUserFields()
-    )
-
-    public let id: Field<String>
-    public let isDeleted: Field<Bool>
-    public let isProcessing: Field<Bool>
-    public let riskDetail: Field<RiskDetail>
-    public let riskLastUpdatedDateTime: Field<Date>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[RiskyUserHistoryItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.isDeleted = Field("isDeleted")
-        self.isProcessing = Field("isProcessing")
-        self.riskDetail = Field("riskDetail")
-        self.riskLastUpdatedDateTime = Field("riskLastUpdatedDateTime")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.history = Field("history")
-    }
-}
-
-/// Its properties are listed in `RiskyUserHistoryItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/riskyuserhistoryitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem`.
-public typealias RiskyUserHistoryItem = Model<RiskyUserHistoryItemFields>
-
-/// The properties of a `RiskyUserHistoryItem`, inherited ones included.
-public struct RiskyUserHistoryItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.riskyUserHistoryItem",
-        base: RiskyUser.self,
-        fields: RiskyUserHistoryItemFields()
-    )
-
-    public let id: Field<String>
-    public let isDeleted: Field<Bool>
-    public let isProcessing: Field<Bool>
-    public let riskDetail: Field<RiskDetail>
-    public let riskLastUpdatedDateTime: Field<Date>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[RiskyUserHistoryItem]>
-
-    public let activity: Field<RiskUserActivity>
-    public let initiatedBy: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isDeleted = Field("isDeleted")
-        self.isProcessing = Field("isProcessing")
-        self.riskDetail = Field("riskDetail")
-        self.riskLastUpdatedDateTime = Field("riskLastUpdatedDateTime")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.history = Field("history")
-        self.activity = Field("activity")
-        self.initiatedBy = Field("initiatedBy")
-        self.userId = Field("userId")
-    }
-}
-
-/// Requests for one `RiskyUserHistoryItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem`.
-public struct RiskyUserHistoryItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskyUserHistoryItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskyUserHistoryItem",
-        model: RiskyUserHistoryItem.self,
-        children: [.init("history", "microsoft.graph.riskyUserHistoryItem", collection: true)],
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("confirmSafe", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
-
-    /// `history.request()` lists them; `history("riskyUserHistoryItem-id")` addresses one.
-    public var history: CollectionRequestBuilder<RiskyUserHistoryItemRequestBuilder> {
-        .init(client: client, path: path.appending("history"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == RiskyUserHistoryItemRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem/confirmCompromised` (POST).
-    public func confirmCompromised(userIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))
-        var body = JSONObject()
-        body.set("userIds", userIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem/confirmSafe` (POST).
-    public func confirmSafe(userIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("confirmSafe"))
-        var body = JSONObject()
-        body.set("userIds", userIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem/dismiss` (POST).
-    public func dismiss(userIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("dismiss"))
-        var body = JSONObject()
-        body.set("userIds", userIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Requests for one `RiskyUser`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.riskyUser`.
-public struct RiskyUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskyUser
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskyUser",
-        model: RiskyUser.self,
-        children: [.init("history", "microsoft.graph.riskyUserHistoryItem", collection: true)],
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("confirmSafe", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
-
-    /// `history.request()` lists them; `history("riskyUserHistoryItem-id")` addresses one.
-    public var history: CollectionRequestBuilder<RiskyUserHistoryItemRequestBuilder> {
-        .init(client: client, path: path.appending("history"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == RiskyUserRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.riskyUser/confirmCompromised` (POST).
-    public func confirmCompromised(userIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))
-        var body = JSONObject()
-        body.set("userIds", userIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.riskyUser/confirmSafe` (POST).
-    public func confirmSafe(userIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("confirmSafe"))
-        var body = JSONObject()
-        body.set("userIds", userIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.riskyUser/dismiss` (POST).
-    public func dismiss(userIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("dismiss"))
-        var body = JSONObject()
-        body.set("userIds", userIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `RoleAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/roleassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.roleAssignment`.
-public typealias RoleAssignment = Model<RoleAssignmentFields>
-
-/// The properties of a `RoleAssignment`, inherited ones included.
-public struct RoleAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.roleAssignment",
-        base: Entity.self,
-        derived: [DeviceAndAppManagementRoleAssignment.self],
-        fields: RoleAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let resourceScopes: Field<[String]>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<RoleDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.resourceScopes = Field("resourceScopes")
-        self.roleDefinition = Field("roleDefinition")
-    }
-}
-
-/// Requests for one `RoleAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.roleAssignment`.
-public struct RoleAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RoleAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.roleAssignment",
-        model: RoleAssignment.self,
-        children: [.init("roleDefinition", "microsoft.graph.roleDefinition", collection: false)]
-    )
-
-    public var roleDefinition: RoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.roleAssignmentScheduleFilterByCurrentUserOptions`.
-public typealias RoleAssignmentScheduleFilterByCurrentUserOptions =
-    OpenEnum<RoleAssignmentScheduleFilterByCurrentUserOptionsValues>
-
-/// The values of `RoleAssignmentScheduleFilterByCurrentUserOptions` that the spec declares; others decode and re-encode
-/// too.
-public enum RoleAssignmentScheduleFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "unknownFutureValue"]
-}
-
-extension RoleAssignmentScheduleFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.roleAssignmentScheduleInstanceFilterByCurrentUserOptions`.
-public typealias RoleAssignmentScheduleInstanceFilterByCurrentUserOptions =
-    OpenEnum<RoleAssignmentScheduleInstanceFilterByCurrentUserOptionsValues>
-
-/// The values of `RoleAssignmentScheduleInstanceFilterByCurrentUserOptions` that the spec declares; others decode and
-/// re-encode too.
-public enum RoleAssignmentScheduleInstanceFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "unknownFutureValue"]
-}
-
-extension RoleAssignmentScheduleInstanceFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.roleAssignmentScheduleRequestFilterByCurrentUserOptions`.
-public typealias RoleAssignmentScheduleRequestFilterByCurrentUserOptions =
-    OpenEnum<RoleAssignmentScheduleRequestFilterByCurrentUserOptionsValues>
-
-/// The values of `RoleAssignmentScheduleRequestFilterByCurrentUserOptions` that the spec declares; others decode and
-/// re-encode too.
-public enum RoleAssignmentScheduleRequestFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "createdBy", "approver", "unknownFutureValue"]
-}
-
-extension RoleAssignmentScheduleRequestFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var createdBy: Self { Self(rawValue: "createdBy") }
-
-    public static var approver: Self { Self(rawValue: "approver") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RoleDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/roledefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.roleDefinition`.
-public typealias RoleDefinition = Model<RoleDefinitionFields>
-
-/// The properties of a `RoleDefinition`, inherited ones included.
-public struct RoleDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.roleDefinition",
-        base: Entity.self,
-        derived: [DeviceAndAppManagementRoleDefinition.self],
-        fields: RoleDefinitionFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isBuiltIn: Field<Bool>
-    public let rolePermissions: Field<[RolePermission]>
-
-    /// Present when the request expanded it (`expand("roleAssignments")`).
-    public let roleAssignments: Field<[RoleAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.rolePermissions = Field("rolePermissions")
-        self.roleAssignments = Field("roleAssignments")
-    }
-}
-
-/// Requests for one `RoleDefinition`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.roleDefinition`.
-public struct RoleDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RoleDefinition
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.roleDefinition",
-        model: RoleDefinition.self,
-        children: [.init("roleAssignments", "microsoft.graph.roleAssignment", collection: true)]
-    )
-
-    /// `roleAssignments.request()` lists them; `roleAssignments("roleAssignment-id")` addresses one.
-    public var roleAssignments: CollectionRequestBuilder<RoleAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("roleAssignments"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.roleEligibilityScheduleFilterByCurrentUserOptions`.
-public typealias RoleEligibilityScheduleFilterByCurrentUserOptions =
-    OpenEnum<RoleEligibilityScheduleFilterByCurrentUserOptionsValues>
-
-/// The values of `RoleEligibilityScheduleFilterByCurrentUserOptions` that the spec declares; others decode and
-/// re-encode too.
-public enum RoleEligibilityScheduleFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "unknownFutureValue"]
-}
-
-extension RoleEligibilityScheduleFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.roleEligibilityScheduleInstanceFilterByCurrentUserOptions`.
-public typealias RoleEligibilityScheduleInstanceFilterByCurrentUserOptions =
-    OpenEnum<RoleEligibilityScheduleInstanceFilterByCurrentUserOptionsValues>
-
-/// The values of `RoleEligibilityScheduleInstanceFilterByCurrentUserOptions` that the spec declares; others decode and
-/// re-encode too.
-public enum RoleEligibilityScheduleInstanceFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "unknownFutureValue"]
-}
-
-extension RoleEligibilityScheduleInstanceFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.roleEligibilityScheduleRequestFilterByCurrentUserOptions`.
-public typealias RoleEligibilityScheduleRequestFilterByCurrentUserOptions =
-    OpenEnum<RoleEligibilityScheduleRequestFilterByCurrentUserOptionsValues>
-
-/// The values of `RoleEligibilityScheduleRequestFilterByCurrentUserOptions` that the spec declares; others decode and
-/// re-encode too.
-public enum RoleEligibilityScheduleRequestFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "createdBy", "approver", "unknownFutureValue"]
-}
-
-extension RoleEligibilityScheduleRequestFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var createdBy: Self { Self(rawValue: "createdBy") }
-
-    public static var approver: Self { Self(rawValue: "approver") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RoleManagementFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rolemanagement?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.roleManagement`.
-public typealias RoleManagement = Model<RoleManagementFields>
-
-/// The properties of a `RoleManagement`, inherited ones included.
-public struct RoleManagementFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.roleManagement", fields: RoleManagementFields())
-
-    /// Present when the request expanded it (`expand("directory")`).
-    public let directory: Field<RbacApplication>
-
-    /// Present when the request expanded it (`expand("entitlementManagement")`).
-    public let entitlementManagement: Field<RbacApplication>
-
-    private init() {
-        self.directory = Field("directory")
-        self.entitlementManagement = Field("entitlementManagement")
-    }
-}
-
-/// Requests for one `RoleManagement`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.roleManagement`.
-public struct RoleManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RoleManagement
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.roleManagement",
-        model: RoleManagement.self,
-        children: [
-            .init("directory", "microsoft.graph.rbacApplication", collection: false),
-            .init("entitlementManagement", "microsoft.graph.rbacApplication", collection: false),
-        ]
-    )
-
-    public var directory: RbacApplicationRequestBuilder { .init(client: client, path: path.appending("directory")) }
-
-    public var entitlementManagement: RbacApplicationRequestBuilder {
-        .init(client: client, path: path.appending("entitlementManagement"))
-    }
-}
-
-/// Its properties are listed in `RolePermissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rolepermission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rolePermission`.
-public typealias RolePermission = Model<RolePermissionFields>
-
-/// The properties of a `RolePermission`, inherited ones included.
-public struct RolePermissionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.rolePermission", fields: RolePermissionFields())
-    public let resourceActions: Field<[ResourceAction]>
-
-    private init() {
-        self.resourceActions = Field("resourceActions")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.roleType`.
-public typealias RoleType = OpenEnum<RoleTypeValues>
-
-/// The values of `RoleType` that the spec declares; others decode and re-encode too.
-public enum RoleTypeValues: EnumValues {
-    public static let known: [String] = ["active", "eligible", "application", "delegated", "unknownFutureValue"]
-}
-
-extension RoleType {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var eligible: Self { Self(rawValue: "eligible") }
-
-    public static var application: Self { Self(rawValue: "application") }
-
-    public static var delegated: Self { Self(rawValue: "delegated") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RoomFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/room?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.room`.
-public typealias Room = Model<RoomFields>
-
-/// The properties of a `Room`, inherited ones included.
-public struct RoomFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.room", base: Place.self, fields: RoomFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let audioDeviceName: Field<String>
-    public let bookingType: Field<BookingType>
-    public let building: Field<String>
-    public let capacity: Field<Int32>
-    public let displayDeviceName: Field<String>
-    public let emailAddress: Field<String>
-    public let floorLabel: Field<String>
-    public let floorNumber: Field<Int32>
-    public let nickname: Field<String>
-    public let teamsEnabledState: Field<PlaceFeatureEnablement>
-    public let videoDeviceName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.audioDeviceName = Field("audioDeviceName")
-        self.bookingType = Field("bookingType")
-        self.building = Field("building")
-        self.capacity = Field("capacity")
-        self.displayDeviceName = Field("displayDeviceName")
-        self.emailAddress = Field("emailAddress")
-        self.floorLabel = Field("floorLabel")
-        self.floorNumber = Field("floorNumber")
-        self.nickname = Field("nickname")
-        self.teamsEnabledState = Field("teamsEnabledState")
-        self.videoDeviceName = Field("videoDeviceName")
-    }
-}
-
-/// Its properties are listed in `RoomListFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/roomlist?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.roomList`.
-public typealias RoomList = Model<RoomListFields>
-
-/// The properties of a `RoomList`, inherited ones included.
-public struct RoomListFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.roomList", base: Place.self, fields: RoomListFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let emailAddress: Field<String>
-
-    /// Present when the request expanded it (`expand("rooms")`).
-    public let rooms: Field<[Room]>
-
-    /// Present when the request expanded it (`expand("workspaces")`).
-    public let workspaces: Field<[Workspace]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.emailAddress = Field("emailAddress")
-        self.rooms = Field("rooms")
-        self.workspaces = Field("workspaces")
-    }
-}
-
-/// Requests for one `RoomList`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.roomList`.
-public struct RoomListRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RoomList
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.roomList",
-        model: RoomList.self,
-        children: [
-            .init("checkIns", "microsoft.graph.checkInClaim", collection: true),
-            .init("rooms", "microsoft.graph.room", collection: true),
-            .init("workspaces", "microsoft.graph.workspace", collection: true),
-        ],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
-
-    /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
-    public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
-        .init(client: client, path: path.appending("checkIns"))
-    }
-
-    /// `rooms.request()` lists them; `rooms("room-id")` addresses one.
-    public var rooms: CollectionRequestBuilder<RoomRequestBuilder> {
-        .init(client: client, path: path.appending("rooms"))
-    }
-
-    /// `workspaces.request()` lists them; `workspaces("workspace-id")` addresses one.
-    public var workspaces: CollectionRequestBuilder<WorkspaceRequestBuilder> {
-        .init(client: client, path: path.appending("workspaces"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.roomList/descendants` (GET).
-    public func descendants() -> CollectionRequest<Place> {
-        let request = APIRequest(method: .get, path: path.appending(function: "descendants", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `Room`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.room`.
-public struct RoomRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Room
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.room",
-        model: Room.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
-
-    /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
-    public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
-        .init(client: client, path: path.appending("checkIns"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.room/descendants` (GET).
-    public func descendants() -> CollectionRequest<Place> {
-        let request = APIRequest(method: .get, path: path.appending(function: "descendants", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `RootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/root?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.root`.
-public typealias Root = Model<RootFields>
-
-/// The properties of a `Root`, inherited ones included.
-public struct RootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.root", fields: RootFields())
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.rootDomains`.
-public typealias RootDomains = OpenEnum<RootDomainsValues>
-
-/// The values of `RootDomains` that the spec declares; others decode and re-encode too.
-public enum RootDomainsValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "all",
-        "allFederated",
-        "allManaged",
-        "enumerated",
-        "allManagedAndEnumeratedFederated",
-        "unknownFutureValue",
-    ]
-}
-
-extension RootDomains {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var allFederated: Self { Self(rawValue: "allFederated") }
-
-    public static var allManaged: Self { Self(rawValue: "allManaged") }
-
-    public static var enumerated: Self { Self(rawValue: "enumerated") }
-
-    public static var allManagedAndEnumeratedFederated: Self { Self(rawValue: "allManagedAndEnumeratedFederated") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `RotateBitLockerKeysDeviceActionResultFields`; read and write them as `value.name`.
+/// Its properties are listed in `AzureCommunicationServicesUserIdentityFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/rotatebitlockerkeysdeviceactionresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rotateBitLockerKeysDeviceActionResult`.
-public typealias RotateBitLockerKeysDeviceActionResult = Model<RotateBitLockerKeysDeviceActionResultFields>
+///   <https://learn.microsoft.com/graph/api/resources/azurecommunicationservicesuseridentity?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserIdentity`.
+public typealias AzureCommunicationServicesUserIdentity = Model<AzureCommunicationServicesUserIdentityFields>
 
-/// The properties of a `RotateBitLockerKeysDeviceActionResult`, inherited ones included.
-public struct RotateBitLockerKeysDeviceActionResultFields: FieldSet {
+/// The properties of a `AzureCommunicationServicesUserIdentity`, inherited ones included.
+public struct AzureCommunicationServicesUserIdentityFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.rotateBitLockerKeysDeviceActionResult",
-        base: DeviceActionResult.self,
-        fields: RotateBitLockerKeysDeviceActionResultFields()
+        "microsoft.graph.azureCommunicationServicesUserIdentity",
+        base: Identity.self,
+        fields: AzureCommunicationServicesUserIdentityFields()
     )
 
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let errorCode: Field<Int32>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.errorCode = Field("errorCode")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.routingMode`.
-public typealias RoutingMode = OpenEnum<RoutingModeValues>
-
-/// The values of `RoutingMode` that the spec declares; others decode and re-encode too.
-public enum RoutingModeValues: EnumValues {
-    public static let known: [String] = ["oneToOne", "multicast", "unknownFutureValue"]
-}
-
-extension RoutingMode {
-    public static var oneToOne: Self { Self(rawValue: "oneToOne") }
-
-    public static var multicast: Self { Self(rawValue: "multicast") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.routingType`.
-public typealias RoutingType = OpenEnum<RoutingTypeValues>
-
-/// The values of `RoutingType` that the spec declares; others decode and re-encode too.
-public enum RoutingTypeValues: EnumValues {
-    public static let known: [String] = ["forwarded", "lookup", "selfFork", "unknownFutureValue"]
-}
-
-extension RoutingType {
-    public static var forwarded: Self { Self(rawValue: "forwarded") }
-
-    public static var lookup: Self { Self(rawValue: "lookup") }
-
-    public static var selfFork: Self { Self(rawValue: "selfFork") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `RubricCriterionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubriccriterion?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rubricCriterion`.
-public typealias RubricCriterion = Model<RubricCriterionFields>
-
-/// The properties of a `RubricCriterion`, inherited ones included.
-public struct RubricCriterionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.rubricCriterion", fields: RubricCriterionFields())
-    public let description: Field<EducationItemBody>
-
-    private init() {
-        self.description = Field("description")
-    }
-}
-
-/// Its properties are listed in `RubricLevelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubriclevel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rubricLevel`.
-public typealias RubricLevel = Model<RubricLevelFields>
-
-/// The properties of a `RubricLevel`, inherited ones included.
-public struct RubricLevelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.rubricLevel", fields: RubricLevelFields())
-    public let description: Field<EducationItemBody>
     public let displayName: Field<String>
-    public let grading: Field<EducationAssignmentGradeType>
-    public let levelId: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.grading = Field("grading")
-        self.levelId = Field("levelId")
-    }
-}
-
-/// Its properties are listed in `RubricQualityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubricquality?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rubricQuality`.
-public typealias RubricQuality = Model<RubricQualityFields>
-
-/// The properties of a `RubricQuality`, inherited ones included.
-public struct RubricQualityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.rubricQuality", fields: RubricQualityFields())
-    public let criteria: Field<[RubricCriterion]>
-    public let description: Field<EducationItemBody>
-    public let displayName: Field<String>
-    public let qualityId: Field<String>
-    public let weight: Field<Float>
-
-    private init() {
-        self.criteria = Field("criteria")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.qualityId = Field("qualityId")
-        self.weight = Field("weight")
-    }
-}
-
-/// Its properties are listed in `RubricQualityFeedbackModelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubricqualityfeedbackmodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rubricQualityFeedbackModel`.
-public typealias RubricQualityFeedbackModel = Model<RubricQualityFeedbackModelFields>
-
-/// The properties of a `RubricQualityFeedbackModel`, inherited ones included.
-public struct RubricQualityFeedbackModelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.rubricQualityFeedbackModel",
-        fields: RubricQualityFeedbackModelFields()
-    )
-
-    public let feedback: Field<EducationItemBody>
-    public let qualityId: Field<String>
-
-    private init() {
-        self.feedback = Field("feedback")
-        self.qualityId = Field("qualityId")
-    }
-}
-
-/// Its properties are listed in `RubricQualitySelectedColumnModelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/rubricqualityselectedcolumnmodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.rubricQualitySelectedColumnModel`.
-public typealias RubricQualitySelectedColumnModel = Model<RubricQualitySelectedColumnModelFields>
-
-/// The properties of a `RubricQualitySelectedColumnModel`, inherited ones included.
-public struct RubricQualitySelectedColumnModelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.rubricQualitySelectedColumnModel",
-        fields: RubricQualitySelectedColumnModelFields()
-    )
-
-    public let columnId: Field<String>
-    public let qualityId: Field<String>
-
-    private init() {
-        self.columnId = Field("columnId")
-        self.qualityId = Field("qualityId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.runAsAccountType`.
-public typealias RunAsAccountType = OpenEnum<RunAsAccountTypeValues>
-
-/// The values of `RunAsAccountType` that the spec declares; others decode and re-encode too.
-public enum RunAsAccountTypeValues: EnumValues {
-    public static let known: [String] = ["system", "user"]
-}
-
-extension RunAsAccountType {
-    public static var system: Self { Self(rawValue: "system") }
-
-    public static var user: Self { Self(rawValue: "user") }
-}
-
-/// - Remark: Generated from `microsoft.graph.safeSearchFilterType`.
-public typealias SafeSearchFilterType = OpenEnum<SafeSearchFilterTypeValues>
-
-/// The values of `SafeSearchFilterType` that the spec declares; others decode and re-encode too.
-public enum SafeSearchFilterTypeValues: EnumValues {
-    public static let known: [String] = ["userDefined", "strict", "moderate"]
-}
-
-extension SafeSearchFilterType {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var strict: Self { Self(rawValue: "strict") }
-
-    public static var moderate: Self { Self(rawValue: "moderate") }
-}
-
-/// Its properties are listed in `SamlOrWsFedExternalDomainFederationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/samlorwsfedexternaldomainfederation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.samlOrWsFedExternalDomainFederation`.
-public typealias SamlOrWsFedExternalDomainFederation = Model<SamlOrWsFedExternalDomainFederationFields>
-
-/// The properties of a `SamlOrWsFedExternalDomainFederation`, inherited ones included.
-public struct SamlOrWsFedExternalDomainFederationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.samlOrWsFedExternalDomainFederation",
-        base: SamlOrWsFedProvider.self,
-        fields: SamlOrWsFedExternalDomainFederationFields()
-    )
-
     public let id: Field<String>
-    public let displayName: Field<String>
-    public let issuerUri: Field<String>
-    public let metadataExchangeUri: Field<String>
-    public let passiveSignInUri: Field<String>
-    public let preferredAuthenticationProtocol: Field<AuthenticationProtocol>
-    public let signingCertificate: Field<String>
-
-    /// Present when the request expanded it (`expand("domains")`).
-    public let domains: Field<[ExternalDomainName]>
+    public let azureCommunicationServicesResourceId: Field<String>
 
     private init() {
-        self.id = Field("id")
         self.displayName = Field("displayName")
-        self.issuerUri = Field("issuerUri")
-        self.metadataExchangeUri = Field("metadataExchangeUri")
-        self.passiveSignInUri = Field("passiveSignInUri")
-        self.preferredAuthenticationProtocol = Field("preferredAuthenticationProtocol")
-        self.signingCertificate = Field("signingCertificate")
-        self.domains = Field("domains")
-    }
-}
-
-/// Requests for one `SamlOrWsFedExternalDomainFederation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.samlOrWsFedExternalDomainFederation`.
-public struct SamlOrWsFedExternalDomainFederationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SamlOrWsFedExternalDomainFederation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.samlOrWsFedExternalDomainFederation",
-        model: SamlOrWsFedExternalDomainFederation.self,
-        children: [.init("domains", "microsoft.graph.externalDomainName", collection: true)],
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
-
-    /// `domains.request()` lists them; `domains("externalDomainName-id")` addresses one.
-    public var domains: CollectionRequestBuilder<ExternalDomainNameRequestBuilder> {
-        .init(client: client, path: path.appending("domains"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == SamlOrWsFedExternalDomainFederationRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.samlOrWsFedExternalDomainFederation/availableProviderTypes` (GET).
-    public func availableProviderTypes() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// Its properties are listed in `SamlOrWsFedProviderFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/samlorwsfedprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.samlOrWsFedProvider`.
-public typealias SamlOrWsFedProvider = Model<SamlOrWsFedProviderFields>
-
-/// The properties of a `SamlOrWsFedProvider`, inherited ones included.
-public struct SamlOrWsFedProviderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.samlOrWsFedProvider",
-        base: IdentityProviderBase.self,
-        derived: [InternalDomainFederation.self, SamlOrWsFedExternalDomainFederation.self],
-        fields: SamlOrWsFedProviderFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let issuerUri: Field<String>
-    public let metadataExchangeUri: Field<String>
-    public let passiveSignInUri: Field<String>
-    public let preferredAuthenticationProtocol: Field<AuthenticationProtocol>
-    public let signingCertificate: Field<String>
-
-    private init() {
         self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.issuerUri = Field("issuerUri")
-        self.metadataExchangeUri = Field("metadataExchangeUri")
-        self.passiveSignInUri = Field("passiveSignInUri")
-        self.preferredAuthenticationProtocol = Field("preferredAuthenticationProtocol")
-        self.signingCertificate = Field("signingCertificate")
+        self.azureCommunicationServicesResourceId = Field("azureCommunicationServicesResourceId")
     }
 }
 
-/// Requests for one `SamlOrWsFedProvider`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.samlOrWsFedProvider`.
-public struct SamlOrWsFedProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SamlOrWsFedProvider
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.samlOrWsFedProvider",
-        model: SamlOrWsFedProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == SamlOrWsFedProviderRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.samlOrWsFedProvider/availableProviderTypes` (GET).
-    public func availableProviderTypes() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// Its properties are listed in `SamlSingleSignOnSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/samlsinglesignonsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.samlSingleSignOnSettings`.
-public typealias SamlSingleSignOnSettings = Model<SamlSingleSignOnSettingsFields>
-
-/// The properties of a `SamlSingleSignOnSettings`, inherited ones included.
-public struct SamlSingleSignOnSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.samlSingleSignOnSettings",
-        fields: SamlSingleSignOnSettingsFields()
-    )
-
-    public let relayState: Field<String>
-
-    private init() {
-        self.relayState = Field("relayState")
-    }
-}
-
-/// Its properties are listed in `ScheduleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/schedule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.schedule`.
-public typealias Schedule = Model<ScheduleFields>
-
-/// The properties of a `Schedule`, inherited ones included.
-public struct ScheduleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.schedule", base: Entity.self, fields: ScheduleFields())
-    public let id: Field<String>
-    public let enabled: Field<Bool>
-    public let isActivitiesIncludedWhenCopyingShiftsEnabled: Field<Bool>
-    public let offerShiftRequestsEnabled: Field<Bool>
-    public let openShiftsEnabled: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let provisionStatus: Field<OperationStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let provisionStatusCode: Field<String>
-
-    public let startDayOfWeek: Field<DayOfWeek>
-    public let swapShiftsRequestsEnabled: Field<Bool>
-    public let timeClockEnabled: Field<Bool>
-    public let timeClockSettings: Field<TimeClockSettings>
-    public let timeOffRequestsEnabled: Field<Bool>
-    public let timeZone: Field<String>
-    public let workforceIntegrationIds: Field<[String]>
-
-    /// Present when the request expanded it (`expand("dayNotes")`).
-    public let dayNotes: Field<[DayNote]>
-
-    /// Present when the request expanded it (`expand("offerShiftRequests")`).
-    public let offerShiftRequests: Field<[OfferShiftRequest]>
-
-    /// Present when the request expanded it (`expand("openShiftChangeRequests")`).
-    public let openShiftChangeRequests: Field<[OpenShiftChangeRequest]>
-
-    /// Present when the request expanded it (`expand("openShifts")`).
-    public let openShifts: Field<[OpenShift]>
-
-    /// Present when the request expanded it (`expand("schedulingGroups")`).
-    public let schedulingGroups: Field<[SchedulingGroup]>
-
-    /// Present when the request expanded it (`expand("shifts")`).
-    public let shifts: Field<[Shift]>
-
-    /// Present when the request expanded it (`expand("swapShiftsChangeRequests")`).
-    public let swapShiftsChangeRequests: Field<[SwapShiftsChangeRequest]>
-
-    /// Present when the request expanded it (`expand("timeCards")`).
-    public let timeCards: Field<[TimeCard]>
-
-    /// Present when the request expanded it (`expand("timeOffReasons")`).
-    public let timeOffReasons: Field<[TimeOffReason]>
-
-    /// Present when the request expanded it (`expand("timeOffRequests")`).
-    public let timeOffRequests: Field<[TimeOffRequest]>
-
-    /// Present when the request expanded it (`expand("timesOff")`).
-    public let timesOff: Field<[TimeOff]>
-
-    private init() {
-        self.id = Field("id")
-        self.enabled = Field("enabled")
-        self.isActivitiesIncludedWhenCopyingShiftsEnabled = Field("isActivitiesIncludedWhenCopyingShiftsEnabled")
-        self.offerShiftRequestsEnabled = Field("offerShiftRequestsEnabled")
-        self.openShiftsEnabled = Field("openShiftsEnabled")
-        self.provisionStatus = Field("provisionStatus")
-        self.provisionStatusCode = Field("provisionStatusCode")
-        self.startDayOfWeek = Field("startDayOfWeek")
-        self.swapShiftsRequestsEnabled = Field("swapShiftsRequestsEnabled")
-        self.timeClockEnabled = Field("timeClockEnabled")
-        self.timeClockSettings = Field("timeClockSettings")
-        self.timeOffRequestsEnabled = Field("timeOffRequestsEnabled")
-        self.timeZone = Field("timeZone")
-        self.workforceIntegrationIds = Field("workforceIntegrationIds")
-        self.dayNotes = Field("dayNotes")
-        self.offerShiftRequests = Field("offerShiftRequests")
-        self.openShiftChangeRequests = Field("openShiftChangeRequests")
-        self.openShifts = Field("openShifts")
-        self.schedulingGroups = Field("schedulingGroups")
-        self.shifts = Field("shifts")
-        self.swapShiftsChangeRequests = Field("swapShiftsChangeRequests")
-        self.timeCards = Field("timeCards")
-        self.timeOffReasons = Field("timeOffReasons")
-        self.timeOffRequests = Field("timeOffRequests")
-        self.timesOff = Field("timesOff")
-    }
-}
-
-/// Its properties are listed in `ScheduleChangeRequestFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/schedulechangerequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.scheduleChangeRequest`.
-public typealias ScheduleChangeRequest = Model<ScheduleChangeRequestFields>
-
-/// The properties of a `ScheduleChangeRequest`, inherited ones included.
-public struct ScheduleChangeRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.scheduleChangeRequest",
-        base: ChangeTrackedEntity.self,
-        derived: [OfferShiftRequest.self, OpenShiftChangeRequest.self, TimeOffRequest.self],
-        fields: ScheduleChangeRequestFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.scheduleChangeRequestActor`.
-public typealias ScheduleChangeRequestActor = OpenEnum<ScheduleChangeRequestActorValues>
-
-/// The values of `ScheduleChangeRequestActor` that the spec declares; others decode and re-encode too.
-public enum ScheduleChangeRequestActorValues: EnumValues {
-    public static let known: [String] = ["sender", "recipient", "manager", "system", "unknownFutureValue"]
-}
-
-extension ScheduleChangeRequestActor {
-    public static var sender: Self { Self(rawValue: "sender") }
-
-    public static var recipient: Self { Self(rawValue: "recipient") }
-
-    public static var manager: Self { Self(rawValue: "manager") }
-
-    public static var system: Self { Self(rawValue: "system") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `ScheduleChangeRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.scheduleChangeRequest`.
-public struct ScheduleChangeRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ScheduleChangeRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.scheduleChangeRequest",
-        model: ScheduleChangeRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.scheduleChangeRequest/approve` (POST).
-    public func approve(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("approve"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.scheduleChangeRequest/decline` (POST).
-    public func decline(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("decline"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.scheduleChangeRequest/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.scheduleChangeState`.
-public typealias ScheduleChangeState = OpenEnum<ScheduleChangeStateValues>
-
-/// The values of `ScheduleChangeState` that the spec declares; others decode and re-encode too.
-public enum ScheduleChangeStateValues: EnumValues {
-    public static let known: [String] = ["pending", "approved", "declined", "unknownFutureValue"]
-}
-
-extension ScheduleChangeState {
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var approved: Self { Self(rawValue: "approved") }
-
-    public static var declined: Self { Self(rawValue: "declined") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ScheduleEntityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scheduleentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.scheduleEntity`.
-public typealias ScheduleEntity = Model<ScheduleEntityFields>
-
-/// The properties of a `ScheduleEntity`, inherited ones included.
-public struct ScheduleEntityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.scheduleEntity",
-        derived: [ShiftItem.self, TimeOffItem.self],
-        fields: ScheduleEntityFields()
-    )
-
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.scheduleEntityTheme`.
-public typealias ScheduleEntityTheme = OpenEnum<ScheduleEntityThemeValues>
-
-/// The values of `ScheduleEntityTheme` that the spec declares; others decode and re-encode too.
-public enum ScheduleEntityThemeValues: EnumValues {
+/// - Remark: Generated from `microsoft.graph.b2bIdentityProvidersType`.
+public typealias B2bIdentityProvidersType = OpenEnum<B2bIdentityProvidersTypeValues>
+
+/// The values of `B2bIdentityProvidersType` that the spec declares; others decode and re-encode too.
+public enum B2bIdentityProvidersTypeValues: EnumValues {
     public static let known: [String] = [
-        "white",
-        "blue",
-        "green",
-        "purple",
-        "pink",
-        "yellow",
-        "gray",
-        "darkBlue",
-        "darkGreen",
-        "darkPurple",
-        "darkPink",
-        "darkYellow",
-        "unknownFutureValue",
-        "darkRed",
-        "cranberry",
-        "darkOrange",
-        "bronze",
-        "peach",
-        "gold",
-        "lime",
-        "forest",
-        "lightGreen",
-        "jade",
-        "lightTeal",
-        "darkTeal",
-        "steel",
-        "skyBlue",
-        "blueGray",
-        "lavender",
-        "lilac",
-        "plum",
-        "magenta",
-        "darkBrown",
-        "beige",
-        "charcoal",
-        "silver",
-    ]
-}
-
-extension ScheduleEntityTheme {
-    public static var white: Self { Self(rawValue: "white") }
-
-    public static var blue: Self { Self(rawValue: "blue") }
-
-    public static var green: Self { Self(rawValue: "green") }
-
-    public static var purple: Self { Self(rawValue: "purple") }
-
-    public static var pink: Self { Self(rawValue: "pink") }
-
-    public static var yellow: Self { Self(rawValue: "yellow") }
-
-    public static var gray: Self { Self(rawValue: "gray") }
-
-    public static var darkBlue: Self { Self(rawValue: "darkBlue") }
-
-    public static var darkGreen: Self { Self(rawValue: "darkGreen") }
-
-    public static var darkPurple: Self { Self(rawValue: "darkPurple") }
-
-    public static var darkPink: Self { Self(rawValue: "darkPink") }
-
-    public static var darkYellow: Self { Self(rawValue: "darkYellow") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var darkRed: Self { Self(rawValue: "darkRed") }
-
-    public static var cranberry: Self { Self(rawValue: "cranberry") }
-
-    public static var darkOrange: Self { Self(rawValue: "darkOrange") }
-
-    public static var bronze: Self { Self(rawValue: "bronze") }
-
-    public static var peach: Self { Self(rawValue: "peach") }
-
-    public static var gold: Self { Self(rawValue: "gold") }
-
-    public static var lime: Self { Self(rawValue: "lime") }
-
-    public static var forest: Self { Self(rawValue: "forest") }
-
-    public static var lightGreen: Self { Self(rawValue: "lightGreen") }
-
-    public static var jade: Self { Self(rawValue: "jade") }
-
-    public static var lightTeal: Self { Self(rawValue: "lightTeal") }
-
-    public static var darkTeal: Self { Self(rawValue: "darkTeal") }
-
-    public static var steel: Self { Self(rawValue: "steel") }
-
-    public static var skyBlue: Self { Self(rawValue: "skyBlue") }
-
-    public static var blueGray: Self { Self(rawValue: "blueGray") }
-
-    public static var lavender: Self { Self(rawValue: "lavender") }
-
-    public static var lilac: Self { Self(rawValue: "lilac") }
-
-    public static var plum: Self { Self(rawValue: "plum") }
-
-    public static var magenta: Self { Self(rawValue: "magenta") }
-
-    public static var darkBrown: Self { Self(rawValue: "darkBrown") }
-
-    public static var beige: Self { Self(rawValue: "beige") }
-
-    public static var charcoal: Self { Self(rawValue: "charcoal") }
-
-    public static var silver: Self { Self(rawValue: "silver") }
-}
-
-/// Its properties are listed in `ScheduleInformationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scheduleinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.scheduleInformation`.
-public typealias ScheduleInformation = Model<ScheduleInformationFields>
-
-/// The properties of a `ScheduleInformation`, inherited ones included.
-public struct ScheduleInformationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.scheduleInformation", fields: ScheduleInformationFields())
-    public let availabilityView: Field<String>
-    public let error: Field<FreeBusyError>
-    public let scheduleId: Field<String>
-    public let scheduleItems: Field<[ScheduleItem]>
-    public let workingHours: Field<WorkingHours>
-
-    private init() {
-        self.availabilityView = Field("availabilityView")
-        self.error = Field("error")
-        self.scheduleId = Field("scheduleId")
-        self.scheduleItems = Field("scheduleItems")
-        self.workingHours = Field("workingHours")
-    }
-}
-
-/// Its properties are listed in `ScheduleItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scheduleitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.scheduleItem`.
-public typealias ScheduleItem = Model<ScheduleItemFields>
-
-/// The properties of a `ScheduleItem`, inherited ones included.
-public struct ScheduleItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.scheduleItem", fields: ScheduleItemFields())
-    public let end: Field<DateTimeTimeZone>
-    public let isPrivate: Field<Bool>
-    public let location: Field<String>
-    public let start: Field<DateTimeTimeZone>
-    public let status: Field<FreeBusyStatus>
-    public let subject: Field<String>
-
-    private init() {
-        self.end = Field("end")
-        self.isPrivate = Field("isPrivate")
-        self.location = Field("location")
-        self.start = Field("start")
-        self.status = Field("status")
-        self.subject = Field("subject")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.scheduleRequestActions`.
-public typealias ScheduleRequestActions = OpenEnum<ScheduleRequestActionsValues>
-
-/// The values of `ScheduleRequestActions` that the spec declares; others decode and re-encode too.
-public enum ScheduleRequestActionsValues: EnumValues {
-    public static let known: [String] = [
-        "adminAssign",
-        "adminUpdate",
-        "adminRemove",
-        "selfActivate",
-        "selfDeactivate",
-        "adminExtend",
-        "adminRenew",
-        "selfExtend",
-        "selfRenew",
+        "azureActiveDirectory",
+        "externalFederation",
+        "socialIdentityProviders",
+        "emailOneTimePasscode",
+        "microsoftAccount",
+        "defaultConfiguredIdp",
         "unknownFutureValue",
     ]
 }
 
-extension ScheduleRequestActions {
-    public static var adminAssign: Self { Self(rawValue: "adminAssign") }
+extension B2bIdentityProvidersType {
+    public static var azureActiveDirectory: Self { Self(rawValue: "azureActiveDirectory") }
 
-    public static var adminUpdate: Self { Self(rawValue: "adminUpdate") }
+    public static var externalFederation: Self { Self(rawValue: "externalFederation") }
 
-    public static var adminRemove: Self { Self(rawValue: "adminRemove") }
+    public static var socialIdentityProviders: Self { Self(rawValue: "socialIdentityProviders") }
 
-    public static var selfActivate: Self { Self(rawValue: "selfActivate") }
+    public static var emailOneTimePasscode: Self { Self(rawValue: "emailOneTimePasscode") }
 
-    public static var selfDeactivate: Self { Self(rawValue: "selfDeactivate") }
+    public static var microsoftAccount: Self { Self(rawValue: "microsoftAccount") }
 
-    public static var adminExtend: Self { Self(rawValue: "adminExtend") }
-
-    public static var adminRenew: Self { Self(rawValue: "adminRenew") }
-
-    public static var selfExtend: Self { Self(rawValue: "selfExtend") }
-
-    public static var selfRenew: Self { Self(rawValue: "selfRenew") }
+    public static var defaultConfiguredIdp: Self { Self(rawValue: "defaultConfiguredIdp") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Requests for one `Schedule`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `B2xIdentityUserFlowFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.schedule`.
-public struct ScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Schedule
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/b2xidentityuserflow?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow`.
+public typealias B2xIdentityUserFlow = Model<B2xIdentityUserFlowFields>
+
+/// The properties of a `B2xIdentityUserFlow`, inherited ones included.
+public struct B2xIdentityUserFlowFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.b2xIdentityUserFlow",
+        base: IdentityUserFlow.self,
+        fields: B2xIdentityUserFlowFields()
+    )
+
+    public let id: Field<String>
+    public let userFlowType: Field<UserFlowType>
+    public let userFlowTypeVersion: Field<Float>
+    public let apiConnectorConfiguration: Field<UserFlowApiConnectorConfiguration>
+
+    /// Present when the request expanded it (`expand("identityProviders")`).
+    public let identityProviders: Field<[IdentityProvider]>
+
+    /// Present when the request expanded it (`expand("languages")`).
+    public let languages: Field<[UserFlowLanguageConfiguration]>
+
+    /// Present when the request expanded it (`expand("userAttributeAssignments")`).
+    public let userAttributeAssignments: Field<[IdentityUserFlowAttributeAssignment]>
+
+    /// Present when the request expanded it (`expand("userFlowIdentityProviders")`).
+    public let userFlowIdentityProviders: Field<[IdentityProviderBase]>
+
+    private init() {
+        self.id = Field("id")
+        self.userFlowType = Field("userFlowType")
+        self.userFlowTypeVersion = Field("userFlowTypeVersion")
+        self.apiConnectorConfiguration = Field("apiConnectorConfiguration")
+        self.identityProviders = Field("identityProviders")
+        self.languages = Field("languages")
+        self.userAttributeAssignments = Field("userAttributeAssignments")
+        self.userFlowIdentityProviders = Field("userFlowIdentityProviders")
+    }
+}
+
+/// Requests for one `B2xIdentityUserFlow`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow`.
+public struct B2xIdentityUserFlowRequestBuilder: ModelRequestBuilder {
+    public typealias Model = B2xIdentityUserFlow
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -8720,1270 +647,675 @@ public struct ScheduleRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.schedule",
-        model: Schedule.self,
+        "microsoft.graph.b2xIdentityUserFlow",
+        model: B2xIdentityUserFlow.self,
         children: [
-            .init("dayNotes", "microsoft.graph.dayNote", collection: true),
-            .init("offerShiftRequests", "microsoft.graph.offerShiftRequest", collection: true),
-            .init("openShiftChangeRequests", "microsoft.graph.openShiftChangeRequest", collection: true),
-            .init("openShifts", "microsoft.graph.openShift", collection: true),
-            .init("schedulingGroups", "microsoft.graph.schedulingGroup", collection: true),
-            .init("shifts", "microsoft.graph.shift", collection: true),
-            .init("swapShiftsChangeRequests", "microsoft.graph.swapShiftsChangeRequest", collection: true),
-            .init("timeCards", "microsoft.graph.timeCard", collection: true),
-            .init("timeOffReasons", "microsoft.graph.timeOffReason", collection: true),
-            .init("timeOffRequests", "microsoft.graph.timeOffRequest", collection: true),
-            .init("timesOff", "microsoft.graph.timeOff", collection: true),
-        ],
-        operations: [.init("share", .post)]
-    )
-
-    /// `dayNotes.request()` lists them; `dayNotes("dayNote-id")` addresses one.
-    public var dayNotes: CollectionRequestBuilder<DayNoteRequestBuilder> {
-        .init(client: client, path: path.appending("dayNotes"))
-    }
-
-    /// `offerShiftRequests.request()` lists them; `offerShiftRequests("offerShiftRequest-id")` addresses one.
-    public var offerShiftRequests: CollectionRequestBuilder<OfferShiftRequestRequestBuilder> {
-        .init(client: client, path: path.appending("offerShiftRequests"))
-    }
-
-    /// `openShiftChangeRequests.request()` lists them; `openShiftChangeRequests("openShiftChangeRequest-id")` addresses
-    /// one.
-    public var openShiftChangeRequests: CollectionRequestBuilder<OpenShiftChangeRequestRequestBuilder> {
-        .init(client: client, path: path.appending("openShiftChangeRequests"))
-    }
-
-    /// `openShifts.request()` lists them; `openShifts("openShift-id")` addresses one.
-    public var openShifts: CollectionRequestBuilder<OpenShiftRequestBuilder> {
-        .init(client: client, path: path.appending("openShifts"))
-    }
-
-    /// `schedulingGroups.request()` lists them; `schedulingGroups("schedulingGroup-id")` addresses one.
-    public var schedulingGroups: CollectionRequestBuilder<SchedulingGroupRequestBuilder> {
-        .init(client: client, path: path.appending("schedulingGroups"))
-    }
-
-    /// `shifts.request()` lists them; `shifts("shift-id")` addresses one.
-    public var shifts: CollectionRequestBuilder<ShiftRequestBuilder> {
-        .init(client: client, path: path.appending("shifts"))
-    }
-
-    /// `swapShiftsChangeRequests.request()` lists them; `swapShiftsChangeRequests("swapShiftsChangeRequest-id")`
-    /// addresses one.
-    public var swapShiftsChangeRequests: CollectionRequestBuilder<SwapShiftsChangeRequestRequestBuilder> {
-        .init(client: client, path: path.appending("swapShiftsChangeRequests"))
-    }
-
-    /// `timeCards.request()` lists them; `timeCards("timeCard-id")` addresses one.
-    public var timeCards: CollectionRequestBuilder<TimeCardRequestBuilder> {
-        .init(client: client, path: path.appending("timeCards"))
-    }
-
-    /// `timeOffReasons.request()` lists them; `timeOffReasons("timeOffReason-id")` addresses one.
-    public var timeOffReasons: CollectionRequestBuilder<TimeOffReasonRequestBuilder> {
-        .init(client: client, path: path.appending("timeOffReasons"))
-    }
-
-    /// `timeOffRequests.request()` lists them; `timeOffRequests("timeOffRequest-id")` addresses one.
-    public var timeOffRequests: CollectionRequestBuilder<TimeOffRequestRequestBuilder> {
-        .init(client: client, path: path.appending("timeOffRequests"))
-    }
-
-    /// `timesOff.request()` lists them; `timesOff("timeOff-id")` addresses one.
-    public var timesOff: CollectionRequestBuilder<TimeOffRequestBuilder> {
-        .init(client: client, path: path.appending("timesOff"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.schedule/share` (POST).
-    public func share(notifyTeam: Bool, startDateTime: Date, endDateTime: Date) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("share"))
-        var body = JSONObject()
-        body.set("notifyTeam", notifyTeam)
-        body.set("startDateTime", startDateTime)
-        body.set("endDateTime", endDateTime)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SchedulingGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/schedulinggroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.schedulingGroup`.
-public typealias SchedulingGroup = Model<SchedulingGroupFields>
-
-/// The properties of a `SchedulingGroup`, inherited ones included.
-public struct SchedulingGroupFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.schedulingGroup",
-        base: ChangeTrackedEntity.self,
-        fields: SchedulingGroupFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let code: Field<String>
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let isActive: Field<Bool>
-
-    public let userIds: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.code = Field("code")
-        self.displayName = Field("displayName")
-        self.isActive = Field("isActive")
-        self.userIds = Field("userIds")
-    }
-}
-
-/// Requests for one `SchedulingGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.schedulingGroup`.
-public struct SchedulingGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SchedulingGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.schedulingGroup",
-        model: SchedulingGroup.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.schedulingGroup/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SchemaExtensionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/schemaextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.schemaExtension`.
-public typealias SchemaExtension = Model<SchemaExtensionFields>
-
-/// The properties of a `SchemaExtension`, inherited ones included.
-public struct SchemaExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.schemaExtension",
-        base: Entity.self,
-        fields: SchemaExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let owner: Field<String>
-    public let properties: Field<[ExtensionSchemaProperty]>
-    public let status: Field<String>
-    public let targetTypes: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.owner = Field("owner")
-        self.properties = Field("properties")
-        self.status = Field("status")
-        self.targetTypes = Field("targetTypes")
-    }
-}
-
-/// Requests for one `SchemaExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.schemaExtension`.
-public struct SchemaExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SchemaExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.schemaExtension", model: SchemaExtension.self)
-}
-
-/// Its properties are listed in `ScopeBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scopebase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.scopeBase`.
-public typealias ScopeBase = Model<ScopeBaseFields>
-
-/// The properties of a `ScopeBase`, inherited ones included.
-public struct ScopeBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.scopeBase",
-        derived: [GroupScope.self, TenantScope.self, UserScope.self],
-        fields: ScopeBaseFields()
-    )
-
-    public let identity: Field<String>
-
-    private init() {
-        self.identity = Field("identity")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.scopeCollectionKind`.
-public typealias ScopeCollectionKind = OpenEnum<ScopeCollectionKindValues>
-
-/// The values of `ScopeCollectionKind` that the spec declares; others decode and re-encode too.
-public enum ScopeCollectionKindValues: EnumValues {
-    public static let known: [String] = ["allAllowed", "enumerated", "none", "scopeKindNotSet", "unknownFutureValue"]
-}
-
-extension ScopeCollectionKind {
-    public static var allAllowed: Self { Self(rawValue: "allAllowed") }
-
-    public static var enumerated: Self { Self(rawValue: "enumerated") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var scopeKindNotSet: Self { Self(rawValue: "scopeKindNotSet") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.scopeOperatorMultiValuedComparisonType`.
-public typealias ScopeOperatorMultiValuedComparisonType = OpenEnum<ScopeOperatorMultiValuedComparisonTypeValues>
-
-/// The values of `ScopeOperatorMultiValuedComparisonType` that the spec declares; others decode and re-encode too.
-public enum ScopeOperatorMultiValuedComparisonTypeValues: EnumValues {
-    public static let known: [String] = ["All", "Any"]
-}
-
-extension ScopeOperatorMultiValuedComparisonType {
-    public static var all: Self { Self(rawValue: "All") }
-
-    public static var any: Self { Self(rawValue: "Any") }
-}
-
-/// - Remark: Generated from `microsoft.graph.scopeOperatorType`.
-public typealias ScopeOperatorType = OpenEnum<ScopeOperatorTypeValues>
-
-/// The values of `ScopeOperatorType` that the spec declares; others decode and re-encode too.
-public enum ScopeOperatorTypeValues: EnumValues {
-    public static let known: [String] = ["Binary", "Unary"]
-}
-
-extension ScopeOperatorType {
-    public static var binary: Self { Self(rawValue: "Binary") }
-
-    public static var unary: Self { Self(rawValue: "Unary") }
-}
-
-/// Its properties are listed in `ScopedRoleMembershipFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scopedrolemembership?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.scopedRoleMembership`.
-public typealias ScopedRoleMembership = Model<ScopedRoleMembershipFields>
-
-/// The properties of a `ScopedRoleMembership`, inherited ones included.
-public struct ScopedRoleMembershipFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.scopedRoleMembership",
-        base: Entity.self,
-        fields: ScopedRoleMembershipFields()
-    )
-
-    public let id: Field<String>
-    public let administrativeUnitId: Field<String>
-    public let roleId: Field<String>
-    public let roleMemberInfo: Field<Identity>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitId = Field("administrativeUnitId")
-        self.roleId = Field("roleId")
-        self.roleMemberInfo = Field("roleMemberInfo")
-    }
-}
-
-/// Requests for one `ScopedRoleMembership`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.scopedRoleMembership`.
-public struct ScopedRoleMembershipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ScopedRoleMembership
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.scopedRoleMembership", model: ScopedRoleMembership.self)
-}
-
-/// Its properties are listed in `ScoredEmailAddressFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/scoredemailaddress?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.scoredEmailAddress`.
-public typealias ScoredEmailAddress = Model<ScoredEmailAddressFields>
-
-/// The properties of a `ScoredEmailAddress`, inherited ones included.
-public struct ScoredEmailAddressFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.scoredEmailAddress", fields: ScoredEmailAddressFields())
-    public let address: Field<String>
-    public let itemId: Field<String>
-    public let relevanceScore: Field<Double>
-    public let selectionLikelihood: Field<SelectionLikelihoodInfo>
-
-    private init() {
-        self.address = Field("address")
-        self.itemId = Field("itemId")
-        self.relevanceScore = Field("relevanceScore")
-        self.selectionLikelihood = Field("selectionLikelihood")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.screenSharingRole`.
-public typealias ScreenSharingRole = OpenEnum<ScreenSharingRoleValues>
-
-/// The values of `ScreenSharingRole` that the spec declares; others decode and re-encode too.
-public enum ScreenSharingRoleValues: EnumValues {
-    public static let known: [String] = ["viewer", "sharer"]
-}
-
-extension ScreenSharingRole {
-    public static var viewer: Self { Self(rawValue: "viewer") }
-
-    public static var sharer: Self { Self(rawValue: "sharer") }
-}
-
-/// Its properties are listed in `SearchAcronymFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-acronym?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.search.acronym`.
-public typealias SearchAcronym = Model<SearchAcronymFields>
-
-/// The properties of a `SearchAcronym`, inherited ones included.
-public struct SearchAcronymFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.search.acronym",
-        base: SearchSearchAnswer.self,
-        fields: SearchAcronymFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<SearchIdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let webUrl: Field<String>
-    public let standsFor: Field<String>
-    public let state: Field<SearchAnswerState>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-        self.standsFor = Field("standsFor")
-        self.state = Field("state")
-    }
-}
-
-/// Requests for one `SearchAcronym`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.search.acronym`.
-public struct SearchAcronymRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchAcronym
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.search.acronym", model: SearchAcronym.self)
-}
-
-/// Its properties are listed in `SearchAggregationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchaggregation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchAggregation`.
-public typealias SearchAggregation = Model<SearchAggregationFields>
-
-/// The properties of a `SearchAggregation`, inherited ones included.
-public struct SearchAggregationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchAggregation", fields: SearchAggregationFields())
-    public let buckets: Field<[SearchBucket]>
-    public let field: Field<String>
-
-    private init() {
-        self.buckets = Field("buckets")
-        self.field = Field("field")
-    }
-}
-
-/// Its properties are listed in `SearchAlterationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchalteration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchAlteration`.
-public typealias SearchAlteration = Model<SearchAlterationFields>
-
-/// The properties of a `SearchAlteration`, inherited ones included.
-public struct SearchAlterationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchAlteration", fields: SearchAlterationFields())
-    public let alteredHighlightedQueryString: Field<String>
-    public let alteredQueryString: Field<String>
-    public let alteredQueryTokens: Field<[AlteredQueryToken]>
-
-    private init() {
-        self.alteredHighlightedQueryString = Field("alteredHighlightedQueryString")
-        self.alteredQueryString = Field("alteredQueryString")
-        self.alteredQueryTokens = Field("alteredQueryTokens")
-    }
-}
-
-/// Its properties are listed in `SearchAlterationOptionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchalterationoptions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchAlterationOptions`.
-public typealias SearchAlterationOptions = Model<SearchAlterationOptionsFields>
-
-/// The properties of a `SearchAlterationOptions`, inherited ones included.
-public struct SearchAlterationOptionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.searchAlterationOptions",
-        fields: SearchAlterationOptionsFields()
-    )
-
-    public let enableModification: Field<Bool>
-    public let enableSuggestion: Field<Bool>
-
-    private init() {
-        self.enableModification = Field("enableModification")
-        self.enableSuggestion = Field("enableSuggestion")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.searchAlterationType`.
-public typealias SearchAlterationType = OpenEnum<SearchAlterationTypeValues>
-
-/// The values of `SearchAlterationType` that the spec declares; others decode and re-encode too.
-public enum SearchAlterationTypeValues: EnumValues {
-    public static let known: [String] = ["suggestion", "modification", "unknownFutureValue"]
-}
-
-extension SearchAlterationType {
-    public static var suggestion: Self { Self(rawValue: "suggestion") }
-
-    public static var modification: Self { Self(rawValue: "modification") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SearchAnswerKeywordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-answerkeyword?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.search.answerKeyword`.
-public typealias SearchAnswerKeyword = Model<SearchAnswerKeywordFields>
-
-/// The properties of a `SearchAnswerKeyword`, inherited ones included.
-public struct SearchAnswerKeywordFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.search.answerKeyword", fields: SearchAnswerKeywordFields())
-    public let keywords: Field<[String]>
-    public let matchSimilarKeywords: Field<Bool>
-    public let reservedKeywords: Field<[String]>
-
-    private init() {
-        self.keywords = Field("keywords")
-        self.matchSimilarKeywords = Field("matchSimilarKeywords")
-        self.reservedKeywords = Field("reservedKeywords")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.search.answerState`.
-public typealias SearchAnswerState = OpenEnum<SearchAnswerStateValues>
-
-/// The values of `SearchAnswerState` that the spec declares; others decode and re-encode too.
-public enum SearchAnswerStateValues: EnumValues {
-    public static let known: [String] = ["published", "draft", "excluded", "unknownFutureValue"]
-}
-
-extension SearchAnswerState {
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var excluded: Self { Self(rawValue: "excluded") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SearchAnswerVariantFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-answervariant?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.search.answerVariant`.
-public typealias SearchAnswerVariant = Model<SearchAnswerVariantFields>
-
-/// The properties of a `SearchAnswerVariant`, inherited ones included.
-public struct SearchAnswerVariantFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.search.answerVariant", fields: SearchAnswerVariantFields())
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let languageTag: Field<String>
-    public let platform: Field<DevicePlatformType>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.languageTag = Field("languageTag")
-        self.platform = Field("platform")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Its properties are listed in `SearchBookmarkFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-bookmark?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.search.bookmark`.
-public typealias SearchBookmark = Model<SearchBookmarkFields>
-
-/// The properties of a `SearchBookmark`, inherited ones included.
-public struct SearchBookmarkFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.search.bookmark",
-        base: SearchSearchAnswer.self,
-        fields: SearchBookmarkFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<SearchIdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let webUrl: Field<String>
-    public let availabilityEndDateTime: Field<Date>
-    public let availabilityStartDateTime: Field<Date>
-    public let categories: Field<[String]>
-    public let groupIds: Field<[String]>
-    public let isSuggested: Field<Bool>
-    public let keywords: Field<SearchAnswerKeyword>
-    public let languageTags: Field<[String]>
-    public let platforms: Field<[DevicePlatformType]>
-    public let powerAppIds: Field<[String]>
-    public let state: Field<SearchAnswerState>
-    public let targetedVariations: Field<[SearchAnswerVariant]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-        self.availabilityEndDateTime = Field("availabilityEndDateTime")
-        self.availabilityStartDateTime = Field("availabilityStartDateTime")
-        self.categories = Field("categories")
-        self.groupIds = Field("groupIds")
-        self.isSuggested = Field("isSuggested")
-        self.keywords = Field("keywords")
-        self.languageTags = Field("languageTags")
-        self.platforms = Field("platforms")
-        self.powerAppIds = Field("powerAppIds")
-        self.state = Field("state")
-        self.targetedVariations = Field("targetedVariations")
-    }
-}
-
-/// Requests for one `SearchBookmark`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.search.bookmark`.
-public struct SearchBookmarkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchBookmark
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.search.bookmark", model: SearchBookmark.self)
-}
-
-/// Its properties are listed in `SearchBucketFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchbucket?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchBucket`.
-public typealias SearchBucket = Model<SearchBucketFields>
-
-/// The properties of a `SearchBucket`, inherited ones included.
-public struct SearchBucketFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchBucket", fields: SearchBucketFields())
-    public let aggregationFilterToken: Field<String>
-    public let count: Field<Int32>
-    public let key: Field<String>
-
-    private init() {
-        self.aggregationFilterToken = Field("aggregationFilterToken")
-        self.count = Field("count")
-        self.key = Field("key")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.searchContent`.
-public typealias SearchContent = OpenEnum<SearchContentValues>
-
-/// The values of `SearchContent` that the spec declares; others decode and re-encode too.
-public enum SearchContentValues: FlagValues {
-    public static let known: [String] = ["sharedContent", "privateContent", "unknownFutureValue"]
-}
-
-extension SearchContent {
-    public static var sharedContent: Self { Self(rawValue: "sharedContent") }
-
-    public static var privateContent: Self { Self(rawValue: "privateContent") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SearchEntityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchEntity`.
-public typealias SearchEntity = Model<SearchEntityFields>
-
-/// The properties of a `SearchEntity`, inherited ones included.
-public struct SearchEntityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.searchEntity",
-        base: Entity.self,
-        fields: SearchEntityFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("acronyms")`).
-    public let acronyms: Field<[SearchAcronym]>
-
-    /// Present when the request expanded it (`expand("bookmarks")`).
-    public let bookmarks: Field<[SearchBookmark]>
-
-    /// Present when the request expanded it (`expand("qnas")`).
-    public let qnas: Field<[SearchQna]>
-
-    private init() {
-        self.id = Field("id")
-        self.acronyms = Field("acronyms")
-        self.bookmarks = Field("bookmarks")
-        self.qnas = Field("qnas")
-    }
-}
-
-/// Requests for one `SearchEntity`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.searchEntity`.
-public struct SearchEntityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchEntity
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.searchEntity",
-        model: SearchEntity.self,
-        children: [
-            .init("acronyms", "microsoft.graph.search.acronym", collection: true),
-            .init("bookmarks", "microsoft.graph.search.bookmark", collection: true),
-            .init("qnas", "microsoft.graph.search.qna", collection: true),
-        ],
-        operations: [.init("query", .post, response: .collection(.model(SearchResponse.self)))]
-    )
-
-    /// `acronyms.request()` lists them; `acronyms("acronym-id")` addresses one.
-    public var acronyms: CollectionRequestBuilder<SearchAcronymRequestBuilder> {
-        .init(client: client, path: path.appending("acronyms"))
-    }
-
-    /// `bookmarks.request()` lists them; `bookmarks("bookmark-id")` addresses one.
-    public var bookmarks: CollectionRequestBuilder<SearchBookmarkRequestBuilder> {
-        .init(client: client, path: path.appending("bookmarks"))
-    }
-
-    /// `qnas.request()` lists them; `qnas("qna-id")` addresses one.
-    public var qnas: CollectionRequestBuilder<SearchQnaRequestBuilder> {
-        .init(client: client, path: path.appending("qnas"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.searchEntity/query` (POST).
-    public func query(requests: [SearchRequest]) -> OperationRequest<[SearchResponse]> {
-        var request = APIRequest(method: .post, path: path.appending("query"))
-        var body = JSONObject()
-        body.set("requests", requests)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([SearchResponse].self))
-    }
-}
-
-/// Its properties are listed in `SearchHitFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchhit?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchHit`.
-public typealias SearchHit = Model<SearchHitFields>
-
-/// The properties of a `SearchHit`, inherited ones included.
-public struct SearchHitFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchHit", fields: SearchHitFields())
-    public let contentSource: Field<String>
-    public let hitId: Field<String>
-    public let isCollapsed: Field<Bool>
-    public let rank: Field<Int32>
-    public let resultTemplateId: Field<String>
-    public let summary: Field<String>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<Entity>
-
-    private init() {
-        self.contentSource = Field("contentSource")
-        self.hitId = Field("hitId")
-        self.isCollapsed = Field("isCollapsed")
-        self.rank = Field("rank")
-        self.resultTemplateId = Field("resultTemplateId")
-        self.summary = Field("summary")
-        self.resource = Field("resource")
-    }
-}
-
-/// Its properties are listed in `SearchHitsContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchhitscontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchHitsContainer`.
-public typealias SearchHitsContainer = Model<SearchHitsContainerFields>
-
-/// The properties of a `SearchHitsContainer`, inherited ones included.
-public struct SearchHitsContainerFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchHitsContainer", fields: SearchHitsContainerFields())
-    public let aggregations: Field<[SearchAggregation]>
-    public let hits: Field<[SearchHit]>
-    public let moreResultsAvailable: Field<Bool>
-    public let total: Field<Int32>
-
-    private init() {
-        self.aggregations = Field("aggregations")
-        self.hits = Field("hits")
-        self.moreResultsAvailable = Field("moreResultsAvailable")
-        self.total = Field("total")
-    }
-}
-
-/// Its properties are listed in `SearchIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-identity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.search.identity`.
-public typealias SearchIdentity = Model<SearchIdentityFields>
-
-/// The properties of a `SearchIdentity`, inherited ones included.
-public struct SearchIdentityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.search.identity", fields: SearchIdentityFields())
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
-}
-
-/// Its properties are listed in `SearchIdentitySetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-identityset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.search.identitySet`.
-public typealias SearchIdentitySet = Model<SearchIdentitySetFields>
-
-/// The properties of a `SearchIdentitySet`, inherited ones included.
-public struct SearchIdentitySetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.search.identitySet", fields: SearchIdentitySetFields())
-    public let application: Field<SearchIdentity>
-    public let device: Field<SearchIdentity>
-    public let user: Field<SearchIdentity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-    }
-}
-
-/// Its properties are listed in `SearchQnaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-qna?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.search.qna`.
-public typealias SearchQna = Model<SearchQnaFields>
-
-/// The properties of a `SearchQna`, inherited ones included.
-public struct SearchQnaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.search.qna",
-        base: SearchSearchAnswer.self,
-        fields: SearchQnaFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<SearchIdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let webUrl: Field<String>
-    public let availabilityEndDateTime: Field<Date>
-    public let availabilityStartDateTime: Field<Date>
-    public let groupIds: Field<[String]>
-    public let isSuggested: Field<Bool>
-    public let keywords: Field<SearchAnswerKeyword>
-    public let languageTags: Field<[String]>
-    public let platforms: Field<[DevicePlatformType]>
-    public let state: Field<SearchAnswerState>
-    public let targetedVariations: Field<[SearchAnswerVariant]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-        self.availabilityEndDateTime = Field("availabilityEndDateTime")
-        self.availabilityStartDateTime = Field("availabilityStartDateTime")
-        self.groupIds = Field("groupIds")
-        self.isSuggested = Field("isSuggested")
-        self.keywords = Field("keywords")
-        self.languageTags = Field("languageTags")
-        self.platforms = Field("platforms")
-        self.state = Field("state")
-        self.targetedVariations = Field("targetedVariations")
-    }
-}
-
-/// Requests for one `SearchQna`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.search.qna`.
-public struct SearchQnaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchQna
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.search.qna", model: SearchQna.self)
-}
-
-/// Its properties are listed in `SearchQueryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchquery?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchQuery`.
-public typealias SearchQuery = Model<SearchQueryFields>
-
-/// The properties of a `SearchQuery`, inherited ones included.
-public struct SearchQueryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchQuery", fields: SearchQueryFields())
-    public let queryString: Field<String>
-    public let queryTemplate: Field<String>
-
-    private init() {
-        self.queryString = Field("queryString")
-        self.queryTemplate = Field("queryTemplate")
-    }
-}
-
-/// Its properties are listed in `SearchRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchRequest`.
-public typealias SearchRequest = Model<SearchRequestFields>
-
-/// The properties of a `SearchRequest`, inherited ones included.
-public struct SearchRequestFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchRequest", fields: SearchRequestFields())
-    public let aggregationFilters: Field<[String]>
-    public let aggregations: Field<[AggregationOption]>
-    public let collapseProperties: Field<[CollapseProperty]>
-    public let contentSources: Field<[String]>
-    public let enableTopResults: Field<Bool>
-    public let entityTypes: Field<[EntityType]>
-    public let fields: Field<[String]>
-    public let from: Field<Int32>
-    public let query: Field<SearchQuery>
-    public let queryAlterationOptions: Field<SearchAlterationOptions>
-    public let region: Field<String>
-    public let resultTemplateOptions: Field<ResultTemplateOption>
-    public let sharePointOneDriveOptions: Field<SharePointOneDriveOptions>
-    public let size: Field<Int32>
-    public let sortProperties: Field<[SortProperty]>
-
-    private init() {
-        self.aggregationFilters = Field("aggregationFilters")
-        self.aggregations = Field("aggregations")
-        self.collapseProperties = Field("collapseProperties")
-        self.contentSources = Field("contentSources")
-        self.enableTopResults = Field("enableTopResults")
-        self.entityTypes = Field("entityTypes")
-        self.fields = Field("fields")
-        self.from = Field("from")
-        self.query = Field("query")
-        self.queryAlterationOptions = Field("queryAlterationOptions")
-        self.region = Field("region")
-        self.resultTemplateOptions = Field("resultTemplateOptions")
-        self.sharePointOneDriveOptions = Field("sharePointOneDriveOptions")
-        self.size = Field("size")
-        self.sortProperties = Field("sortProperties")
-    }
-}
-
-/// Its properties are listed in `SearchResourceMetadataDictionaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchresourcemetadatadictionary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchResourceMetadataDictionary`.
-public typealias SearchResourceMetadataDictionary = Model<SearchResourceMetadataDictionaryFields>
-
-/// The properties of a `SearchResourceMetadataDictionary`, inherited ones included.
-public struct SearchResourceMetadataDictionaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.searchResourceMetadataDictionary",
-        base: Dictionaries.self,
-        fields: SearchResourceMetadataDictionaryFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `SearchResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchResponse`.
-public typealias SearchResponse = Model<SearchResponseFields>
-
-/// The properties of a `SearchResponse`, inherited ones included.
-public struct SearchResponseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchResponse", fields: SearchResponseFields())
-    public let hitsContainers: Field<[SearchHitsContainer]>
-    public let queryAlterationResponse: Field<AlterationResponse>
-    public let resultTemplates: Field<ResultTemplateDictionary>
-    public let searchTerms: Field<[String]>
-
-    private init() {
-        self.hitsContainers = Field("hitsContainers")
-        self.queryAlterationResponse = Field("queryAlterationResponse")
-        self.resultTemplates = Field("resultTemplates")
-        self.searchTerms = Field("searchTerms")
-    }
-}
-
-/// Its properties are listed in `SearchResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/searchresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.searchResult`.
-public typealias SearchResult = Model<SearchResultFields>
-
-/// The properties of a `SearchResult`, inherited ones included.
-public struct SearchResultFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchResult", fields: SearchResultFields())
-    public let onClickTelemetryUrl: Field<String>
-
-    private init() {
-        self.onClickTelemetryUrl = Field("onClickTelemetryUrl")
-    }
-}
-
-/// Its properties are listed in `SearchSearchAnswerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/search-searchanswer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.search.searchAnswer`.
-public typealias SearchSearchAnswer = Model<SearchSearchAnswerFields>
-
-/// The properties of a `SearchSearchAnswer`, inherited ones included.
-public struct SearchSearchAnswerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.search.searchAnswer",
-        base: Entity.self,
-        derived: [SearchAcronym.self, SearchBookmark.self, SearchQna.self],
-        fields: SearchSearchAnswerFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<SearchIdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Requests for one `SearchSearchAnswer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.search.searchAnswer`.
-public struct SearchSearchAnswerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchSearchAnswer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.search.searchAnswer", model: SearchSearchAnswer.self)
-}
-
-/// Its properties are listed in `SectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/section?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.section`.
-public typealias Section = Model<SectionFields>
-
-/// The properties of a `Section`, inherited ones included.
-public struct SectionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.section", base: Place.self, fields: SectionFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.sectionEmphasisType`.
-public typealias SectionEmphasisType = OpenEnum<SectionEmphasisTypeValues>
-
-/// The values of `SectionEmphasisType` that the spec declares; others decode and re-encode too.
-public enum SectionEmphasisTypeValues: EnumValues {
-    public static let known: [String] = ["none", "neutral", "soft", "strong", "unknownFutureValue"]
-}
-
-extension SectionEmphasisType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var neutral: Self { Self(rawValue: "neutral") }
-
-    public static var soft: Self { Self(rawValue: "soft") }
-
-    public static var strong: Self { Self(rawValue: "strong") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SectionGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sectiongroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sectionGroup`.
-public typealias SectionGroup = Model<SectionGroupFields>
-
-/// The properties of a `SectionGroup`, inherited ones included.
-public struct SectionGroupFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sectionGroup",
-        base: OnenoteEntityHierarchyModel.self,
-        fields: SectionGroupFields()
-    )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let sectionGroupsUrl: Field<String>
-    public let sectionsUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("parentNotebook")`).
-    public let parentNotebook: Field<Notebook>
-
-    /// Present when the request expanded it (`expand("parentSectionGroup")`).
-    public let parentSectionGroup: Field<SectionGroup>
-
-    /// Present when the request expanded it (`expand("sectionGroups")`).
-    public let sectionGroups: Field<[SectionGroup]>
-
-    /// Present when the request expanded it (`expand("sections")`).
-    public let sections: Field<[OnenoteSection]>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.sectionGroupsUrl = Field("sectionGroupsUrl")
-        self.sectionsUrl = Field("sectionsUrl")
-        self.parentNotebook = Field("parentNotebook")
-        self.parentSectionGroup = Field("parentSectionGroup")
-        self.sectionGroups = Field("sectionGroups")
-        self.sections = Field("sections")
-    }
-}
-
-/// Requests for one `SectionGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sectionGroup`.
-public struct SectionGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SectionGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sectionGroup",
-        model: SectionGroup.self,
-        children: [
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false),
-            .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
-            .init("sections", "microsoft.graph.onenoteSection", collection: true),
+            .init("identityProviders", "microsoft.graph.identityProvider", collection: true),
+            .init("languages", "microsoft.graph.userFlowLanguageConfiguration", collection: true),
+            .init("userAttributeAssignments", "microsoft.graph.identityUserFlowAttributeAssignment", collection: true),
+            .init("userFlowIdentityProviders", "microsoft.graph.identityProviderBase", collection: true),
         ]
     )
 
-    public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
-
-    public var parentSectionGroup: SectionGroupRequestBuilder {
-        .init(client: client, path: path.appending("parentSectionGroup"))
+    /// `identityProviders.request()` lists them; `identityProviders("identityProvider-id")` addresses one.
+    public var identityProviders: CollectionRequestBuilder<IdentityProviderRequestBuilder> {
+        .init(client: client, path: path.appending("identityProviders"))
     }
 
-    /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
-    public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
-        .init(client: client, path: path.appending("sectionGroups"))
+    /// `languages.request()` lists them; `languages("userFlowLanguageConfiguration-id")` addresses one.
+    public var languages: CollectionRequestBuilder<UserFlowLanguageConfigurationRequestBuilder> {
+        .init(client: client, path: path.appending("languages"))
     }
 
-    /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
-    public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
-        .init(client: client, path: path.appending("sections"))
+    /// `userAttributeAssignments.request()` lists them;
+    /// `userAttributeAssignments("identityUserFlowAttributeAssignment-id")` addresses one.
+    public var userAttributeAssignments: CollectionRequestBuilder<IdentityUserFlowAttributeAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("userAttributeAssignments"))
+    }
+
+    /// `userFlowIdentityProviders.request()` lists them; `userFlowIdentityProviders("identityProviderBase-id")`
+    /// addresses one.
+    public var userFlowIdentityProviders: CollectionRequestBuilder<IdentityProviderBaseRequestBuilder> {
+        .init(client: client, path: path.appending("userFlowIdentityProviders"))
     }
 }
 
-/// Its properties are listed in `SectionLinksFields`; read and write them as `value.name`.
+/// Its properties are listed in `BackupRestoreRootFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sectionlinks?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sectionLinks`.
-public typealias SectionLinks = Model<SectionLinksFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/backuprestoreroot?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.backupRestoreRoot`.
+public typealias BackupRestoreRoot = Model<BackupRestoreRootFields>
 
-/// The properties of a `SectionLinks`, inherited ones included.
-public struct SectionLinksFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sectionLinks", fields: SectionLinksFields())
-    public let oneNoteClientUrl: Field<ExternalLink>
-    public let oneNoteWebUrl: Field<ExternalLink>
+/// The properties of a `BackupRestoreRoot`, inherited ones included.
+public struct BackupRestoreRootFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.backupRestoreRoot",
+        base: Entity.self,
+        fields: BackupRestoreRootFields()
+    )
+
+    public let id: Field<String>
+    public let serviceStatus: Field<ServiceStatus>
+
+    /// Present when the request expanded it (`expand("browseSessions")`).
+    public let browseSessions: Field<[BrowseSessionBase]>
+
+    /// Present when the request expanded it (`expand("driveInclusionRules")`).
+    public let driveInclusionRules: Field<[DriveProtectionRule]>
+
+    /// Present when the request expanded it (`expand("driveProtectionUnits")`).
+    public let driveProtectionUnits: Field<[DriveProtectionUnit]>
+
+    /// Present when the request expanded it (`expand("driveProtectionUnitsBulkAdditionJobs")`).
+    public let driveProtectionUnitsBulkAdditionJobs: Field<[DriveProtectionUnitsBulkAdditionJob]>
+
+    /// Present when the request expanded it (`expand("emailNotificationsSetting")`).
+    public let emailNotificationsSetting: Field<EmailNotificationsSetting>
+
+    /// Present when the request expanded it (`expand("exchangeProtectionPolicies")`).
+    public let exchangeProtectionPolicies: Field<[ExchangeProtectionPolicy]>
+
+    /// Present when the request expanded it (`expand("exchangeRestoreSessions")`).
+    public let exchangeRestoreSessions: Field<[ExchangeRestoreSession]>
+
+    /// Present when the request expanded it (`expand("mailboxInclusionRules")`).
+    public let mailboxInclusionRules: Field<[MailboxProtectionRule]>
+
+    /// Present when the request expanded it (`expand("mailboxProtectionUnits")`).
+    public let mailboxProtectionUnits: Field<[MailboxProtectionUnit]>
+
+    /// Present when the request expanded it (`expand("mailboxProtectionUnitsBulkAdditionJobs")`).
+    public let mailboxProtectionUnitsBulkAdditionJobs: Field<[MailboxProtectionUnitsBulkAdditionJob]>
+
+    /// Present when the request expanded it (`expand("oneDriveForBusinessBrowseSessions")`).
+    public let oneDriveForBusinessBrowseSessions: Field<[OneDriveForBusinessBrowseSession]>
+
+    /// Present when the request expanded it (`expand("oneDriveForBusinessProtectionPolicies")`).
+    public let oneDriveForBusinessProtectionPolicies: Field<[OneDriveForBusinessProtectionPolicy]>
+
+    /// Present when the request expanded it (`expand("oneDriveForBusinessRestoreSessions")`).
+    public let oneDriveForBusinessRestoreSessions: Field<[OneDriveForBusinessRestoreSession]>
+
+    /// Present when the request expanded it (`expand("protectionPolicies")`).
+    public let protectionPolicies: Field<[ProtectionPolicyBase]>
+
+    /// Present when the request expanded it (`expand("protectionUnits")`).
+    public let protectionUnits: Field<[ProtectionUnitBase]>
+
+    /// Present when the request expanded it (`expand("restorePoints")`).
+    public let restorePoints: Field<[RestorePoint]>
+
+    /// Present when the request expanded it (`expand("restoreSessions")`).
+    public let restoreSessions: Field<[RestoreSessionBase]>
+
+    /// Present when the request expanded it (`expand("serviceApps")`).
+    public let serviceApps: Field<[ServiceApp]>
+
+    /// Present when the request expanded it (`expand("sharePointBrowseSessions")`).
+    public let sharePointBrowseSessions: Field<[SharePointBrowseSession]>
+
+    /// Present when the request expanded it (`expand("sharePointProtectionPolicies")`).
+    public let sharePointProtectionPolicies: Field<[SharePointProtectionPolicy]>
+
+    /// Present when the request expanded it (`expand("sharePointRestoreSessions")`).
+    public let sharePointRestoreSessions: Field<[SharePointRestoreSession]>
+
+    /// Present when the request expanded it (`expand("siteInclusionRules")`).
+    public let siteInclusionRules: Field<[SiteProtectionRule]>
+
+    /// Present when the request expanded it (`expand("siteProtectionUnits")`).
+    public let siteProtectionUnits: Field<[SiteProtectionUnit]>
+
+    /// Present when the request expanded it (`expand("siteProtectionUnitsBulkAdditionJobs")`).
+    public let siteProtectionUnitsBulkAdditionJobs: Field<[SiteProtectionUnitsBulkAdditionJob]>
 
     private init() {
-        self.oneNoteClientUrl = Field("oneNoteClientUrl")
-        self.oneNoteWebUrl = Field("oneNoteWebUrl")
+        self.id = Field("id")
+        self.serviceStatus = Field("serviceStatus")
+        self.browseSessions = Field("browseSessions")
+        self.driveInclusionRules = Field("driveInclusionRules")
+        self.driveProtectionUnits = Field("driveProtectionUnits")
+        self.driveProtectionUnitsBulkAdditionJobs = Field("driveProtectionUnitsBulkAdditionJobs")
+        self.emailNotificationsSetting = Field("emailNotificationsSetting")
+        self.exchangeProtectionPolicies = Field("exchangeProtectionPolicies")
+        self.exchangeRestoreSessions = Field("exchangeRestoreSessions")
+        self.mailboxInclusionRules = Field("mailboxInclusionRules")
+        self.mailboxProtectionUnits = Field("mailboxProtectionUnits")
+        self.mailboxProtectionUnitsBulkAdditionJobs = Field("mailboxProtectionUnitsBulkAdditionJobs")
+        self.oneDriveForBusinessBrowseSessions = Field("oneDriveForBusinessBrowseSessions")
+        self.oneDriveForBusinessProtectionPolicies = Field("oneDriveForBusinessProtectionPolicies")
+        self.oneDriveForBusinessRestoreSessions = Field("oneDriveForBusinessRestoreSessions")
+        self.protectionPolicies = Field("protectionPolicies")
+        self.protectionUnits = Field("protectionUnits")
+        self.restorePoints = Field("restorePoints")
+        self.restoreSessions = Field("restoreSessions")
+        self.serviceApps = Field("serviceApps")
+        self.sharePointBrowseSessions = Field("sharePointBrowseSessions")
+        self.sharePointProtectionPolicies = Field("sharePointProtectionPolicies")
+        self.sharePointRestoreSessions = Field("sharePointRestoreSessions")
+        self.siteInclusionRules = Field("siteInclusionRules")
+        self.siteProtectionUnits = Field("siteProtectionUnits")
+        self.siteProtectionUnitsBulkAdditionJobs = Field("siteProtectionUnitsBulkAdditionJobs")
     }
 }
 
-/// Its properties are listed in `SectionMapFields`; read and write them as `value.name`.
+/// Requests for one `BackupRestoreRoot`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sectionmap?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sectionMap`.
-public typealias SectionMap = Model<SectionMapFields>
+/// - Remark: Generated from `microsoft.graph.backupRestoreRoot`.
+public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BackupRestoreRoot
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The properties of a `SectionMap`, inherited ones included.
-public struct SectionMapFields: FieldSet {
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.backupRestoreRoot",
+        model: BackupRestoreRoot.self,
+        children: [
+            .init("browseSessions", "microsoft.graph.browseSessionBase", collection: true),
+            .init("driveInclusionRules", "microsoft.graph.driveProtectionRule", collection: true),
+            .init("driveProtectionUnits", "microsoft.graph.driveProtectionUnit", collection: true),
+            .init(
+                "driveProtectionUnitsBulkAdditionJobs",
+                "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
+                collection: true
+            ),
+            .init("emailNotificationsSetting", "microsoft.graph.emailNotificationsSetting", collection: false),
+            .init("exchangeProtectionPolicies", "microsoft.graph.exchangeProtectionPolicy", collection: true),
+            .init("exchangeRestoreSessions", "microsoft.graph.exchangeRestoreSession", collection: true),
+            .init("mailboxInclusionRules", "microsoft.graph.mailboxProtectionRule", collection: true),
+            .init("mailboxProtectionUnits", "microsoft.graph.mailboxProtectionUnit", collection: true),
+            .init(
+                "mailboxProtectionUnitsBulkAdditionJobs",
+                "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
+                collection: true
+            ),
+            .init(
+                "oneDriveForBusinessBrowseSessions",
+                "microsoft.graph.oneDriveForBusinessBrowseSession",
+                collection: true
+            ),
+            .init(
+                "oneDriveForBusinessProtectionPolicies",
+                "microsoft.graph.oneDriveForBusinessProtectionPolicy",
+                collection: true
+            ),
+            .init(
+                "oneDriveForBusinessRestoreSessions",
+                "microsoft.graph.oneDriveForBusinessRestoreSession",
+                collection: true
+            ),
+            .init("protectionPolicies", "microsoft.graph.protectionPolicyBase", collection: true),
+            .init("protectionUnits", "microsoft.graph.protectionUnitBase", collection: true),
+            .init("restorePoints", "microsoft.graph.restorePoint", collection: true),
+            .init("restoreSessions", "microsoft.graph.restoreSessionBase", collection: true),
+            .init("serviceApps", "microsoft.graph.serviceApp", collection: true),
+            .init("sharePointBrowseSessions", "microsoft.graph.sharePointBrowseSession", collection: true),
+            .init("sharePointProtectionPolicies", "microsoft.graph.sharePointProtectionPolicy", collection: true),
+            .init("sharePointRestoreSessions", "microsoft.graph.sharePointRestoreSession", collection: true),
+            .init("siteInclusionRules", "microsoft.graph.siteProtectionRule", collection: true),
+            .init("siteProtectionUnits", "microsoft.graph.siteProtectionUnit", collection: true),
+            .init(
+                "siteProtectionUnitsBulkAdditionJobs",
+                "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
+                collection: true
+            ),
+        ],
+        operations: [.init("enable", .post, response: .model(ServiceStatus.self))]
+    )
+
+    /// `browseSessions.request()` lists them; `browseSessions("browseSessionBase-id")` addresses one.
+    public var browseSessions: CollectionRequestBuilder<BrowseSessionBaseRequestBuilder> {
+        .init(client: client, path: path.appending("browseSessions"))
+    }
+
+    /// `driveInclusionRules.request()` lists them; `driveInclusionRules("driveProtectionRule-id")` addresses one.
+    public var driveInclusionRules: CollectionRequestBuilder<DriveProtectionRuleRequestBuilder> {
+        .init(client: client, path: path.appending("driveInclusionRules"))
+    }
+
+    /// `driveProtectionUnits.request()` lists them; `driveProtectionUnits("driveProtectionUnit-id")` addresses one.
+    public var driveProtectionUnits: CollectionRequestBuilder<DriveProtectionUnitRequestBuilder> {
+        .init(client: client, path: path.appending("driveProtectionUnits"))
+    }
+
+    /// `driveProtectionUnitsBulkAdditionJobs.request()` lists them; `driveProtectionUnitsBulkAdditionJobs("id")`
+    /// addresses one.
+    public var driveProtectionUnitsBulkAdditionJobs:
+        CollectionRequestBuilder<DriveProtectionUnitsBulkAdditionJobRequestBuilder>
+    {
+        .init(client: client, path: path.appending("driveProtectionUnitsBulkAdditionJobs"))
+    }
+
+    public var emailNotificationsSetting: EmailNotificationsSettingRequestBuilder {
+        .init(client: client, path: path.appending("emailNotificationsSetting"))
+    }
+
+    /// `exchangeProtectionPolicies.request()` lists them; `exchangeProtectionPolicies("exchangeProtectionPolicy-id")`
+    /// addresses one.
+    public var exchangeProtectionPolicies: CollectionRequestBuilder<ExchangeProtectionPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("exchangeProtectionPolicies"))
+    }
+
+    /// `exchangeRestoreSessions.request()` lists them; `exchangeRestoreSessions("exchangeRestoreSession-id")` addresses
+    /// one.
+    public var exchangeRestoreSessions: CollectionRequestBuilder<ExchangeRestoreSessionRequestBuilder> {
+        .init(client: client, path: path.appending("exchangeRestoreSessions"))
+    }
+
+    /// `mailboxInclusionRules.request()` lists them; `mailboxInclusionRules("mailboxProtectionRule-id")` addresses one.
+    public var mailboxInclusionRules: CollectionRequestBuilder<MailboxProtectionRuleRequestBuilder> {
+        .init(client: client, path: path.appending("mailboxInclusionRules"))
+    }
+
+    /// `mailboxProtectionUnits.request()` lists them; `mailboxProtectionUnits("mailboxProtectionUnit-id")` addresses
+    /// one.
+    public var mailboxProtectionUnits: CollectionRequestBuilder<MailboxProtectionUnitRequestBuilder> {
+        .init(client: client, path: path.appending("mailboxProtectionUnits"))
+    }
+
+    /// `mailboxProtectionUnitsBulkAdditionJobs.request()` lists them; `mailboxProtectionUnitsBulkAdditionJobs("id")`
+    /// addresses one.
+    public var mailboxProtectionUnitsBulkAdditionJobs:
+        CollectionRequestBuilder<MailboxProtectionUnitsBulkAdditionJobRequestBuilder>
+    {
+        .init(client: client, path: path.appending("mailboxProtectionUnitsBulkAdditionJobs"))
+    }
+
+    /// `oneDriveForBusinessBrowseSessions.request()` lists them;
+    /// `oneDriveForBusinessBrowseSessions("oneDriveForBusinessBrowseSession-id")` addresses one.
+    public var oneDriveForBusinessBrowseSessions:
+        CollectionRequestBuilder<OneDriveForBusinessBrowseSessionRequestBuilder>
+    {
+        .init(client: client, path: path.appending("oneDriveForBusinessBrowseSessions"))
+    }
+
+    /// `oneDriveForBusinessProtectionPolicies.request()` lists them; `oneDriveForBusinessProtectionPolicies("id")`
+    /// addresses one.
+    public var oneDriveForBusinessProtectionPolicies:
+        CollectionRequestBuilder<OneDriveForBusinessProtectionPolicyRequestBuilder>
+    {
+        .init(client: client, path: path.appending("oneDriveForBusinessProtectionPolicies"))
+    }
+
+    /// `oneDriveForBusinessRestoreSessions.request()` lists them;
+    /// `oneDriveForBusinessRestoreSessions("oneDriveForBusinessRestoreSession-id")` addresses one.
+    public var oneDriveForBusinessRestoreSessions:
+        CollectionRequestBuilder<OneDriveForBusinessRestoreSessionRequestBuilder>
+    {
+        .init(client: client, path: path.appending("oneDriveForBusinessRestoreSessions"))
+    }
+
+    /// `protectionPolicies.request()` lists them; `protectionPolicies("protectionPolicyBase-id")` addresses one.
+    public var protectionPolicies: CollectionRequestBuilder<ProtectionPolicyBaseRequestBuilder> {
+        .init(client: client, path: path.appending("protectionPolicies"))
+    }
+
+    /// `protectionUnits.request()` lists them; `protectionUnits("protectionUnitBase-id")` addresses one.
+    public var protectionUnits: CollectionRequestBuilder<ProtectionUnitBaseRequestBuilder> {
+        .init(client: client, path: path.appending("protectionUnits"))
+    }
+
+    /// `restorePoints.request()` lists them; `restorePoints("restorePoint-id")` addresses one.
+    public var restorePoints: CollectionRequestBuilder<RestorePointRequestBuilder> {
+        .init(client: client, path: path.appending("restorePoints"))
+    }
+
+    /// `restoreSessions.request()` lists them; `restoreSessions("restoreSessionBase-id")` addresses one.
+    public var restoreSessions: CollectionRequestBuilder<RestoreSessionBaseRequestBuilder> {
+        .init(client: client, path: path.appending("restoreSessions"))
+    }
+
+    /// `serviceApps.request()` lists them; `serviceApps("serviceApp-id")` addresses one.
+    public var serviceApps: CollectionRequestBuilder<ServiceAppRequestBuilder> {
+        .init(client: client, path: path.appending("serviceApps"))
+    }
+
+    /// `sharePointBrowseSessions.request()` lists them; `sharePointBrowseSessions("sharePointBrowseSession-id")`
+    /// addresses one.
+    public var sharePointBrowseSessions: CollectionRequestBuilder<SharePointBrowseSessionRequestBuilder> {
+        .init(client: client, path: path.appending("sharePointBrowseSessions"))
+    }
+
+    /// `sharePointProtectionPolicies.request()` lists them;
+    /// `sharePointProtectionPolicies("sharePointProtectionPolicy-id")` addresses one.
+    public var sharePointProtectionPolicies: CollectionRequestBuilder<SharePointProtectionPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("sharePointProtectionPolicies"))
+    }
+
+    /// `sharePointRestoreSessions.request()` lists them; `sharePointRestoreSessions("sharePointRestoreSession-id")`
+    /// addresses one.
+    public var sharePointRestoreSessions: CollectionRequestBuilder<SharePointRestoreSessionRequestBuilder> {
+        .init(client: client, path: path.appending("sharePointRestoreSessions"))
+    }
+
+    /// `siteInclusionRules.request()` lists them; `siteInclusionRules("siteProtectionRule-id")` addresses one.
+    public var siteInclusionRules: CollectionRequestBuilder<SiteProtectionRuleRequestBuilder> {
+        .init(client: client, path: path.appending("siteInclusionRules"))
+    }
+
+    /// `siteProtectionUnits.request()` lists them; `siteProtectionUnits("siteProtectionUnit-id")` addresses one.
+    public var siteProtectionUnits: CollectionRequestBuilder<SiteProtectionUnitRequestBuilder> {
+        .init(client: client, path: path.appending("siteProtectionUnits"))
+    }
+
+    /// `siteProtectionUnitsBulkAdditionJobs.request()` lists them; `siteProtectionUnitsBulkAdditionJobs("id")`
+    /// addresses one.
+    public var siteProtectionUnitsBulkAdditionJobs:
+        CollectionRequestBuilder<SiteProtectionUnitsBulkAdditionJobRequestBuilder>
+    {
+        .init(client: client, path: path.appending("siteProtectionUnitsBulkAdditionJobs"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/enable` (POST).
+    public func enable(appOwnerTenantId: String) -> OperationRequest<ServiceStatus> {
+        var request = APIRequest(method: .post, path: path.appending("enable"))
+        var body = JSONObject()
+        body.set("appOwnerTenantId", appOwnerTenantId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(ServiceStatus.self))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.backupServiceConsumer`.
+public typealias BackupServiceConsumer = OpenEnum<BackupServiceConsumerValues>
+
+/// The values of `BackupServiceConsumer` that the spec declares; others decode and re-encode too.
+public enum BackupServiceConsumerValues: EnumValues {
+    public static let known: [String] = ["unknown", "firstparty", "thirdparty", "unknownFutureValue"]
+}
+
+extension BackupServiceConsumer {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var firstparty: Self { Self(rawValue: "firstparty") }
+
+    public static var thirdparty: Self { Self(rawValue: "thirdparty") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.backupServiceStatus`.
+public typealias BackupServiceStatus = OpenEnum<BackupServiceStatusValues>
+
+/// The values of `BackupServiceStatus` that the spec declares; others decode and re-encode too.
+public enum BackupServiceStatusValues: EnumValues {
+    public static let known: [String] = [
+        "disabled",
+        "enabled",
+        "protectionChangeLocked",
+        "restoreLocked",
+        "unknownFutureValue",
+    ]
+}
+
+extension BackupServiceStatus {
+    public static var disabled: Self { Self(rawValue: "disabled") }
+
+    public static var enabled: Self { Self(rawValue: "enabled") }
+
+    public static var protectionChangeLocked: Self { Self(rawValue: "protectionChangeLocked") }
+
+    public static var restoreLocked: Self { Self(rawValue: "restoreLocked") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.baseAuthenticationMethod`.
+public typealias BaseAuthenticationMethod = OpenEnum<BaseAuthenticationMethodValues>
+
+/// The values of `BaseAuthenticationMethod` that the spec declares; others decode and re-encode too.
+public enum BaseAuthenticationMethodValues: EnumValues {
+    public static let known: [String] = [
+        "password",
+        "voice",
+        "hardwareOath",
+        "softwareOath",
+        "sms",
+        "fido2",
+        "windowsHelloForBusiness",
+        "microsoftAuthenticator",
+        "temporaryAccessPass",
+        "email",
+        "x509Certificate",
+        "federation",
+        "unknownFutureValue",
+        "qrCodePin",
+    ]
+}
+
+extension BaseAuthenticationMethod {
+    public static var password: Self { Self(rawValue: "password") }
+
+    public static var voice: Self { Self(rawValue: "voice") }
+
+    public static var hardwareOath: Self { Self(rawValue: "hardwareOath") }
+
+    public static var softwareOath: Self { Self(rawValue: "softwareOath") }
+
+    public static var sms: Self { Self(rawValue: "sms") }
+
+    public static var fido2: Self { Self(rawValue: "fido2") }
+
+    public static var windowsHelloForBusiness: Self { Self(rawValue: "windowsHelloForBusiness") }
+
+    public static var microsoftAuthenticator: Self { Self(rawValue: "microsoftAuthenticator") }
+
+    public static var temporaryAccessPass: Self { Self(rawValue: "temporaryAccessPass") }
+
+    public static var email: Self { Self(rawValue: "email") }
+
+    public static var x509Certificate: Self { Self(rawValue: "x509Certificate") }
+
+    public static var federation: Self { Self(rawValue: "federation") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+
+    public static var qrCodePin: Self { Self(rawValue: "qrCodePin") }
+}
+
+/// Its properties are listed in `BaseEndUserNotificationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baseendusernotification?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.baseEndUserNotification`.
+public typealias BaseEndUserNotification = Model<BaseEndUserNotificationFields>
+
+/// The properties of a `BaseEndUserNotification`, inherited ones included.
+public struct BaseEndUserNotificationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.sectionMap",
-        base: BaseMapFeature.self,
-        fields: SectionMapFields()
+        "microsoft.graph.baseEndUserNotification",
+        derived: [
+            PositiveReinforcementNotification.self,
+            SimulationNotification.self,
+            TrainingReminderNotification.self,
+        ],
+        fields: BaseEndUserNotificationFields()
+    )
+
+    public let defaultLanguage: Field<String>
+
+    /// Present when the request expanded it (`expand("endUserNotification")`).
+    public let endUserNotification: Field<EndUserNotification>
+
+    private init() {
+        self.defaultLanguage = Field("defaultLanguage")
+        self.endUserNotification = Field("endUserNotification")
+    }
+}
+
+/// Its properties are listed in `BaseItemFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baseitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.baseItem`.
+public typealias BaseItem = Model<BaseItemFields>
+
+/// The properties of a `BaseItem`, inherited ones included.
+public struct BaseItemFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.baseItem",
+        base: Entity.self,
+        derived: [
+            BaseSitePage.self,
+            Drive.self,
+            DriveItem.self,
+            List.self,
+            ListItem.self,
+            RecycleBin.self,
+            RecycleBinItem.self,
+            SharedDriveItem.self,
+            Site.self,
+        ],
+        fields: BaseItemFields()
+    )
+
+    public let id: Field<String>
+    public let createdBy: Field<IdentitySet>
+    public let createdDateTime: Field<Date>
+    public let description: Field<String>
+    public let eTag: Field<String>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let name: Field<String>
+    public let parentReference: Field<ItemReference>
+    public let webUrl: Field<String>
+
+    /// Present when the request expanded it (`expand("createdByUser")`).
+    public let createdByUser: Field<User>
+
+    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
+    public let lastModifiedByUser: Field<User>
+
+    private init() {
+        self.id = Field("id")
+        self.createdBy = Field("createdBy")
+        self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
+        self.eTag = Field("eTag")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.name = Field("name")
+        self.parentReference = Field("parentReference")
+        self.webUrl = Field("webUrl")
+        self.createdByUser = Field("createdByUser")
+        self.lastModifiedByUser = Field("lastModifiedByUser")
+    }
+}
+
+/// Requests for one `BaseItem`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.baseItem`.
+public struct BaseItemRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BaseItem
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.baseItem",
+        model: BaseItem.self,
+        children: [
+            .init("createdByUser", "microsoft.graph.user", collection: false),
+            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+        ]
+    )
+
+    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
+
+    public var lastModifiedByUser: UserRequestBuilder {
+        .init(client: client, path: path.appending("lastModifiedByUser"))
+    }
+}
+
+/// Its properties are listed in `BaseItemVersionFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baseitemversion?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.baseItemVersion`.
+public typealias BaseItemVersion = Model<BaseItemVersionFields>
+
+/// The properties of a `BaseItemVersion`, inherited ones included.
+public struct BaseItemVersionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.baseItemVersion",
+        base: Entity.self,
+        derived: [DriveItemVersion.self, ListItemVersion.self],
+        fields: BaseItemVersionFields()
+    )
+
+    public let id: Field<String>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let publication: Field<PublicationFacet>
+
+    private init() {
+        self.id = Field("id")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.publication = Field("publication")
+    }
+}
+
+/// Requests for one `BaseItemVersion`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.baseItemVersion`.
+public struct BaseItemVersionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BaseItemVersion
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.baseItemVersion", model: BaseItemVersion.self)
+}
+
+/// Its properties are listed in `BaseMapFeatureFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/basemapfeature?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.baseMapFeature`.
+public typealias BaseMapFeature = Model<BaseMapFeatureFields>
+
+/// The properties of a `BaseMapFeature`, inherited ones included.
+public struct BaseMapFeatureFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.baseMapFeature",
+        base: Entity.self,
+        derived: [BuildingMap.self, FixtureMap.self, FootprintMap.self, LevelMap.self, SectionMap.self, UnitMap.self],
+        fields: BaseMapFeatureFields()
     )
 
     public let id: Field<String>
     public let properties: Field<String>
-    public let placeId: Field<String>
 
     private init() {
         self.id = Field("id")
         self.properties = Field("properties")
-        self.placeId = Field("placeId")
     }
 }
 
-/// Requests for one `SectionMap`: `request()` reads, updates or deletes it.
+/// Requests for one `BaseMapFeature`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.sectionMap`.
-public struct SectionMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SectionMap
+/// - Remark: Generated from `microsoft.graph.baseMapFeature`.
+public struct BaseMapFeatureRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BaseMapFeature
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -9993,146 +1325,69 @@ public struct SectionMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.sectionMap", model: SectionMap.self)
+    public static let route = ResourceRoute("microsoft.graph.baseMapFeature", model: BaseMapFeature.self)
 }
 
-/// Requests for one `Section`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `BaseSitePageFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.section`.
-public struct SectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Section
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/basesitepage?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.baseSitePage`.
+public typealias BaseSitePage = Model<BaseSitePageFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.section",
-        model: Section.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
-
-    /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
-    public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
-        .init(client: client, path: path.appending("checkIns"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.section/descendants` (GET).
-    public func descendants() -> CollectionRequest<Place> {
-        let request = APIRequest(method: .get, path: path.appending(function: "descendants", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `SecureScoreFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securescore?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.secureScore`.
-public typealias SecureScore = Model<SecureScoreFields>
-
-/// The properties of a `SecureScore`, inherited ones included.
-public struct SecureScoreFields: FieldSet {
+/// The properties of a `BaseSitePage`, inherited ones included.
+public struct BaseSitePageFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.secureScore",
-        base: Entity.self,
-        fields: SecureScoreFields()
+        "microsoft.graph.baseSitePage",
+        base: BaseItem.self,
+        derived: [SitePage.self],
+        fields: BaseSitePageFields()
     )
+
     public let id: Field<String>
-    public let activeUserCount: Field<Int32>
-    public let averageComparativeScores: Field<[AverageComparativeScore]>
-    public let azureTenantId: Field<String>
-    public let controlScores: Field<[ControlScore]>
+    public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
-    public let currentScore: Field<Double>
-    public let enabledServices: Field<[String]>
-    public let licensedUserCount: Field<Int32>
-    public let maxScore: Field<Double>
-    public let vendorInformation: Field<SecurityVendorInformation>
-
-    private init() {
-        self.id = Field("id")
-        self.activeUserCount = Field("activeUserCount")
-        self.averageComparativeScores = Field("averageComparativeScores")
-        self.azureTenantId = Field("azureTenantId")
-        self.controlScores = Field("controlScores")
-        self.createdDateTime = Field("createdDateTime")
-        self.currentScore = Field("currentScore")
-        self.enabledServices = Field("enabledServices")
-        self.licensedUserCount = Field("licensedUserCount")
-        self.maxScore = Field("maxScore")
-        self.vendorInformation = Field("vendorInformation")
-    }
-}
-
-/// Its properties are listed in `SecureScoreControlProfileFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securescorecontrolprofile?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.secureScoreControlProfile`.
-public typealias SecureScoreControlProfile = Model<SecureScoreControlProfileFields>
-
-/// The properties of a `SecureScoreControlProfile`, inherited ones included.
-public struct SecureScoreControlProfileFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.secureScoreControlProfile",
-        base: Entity.self,
-        fields: SecureScoreControlProfileFields()
-    )
-
-    public let id: Field<String>
-    public let actionType: Field<String>
-    public let actionUrl: Field<String>
-    public let azureTenantId: Field<String>
-    public let complianceInformation: Field<[ComplianceInformation]>
-    public let controlCategory: Field<String>
-    public let controlStateUpdates: Field<[SecureScoreControlStateUpdate]>
-    public let deprecated: Field<Bool>
-    public let implementationCost: Field<String>
+    public let description: Field<String>
+    public let eTag: Field<String>
+    public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
-    public let maxScore: Field<Double>
-    public let rank: Field<Int32>
-    public let remediation: Field<String>
-    public let remediationImpact: Field<String>
-    public let service: Field<String>
-    public let threats: Field<[String]>
-    public let tier: Field<String>
+    public let name: Field<String>
+    public let parentReference: Field<ItemReference>
+    public let webUrl: Field<String>
+
+    /// Present when the request expanded it (`expand("createdByUser")`).
+    public let createdByUser: Field<User>
+
+    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
+    public let lastModifiedByUser: Field<User>
+
+    public let pageLayout: Field<PageLayoutType>
+    public let publishingState: Field<PublicationFacet>
     public let title: Field<String>
-    public let userImpact: Field<String>
-    public let vendorInformation: Field<SecurityVendorInformation>
 
     private init() {
         self.id = Field("id")
-        self.actionType = Field("actionType")
-        self.actionUrl = Field("actionUrl")
-        self.azureTenantId = Field("azureTenantId")
-        self.complianceInformation = Field("complianceInformation")
-        self.controlCategory = Field("controlCategory")
-        self.controlStateUpdates = Field("controlStateUpdates")
-        self.deprecated = Field("deprecated")
-        self.implementationCost = Field("implementationCost")
+        self.createdBy = Field("createdBy")
+        self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
+        self.eTag = Field("eTag")
+        self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.maxScore = Field("maxScore")
-        self.rank = Field("rank")
-        self.remediation = Field("remediation")
-        self.remediationImpact = Field("remediationImpact")
-        self.service = Field("service")
-        self.threats = Field("threats")
-        self.tier = Field("tier")
+        self.name = Field("name")
+        self.parentReference = Field("parentReference")
+        self.webUrl = Field("webUrl")
+        self.createdByUser = Field("createdByUser")
+        self.lastModifiedByUser = Field("lastModifiedByUser")
+        self.pageLayout = Field("pageLayout")
+        self.publishingState = Field("publishingState")
         self.title = Field("title")
-        self.userImpact = Field("userImpact")
-        self.vendorInformation = Field("vendorInformation")
     }
 }
 
-/// Requests for one `SecureScoreControlProfile`: `request()` reads, updates or deletes it.
+/// Requests for one `BaseSitePage`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.secureScoreControlProfile`.
-public struct SecureScoreControlProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecureScoreControlProfile
+/// - Remark: Generated from `microsoft.graph.baseSitePage`.
+public struct BaseSitePageRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BaseSitePage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -10143,44 +1398,233 @@ public struct SecureScoreControlProfileRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.secureScoreControlProfile",
-        model: SecureScoreControlProfile.self
-    )
-}
-
-/// Its properties are listed in `SecureScoreControlStateUpdateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securescorecontrolstateupdate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.secureScoreControlStateUpdate`.
-public typealias SecureScoreControlStateUpdate = Model<SecureScoreControlStateUpdateFields>
-
-/// The properties of a `SecureScoreControlStateUpdate`, inherited ones included.
-public struct SecureScoreControlStateUpdateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.secureScoreControlStateUpdate",
-        fields: SecureScoreControlStateUpdateFields()
+        "microsoft.graph.baseSitePage",
+        model: BaseSitePage.self,
+        children: [
+            .init("createdByUser", "microsoft.graph.user", collection: false),
+            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+        ]
     )
 
-    public let assignedTo: Field<String>
-    public let comment: Field<String>
-    public let state: Field<String>
-    public let updatedBy: Field<String>
-    public let updatedDateTime: Field<Date>
+    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
-    private init() {
-        self.assignedTo = Field("assignedTo")
-        self.comment = Field("comment")
-        self.state = Field("state")
-        self.updatedBy = Field("updatedBy")
-        self.updatedDateTime = Field("updatedDateTime")
+    public var lastModifiedByUser: UserRequestBuilder {
+        .init(client: client, path: path.appending("lastModifiedByUser"))
     }
 }
 
-/// Requests for one `SecureScore`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `BaselineParameterFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.secureScore`.
-public struct SecureScoreRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecureScore
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baselineparameter?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.baselineParameter`.
+public typealias BaselineParameter = Model<BaselineParameterFields>
+
+/// The properties of a `BaselineParameter`, inherited ones included.
+public struct BaselineParameterFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.baselineParameter", fields: BaselineParameterFields())
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let parameterType: Field<BaselineParameterType>
+
+    private init() {
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.parameterType = Field("parameterType")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.baselineParameterType`.
+public typealias BaselineParameterType = OpenEnum<BaselineParameterTypeValues>
+
+/// The values of `BaselineParameterType` that the spec declares; others decode and re-encode too.
+public enum BaselineParameterTypeValues: EnumValues {
+    public static let known: [String] = ["string", "integer", "boolean", "unknownFutureValue"]
+}
+
+extension BaselineParameterType {
+    public static var string: Self { Self(rawValue: "string") }
+
+    public static var integer: Self { Self(rawValue: "integer") }
+
+    public static var boolean: Self { Self(rawValue: "boolean") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BaselineResourceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baselineresource?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.baselineResource`.
+public typealias BaselineResource = Model<BaselineResourceFields>
+
+/// The properties of a `BaselineResource`, inherited ones included.
+public struct BaselineResourceFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.baselineResource", fields: BaselineResourceFields())
+    public let displayName: Field<String>
+    public let properties: Field<OpenComplexDictionaryType>
+    public let resourceType: Field<String>
+
+    private init() {
+        self.displayName = Field("displayName")
+        self.properties = Field("properties")
+        self.resourceType = Field("resourceType")
+    }
+}
+
+/// Its properties are listed in `BasicAuthenticationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/basicauthentication?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.basicAuthentication`.
+public typealias BasicAuthentication = Model<BasicAuthenticationFields>
+
+/// The properties of a `BasicAuthentication`, inherited ones included.
+public struct BasicAuthenticationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.basicAuthentication",
+        base: ApiAuthenticationConfigurationBase.self,
+        fields: BasicAuthenticationFields()
+    )
+
+    public let password: Field<String>
+    public let username: Field<String>
+
+    private init() {
+        self.password = Field("password")
+        self.username = Field("username")
+    }
+}
+
+/// Its properties are listed in `BinaryContentFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/binarycontent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.binaryContent`.
+public typealias BinaryContent = Model<BinaryContentFields>
+
+/// The properties of a `BinaryContent`, inherited ones included.
+public struct BinaryContentFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.binaryContent",
+        base: ContentBase.self,
+        fields: BinaryContentFields()
+    )
+
+    public let data: Field<Data>
+
+    private init() {
+        self.data = Field("data")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.binaryOperator`.
+public typealias BinaryOperator = OpenEnum<BinaryOperatorValues>
+
+/// The values of `BinaryOperator` that the spec declares; others decode and re-encode too.
+public enum BinaryOperatorValues: EnumValues {
+    public static let known: [String] = ["or", "and"]
+}
+
+extension BinaryOperator {
+    public static var or: Self { Self(rawValue: "or") }
+
+    public static var and: Self { Self(rawValue: "and") }
+}
+
+/// - Remark: Generated from `microsoft.graph.bitLockerEncryptionMethod`.
+public typealias BitLockerEncryptionMethod = OpenEnum<BitLockerEncryptionMethodValues>
+
+/// The values of `BitLockerEncryptionMethod` that the spec declares; others decode and re-encode too.
+public enum BitLockerEncryptionMethodValues: EnumValues {
+    public static let known: [String] = ["aesCbc128", "aesCbc256", "xtsAes128", "xtsAes256"]
+}
+
+extension BitLockerEncryptionMethod {
+    public static var aesCbc128: Self { Self(rawValue: "aesCbc128") }
+
+    public static var aesCbc256: Self { Self(rawValue: "aesCbc256") }
+
+    public static var xtsAes128: Self { Self(rawValue: "xtsAes128") }
+
+    public static var xtsAes256: Self { Self(rawValue: "xtsAes256") }
+}
+
+/// Its properties are listed in `BitLockerRemovableDrivePolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bitlockerremovabledrivepolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bitLockerRemovableDrivePolicy`.
+public typealias BitLockerRemovableDrivePolicy = Model<BitLockerRemovableDrivePolicyFields>
+
+/// The properties of a `BitLockerRemovableDrivePolicy`, inherited ones included.
+public struct BitLockerRemovableDrivePolicyFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bitLockerRemovableDrivePolicy",
+        fields: BitLockerRemovableDrivePolicyFields()
+    )
+
+    public let blockCrossOrganizationWriteAccess: Field<Bool>
+    public let encryptionMethod: Field<BitLockerEncryptionMethod>
+    public let requireEncryptionForWriteAccess: Field<Bool>
+
+    private init() {
+        self.blockCrossOrganizationWriteAccess = Field("blockCrossOrganizationWriteAccess")
+        self.encryptionMethod = Field("encryptionMethod")
+        self.requireEncryptionForWriteAccess = Field("requireEncryptionForWriteAccess")
+    }
+}
+
+/// Its properties are listed in `BitlockerFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bitlocker?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bitlocker`.
+public typealias Bitlocker = Model<BitlockerFields>
+
+/// The properties of a `Bitlocker`, inherited ones included.
+public struct BitlockerFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.bitlocker", base: Entity.self, fields: BitlockerFields())
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("recoveryKeys")`).
+    public let recoveryKeys: Field<[BitlockerRecoveryKey]>
+
+    private init() {
+        self.id = Field("id")
+        self.recoveryKeys = Field("recoveryKeys")
+    }
+}
+
+/// Its properties are listed in `BitlockerRecoveryKeyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bitlockerrecoverykey?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bitlockerRecoveryKey`.
+public typealias BitlockerRecoveryKey = Model<BitlockerRecoveryKeyFields>
+
+/// The properties of a `BitlockerRecoveryKey`, inherited ones included.
+public struct BitlockerRecoveryKeyFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bitlockerRecoveryKey",
+        base: Entity.self,
+        fields: BitlockerRecoveryKeyFields()
+    )
+
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let deviceId: Field<String>
+    public let key: Field<String>
+    public let volumeType: Field<VolumeType>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.deviceId = Field("deviceId")
+        self.key = Field("key")
+        self.volumeType = Field("volumeType")
+    }
+}
+
+/// Requests for one `BitlockerRecoveryKey`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.bitlockerRecoveryKey`.
+public struct BitlockerRecoveryKeyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BitlockerRecoveryKey
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -10190,526 +1634,267 @@ public struct SecureScoreRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.secureScore", model: SecureScore.self)
+    public static let route = ResourceRoute("microsoft.graph.bitlockerRecoveryKey", model: BitlockerRecoveryKey.self)
 }
 
-/// Its properties are listed in `SecureSignInSessionControlFields`; read and write them as `value.name`.
+/// Requests for one `Bitlocker`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securesigninsessioncontrol?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.secureSignInSessionControl`.
-public typealias SecureSignInSessionControl = Model<SecureSignInSessionControlFields>
+/// - Remark: Generated from `microsoft.graph.bitlocker`.
+public struct BitlockerRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Bitlocker
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The properties of a `SecureSignInSessionControl`, inherited ones included.
-public struct SecureSignInSessionControlFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.secureSignInSessionControl",
-        base: ConditionalAccessSessionControl.self,
-        fields: SecureSignInSessionControlFields()
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.bitlocker",
+        model: Bitlocker.self,
+        children: [
+            .init(
+                "recoveryKeys",
+                "microsoft.graph.bitlockerRecoveryKey",
+                collection: true,
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
+            ),
+        ]
     )
 
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `recoveryKeys.request()` lists them; `recoveryKeys("bitlockerRecoveryKey-id")` addresses one.
+    public var recoveryKeys: CollectionRequestBuilder<BitlockerRecoveryKeyRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("recoveryKeys", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
     }
 }
 
-/// Its properties are listed in `SecurityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security`.
-public typealias Security = Model<SecurityFields>
+/// - Remark: Generated from `microsoft.graph.bodyType`.
+public typealias BodyType = OpenEnum<BodyTypeValues>
 
-/// The properties of a `Security`, inherited ones included.
-public struct SecurityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security", fields: SecurityFields())
-
-    /// Present when the request expanded it (`expand("alerts")`).
-    public let alerts: Field<[Alert]>
-
-    /// Present when the request expanded it (`expand("alerts_v2")`).
-    public let alertsV2: Field<[SecurityAlert]>
-
-    /// Present when the request expanded it (`expand("attackSimulation")`).
-    public let attackSimulation: Field<AttackSimulationRoot>
-
-    /// Present when the request expanded it (`expand("auditLog")`).
-    public let auditLog: Field<SecurityAuditCoreRoot>
-
-    /// Present when the request expanded it (`expand("cases")`).
-    public let cases: Field<SecurityCasesRoot>
-
-    /// Present when the request expanded it (`expand("collaboration")`).
-    public let collaboration: Field<SecurityCollaborationRoot>
-
-    /// Present when the request expanded it (`expand("dataSecurityAndGovernance")`).
-    public let dataSecurityAndGovernance: Field<TenantDataSecurityAndGovernance>
-
-    /// Present when the request expanded it (`expand("identities")`).
-    public let identities: Field<SecurityIdentityContainer>
-
-    /// Present when the request expanded it (`expand("incidents")`).
-    public let incidents: Field<[SecurityIncident]>
-
-    /// Present when the request expanded it (`expand("labels")`).
-    public let labels: Field<SecurityLabelsRoot>
-
-    /// Present when the request expanded it (`expand("secureScoreControlProfiles")`).
-    public let secureScoreControlProfiles: Field<[SecureScoreControlProfile]>
-
-    /// Present when the request expanded it (`expand("secureScores")`).
-    public let secureScores: Field<[SecureScore]>
-
-    /// Present when the request expanded it (`expand("subjectRightsRequests")`).
-    public let subjectRightsRequests: Field<[SubjectRightsRequest]>
-
-    /// Present when the request expanded it (`expand("threatIntelligence")`).
-    public let threatIntelligence: Field<SecurityThreatIntelligence>
-
-    /// Present when the request expanded it (`expand("triggers")`).
-    public let triggers: Field<SecurityTriggersRoot>
-
-    /// Present when the request expanded it (`expand("triggerTypes")`).
-    public let triggerTypes: Field<SecurityTriggerTypesRoot>
-
-    private init() {
-        self.alerts = Field("alerts")
-        self.alertsV2 = Field("alerts_v2")
-        self.attackSimulation = Field("attackSimulation")
-        self.auditLog = Field("auditLog")
-        self.cases = Field("cases")
-        self.collaboration = Field("collaboration")
-        self.dataSecurityAndGovernance = Field("dataSecurityAndGovernance")
-        self.identities = Field("identities")
-        self.incidents = Field("incidents")
-        self.labels = Field("labels")
-        self.secureScoreControlProfiles = Field("secureScoreControlProfiles")
-        self.secureScores = Field("secureScores")
-        self.subjectRightsRequests = Field("subjectRightsRequests")
-        self.threatIntelligence = Field("threatIntelligence")
-        self.triggers = Field("triggers")
-        self.triggerTypes = Field("triggerTypes")
-    }
+/// The values of `BodyType` that the spec declares; others decode and re-encode too.
+public enum BodyTypeValues: EnumValues {
+    public static let known: [String] = ["text", "html"]
 }
 
-/// Its properties are listed in `SecurityA365AiExecuteToolFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365aiexecutetool?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.a365AiExecuteTool`.
-public typealias SecurityA365AiExecuteTool = Model<SecurityA365AiExecuteToolFields>
+extension BodyType {
+    public static var text: Self { Self(rawValue: "text") }
 
-/// The properties of a `SecurityA365AiExecuteTool`, inherited ones included.
-public struct SecurityA365AiExecuteToolFields: FieldSet {
+    public static var html: Self { Self(rawValue: "html") }
+}
+
+/// Its properties are listed in `BookingAppointmentFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingappointment?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingAppointment`.
+public typealias BookingAppointment = Model<BookingAppointmentFields>
+
+/// The properties of a `BookingAppointment`, inherited ones included.
+public struct BookingAppointmentFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.a365AiExecuteTool",
-        base: SecurityAuditData.self,
-        fields: SecurityA365AiExecuteToolFields()
+        "microsoft.graph.bookingAppointment",
+        base: Entity.self,
+        fields: BookingAppointmentFields()
     )
 
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityA365AiInferenceCallFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365aiinferencecall?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.a365AiInferenceCall`.
-public typealias SecurityA365AiInferenceCall = Model<SecurityA365AiInferenceCallFields>
-
-/// The properties of a `SecurityA365AiInferenceCall`, inherited ones included.
-public struct SecurityA365AiInferenceCallFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.a365AiInferenceCall",
-        base: SecurityAuditData.self,
-        fields: SecurityA365AiInferenceCallFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityA365AiInvokeAgentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365aiinvokeagent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.a365AiInvokeAgent`.
-public typealias SecurityA365AiInvokeAgent = Model<SecurityA365AiInvokeAgentFields>
-
-/// The properties of a `SecurityA365AiInvokeAgent`, inherited ones included.
-public struct SecurityA365AiInvokeAgentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.a365AiInvokeAgent",
-        base: SecurityAuditData.self,
-        fields: SecurityA365AiInvokeAgentFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityA365AiRunSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365airunsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.a365AiRunSummary`.
-public typealias SecurityA365AiRunSummary = Model<SecurityA365AiRunSummaryFields>
-
-/// The properties of a `SecurityA365AiRunSummary`, inherited ones included.
-public struct SecurityA365AiRunSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.a365AiRunSummary",
-        base: SecurityAuditData.self,
-        fields: SecurityA365AiRunSummaryFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityA365SpanOutputsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-a365spanoutputs?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.a365SpanOutputs`.
-public typealias SecurityA365SpanOutputs = Model<SecurityA365SpanOutputsFields>
-
-/// The properties of a `SecurityA365SpanOutputs`, inherited ones included.
-public struct SecurityA365SpanOutputsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.a365SpanOutputs",
-        base: SecurityAuditData.self,
-        fields: SecurityA365SpanOutputsFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAISpanOutputsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aispanoutputsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aISpanOutputsAuditRecord`.
-public typealias SecurityAISpanOutputsAuditRecord = Model<SecurityAISpanOutputsAuditRecordFields>
-
-/// The properties of a `SecurityAISpanOutputsAuditRecord`, inherited ones included.
-public struct SecurityAISpanOutputsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aISpanOutputsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAISpanOutputsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAadRiskDetectionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aadriskdetectionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aadRiskDetectionAuditRecord`.
-public typealias SecurityAadRiskDetectionAuditRecord = Model<SecurityAadRiskDetectionAuditRecordFields>
-
-/// The properties of a `SecurityAadRiskDetectionAuditRecord`, inherited ones included.
-public struct SecurityAadRiskDetectionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aadRiskDetectionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAadRiskDetectionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAccountFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-account?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.account`.
-public typealias SecurityAccount = Model<SecurityAccountFields>
-
-/// The properties of a `SecurityAccount`, inherited ones included.
-public struct SecurityAccountFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.account", fields: SecurityAccountFields())
-    public let actions: Field<[SecurityAction]>
-    public let identifier: Field<String>
-    public let identityProvider: Field<SecurityIdentityProvider>
-
-    private init() {
-        self.actions = Field("actions")
-        self.identifier = Field("identifier")
-        self.identityProvider = Field("identityProvider")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.action`.
-public typealias SecurityAction = OpenEnum<SecurityActionValues>
-
-/// The values of `SecurityAction` that the spec declares; others decode and re-encode too.
-public enum SecurityActionValues: EnumValues {
-    public static let known: [String] = [
-        "disable",
-        "enable",
-        "forcePasswordReset",
-        "revokeAllSessions",
-        "requireUserToSignInAgain",
-        "markUserAsCompromised",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityAction {
-    public static var disable: Self { Self(rawValue: "disable") }
-
-    public static var enable: Self { Self(rawValue: "enable") }
-
-    public static var forcePasswordReset: Self { Self(rawValue: "forcePasswordReset") }
-
-    public static var revokeAllSessions: Self { Self(rawValue: "revokeAllSessions") }
-
-    public static var requireUserToSignInAgain: Self { Self(rawValue: "requireUserToSignInAgain") }
-
-    public static var markUserAsCompromised: Self { Self(rawValue: "markUserAsCompromised") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.actionAfterRetentionPeriod`.
-public typealias SecurityActionAfterRetentionPeriod = OpenEnum<SecurityActionAfterRetentionPeriodValues>
-
-/// The values of `SecurityActionAfterRetentionPeriod` that the spec declares; others decode and re-encode too.
-public enum SecurityActionAfterRetentionPeriodValues: EnumValues {
-    public static let known: [String] = ["none", "delete", "startDispositionReview", "relabel", "unknownFutureValue"]
-}
-
-extension SecurityActionAfterRetentionPeriod {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var delete: Self { Self(rawValue: "delete") }
-
-    public static var startDispositionReview: Self { Self(rawValue: "startDispositionReview") }
-
-    public static var relabel: Self { Self(rawValue: "relabel") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityActiveDirectoryDomainEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-activedirectorydomainevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.activeDirectoryDomainEvidence`.
-public typealias SecurityActiveDirectoryDomainEvidence = Model<SecurityActiveDirectoryDomainEvidenceFields>
-
-/// The properties of a `SecurityActiveDirectoryDomainEvidence`, inherited ones included.
-public struct SecurityActiveDirectoryDomainEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.activeDirectoryDomainEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityActiveDirectoryDomainEvidenceFields()
-    )
-
+    public let id: Field<String>
+    public let additionalInformation: Field<String>
+    public let anonymousJoinWebUrl: Field<String>
+    public let appointmentLabel: Field<String>
     public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let activeDirectoryDomainName: Field<String>
-    public let trustedDomains: Field<[SecurityActiveDirectoryDomainEvidence]>
+    public let customerEmailAddress: Field<String>
+    public let customerName: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let customerNotes: Field<String>
+
+    public let customerPhone: Field<String>
+    public let customers: Field<[BookingCustomerInformationBase]>
+    public let customerTimeZone: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let duration: Field<String>
+
+    public let endDateTime: Field<DateTimeTimeZone>
+
+    /// Set by the service: read it, do not send it.
+    public let filledAttendeesCount: Field<Int32>
+
+    public let isCustomerAllowedToManageBooking: Field<Bool>
+    public let isLocationOnline: Field<Bool>
+    public let joinWebUrl: Field<String>
+    public let lastUpdatedDateTime: Field<Date>
+    public let maximumAttendeesCount: Field<Int32>
+    public let optOutOfCustomerEmail: Field<Bool>
+    public let postBuffer: Field<String>
+    public let preBuffer: Field<String>
+    public let price: Field<Double>
+    public let priceType: Field<BookingPriceType>
+    public let reminders: Field<[BookingReminder]>
+    public let selfServiceAppointmentId: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let serviceId: Field<String>
+
+    public let serviceLocation: Field<Location>
+    public let serviceName: Field<String>
+    public let serviceNotes: Field<String>
+    public let smsNotificationsEnabled: Field<Bool>
+    public let staffMemberIds: Field<[String]>
+    public let startDateTime: Field<DateTimeTimeZone>
 
     private init() {
+        self.id = Field("id")
+        self.additionalInformation = Field("additionalInformation")
+        self.anonymousJoinWebUrl = Field("anonymousJoinWebUrl")
+        self.appointmentLabel = Field("appointmentLabel")
         self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.activeDirectoryDomainName = Field("activeDirectoryDomainName")
-        self.trustedDomains = Field("trustedDomains")
+        self.customerEmailAddress = Field("customerEmailAddress")
+        self.customerName = Field("customerName")
+        self.customerNotes = Field("customerNotes")
+        self.customerPhone = Field("customerPhone")
+        self.customers = Field("customers")
+        self.customerTimeZone = Field("customerTimeZone")
+        self.duration = Field("duration")
+        self.endDateTime = Field("endDateTime")
+        self.filledAttendeesCount = Field("filledAttendeesCount")
+        self.isCustomerAllowedToManageBooking = Field("isCustomerAllowedToManageBooking")
+        self.isLocationOnline = Field("isLocationOnline")
+        self.joinWebUrl = Field("joinWebUrl")
+        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
+        self.maximumAttendeesCount = Field("maximumAttendeesCount")
+        self.optOutOfCustomerEmail = Field("optOutOfCustomerEmail")
+        self.postBuffer = Field("postBuffer")
+        self.preBuffer = Field("preBuffer")
+        self.price = Field("price")
+        self.priceType = Field("priceType")
+        self.reminders = Field("reminders")
+        self.selfServiceAppointmentId = Field("selfServiceAppointmentId")
+        self.serviceId = Field("serviceId")
+        self.serviceLocation = Field("serviceLocation")
+        self.serviceName = Field("serviceName")
+        self.serviceNotes = Field("serviceNotes")
+        self.smsNotificationsEnabled = Field("smsNotificationsEnabled")
+        self.staffMemberIds = Field("staffMemberIds")
+        self.startDateTime = Field("startDateTime")
     }
 }
 
-/// Flags: the wire value lists members separated by commas.
+/// Requests for one `BookingAppointment`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.security.additionalDataOptions`.
-public typealias SecurityAdditionalDataOptions = OpenEnum<SecurityAdditionalDataOptionsValues>
+/// - Remark: Generated from `microsoft.graph.bookingAppointment`.
+public struct BookingAppointmentRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BookingAppointment
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The values of `SecurityAdditionalDataOptions` that the spec declares; others decode and re-encode too.
-public enum SecurityAdditionalDataOptionsValues: FlagValues {
-    public static let known: [String] = [
-        "allVersions",
-        "linkedFiles",
-        "unknownFutureValue",
-        "advancedIndexing",
-        "listAttachments",
-        "htmlTranscripts",
-        "messageConversationExpansion",
-        "locationsWithoutHits",
-        "allItemsInFolder",
-        "cloudNativeHtmlConversion",
-    ]
-}
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
 
-extension SecurityAdditionalDataOptions {
-    public static var allVersions: Self { Self(rawValue: "allVersions") }
-
-    public static var linkedFiles: Self { Self(rawValue: "linkedFiles") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var advancedIndexing: Self { Self(rawValue: "advancedIndexing") }
-
-    public static var listAttachments: Self { Self(rawValue: "listAttachments") }
-
-    public static var htmlTranscripts: Self { Self(rawValue: "htmlTranscripts") }
-
-    public static var messageConversationExpansion: Self { Self(rawValue: "messageConversationExpansion") }
-
-    public static var locationsWithoutHits: Self { Self(rawValue: "locationsWithoutHits") }
-
-    public static var allItemsInFolder: Self { Self(rawValue: "allItemsInFolder") }
-
-    public static var cloudNativeHtmlConversion: Self { Self(rawValue: "cloudNativeHtmlConversion") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.additionalOptions`.
-public typealias SecurityAdditionalOptions = OpenEnum<SecurityAdditionalOptionsValues>
-
-/// The values of `SecurityAdditionalOptions` that the spec declares; others decode and re-encode too.
-public enum SecurityAdditionalOptionsValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "teamsAndYammerConversations",
-        "cloudAttachments",
-        "allDocumentVersions",
-        "subfolderContents",
-        "listAttachments",
-        "unknownFutureValue",
-        "htmlTranscripts",
-        "advancedIndexing",
-        "allItemsInFolder",
-        "includeFolderAndPath",
-        "condensePaths",
-        "friendlyName",
-        "splitSource",
-        "includeReport",
-    ]
-}
-
-extension SecurityAdditionalOptions {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var teamsAndYammerConversations: Self { Self(rawValue: "teamsAndYammerConversations") }
-
-    public static var cloudAttachments: Self { Self(rawValue: "cloudAttachments") }
-
-    public static var allDocumentVersions: Self { Self(rawValue: "allDocumentVersions") }
-
-    public static var subfolderContents: Self { Self(rawValue: "subfolderContents") }
-
-    public static var listAttachments: Self { Self(rawValue: "listAttachments") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var htmlTranscripts: Self { Self(rawValue: "htmlTranscripts") }
-
-    public static var advancedIndexing: Self { Self(rawValue: "advancedIndexing") }
-
-    public static var allItemsInFolder: Self { Self(rawValue: "allItemsInFolder") }
-
-    public static var includeFolderAndPath: Self { Self(rawValue: "includeFolderAndPath") }
-
-    public static var condensePaths: Self { Self(rawValue: "condensePaths") }
-
-    public static var friendlyName: Self { Self(rawValue: "friendlyName") }
-
-    public static var splitSource: Self { Self(rawValue: "splitSource") }
-
-    public static var includeReport: Self { Self(rawValue: "includeReport") }
-}
-
-/// Its properties are listed in `SecurityAedAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aedauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aedAuditRecord`.
-public typealias SecurityAedAuditRecord = Model<SecurityAedAuditRecordFields>
-
-/// The properties of a `SecurityAedAuditRecord`, inherited ones included.
-public struct SecurityAedAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aedAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAedAuditRecordFields()
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.bookingAppointment",
+        model: BookingAppointment.self,
+        operations: [.init("cancel", .post)]
     )
 
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
+    /// - Remark: Generated from `microsoft.graph.bookingAppointment/cancel` (POST).
+    public func cancel(cancellationMessage: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("cancel"))
+        var body = JSONObject()
+        body.set("cancellationMessage", cancellationMessage)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `SecurityAgentAdminActivityRecordFields`; read and write them as `value.name`.
+/// Its properties are listed in `BookingBusinessFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-agentadminactivityrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.agentAdminActivityRecord`.
-public typealias SecurityAgentAdminActivityRecord = Model<SecurityAgentAdminActivityRecordFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingbusiness?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingBusiness`.
+public typealias BookingBusiness = Model<BookingBusinessFields>
 
-/// The properties of a `SecurityAgentAdminActivityRecord`, inherited ones included.
-public struct SecurityAgentAdminActivityRecordFields: FieldSet {
+/// The properties of a `BookingBusiness`, inherited ones included.
+public struct BookingBusinessFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.agentAdminActivityRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAgentAdminActivityRecordFields()
+        "microsoft.graph.bookingBusiness",
+        base: Entity.self,
+        fields: BookingBusinessFields()
     )
 
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+    public let id: Field<String>
+    public let address: Field<PhysicalAddress>
+    public let bookingPageSettings: Field<BookingPageSettings>
+    public let businessHours: Field<[BookingWorkHours]>
+    public let businessType: Field<String>
+    public let createdDateTime: Field<Date>
+    public let defaultCurrencyIso: Field<String>
+    public let displayName: Field<String>
+    public let email: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let isPublished: Field<Bool>
+
+    public let languageTag: Field<String>
+    public let lastUpdatedDateTime: Field<Date>
+    public let phone: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let publicUrl: Field<String>
+
+    public let schedulingPolicy: Field<BookingSchedulingPolicy>
+    public let webSiteUrl: Field<String>
+
+    /// Present when the request expanded it (`expand("appointments")`).
+    public let appointments: Field<[BookingAppointment]>
+
+    /// Present when the request expanded it (`expand("calendarView")`).
+    public let calendarView: Field<[BookingAppointment]>
+
+    /// Present when the request expanded it (`expand("customers")`).
+    public let customers: Field<[BookingCustomerBase]>
+
+    /// Present when the request expanded it (`expand("customQuestions")`).
+    public let customQuestions: Field<[BookingCustomQuestion]>
+
+    /// Present when the request expanded it (`expand("services")`).
+    public let services: Field<[BookingService]>
+
+    /// Present when the request expanded it (`expand("staffMembers")`).
+    public let staffMembers: Field<[BookingStaffMemberBase]>
 
     private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAgentSettingAdminActivityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-agentsettingadminactivity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.agentSettingAdminActivity`.
-public typealias SecurityAgentSettingAdminActivity = Model<SecurityAgentSettingAdminActivityFields>
-
-/// The properties of a `SecurityAgentSettingAdminActivity`, inherited ones included.
-public struct SecurityAgentSettingAdminActivityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.agentSettingAdminActivity",
-        base: SecurityAuditData.self,
-        fields: SecurityAgentSettingAdminActivityFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
+        self.id = Field("id")
+        self.address = Field("address")
+        self.bookingPageSettings = Field("bookingPageSettings")
+        self.businessHours = Field("businessHours")
+        self.businessType = Field("businessType")
+        self.createdDateTime = Field("createdDateTime")
+        self.defaultCurrencyIso = Field("defaultCurrencyIso")
+        self.displayName = Field("displayName")
+        self.email = Field("email")
+        self.isPublished = Field("isPublished")
+        self.languageTag = Field("languageTag")
+        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
+        self.phone = Field("phone")
+        self.publicUrl = Field("publicUrl")
+        self.schedulingPolicy = Field("schedulingPolicy")
+        self.webSiteUrl = Field("webSiteUrl")
+        self.appointments = Field("appointments")
+        self.calendarView = Field("calendarView")
+        self.customers = Field("customers")
+        self.customQuestions = Field("customQuestions")
+        self.services = Field("services")
+        self.staffMembers = Field("staffMembers")
     }
 }

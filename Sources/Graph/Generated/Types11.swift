@@ -4,680 +4,11 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `SecurityAiAgentEvidenceFields`; read and write them as `value.name`.
+/// Requests for one `BookingBusiness`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiagentevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiAgentEvidence`.
-public typealias SecurityAiAgentEvidence = Model<SecurityAiAgentEvidenceFields>
-
-/// The properties of a `SecurityAiAgentEvidence`, inherited ones included.
-public struct SecurityAiAgentEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiAgentEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityAiAgentEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let agentId: Field<String>
-    public let agentName: Field<String>
-    public let hostingPlatformType: Field<SecurityAiAgentPlatform>
-    public let instructions: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.agentId = Field("agentId")
-        self.agentName = Field("agentName")
-        self.hostingPlatformType = Field("hostingPlatformType")
-        self.instructions = Field("instructions")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.aiAgentPlatform`.
-public typealias SecurityAiAgentPlatform = OpenEnum<SecurityAiAgentPlatformValues>
-
-/// The values of `SecurityAiAgentPlatform` that the spec declares; others decode and re-encode too.
-public enum SecurityAiAgentPlatformValues: EnumValues {
-    public static let known: [String] = ["unknown", "azureAIFoundry", "copilotStudio", "copilot", "unknownFutureValue"]
-}
-
-extension SecurityAiAgentPlatform {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var azureAIFoundry: Self { Self(rawValue: "azureAIFoundry") }
-
-    public static var copilotStudio: Self { Self(rawValue: "copilotStudio") }
-
-    public static var copilot: Self { Self(rawValue: "copilot") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityAiAppInteractionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aiappinteractionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiAppInteractionAuditRecord`.
-public typealias SecurityAiAppInteractionAuditRecord = Model<SecurityAiAppInteractionAuditRecordFields>
-
-/// The properties of a `SecurityAiAppInteractionAuditRecord`, inherited ones included.
-public struct SecurityAiAppInteractionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiAppInteractionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAiAppInteractionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiExecuteToolAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiexecutetoolauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiExecuteToolAuditRecord`.
-public typealias SecurityAiExecuteToolAuditRecord = Model<SecurityAiExecuteToolAuditRecordFields>
-
-/// The properties of a `SecurityAiExecuteToolAuditRecord`, inherited ones included.
-public struct SecurityAiExecuteToolAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiExecuteToolAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAiExecuteToolAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiInteractionsChangeNotificationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionschangenotificationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiInteractionsChangeNotificationAuditRecord`.
-public typealias SecurityAiInteractionsChangeNotificationAuditRecord =
-    Model<SecurityAiInteractionsChangeNotificationAuditRecordFields>
-
-/// The properties of a `SecurityAiInteractionsChangeNotificationAuditRecord`, inherited ones included.
-public struct SecurityAiInteractionsChangeNotificationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiInteractionsChangeNotificationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAiInteractionsChangeNotificationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiInteractionsExportAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionsexportauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiInteractionsExportAuditRecord`.
-public typealias SecurityAiInteractionsExportAuditRecord = Model<SecurityAiInteractionsExportAuditRecordFields>
-
-/// The properties of a `SecurityAiInteractionsExportAuditRecord`, inherited ones included.
-public struct SecurityAiInteractionsExportAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiInteractionsExportAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAiInteractionsExportAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiInteractionsSubscriptionAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aiinteractionssubscriptionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiInteractionsSubscriptionAuditRecord`.
-public typealias SecurityAiInteractionsSubscriptionAuditRecord =
-    Model<SecurityAiInteractionsSubscriptionAuditRecordFields>
-
-/// The properties of a `SecurityAiInteractionsSubscriptionAuditRecord`, inherited ones included.
-public struct SecurityAiInteractionsSubscriptionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiInteractionsSubscriptionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAiInteractionsSubscriptionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAiInvokeAgentAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aiinvokeagentauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aiInvokeAgentAuditRecord`.
-public typealias SecurityAiInvokeAgentAuditRecord = Model<SecurityAiInvokeAgentAuditRecordFields>
-
-/// The properties of a `SecurityAiInvokeAgentAuditRecord`, inherited ones included.
-public struct SecurityAiInvokeAgentAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aiInvokeAgentAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAiInvokeAgentAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAipDiscoverFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aipdiscover?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aipDiscover`.
-public typealias SecurityAipDiscover = Model<SecurityAipDiscoverFields>
-
-/// The properties of a `SecurityAipDiscover`, inherited ones included.
-public struct SecurityAipDiscoverFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aipDiscover",
-        base: SecurityAuditData.self,
-        fields: SecurityAipDiscoverFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAipFileDeletedFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aipfiledeleted?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aipFileDeleted`.
-public typealias SecurityAipFileDeleted = Model<SecurityAipFileDeletedFields>
-
-/// The properties of a `SecurityAipFileDeleted`, inherited ones included.
-public struct SecurityAipFileDeletedFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aipFileDeleted",
-        base: SecurityAuditData.self,
-        fields: SecurityAipFileDeletedFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAipHeartBeatFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aipheartbeat?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aipHeartBeat`.
-public typealias SecurityAipHeartBeat = Model<SecurityAipHeartBeatFields>
-
-/// The properties of a `SecurityAipHeartBeat`, inherited ones included.
-public struct SecurityAipHeartBeatFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aipHeartBeat",
-        base: SecurityAuditData.self,
-        fields: SecurityAipHeartBeatFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAipProtectionActionLogRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aipprotectionactionlogrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aipProtectionActionLogRequest`.
-public typealias SecurityAipProtectionActionLogRequest = Model<SecurityAipProtectionActionLogRequestFields>
-
-/// The properties of a `SecurityAipProtectionActionLogRequest`, inherited ones included.
-public struct SecurityAipProtectionActionLogRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aipProtectionActionLogRequest",
-        base: SecurityAuditData.self,
-        fields: SecurityAipProtectionActionLogRequestFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAipScannerDiscoverEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-aipscannerdiscoverevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aipScannerDiscoverEvent`.
-public typealias SecurityAipScannerDiscoverEvent = Model<SecurityAipScannerDiscoverEventFields>
-
-/// The properties of a `SecurityAipScannerDiscoverEvent`, inherited ones included.
-public struct SecurityAipScannerDiscoverEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aipScannerDiscoverEvent",
-        base: SecurityAuditData.self,
-        fields: SecurityAipScannerDiscoverEventFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAipSensitivityLabelActionLogRequestFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-aipsensitivitylabelactionlogrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.aipSensitivityLabelActionLogRequest`.
-public typealias SecurityAipSensitivityLabelActionLogRequest = Model<SecurityAipSensitivityLabelActionLogRequestFields>
-
-/// The properties of a `SecurityAipSensitivityLabelActionLogRequest`, inherited ones included.
-public struct SecurityAipSensitivityLabelActionLogRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.aipSensitivityLabelActionLogRequest",
-        base: SecurityAuditData.self,
-        fields: SecurityAipSensitivityLabelActionLogRequestFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAirAdminActionInvestigationDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-airadminactioninvestigationdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.airAdminActionInvestigationData`.
-public typealias SecurityAirAdminActionInvestigationData = Model<SecurityAirAdminActionInvestigationDataFields>
-
-/// The properties of a `SecurityAirAdminActionInvestigationData`, inherited ones included.
-public struct SecurityAirAdminActionInvestigationDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.airAdminActionInvestigationData",
-        base: SecurityAuditData.self,
-        fields: SecurityAirAdminActionInvestigationDataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAirInvestigationDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-airinvestigationdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.airInvestigationData`.
-public typealias SecurityAirInvestigationData = Model<SecurityAirInvestigationDataFields>
-
-/// The properties of a `SecurityAirInvestigationData`, inherited ones included.
-public struct SecurityAirInvestigationDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.airInvestigationData",
-        base: SecurityAuditData.self,
-        fields: SecurityAirInvestigationDataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAirManualInvestigationDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-airmanualinvestigationdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.airManualInvestigationData`.
-public typealias SecurityAirManualInvestigationData = Model<SecurityAirManualInvestigationDataFields>
-
-/// The properties of a `SecurityAirManualInvestigationData`, inherited ones included.
-public struct SecurityAirManualInvestigationDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.airManualInvestigationData",
-        base: SecurityAuditData.self,
-        fields: SecurityAirManualInvestigationDataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAlertFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-alert?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.alert`.
-public typealias SecurityAlert = Model<SecurityAlertFields>
-
-/// The properties of a `SecurityAlert`, inherited ones included.
-public struct SecurityAlertFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.alert",
-        base: Entity.self,
-        fields: SecurityAlertFields()
-    )
-
-    public let id: Field<String>
-    public let actorDisplayName: Field<String>
-    public let additionalDataValue: Field<SecurityDictionary>
-    public let alertPolicyId: Field<String>
-    public let alertWebUrl: Field<String>
-    public let assignedTo: Field<String>
-    public let categories: Field<[String]>
-    public let category: Field<String>
-    public let classification: Field<SecurityAlertClassification>
-    public let comments: Field<[SecurityAlertComment]>
-    public let createdDateTime: Field<Date>
-    public let customDetails: Field<SecurityDictionary>
-    public let description: Field<String>
-    public let detectionSource: Field<SecurityDetectionSource>
-    public let detectorId: Field<String>
-    public let determination: Field<SecurityAlertDetermination>
-    public let evidence: Field<[SecurityAlertEvidence]>
-    public let firstActivityDateTime: Field<Date>
-    public let incidentId: Field<String>
-    public let incidentWebUrl: Field<String>
-    public let investigationState: Field<SecurityInvestigationState>
-    public let lastActivityDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<Date>
-    public let mitreTechniques: Field<[String]>
-    public let productName: Field<String>
-    public let providerAlertId: Field<String>
-    public let recommendedActions: Field<String>
-    public let resolvedDateTime: Field<Date>
-    public let serviceSource: Field<SecurityServiceSource>
-    public let severity: Field<SecurityAlertSeverity>
-    public let status: Field<SecurityAlertStatus>
-    public let systemTags: Field<[String]>
-    public let tenantId: Field<String>
-    public let threatDisplayName: Field<String>
-    public let threatFamilyName: Field<String>
-    public let title: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.actorDisplayName = Field("actorDisplayName")
-        self.additionalDataValue = Field("additionalData")
-        self.alertPolicyId = Field("alertPolicyId")
-        self.alertWebUrl = Field("alertWebUrl")
-        self.assignedTo = Field("assignedTo")
-        self.categories = Field("categories")
-        self.category = Field("category")
-        self.classification = Field("classification")
-        self.comments = Field("comments")
-        self.createdDateTime = Field("createdDateTime")
-        self.customDetails = Field("customDetails")
-        self.description = Field("description")
-        self.detectionSource = Field("detectionSource")
-        self.detectorId = Field("detectorId")
-        self.determination = Field("determination")
-        self.evidence = Field("evidence")
-        self.firstActivityDateTime = Field("firstActivityDateTime")
-        self.incidentId = Field("incidentId")
-        self.incidentWebUrl = Field("incidentWebUrl")
-        self.investigationState = Field("investigationState")
-        self.lastActivityDateTime = Field("lastActivityDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.mitreTechniques = Field("mitreTechniques")
-        self.productName = Field("productName")
-        self.providerAlertId = Field("providerAlertId")
-        self.recommendedActions = Field("recommendedActions")
-        self.resolvedDateTime = Field("resolvedDateTime")
-        self.serviceSource = Field("serviceSource")
-        self.severity = Field("severity")
-        self.status = Field("status")
-        self.systemTags = Field("systemTags")
-        self.tenantId = Field("tenantId")
-        self.threatDisplayName = Field("threatDisplayName")
-        self.threatFamilyName = Field("threatFamilyName")
-        self.title = Field("title")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.alertClassification`.
-public typealias SecurityAlertClassification = OpenEnum<SecurityAlertClassificationValues>
-
-/// The values of `SecurityAlertClassification` that the spec declares; others decode and re-encode too.
-public enum SecurityAlertClassificationValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "falsePositive",
-        "truePositive",
-        "informationalExpectedActivity",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityAlertClassification {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var falsePositive: Self { Self(rawValue: "falsePositive") }
-
-    public static var truePositive: Self { Self(rawValue: "truePositive") }
-
-    public static var informationalExpectedActivity: Self { Self(rawValue: "informationalExpectedActivity") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityAlertCommentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-alertcomment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.alertComment`.
-public typealias SecurityAlertComment = Model<SecurityAlertCommentFields>
-
-/// The properties of a `SecurityAlertComment`, inherited ones included.
-public struct SecurityAlertCommentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.alertComment",
-        fields: SecurityAlertCommentFields()
-    )
-    public let comment: Field<String>
-    public let createdByDisplayName: Field<String>
-    public let createdDateTime: Field<Date>
-
-    private init() {
-        self.comment = Field("comment")
-        self.createdByDisplayName = Field("createdByDisplayName")
-        self.createdDateTime = Field("createdDateTime")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.alertDetermination`.
-public typealias SecurityAlertDetermination = OpenEnum<SecurityAlertDeterminationValues>
-
-/// The values of `SecurityAlertDetermination` that the spec declares; others decode and re-encode too.
-public enum SecurityAlertDeterminationValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "apt",
-        "malware",
-        "securityPersonnel",
-        "securityTesting",
-        "unwantedSoftware",
-        "other",
-        "multiStagedAttack",
-        "compromisedAccount",
-        "phishing",
-        "maliciousUserActivity",
-        "notMalicious",
-        "notEnoughDataToValidate",
-        "confirmedActivity",
-        "lineOfBusinessApplication",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityAlertDetermination {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var apt: Self { Self(rawValue: "apt") }
-
-    public static var malware: Self { Self(rawValue: "malware") }
-
-    public static var securityPersonnel: Self { Self(rawValue: "securityPersonnel") }
-
-    public static var securityTesting: Self { Self(rawValue: "securityTesting") }
-
-    public static var unwantedSoftware: Self { Self(rawValue: "unwantedSoftware") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var multiStagedAttack: Self { Self(rawValue: "multiStagedAttack") }
-
-    public static var compromisedAccount: Self { Self(rawValue: "compromisedAccount") }
-
-    public static var phishing: Self { Self(rawValue: "phishing") }
-
-    public static var maliciousUserActivity: Self { Self(rawValue: "maliciousUserActivity") }
-
-    public static var notMalicious: Self { Self(rawValue: "notMalicious") }
-
-    public static var notEnoughDataToValidate: Self { Self(rawValue: "notEnoughDataToValidate") }
-
-    public static var confirmedActivity: Self { Self(rawValue: "confirmedActivity") }
-
-    public static var lineOfBusinessApplication: Self { Self(rawValue: "lineOfBusinessApplication") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityAlertEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-alertevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.alertEvidence`.
-public typealias SecurityAlertEvidence = Model<SecurityAlertEvidenceFields>
-
-/// The properties of a `SecurityAlertEvidence`, inherited ones included.
-public struct SecurityAlertEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.alertEvidence",
-        derived: [
-            SecurityActiveDirectoryDomainEvidence.self,
-            SecurityAiAgentEvidence.self,
-            SecurityAmazonResourceEvidence.self,
-            SecurityAnalyzedMessageEvidence.self,
-            SecurityAzureResourceEvidence.self,
-            SecurityBlobContainerEvidence.self,
-            SecurityBlobEvidence.self,
-            SecurityCloudApplicationEvidence.self,
-            SecurityCloudLogonRequestEvidence.self,
-            SecurityCloudLogonSessionEvidence.self,
-            SecurityContainerEvidence.self,
-            SecurityContainerImageEvidence.self,
-            SecurityContainerRegistryEvidence.self,
-            SecurityDeviceEvidence.self,
-            SecurityDnsEvidence.self,
-            SecurityFileEvidence.self,
-            SecurityFileHashEvidence.self,
-            SecurityGitHubOrganizationEvidence.self,
-            SecurityGitHubRepoEvidence.self,
-            SecurityGitHubUserEvidence.self,
-            SecurityGoogleCloudResourceEvidence.self,
-            SecurityHostLogonSessionEvidence.self,
-            SecurityIoTDeviceEvidence.self,
-            SecurityIpEvidence.self,
-            SecurityKubernetesClusterEvidence.self,
-            SecurityKubernetesControllerEvidence.self,
-            SecurityKubernetesNamespaceEvidence.self,
-            SecurityKubernetesPodEvidence.self,
-            SecurityKubernetesSecretEvidence.self,
-            SecurityKubernetesServiceAccountEvidence.self,
-            SecurityKubernetesServiceEvidence.self,
-            SecurityMailboxConfigurationEvidence.self,
-            SecurityMailboxEvidence.self,
-            SecurityMailClusterEvidence.self,
-            SecurityMalwareEvidence.self,
-            SecurityNetworkConnectionEvidence.self,
-            SecurityNicEvidence.self,
-            SecurityOauthApplicationEvidence.self,
-            SecurityProcessEvidence.self,
-            SecurityRegistryKeyEvidence.self,
-            SecurityRegistryValueEvidence.self,
-            SecuritySasTokenEvidence.self,
-            SecuritySecurityGroupEvidence.self,
-            SecurityServicePrincipalEvidence.self,
-            SecuritySubmissionMailEvidence.self,
-            SecurityTeamsMessageEvidence.self,
-            SecurityUrlEvidence.self,
-            SecurityUserEvidence.self,
-        ],
-        fields: SecurityAlertEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-    }
-}
-
-/// Requests for one `SecurityAlert`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.alert`.
-public struct SecurityAlertRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAlert
+/// - Remark: Generated from `microsoft.graph.bookingBusiness`.
+public struct BookingBusinessRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BookingBusiness
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -688,712 +19,157 @@ public struct SecurityAlertRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.security.alert",
-        model: SecurityAlert.self,
+        "microsoft.graph.bookingBusiness",
+        model: BookingBusiness.self,
+        children: [
+            .init("appointments", "microsoft.graph.bookingAppointment", collection: true),
+            .init("calendarView", "microsoft.graph.bookingAppointment", collection: true),
+            .init("customers", "microsoft.graph.bookingCustomerBase", collection: true),
+            .init("customQuestions", "microsoft.graph.bookingCustomQuestion", collection: true),
+            .init("services", "microsoft.graph.bookingService", collection: true),
+            .init("staffMembers", "microsoft.graph.bookingStaffMemberBase", collection: true),
+        ],
         operations: [
-            .init(
-                "moveAlerts",
-                .post,
-                path: "microsoft.graph.security.moveAlerts",
-                onCollection: true,
-                response: .model(SecurityMergeResponse.self)
-            ),
+            .init("getStaffAvailability", .post, response: .collection(.model(StaffAvailabilityItem.self))),
+            .init("publish", .post),
+            .init("unpublish", .post),
         ]
     )
-}
 
-extension CollectionRequestBuilder where Item == SecurityAlertRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.security.alert/moveAlerts` (POST).
-    public func moveAlerts(
-        alertIds: [String],
-        incidentId: String? = nil,
-        alertComment: String? = nil,
-        newCorrelationReasons: SecurityCorrelationReason? = nil
-    ) -> OperationRequest<SecurityMergeResponse> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.moveAlerts"))
+    /// `appointments.request()` lists them; `appointments("bookingAppointment-id")` addresses one.
+    public var appointments: CollectionRequestBuilder<BookingAppointmentRequestBuilder> {
+        .init(client: client, path: path.appending("appointments"))
+    }
+
+    /// `calendarView.request()` lists them; `calendarView("bookingAppointment-id")` addresses one.
+    public var calendarView: CollectionRequestBuilder<BookingAppointmentRequestBuilder> {
+        .init(client: client, path: path.appending("calendarView"))
+    }
+
+    /// `customers.request()` lists them; `customers("bookingCustomerBase-id")` addresses one.
+    public var customers: CollectionRequestBuilder<BookingCustomerBaseRequestBuilder> {
+        .init(client: client, path: path.appending("customers"))
+    }
+
+    /// `customQuestions.request()` lists them; `customQuestions("bookingCustomQuestion-id")` addresses one.
+    public var customQuestions: CollectionRequestBuilder<BookingCustomQuestionRequestBuilder> {
+        .init(client: client, path: path.appending("customQuestions"))
+    }
+
+    /// `services.request()` lists them; `services("bookingService-id")` addresses one.
+    public var services: CollectionRequestBuilder<BookingServiceRequestBuilder> {
+        .init(client: client, path: path.appending("services"))
+    }
+
+    /// `staffMembers.request()` lists them; `staffMembers("bookingStaffMemberBase-id")` addresses one.
+    public var staffMembers: CollectionRequestBuilder<BookingStaffMemberBaseRequestBuilder> {
+        .init(client: client, path: path.appending("staffMembers"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.bookingBusiness/getStaffAvailability` (POST).
+    public func getStaffAvailability(
+        staffIds: [String],
+        startDateTime: DateTimeTimeZone,
+        endDateTime: DateTimeTimeZone
+    ) -> OperationRequest<[StaffAvailabilityItem]> {
+        var request = APIRequest(method: .post, path: path.appending("getStaffAvailability"))
         var body = JSONObject()
-        body.set("alertIds", alertIds)
-        if let incidentId { body.set("incidentId", incidentId) }
-        if let alertComment { body.set("alertComment", alertComment) }
-        if let newCorrelationReasons { body.set("newCorrelationReasons", newCorrelationReasons) }
+        body.set("staffIds", staffIds)
+        body.set("startDateTime", startDateTime)
+        body.set("endDateTime", endDateTime)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(SecurityMergeResponse.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.alertSeverity`.
-public typealias SecurityAlertSeverity = OpenEnum<SecurityAlertSeverityValues>
-
-/// The values of `SecurityAlertSeverity` that the spec declares; others decode and re-encode too.
-public enum SecurityAlertSeverityValues: EnumValues {
-    public static let known: [String] = ["unknown", "informational", "low", "medium", "high", "unknownFutureValue"]
-}
-
-extension SecurityAlertSeverity {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var informational: Self { Self(rawValue: "informational") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.alertStatus`.
-public typealias SecurityAlertStatus = OpenEnum<SecurityAlertStatusValues>
-
-/// The values of `SecurityAlertStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityAlertStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "new", "inProgress", "resolved", "unknownFutureValue"]
-}
-
-extension SecurityAlertStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var new: Self { Self(rawValue: "new") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var resolved: Self { Self(rawValue: "resolved") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityAlertSubmissionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-alertsubmissionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.alertSubmissionAuditRecord`.
-public typealias SecurityAlertSubmissionAuditRecord = Model<SecurityAlertSubmissionAuditRecordFields>
-
-/// The properties of a `SecurityAlertSubmissionAuditRecord`, inherited ones included.
-public struct SecurityAlertSubmissionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.alertSubmissionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAlertSubmissionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAlertSubmissionResultDetailAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-alertsubmissionresultdetailauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.alertSubmissionResultDetailAuditRecord`.
-public typealias SecurityAlertSubmissionResultDetailAuditRecord =
-    Model<SecurityAlertSubmissionResultDetailAuditRecordFields>
-
-/// The properties of a `SecurityAlertSubmissionResultDetailAuditRecord`, inherited ones included.
-public struct SecurityAlertSubmissionResultDetailAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.alertSubmissionResultDetailAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAlertSubmissionResultDetailAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAmazonResourceEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-amazonresourceevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.amazonResourceEvidence`.
-public typealias SecurityAmazonResourceEvidence = Model<SecurityAmazonResourceEvidenceFields>
-
-/// The properties of a `SecurityAmazonResourceEvidence`, inherited ones included.
-public struct SecurityAmazonResourceEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.amazonResourceEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityAmazonResourceEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let amazonAccountId: Field<String>
-    public let amazonResourceId: Field<String>
-    public let resourceName: Field<String>
-    public let resourceType: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.amazonAccountId = Field("amazonAccountId")
-        self.amazonResourceId = Field("amazonResourceId")
-        self.resourceName = Field("resourceName")
-        self.resourceType = Field("resourceType")
-    }
-}
-
-/// Its properties are listed in `SecurityAnalyzedEmailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmail`.
-public typealias SecurityAnalyzedEmail = Model<SecurityAnalyzedEmailFields>
-
-/// The properties of a `SecurityAnalyzedEmail`, inherited ones included.
-public struct SecurityAnalyzedEmailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmail",
-        base: Entity.self,
-        fields: SecurityAnalyzedEmailFields()
-    )
-
-    public let id: Field<String>
-    public let alertIds: Field<[String]>
-    public let attachments: Field<[SecurityAnalyzedEmailAttachment]>
-    public let authenticationDetails: Field<SecurityAnalyzedEmailAuthenticationDetail>
-    public let bulkComplaintLevel: Field<String>
-    public let clientType: Field<String>
-    public let contexts: Field<[String]>
-    public let detectionMethods: Field<[String]>
-    public let directionality: Field<SecurityAntispamDirectionality>
-    public let distributionList: Field<String>
-    public let dlpRules: Field<[SecurityAnalyzedEmailDlpRuleInfo]>
-    public let emailClusterId: Field<String>
-    public let exchangeTransportRules: Field<[SecurityAnalyzedEmailExchangeTransportRuleInfo]>
-    public let forwardingDetail: Field<String>
-    public let inboundConnectorFormattedName: Field<String>
-    public let internetMessageId: Field<String>
-    public let language: Field<String>
-    public let latestDelivery: Field<SecurityAnalyzedEmailDeliveryDetail>
-    public let loggedDateTime: Field<Date>
-    public let networkMessageId: Field<String>
-    public let originalDelivery: Field<SecurityAnalyzedEmailDeliveryDetail>
-    public let overrideSources: Field<[String]>
-    public let phishConfidenceLevel: Field<String>
-    public let policy: Field<String>
-    public let policyAction: Field<String>
-    public let policyType: Field<String>
-    public let primaryOverrideSource: Field<String>
-    public let recipientDetail: Field<SecurityAnalyzedEmailRecipientDetail>
-    public let recipientEmailAddress: Field<String>
-    public let returnPath: Field<String>
-    public let senderDetail: Field<SecurityAnalyzedEmailSenderDetail>
-    public let sizeInBytes: Field<Int32>
-    public let spamConfidenceLevel: Field<String>
-    public let subject: Field<String>
-    public let threatDetectionDetails: Field<[SecurityThreatDetectionDetail]>
-    public let threatTypes: Field<[SecurityThreatType]>
-    public let timelineEvents: Field<[SecurityTimelineEvent]>
-    public let urls: Field<[SecurityAnalyzedEmailUrl]>
-
-    private init() {
-        self.id = Field("id")
-        self.alertIds = Field("alertIds")
-        self.attachments = Field("attachments")
-        self.authenticationDetails = Field("authenticationDetails")
-        self.bulkComplaintLevel = Field("bulkComplaintLevel")
-        self.clientType = Field("clientType")
-        self.contexts = Field("contexts")
-        self.detectionMethods = Field("detectionMethods")
-        self.directionality = Field("directionality")
-        self.distributionList = Field("distributionList")
-        self.dlpRules = Field("dlpRules")
-        self.emailClusterId = Field("emailClusterId")
-        self.exchangeTransportRules = Field("exchangeTransportRules")
-        self.forwardingDetail = Field("forwardingDetail")
-        self.inboundConnectorFormattedName = Field("inboundConnectorFormattedName")
-        self.internetMessageId = Field("internetMessageId")
-        self.language = Field("language")
-        self.latestDelivery = Field("latestDelivery")
-        self.loggedDateTime = Field("loggedDateTime")
-        self.networkMessageId = Field("networkMessageId")
-        self.originalDelivery = Field("originalDelivery")
-        self.overrideSources = Field("overrideSources")
-        self.phishConfidenceLevel = Field("phishConfidenceLevel")
-        self.policy = Field("policy")
-        self.policyAction = Field("policyAction")
-        self.policyType = Field("policyType")
-        self.primaryOverrideSource = Field("primaryOverrideSource")
-        self.recipientDetail = Field("recipientDetail")
-        self.recipientEmailAddress = Field("recipientEmailAddress")
-        self.returnPath = Field("returnPath")
-        self.senderDetail = Field("senderDetail")
-        self.sizeInBytes = Field("sizeInBytes")
-        self.spamConfidenceLevel = Field("spamConfidenceLevel")
-        self.subject = Field("subject")
-        self.threatDetectionDetails = Field("threatDetectionDetails")
-        self.threatTypes = Field("threatTypes")
-        self.timelineEvents = Field("timelineEvents")
-        self.urls = Field("urls")
-    }
-}
-
-/// Its properties are listed in `SecurityAnalyzedEmailAttachmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemailattachment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmailAttachment`.
-public typealias SecurityAnalyzedEmailAttachment = Model<SecurityAnalyzedEmailAttachmentFields>
-
-/// The properties of a `SecurityAnalyzedEmailAttachment`, inherited ones included.
-public struct SecurityAnalyzedEmailAttachmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailAttachment",
-        fields: SecurityAnalyzedEmailAttachmentFields()
-    )
-
-    public let detonationDetails: Field<SecurityDetonationDetails>
-    public let fileExtension: Field<String>
-    public let fileName: Field<String>
-    public let fileSize: Field<Int32>
-    public let fileType: Field<String>
-    public let malwareFamily: Field<String>
-    public let sha256: Field<String>
-    public let tenantAllowBlockListDetailInfo: Field<String>
-    public let threatType: Field<SecurityThreatType>
-
-    private init() {
-        self.detonationDetails = Field("detonationDetails")
-        self.fileExtension = Field("fileExtension")
-        self.fileName = Field("fileName")
-        self.fileSize = Field("fileSize")
-        self.fileType = Field("fileType")
-        self.malwareFamily = Field("malwareFamily")
-        self.sha256 = Field("sha256")
-        self.tenantAllowBlockListDetailInfo = Field("tenantAllowBlockListDetailInfo")
-        self.threatType = Field("threatType")
-    }
-}
-
-/// Its properties are listed in `SecurityAnalyzedEmailAuthenticationDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-analyzedemailauthenticationdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmailAuthenticationDetail`.
-public typealias SecurityAnalyzedEmailAuthenticationDetail = Model<SecurityAnalyzedEmailAuthenticationDetailFields>
-
-/// The properties of a `SecurityAnalyzedEmailAuthenticationDetail`, inherited ones included.
-public struct SecurityAnalyzedEmailAuthenticationDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailAuthenticationDetail",
-        fields: SecurityAnalyzedEmailAuthenticationDetailFields()
-    )
-
-    public let compositeAuthentication: Field<String>
-    public let dkim: Field<String>
-    public let dmarc: Field<String>
-    public let senderPolicyFramework: Field<String>
-
-    private init() {
-        self.compositeAuthentication = Field("compositeAuthentication")
-        self.dkim = Field("dkim")
-        self.dmarc = Field("dmarc")
-        self.senderPolicyFramework = Field("senderPolicyFramework")
-    }
-}
-
-/// Its properties are listed in `SecurityAnalyzedEmailDeliveryDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-analyzedemaildeliverydetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmailDeliveryDetail`.
-public typealias SecurityAnalyzedEmailDeliveryDetail = Model<SecurityAnalyzedEmailDeliveryDetailFields>
-
-/// The properties of a `SecurityAnalyzedEmailDeliveryDetail`, inherited ones included.
-public struct SecurityAnalyzedEmailDeliveryDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailDeliveryDetail",
-        fields: SecurityAnalyzedEmailDeliveryDetailFields()
-    )
-
-    public let action: Field<SecurityDeliveryAction>
-    public let latestThreats: Field<String>
-    public let location: Field<SecurityDeliveryLocation>
-    public let originalThreats: Field<String>
-
-    private init() {
-        self.action = Field("action")
-        self.latestThreats = Field("latestThreats")
-        self.location = Field("location")
-        self.originalThreats = Field("originalThreats")
-    }
-}
-
-/// Its properties are listed in `SecurityAnalyzedEmailDlpRuleInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemaildlpruleinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmailDlpRuleInfo`.
-public typealias SecurityAnalyzedEmailDlpRuleInfo = Model<SecurityAnalyzedEmailDlpRuleInfoFields>
-
-/// The properties of a `SecurityAnalyzedEmailDlpRuleInfo`, inherited ones included.
-public struct SecurityAnalyzedEmailDlpRuleInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailDlpRuleInfo",
-        fields: SecurityAnalyzedEmailDlpRuleInfoFields()
-    )
-
-    public let name: Field<String>
-    public let ruleId: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.ruleId = Field("ruleId")
-    }
-}
-
-/// Its properties are listed in `SecurityAnalyzedEmailExchangeTransportRuleInfoFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-analyzedemailexchangetransportruleinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmailExchangeTransportRuleInfo`.
-public typealias SecurityAnalyzedEmailExchangeTransportRuleInfo =
-    Model<SecurityAnalyzedEmailExchangeTransportRuleInfoFields>
-
-/// The properties of a `SecurityAnalyzedEmailExchangeTransportRuleInfo`, inherited ones included.
-public struct SecurityAnalyzedEmailExchangeTransportRuleInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailExchangeTransportRuleInfo",
-        fields: SecurityAnalyzedEmailExchangeTransportRuleInfoFields()
-    )
-
-    public let name: Field<String>
-    public let ruleId: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.ruleId = Field("ruleId")
-    }
-}
-
-/// Its properties are listed in `SecurityAnalyzedEmailRecipientDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-analyzedemailrecipientdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmailRecipientDetail`.
-public typealias SecurityAnalyzedEmailRecipientDetail = Model<SecurityAnalyzedEmailRecipientDetailFields>
-
-/// The properties of a `SecurityAnalyzedEmailRecipientDetail`, inherited ones included.
-public struct SecurityAnalyzedEmailRecipientDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailRecipientDetail",
-        fields: SecurityAnalyzedEmailRecipientDetailFields()
-    )
-
-    public let ccRecipients: Field<[String]>
-    public let domainName: Field<String>
-
-    private init() {
-        self.ccRecipients = Field("ccRecipients")
-        self.domainName = Field("domainName")
-    }
-}
-
-/// Requests for one `SecurityAnalyzedEmail`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmail`.
-public struct SecurityAnalyzedEmailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAnalyzedEmail
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+        return OperationRequest(client: client, request: request, decoder: .value([StaffAvailabilityItem].self))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.analyzedEmail",
-        model: SecurityAnalyzedEmail.self,
-        operations: [.init("remediate", .post, path: "microsoft.graph.security.remediate", onCollection: true)]
-    )
-}
+    /// - Remark: Generated from `microsoft.graph.bookingBusiness/publish` (POST).
+    public func publish() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("publish"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
 
-extension CollectionRequestBuilder where Item == SecurityAnalyzedEmailRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.security.analyzedEmail/remediate` (POST).
-    public func remediate(
-        displayName: String,
-        description: String,
-        severity: SecurityRemediationSeverity,
-        action: SecurityRemediationAction,
-        remediateSendersCopy: Bool,
-        analyzedEmails: [SecurityAnalyzedEmail]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.remediate"))
-        var body = JSONObject()
-        body.set("displayName", displayName)
-        body.set("description", description)
-        body.set("severity", severity)
-        body.set("action", action)
-        body.set("remediateSendersCopy", remediateSendersCopy)
-        body.set("analyzedEmails", analyzedEmails)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+    /// - Remark: Generated from `microsoft.graph.bookingBusiness/unpublish` (POST).
+    public func unpublish() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("unpublish"))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `SecurityAnalyzedEmailSenderDetailFields`; read and write them as `value.name`.
+/// Its properties are listed in `BookingCurrencyFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemailsenderdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmailSenderDetail`.
-public typealias SecurityAnalyzedEmailSenderDetail = Model<SecurityAnalyzedEmailSenderDetailFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcurrency?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingCurrency`.
+public typealias BookingCurrency = Model<BookingCurrencyFields>
 
-/// The properties of a `SecurityAnalyzedEmailSenderDetail`, inherited ones included.
-public struct SecurityAnalyzedEmailSenderDetailFields: FieldSet {
+/// The properties of a `BookingCurrency`, inherited ones included.
+public struct BookingCurrencyFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailSenderDetail",
-        fields: SecurityAnalyzedEmailSenderDetailFields()
-    )
-
-    public let displayName: Field<String>
-    public let domainCreationDateTime: Field<Date>
-    public let domainName: Field<String>
-    public let domainOwner: Field<String>
-    public let fromAddress: Field<String>
-    public let ipv4: Field<String>
-    public let location: Field<String>
-    public let mailFromAddress: Field<String>
-    public let mailFromDomainName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.domainCreationDateTime = Field("domainCreationDateTime")
-        self.domainName = Field("domainName")
-        self.domainOwner = Field("domainOwner")
-        self.fromAddress = Field("fromAddress")
-        self.ipv4 = Field("ipv4")
-        self.location = Field("location")
-        self.mailFromAddress = Field("mailFromAddress")
-        self.mailFromDomainName = Field("mailFromDomainName")
-    }
-}
-
-/// Its properties are listed in `SecurityAnalyzedEmailUrlFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedemailurl?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedEmailUrl`.
-public typealias SecurityAnalyzedEmailUrl = Model<SecurityAnalyzedEmailUrlFields>
-
-/// The properties of a `SecurityAnalyzedEmailUrl`, inherited ones included.
-public struct SecurityAnalyzedEmailUrlFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailUrl",
-        fields: SecurityAnalyzedEmailUrlFields()
-    )
-
-    public let detectionMethod: Field<String>
-    public let detonationDetails: Field<SecurityDetonationDetails>
-    public let tenantAllowBlockListDetailInfo: Field<String>
-    public let threatType: Field<SecurityThreatType>
-    public let url: Field<String>
-
-    private init() {
-        self.detectionMethod = Field("detectionMethod")
-        self.detonationDetails = Field("detonationDetails")
-        self.tenantAllowBlockListDetailInfo = Field("tenantAllowBlockListDetailInfo")
-        self.threatType = Field("threatType")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `SecurityAnalyzedMessageEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-analyzedmessageevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.analyzedMessageEvidence`.
-public typealias SecurityAnalyzedMessageEvidence = Model<SecurityAnalyzedMessageEvidenceFields>
-
-/// The properties of a `SecurityAnalyzedMessageEvidence`, inherited ones included.
-public struct SecurityAnalyzedMessageEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedMessageEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityAnalyzedMessageEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let antiSpamDirection: Field<String>
-    public let attachmentsCount: Field<Int64>
-    public let deliveryAction: Field<String>
-    public let deliveryLocation: Field<String>
-    public let internetMessageId: Field<String>
-    public let language: Field<String>
-    public let networkMessageId: Field<String>
-    public let p1Sender: Field<SecurityEmailSender>
-    public let p2Sender: Field<SecurityEmailSender>
-    public let receivedDateTime: Field<Date>
-    public let recipientEmailAddress: Field<String>
-    public let senderIp: Field<String>
-    public let subject: Field<String>
-    public let threatDetectionMethods: Field<[String]>
-    public let threats: Field<[String]>
-    public let urlCount: Field<Int64>
-    public let urls: Field<[String]>
-    public let urn: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.antiSpamDirection = Field("antiSpamDirection")
-        self.attachmentsCount = Field("attachmentsCount")
-        self.deliveryAction = Field("deliveryAction")
-        self.deliveryLocation = Field("deliveryLocation")
-        self.internetMessageId = Field("internetMessageId")
-        self.language = Field("language")
-        self.networkMessageId = Field("networkMessageId")
-        self.p1Sender = Field("p1Sender")
-        self.p2Sender = Field("p2Sender")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.recipientEmailAddress = Field("recipientEmailAddress")
-        self.senderIp = Field("senderIp")
-        self.subject = Field("subject")
-        self.threatDetectionMethods = Field("threatDetectionMethods")
-        self.threats = Field("threats")
-        self.urlCount = Field("urlCount")
-        self.urls = Field("urls")
-        self.urn = Field("urn")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.antispamDirectionality`.
-public typealias SecurityAntispamDirectionality = OpenEnum<SecurityAntispamDirectionalityValues>
-
-/// The values of `SecurityAntispamDirectionality` that the spec declares; others decode and re-encode too.
-public enum SecurityAntispamDirectionalityValues: EnumValues {
-    public static let known: [String] = ["unknown", "inbound", "outbound", "intraOrg", "unknownFutureValue"]
-}
-
-extension SecurityAntispamDirectionality {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var inbound: Self { Self(rawValue: "inbound") }
-
-    public static var outbound: Self { Self(rawValue: "outbound") }
-
-    public static var intraOrg: Self { Self(rawValue: "intraOrg") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.antispamTeamsDirection`.
-public typealias SecurityAntispamTeamsDirection = OpenEnum<SecurityAntispamTeamsDirectionValues>
-
-/// The values of `SecurityAntispamTeamsDirection` that the spec declares; others decode and re-encode too.
-public enum SecurityAntispamTeamsDirectionValues: EnumValues {
-    public static let known: [String] = ["unknown", "inbound", "outbound", "intraorg", "unknownFutureValue"]
-}
-
-extension SecurityAntispamTeamsDirection {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var inbound: Self { Self(rawValue: "inbound") }
-
-    public static var outbound: Self { Self(rawValue: "outbound") }
-
-    public static var intraorg: Self { Self(rawValue: "intraorg") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityArticleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-article?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.article`.
-public typealias SecurityArticle = Model<SecurityArticleFields>
-
-/// The properties of a `SecurityArticle`, inherited ones included.
-public struct SecurityArticleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.article",
+        "microsoft.graph.bookingCurrency",
         base: Entity.self,
-        fields: SecurityArticleFields()
+        fields: BookingCurrencyFields()
     )
 
     public let id: Field<String>
-    public let body: Field<SecurityFormattedContent>
+    public let symbol: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.symbol = Field("symbol")
+    }
+}
+
+/// Requests for one `BookingCurrency`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.bookingCurrency`.
+public struct BookingCurrencyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BookingCurrency
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.bookingCurrency", model: BookingCurrency.self)
+}
+
+/// Its properties are listed in `BookingCustomQuestionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomquestion?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingCustomQuestion`.
+public typealias BookingCustomQuestion = Model<BookingCustomQuestionFields>
+
+/// The properties of a `BookingCustomQuestion`, inherited ones included.
+public struct BookingCustomQuestionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingCustomQuestion",
+        base: Entity.self,
+        fields: BookingCustomQuestionFields()
+    )
+
+    public let id: Field<String>
+    public let answerInputType: Field<AnswerInputType>
+    public let answerOptions: Field<[String]>
     public let createdDateTime: Field<Date>
-    public let imageUrl: Field<String>
-    public let isFeatured: Field<Bool>
+    public let displayName: Field<String>
     public let lastUpdatedDateTime: Field<Date>
-    public let summary: Field<SecurityFormattedContent>
-    public let tags: Field<[String]>
-    public let title: Field<String>
-
-    /// Present when the request expanded it (`expand("indicators")`).
-    public let indicators: Field<[SecurityArticleIndicator]>
 
     private init() {
         self.id = Field("id")
-        self.body = Field("body")
+        self.answerInputType = Field("answerInputType")
+        self.answerOptions = Field("answerOptions")
         self.createdDateTime = Field("createdDateTime")
-        self.imageUrl = Field("imageUrl")
-        self.isFeatured = Field("isFeatured")
+        self.displayName = Field("displayName")
         self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.summary = Field("summary")
-        self.tags = Field("tags")
-        self.title = Field("title")
-        self.indicators = Field("indicators")
     }
 }
 
-/// Its properties are listed in `SecurityArticleIndicatorFields`; read and write them as `value.name`.
+/// Requests for one `BookingCustomQuestion`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-articleindicator?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.articleIndicator`.
-public typealias SecurityArticleIndicator = Model<SecurityArticleIndicatorFields>
-
-/// The properties of a `SecurityArticleIndicator`, inherited ones included.
-public struct SecurityArticleIndicatorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.articleIndicator",
-        base: SecurityIndicator.self,
-        fields: SecurityArticleIndicatorFields()
-    )
-
-    public let id: Field<String>
-    public let source: Field<SecurityIndicatorSource>
-
-    /// Present when the request expanded it (`expand("artifact")`).
-    public let artifact: Field<SecurityArtifact>
-
-    private init() {
-        self.id = Field("id")
-        self.source = Field("source")
-        self.artifact = Field("artifact")
-    }
-}
-
-/// Requests for one `SecurityArticleIndicator`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.articleIndicator`.
-public struct SecurityArticleIndicatorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityArticleIndicator
+/// - Remark: Generated from `microsoft.graph.bookingCustomQuestion`.
+public struct BookingCustomQuestionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BookingCustomQuestion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1403,8941 +179,71 @@ public struct SecurityArticleIndicatorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.articleIndicator",
-        model: SecurityArticleIndicator.self,
-        children: [.init("artifact", "microsoft.graph.security.artifact", collection: false)]
-    )
-
-    public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
+    public static let route = ResourceRoute("microsoft.graph.bookingCustomQuestion", model: BookingCustomQuestion.self)
 }
 
-/// Requests for one `SecurityArticle`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `BookingCustomerFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.security.article`.
-public struct SecurityArticleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityArticle
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomer?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingCustomer`.
+public typealias BookingCustomer = Model<BookingCustomerFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.article",
-        model: SecurityArticle.self,
-        children: [.init("indicators", "microsoft.graph.security.articleIndicator", collection: true)]
-    )
-
-    /// `indicators.request()` lists them; `indicators("articleIndicator-id")` addresses one.
-    public var indicators: CollectionRequestBuilder<SecurityArticleIndicatorRequestBuilder> {
-        .init(client: client, path: path.appending("indicators"))
-    }
-}
-
-/// Its properties are listed in `SecurityArtifactFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-artifact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.artifact`.
-public typealias SecurityArtifact = Model<SecurityArtifactFields>
-
-/// The properties of a `SecurityArtifact`, inherited ones included.
-public struct SecurityArtifactFields: FieldSet {
+/// The properties of a `BookingCustomer`, inherited ones included.
+public struct BookingCustomerFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.artifact",
-        base: Entity.self,
-        derived: [
-            SecurityHost.self,
-            SecurityHostComponent.self,
-            SecurityHostCookie.self,
-            SecurityHostSslCertificate.self,
-            SecurityHostTracker.self,
-            SecurityPassiveDnsRecord.self,
-            SecuritySslCertificate.self,
-            SecurityUnclassifiedArtifact.self,
-        ],
-        fields: SecurityArtifactFields()
+        "microsoft.graph.bookingCustomer",
+        base: BookingCustomerBase.self,
+        fields: BookingCustomerFields()
     )
 
     public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `SecurityArtifact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.artifact`.
-public struct SecurityArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityArtifact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.artifact", model: SecurityArtifact.self)
-}
-
-/// Its properties are listed in `SecurityAttackSimAdminAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-attacksimadminauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.attackSimAdminAuditRecord`.
-public typealias SecurityAttackSimAdminAuditRecord = Model<SecurityAttackSimAdminAuditRecordFields>
-
-/// The properties of a `SecurityAttackSimAdminAuditRecord`, inherited ones included.
-public struct SecurityAttackSimAdminAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.attackSimAdminAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAttackSimAdminAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAttackSimAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-attacksimauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.attackSimAuditRecord`.
-public typealias SecurityAttackSimAuditRecord = Model<SecurityAttackSimAuditRecordFields>
-
-/// The properties of a `SecurityAttackSimAuditRecord`, inherited ones included.
-public struct SecurityAttackSimAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.attackSimAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAttackSimAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAuditConfigAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditconfigauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.auditConfigAuditRecord`.
-public typealias SecurityAuditConfigAuditRecord = Model<SecurityAuditConfigAuditRecordFields>
-
-/// The properties of a `SecurityAuditConfigAuditRecord`, inherited ones included.
-public struct SecurityAuditConfigAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.auditConfigAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAuditConfigAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAuditCoreRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditcoreroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.auditCoreRoot`.
-public typealias SecurityAuditCoreRoot = Model<SecurityAuditCoreRootFields>
-
-/// The properties of a `SecurityAuditCoreRoot`, inherited ones included.
-public struct SecurityAuditCoreRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.auditCoreRoot",
-        base: Entity.self,
-        fields: SecurityAuditCoreRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("queries")`).
-    public let queries: Field<[SecurityAuditLogQuery]>
-
-    private init() {
-        self.id = Field("id")
-        self.queries = Field("queries")
-    }
-}
-
-/// Requests for one `SecurityAuditCoreRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.auditCoreRoot`.
-public struct SecurityAuditCoreRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAuditCoreRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.auditCoreRoot",
-        model: SecurityAuditCoreRoot.self,
-        children: [
-            .init("queries", "microsoft.graph.security.auditLogQuery", collection: true, itemsRefusing: "PATCH PUT"),
-        ]
-    )
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `queries.request()` lists them; `queries("auditLogQuery-id")` addresses one.
-    public var queries: CollectionRequestBuilder<SecurityAuditLogQueryRequestBuilder> {
-        .init(client: client, path: path.appending("queries", itemsRefusing: [.patch, .put]))
-    }
-}
-
-/// Its properties are listed in `SecurityAuditDataFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.auditData`.
-public typealias SecurityAuditData = Model<SecurityAuditDataFields>
-
-/// The properties of a `SecurityAuditData`, inherited ones included.
-public struct SecurityAuditDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.auditData",
-        derived: [
-            SecurityA365AiExecuteTool.self,
-            SecurityA365AiInferenceCall.self,
-            SecurityA365AiInvokeAgent.self,
-            SecurityA365AiRunSummary.self,
-            SecurityA365SpanOutputs.self,
-            SecurityAadRiskDetectionAuditRecord.self,
-            SecurityAedAuditRecord.self,
-            SecurityAgentAdminActivityRecord.self,
-            SecurityAgentSettingAdminActivity.self,
-            SecurityAiAppInteractionAuditRecord.self,
-            SecurityAiExecuteToolAuditRecord.self,
-            SecurityAiInteractionsChangeNotificationAuditRecord.self,
-            SecurityAiInteractionsExportAuditRecord.self,
-            SecurityAiInteractionsSubscriptionAuditRecord.self,
-            SecurityAiInvokeAgentAuditRecord.self,
-            SecurityAipDiscover.self,
-            SecurityAipFileDeleted.self,
-            SecurityAipHeartBeat.self,
-            SecurityAipProtectionActionLogRequest.self,
-            SecurityAipScannerDiscoverEvent.self,
-            SecurityAipSensitivityLabelActionLogRequest.self,
-            SecurityAirAdminActionInvestigationData.self,
-            SecurityAirInvestigationData.self,
-            SecurityAirManualInvestigationData.self,
-            SecurityAISpanOutputsAuditRecord.self,
-            SecurityAlertSubmissionAuditRecord.self,
-            SecurityAlertSubmissionResultDetailAuditRecord.self,
-            SecurityAttackSimAdminAuditRecord.self,
-            SecurityAttackSimAuditRecord.self,
-            SecurityAuditConfigAuditRecord.self,
-            SecurityAuditSearchAuditRecord.self,
-            SecurityAzfwApplicationRuleAggregationEventRecord.self,
-            SecurityAzfwDnsQueryEventRecord.self,
-            SecurityAzfwNetworkRuleEventRecord.self,
-            SecurityAzureActiveDirectoryAccountLogonAuditRecord.self,
-            SecurityAzureActiveDirectoryAuditRecord.self,
-            SecurityAzureActiveDirectoryStsLogonAuditRecord.self,
-            SecurityAzureAISearchAuditRecord.self,
-            SecurityCampaignAuditRecord.self,
-            SecurityCcraiPolicyViolationRecord.self,
-            SecurityCdpClassifierHealthRecord.self,
-            SecurityCdpColdCrawlStatusRecord.self,
-            SecurityCdpConsumptionResourceRecord.self,
-            SecurityCdpContentExplorerAggregateRecord.self,
-            SecurityCdpdlmaiInteractionInsightsRecord.self,
-            SecurityCdpDlpSensitiveEndpointAuditRecord.self,
-            SecurityCdpLogRecord.self,
-            SecurityCdpOcrBillingRecord.self,
-            SecurityCdpResourceScopeChangeEventRecord.self,
-            SecurityCloudUpdateDeviceConfigAuditRecord.self,
-            SecurityCloudUpdateProfileConfigAuditRecord.self,
-            SecurityCloudUpdateTenantConfigAuditRecord.self,
-            SecurityComplianceConnectorAuditRecord.self,
-            SecurityComplianceDLMExchangeAuditRecord.self,
-            SecurityComplianceDLMSharePointAuditRecord.self,
-            SecurityComplianceDLPApplicationsAuditRecord.self,
-            SecurityComplianceDLPApplicationsClassificationAuditRecord.self,
-            SecurityComplianceDLPEndpointAuditRecord.self,
-            SecurityComplianceDLPEndpointDiscoveryAuditRecord.self,
-            SecurityComplianceDLPEnforcementAuditRecord.self,
-            SecurityComplianceDLPExchangeAuditRecord.self,
-            SecurityComplianceDLPExchangeClassificationAuditRecord.self,
-            SecurityComplianceDLPExchangeClassificationCdpRecord.self,
-            SecurityComplianceDLPExchangeDiscoveryAuditRecord.self,
-            SecurityComplianceDLPSharePointAuditRecord.self,
-            SecurityComplianceDLPSharePointClassificationAuditRecord.self,
-            SecurityComplianceDLPSharePointClassificationCdpRecord.self,
-            SecurityComplianceDLPSharePointClassificationExtendedAuditRecord.self,
-            SecurityComplianceExchangeOcrAuditRecord.self,
-            SecurityComplianceManagerActionRecord.self,
-            SecurityCompliancePolicyGradingSharePointAuditRecord.self,
-            SecurityComplianceSettingsChangeAuditRecord.self,
-            SecurityComplianceSitGradingSharePointAuditRecord.self,
-            SecurityComplianceSupervisionExchangeAuditRecord.self,
-            SecurityConnectedAIAppInteractionAuditRecord.self,
-            SecurityConsumptionResourceAuditRecord.self,
-            SecurityContentStoreMetadataRecord.self,
-            SecurityCopilotAgentManagementAuditRecord.self,
-            SecurityCopilotForSecurityLoggingAuditRecord.self,
-            SecurityCopilotForSecurityTriggerAuditRecord.self,
-            SecurityCopilotInteractionAuditRecord.self,
-            SecurityCopilotPluginSettingAuditRecord.self,
-            SecurityCopilotPromptBookSettingAuditRecord.self,
-            SecurityCopilotSessionSharingAuditRecord.self,
-            SecurityCopilotSettingAuditRecord.self,
-            SecurityCopilotWorkspaceSettingAuditRecord.self,
-            SecurityCoreReportingSettingsAuditRecord.self,
-            SecurityCortanaBriefingAuditRecord.self,
-            SecurityCriticalAssetManagementClassificationRecord.self,
-            SecurityCrmEntityOperationAuditRecord.self,
-            SecurityCrossTenantAccessPolicyAuditRecord.self,
-            SecurityCustomerKeyServiceEncryptionAuditRecord.self,
-            SecurityDataCenterSecurityCmdletAuditRecord.self,
-            SecurityDataGovernanceAuditRecord.self,
-            SecurityDataInsightsRestApiAuditRecord.self,
-            SecurityDataLakeExportOperationAuditRecord.self,
-            SecurityDataSecurityInvestigationAuditRecord.self,
-            SecurityDataShareOperationAuditRecord.self,
-            SecurityDefaultAuditData.self,
-            SecurityDefenderCaseManagementAuditRecord.self,
-            SecurityDefenderPreviewFeaturesRecord.self,
-            SecurityDefenderSecurityForAIConfigurationAuditRecord.self,
-            SecurityDeployFeatureActivityRecord.self,
-            SecurityDeviceDiscoverySettingsAuthenticatedScansRecord.self,
-            SecurityDeviceDiscoverySettingsExclusionRecord.self,
-            SecurityDeviceDiscoverySettingsRecord.self,
-            SecurityDiscoveryAuditRecord.self,
-            SecurityDlpEndpointAuditRecord.self,
-            SecurityDlpImportResultAuditRecord.self,
-            SecurityDlpSensitiveInformationTypeRulePackageCmdletRecord.self,
-            SecurityDragonCopilotAccessRecord.self,
-            SecurityDragonCopilotAdminRecord.self,
-            SecurityDragonCopilotClinicalDataRecord.self,
-            SecurityDragonCopilotSessionRecord.self,
-            SecurityDynamics365BusinessCentralAuditRecord.self,
-            SecurityEhrConnectorAuditBaseRecord.self,
-            SecurityEopSubmissionFeedEntityAuditRecord.self,
-            SecurityExchangeAdminAuditRecord.self,
-            SecurityExchangeAggregatedMailboxAuditRecord.self,
-            SecurityExchangeAggregatedOperationRecord.self,
-            SecurityExchangeMailboxAuditGroupRecord.self,
-            SecurityExchangeMailboxAuditRecord.self,
-            SecurityFabricAuditRecord.self,
-            SecurityFabricPolicyRecord.self,
-            SecurityHealthcareSignalRecord.self,
-            SecurityHostedRpaAuditRecord.self,
-            SecurityHrSignalAuditRecord.self,
-            SecurityHygieneEventRecord.self,
-            SecurityInformationBarrierPolicyApplicationAuditRecord.self,
-            SecurityInformationWorkerProtectionAuditRecord.self,
-            SecurityInsiderRiskScopedUserInsightsRecord.self,
-            SecurityInsiderRiskScopedUsersRecord.self,
-            SecurityIntegratedAppsAppAdminActivityAuditRecord.self,
-            SecurityIntegratedAppsAppSettingsAdminActivityAuditRecord.self,
-            SecurityIrmActivityAuditTrailRecord.self,
-            SecurityIrmUserDefinedDetectionRecord.self,
-            SecurityKaizalaAuditRecord.self,
-            SecurityLabelAnalyticsAggregateAuditRecord.self,
-            SecurityLabelContentExplorerAuditRecord.self,
-            SecurityLargeContentMetadataAuditRecord.self,
-            SecurityM365ComplianceConnectorAuditRecord.self,
-            SecurityM365daadAuditRecord.self,
-            SecurityM365odspAssetMetadataRecord.self,
-            SecurityM365SearchSectionsRecord.self,
-            SecurityMailSubmissionData.self,
-            SecurityManagedServicesAuditRecord.self,
-            SecurityManagedTenantsAuditRecord.self,
-            SecurityMapgAlertsAuditRecord.self,
-            SecurityMapgOnboardAuditRecord.self,
-            SecurityMapgPolicyAuditRecord.self,
-            SecurityMapgRemediationAuditRecord.self,
-            SecurityMcasAlertsAuditRecord.self,
-            SecurityMdaAuditRecord.self,
-            SecurityMdaDataSecuritySignalRecord.self,
-            SecurityMDASHAuditRecord.self,
-            SecurityMdatpAuditRecord.self,
-            SecurityMdcEventsRecord.self,
-            SecurityMdiAuditRecord.self,
-            SecurityMeshWorldsAuditRecord.self,
-            SecurityMicrosoft365BackupBackupItemAuditRecord.self,
-            SecurityMicrosoft365BackupBackupPolicyAuditRecord.self,
-            SecurityMicrosoft365BackupGranularBrowseTaskAuditRecord.self,
-            SecurityMicrosoft365BackupRestoreItemAuditRecord.self,
-            SecurityMicrosoft365BackupRestoreTaskAuditRecord.self,
-            SecurityMicrosoft365CopilotScheduledPromptAuditRecord.self,
-            SecurityMicrosoftDefenderExpertsXDRAuditRecord.self,
-            SecurityMicrosoftFlowAuditRecord.self,
-            SecurityMicrosoftFormsAuditRecord.self,
-            SecurityMicrosoftGraphDataConnectConsent.self,
-            SecurityMicrosoftGraphDataConnectOperation.self,
-            SecurityMicrosoftPurviewDataCatalogOperationRecord.self,
-            SecurityMicrosoftPurviewDataMapOperationRecord.self,
-            SecurityMicrosoftPurviewMetadataPolicyOperationRecord.self,
-            SecurityMicrosoftPurviewPolicyOperationRecord.self,
-            SecurityMicrosoftPurviewPrivacyAuditEvent.self,
-            SecurityMicrosoftPurviewUnifiedCatalogOperationRecord.self,
-            SecurityMicrosoftStreamAuditRecord.self,
-            SecurityMicrosoftTeamsAdminAuditRecord.self,
-            SecurityMicrosoftTeamsAnalyticsAuditRecord.self,
-            SecurityMicrosoftTeamsAuditRecord.self,
-            SecurityMicrosoftTeamsDeviceAuditRecord.self,
-            SecurityMicrosoftTeamsRetentionLabelActionAuditRecord.self,
-            SecurityMicrosoftTeamsSensitivityLabelActionAuditRecord.self,
-            SecurityMicrosoftTeamsShiftsAuditRecord.self,
-            SecurityMicrosoftTeamsUserConcernAuditRecord.self,
-            SecurityMipAutoLabelExchangeItemAuditRecord.self,
-            SecurityMipAutoLabelProgressFeedbackAuditRecord.self,
-            SecurityMipAutoLabelSharePointItemAuditRecord.self,
-            SecurityMipAutoLabelSharePointPolicyLocationAuditRecord.self,
-            SecurityMipAutoLabelSimulationSharePointCompletionRecord.self,
-            SecurityMipAutoLabelSimulationSharePointProgressRecord.self,
-            SecurityMipAutoLabelSimulationStatisticsRecord.self,
-            SecurityMipExactDataMatchAuditRecord.self,
-            SecurityMipLabelAnalyticsAuditRecord.self,
-            SecurityMipLabelAuditRecord.self,
-            SecurityMosAgentInfoRecord.self,
-            SecurityMosAgentInfoRecordV2.self,
-            SecurityMs365dCustomDetectionAuditRecord.self,
-            SecurityMs365dIncidentAuditRecord.self,
-            SecurityMs365dSuppressionRuleAuditRecord.self,
-            SecurityMsdeCustomCollectionAuditRecord.self,
-            SecurityMsdeGeneralSettingsAuditRecord.self,
-            SecurityMsdeIndicatorsSettingsAuditRecord.self,
-            SecurityMsdeResponseActionsAuditRecord.self,
-            SecurityMsdeRolesSettingsAuditRecord.self,
-            SecurityMspVectorSearchContentMetadataAuditRecord.self,
-            SecurityMsticNationStateNotificationRecord.self,
-            SecurityMultiStageDispositionAuditRecord.self,
-            SecurityMyAnalyticsSettingsAuditRecord.self,
-            SecurityNoisyAlertPolicyAuditRecord.self,
-            SecurityOfficeNativeAuditRecord.self,
-            SecurityOmePortalAuditRecord.self,
-            SecurityOnDemandSharePointClassificationAuditRecord.self,
-            SecurityOneDriveAuditRecord.self,
-            SecurityOnPremisesFileShareScannerDLPAuditRecord.self,
-            SecurityOnPremisesSharePointScannerDLPAuditRecord.self,
-            SecurityOrganizationalDataInM365AuditRecord.self,
-            SecurityOutlookCopilotAutomationAuditRecord.self,
-            SecurityOwaGetAccessTokenForResourceAuditRecord.self,
-            SecurityP4aiAssessmentCategoryRecord.self,
-            SecurityP4aiAssessmentFabricScannerRecord.self,
-            SecurityP4aiAssessmentLocationResultRecord.self,
-            SecurityP4aiAssessmentRecord.self,
-            SecurityP4AIRiskScoreRecord.self,
-            SecurityPeopleAdminSettingsAuditRecord.self,
-            SecurityPhysicalBadgingSignalAuditRecord.self,
-            SecurityPlacesDirectoryAuditRecord.self,
-            SecurityPlannerChatMessageAuditRecord.self,
-            SecurityPlannerChatMessageListAuditRecord.self,
-            SecurityPlannerCopyPlanAuditRecord.self,
-            SecurityPlannerGoalAuditRecord.self,
-            SecurityPlannerGoalListAuditRecord.self,
-            SecurityPlannerPlanAuditRecord.self,
-            SecurityPlannerPlanListAuditRecord.self,
-            SecurityPlannerPlanSensitivityLabelAuditRecord.self,
-            SecurityPlannerRosterAuditRecord.self,
-            SecurityPlannerRosterSensitivityLabelAuditRecord.self,
-            SecurityPlannerTaskAuditRecord.self,
-            SecurityPlannerTaskListAuditRecord.self,
-            SecurityPlannerTenantSettingsAuditRecord.self,
-            SecurityPolicyConfigChangeAuditRecord.self,
-            SecurityPowerAppsAuditAppRecord.self,
-            SecurityPowerAppsAuditPlanRecord.self,
-            SecurityPowerAppsAuditResourceRecord.self,
-            SecurityPowerBIAuditRecord.self,
-            SecurityPowerBIDlpAuditRecord.self,
-            SecurityPowerPagesSiteAuditRecord.self,
-            SecurityPowerPlatformAdminDlpAuditRecord.self,
-            SecurityPowerPlatformAdminEnvironmentAuditRecord.self,
-            SecurityPowerPlatformAdministratorActivityRecord.self,
-            SecurityPowerPlatformLockboxResourceAccessRequestAuditRecord.self,
-            SecurityPowerPlatformLockboxResourceCommandAuditRecord.self,
-            SecurityPowerPlatformServiceActivityAuditRecord.self,
-            SecurityPowerPlatformTenantIsolationRecord.self,
-            SecurityPrivacyDataMatchAuditRecord.self,
-            SecurityPrivacyDataMinimizationRecord.self,
-            SecurityPrivacyDigestEmailRecord.self,
-            SecurityPrivacyOpenAccessAuditRecord.self,
-            SecurityPrivacyPortalAuditRecord.self,
-            SecurityPrivacyRemediationActionRecord.self,
-            SecurityPrivacyRemediationRecord.self,
-            SecurityPrivaPrivacyAssessmentOperationRecord.self,
-            SecurityPrivaPrivacyConsentOperationRecord.self,
-            SecurityProjectAuditRecord.self,
-            SecurityProjectForTheWebAssignedToMeSettingsAuditRecord.self,
-            SecurityProjectForTheWebProjectAuditRecord.self,
-            SecurityProjectForTheWebProjectSettingsAuditRecord.self,
-            SecurityProjectForTheWebRoadmapAuditRecord.self,
-            SecurityProjectForTheWebRoadmapItemAuditRecord.self,
-            SecurityProjectForTheWebRoadmapSettingsAuditRecord.self,
-            SecurityProjectForTheWebTaskAuditRecord.self,
-            SecurityPublicFolderAuditRecord.self,
-            SecurityPurviewInsiderRiskAlertsRecord.self,
-            SecurityPurviewInsiderRiskCasesRecord.self,
-            SecurityPurviewMCRecommendationRecord.self,
-            SecurityPurviewPostureAgentAuditRecord.self,
-            SecurityQuarantineAuditRecord.self,
-            SecurityRecordsManagementAuditRecord.self,
-            SecurityReportSubmission.self,
-            SecurityReportSubmissionResultDetail.self,
-            SecurityRestrictedModeAuditRecord.self,
-            SecurityRetentionPolicyAuditRecord.self,
-            SecurityRtiOperationsAgentAuditRecord.self,
-            SecuritySbpConfigurationEventRecord.self,
-            SecuritySbpUsageEventRecord.self,
-            SecurityScoreEvidence.self,
-            SecurityScorePlatformGenericAuditRecord.self,
-            SecurityScriptRunAuditRecord.self,
-            SecuritySearchAuditRecord.self,
-            SecuritySecurityComplianceAlertRecord.self,
-            SecuritySecurityComplianceCenterEOPCmdletAuditRecord.self,
-            SecuritySecurityComplianceInsightsAuditRecord.self,
-            SecuritySecurityComplianceRBACAuditRecord.self,
-            SecuritySecurityComplianceUserChangeAuditRecord.self,
-            SecuritySecurityCopilotIdentityManagementAuditRecord.self,
-            SecuritySecurityDevelopmentLifecycleAILogAuditRecord.self,
-            SecuritySensitiveInfoRemediationAgentDataRecord.self,
-            SecuritySensitivityLabelActionAuditRecord.self,
-            SecuritySensitivityLabeledFileActionAuditRecord.self,
-            SecuritySensitivityLabelPolicyMatchAuditRecord.self,
-            SecuritySentinelAIToolAuditRecord.self,
-            SecuritySentinelGraphAuditRecord.self,
-            SecuritySentinelJobAuditRecord.self,
-            SecuritySentinelKQLOnLakeAuditRecord.self,
-            SecuritySentinelLakeDataOnboardingAuditRecord.self,
-            SecuritySentinelLakeEncryptionAuditRecord.self,
-            SecuritySentinelLakeOnboardingAuditRecord.self,
-            SecuritySentinelNotebookOnLakeAuditRecord.self,
-            SecuritySentinelPackageAuditRecord.self,
-            SecuritySharePointAppPermissionOperationAuditRecord.self,
-            SecuritySharePointAuditRecord.self,
-            SecuritySharePointCommentOperationAuditRecord.self,
-            SecuritySharePointContentSecurityPolicyAuditRecord.self,
-            SecuritySharePointContentTypeOperationAuditRecord.self,
-            SecuritySharePointESignatureAuditRecord.self,
-            SecuritySharePointFieldOperationAuditRecord.self,
-            SecuritySharePointFileOperationAuditRecord.self,
-            SecuritySharePointListItemOperationAuditRecord.self,
-            SecuritySharePointListOperationAuditRecord.self,
-            SecuritySharePointSharingOperationAuditRecord.self,
-            SecuritySkypeForBusinessCmdletsAuditRecord.self,
-            SecuritySkypeForBusinessPSTNUsageAuditRecord.self,
-            SecuritySkypeForBusinessUsersBlockedAuditRecord.self,
-            SecuritySonarDetonationContentMetadata.self,
-            SecuritySonarDetonationEntityAuditRecord.self,
-            SecuritySonarFileDetonationEntityAuditRecord.self,
-            SecuritySonarSubmissionEntityAuditRecord.self,
-            SecuritySonarUrlDetonationEntityAuditRecord.self,
-            SecuritySparkCoreCustomLivePoolRecord.self,
-            SecuritySubmissionEntityAuditRecord.self,
-            SecuritySupervisoryReviewDayXInsightsAuditRecord.self,
-            SecuritySyntheticProbeAuditRecord.self,
-            SecurityTeamCopilotInteractionAuditRecord.self,
-            SecurityTeamsEasyApprovalsAuditRecord.self,
-            SecurityTeamsEvalDataHubAdminOperationAuditRecord.self,
-            SecurityTeamsEvalDataHubDataAccessAuditRecord.self,
-            SecurityTeamsEvalDataHubPermissionChangeAuditRecord.self,
-            SecurityTeamsHealthcareAuditRecord.self,
-            SecurityTeamsUpdatesAuditRecord.self,
-            SecurityTenantAllowBlockListAuditRecord.self,
-            SecurityThreatFinderAuditRecord.self,
-            SecurityThreatIntelligenceAtpContentData.self,
-            SecurityThreatIntelligenceExportAuditRecord.self,
-            SecurityThreatIntelligenceMailData.self,
-            SecurityThreatIntelligenceObjectAuditRecord.self,
-            SecurityThreatIntelligenceUrlClickData.self,
-            SecurityTodoAuditRecord.self,
-            SecurityTrainableClassifierAuditRecord.self,
-            SecurityUamOperationAuditRecord.self,
-            SecurityUnifiedGroupAuditRecord.self,
-            SecurityUnifiedSimulationMatchedItemAuditRecord.self,
-            SecurityUnifiedSimulationSummaryAuditRecord.self,
-            SecurityUniversalPrintManagementAuditRecord.self,
-            SecurityUniversalPrintPrintJobAuditRecord.self,
-            SecurityUrbacAssignmentAuditRecord.self,
-            SecurityUrbacEnableStateAuditRecord.self,
-            SecurityUrbacRoleAuditRecord.self,
-            SecurityUserTrainingAuditRecord.self,
-            SecurityUsxWorkspaceOnboardingAuditRecord.self,
-            SecurityVfamCreatePolicyAuditRecord.self,
-            SecurityVfamDeletePolicyAuditRecord.self,
-            SecurityVfamUpdatePolicyAuditRecord.self,
-            SecurityVivaAmplifyAuditRecord.self,
-            SecurityVivaEngageEventsAuditRecord.self,
-            SecurityVivaEngageNetworkAssociationAuditRecord.self,
-            SecurityVivaEngageSegmentAuditRecord.self,
-            SecurityVivaGlintAdvancedConfigurationAuditRecord.self,
-            SecurityVivaGlintAgenticCampaignAuditRecord.self,
-            SecurityVivaGlintFeedbackProgramAuditRecord.self,
-            SecurityVivaGlintOrganizationalDataAuditRecord.self,
-            SecurityVivaGlintPulseProgramAuditRecord.self,
-            SecurityVivaGlintPulseProgramRespondentRateAuditRecord.self,
-            SecurityVivaGlintQuestionAuditRecord.self,
-            SecurityVivaGlintRoleAuditRecord.self,
-            SecurityVivaGlintRubiconAuditRecord.self,
-            SecurityVivaGlintSupportAccessAuditRecord.self,
-            SecurityVivaGlintSystemAuditRecord.self,
-            SecurityVivaGlintUserAuditRecord.self,
-            SecurityVivaGlintUserGroupAuditRecord.self,
-            SecurityVivaGoalsAuditRecord.self,
-            SecurityVivaLearningAdminAuditRecord.self,
-            SecurityVivaLearningAuditRecord.self,
-            SecurityVivaPulseAdminAuditRecord.self,
-            SecurityVivaPulseOrganizerAuditRecord.self,
-            SecurityVivaPulseReportAuditRecord.self,
-            SecurityVivaPulseResponseAuditRecord.self,
-            SecurityWdatpAlertsAuditRecord.self,
-            SecurityWebContentFilteringAuditRecord.self,
-            SecurityWindows365CustomerLockboxAuditRecord.self,
-            SecurityWorkplaceAnalyticsAuditRecord.self,
-            SecurityYammerAuditRecord.self,
-            SecurityYammerUserHidingAuditRecord.self,
-        ],
-        fields: SecurityAuditDataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAuditLogQueryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditlogquery?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.auditLogQuery`.
-public typealias SecurityAuditLogQuery = Model<SecurityAuditLogQueryFields>
-
-/// The properties of a `SecurityAuditLogQuery`, inherited ones included.
-public struct SecurityAuditLogQueryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.auditLogQuery",
-        base: Entity.self,
-        fields: SecurityAuditLogQueryFields()
-    )
-
-    public let id: Field<String>
-    public let administrativeUnitIdFilters: Field<[String]>
-    public let displayName: Field<String>
-    public let filterEndDateTime: Field<Date>
-    public let filterStartDateTime: Field<Date>
-    public let ipAddressFilters: Field<[String]>
-    public let keywordFilter: Field<String>
-    public let objectIdFilters: Field<[String]>
-    public let operationFilters: Field<[String]>
-    public let recordTypeFilters: Field<[SecurityAuditLogRecordType]>
-    public let serviceFilters: Field<[String]>
-    public let status: Field<SecurityAuditLogQueryStatus>
-    public let userPrincipalNameFilters: Field<[String]>
-
-    /// Present when the request expanded it (`expand("records")`).
-    public let records: Field<[SecurityAuditLogRecord]>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitIdFilters = Field("administrativeUnitIdFilters")
-        self.displayName = Field("displayName")
-        self.filterEndDateTime = Field("filterEndDateTime")
-        self.filterStartDateTime = Field("filterStartDateTime")
-        self.ipAddressFilters = Field("ipAddressFilters")
-        self.keywordFilter = Field("keywordFilter")
-        self.objectIdFilters = Field("objectIdFilters")
-        self.operationFilters = Field("operationFilters")
-        self.recordTypeFilters = Field("recordTypeFilters")
-        self.serviceFilters = Field("serviceFilters")
-        self.status = Field("status")
-        self.userPrincipalNameFilters = Field("userPrincipalNameFilters")
-        self.records = Field("records")
-    }
-}
-
-/// Requests for one `SecurityAuditLogQuery`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.auditLogQuery`.
-public struct SecurityAuditLogQueryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAuditLogQuery
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.auditLogQuery",
-        model: SecurityAuditLogQuery.self,
-        children: [
-            .init(
-                "records",
-                "microsoft.graph.security.auditLogRecord",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `records.request()` lists them; `records("auditLogRecord-id")` addresses one.
-    public var records: CollectionRequestBuilder<SecurityAuditLogRecordRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("records", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.auditLogQueryStatus`.
-public typealias SecurityAuditLogQueryStatus = OpenEnum<SecurityAuditLogQueryStatusValues>
-
-/// The values of `SecurityAuditLogQueryStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityAuditLogQueryStatusValues: EnumValues {
-    public static let known: [String] = [
-        "notStarted",
-        "running",
-        "succeeded",
-        "failed",
-        "cancelled",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityAuditLogQueryStatus {
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityAuditLogRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditlogrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.auditLogRecord`.
-public typealias SecurityAuditLogRecord = Model<SecurityAuditLogRecordFields>
-
-/// The properties of a `SecurityAuditLogRecord`, inherited ones included.
-public struct SecurityAuditLogRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.auditLogRecord",
-        base: Entity.self,
-        fields: SecurityAuditLogRecordFields()
-    )
-
-    public let id: Field<String>
-    public let administrativeUnits: Field<[String]>
-    public let auditData: Field<SecurityAuditData>
-    public let auditLogRecordType: Field<SecurityAuditLogRecordType>
-    public let clientIp: Field<String>
-    public let createdDateTime: Field<Date>
-    public let objectId: Field<String>
-    public let operation: Field<String>
-    public let organizationId: Field<String>
-    public let service: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
-    public let userType: Field<SecurityAuditLogUserType>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnits = Field("administrativeUnits")
-        self.auditData = Field("auditData")
-        self.auditLogRecordType = Field("auditLogRecordType")
-        self.clientIp = Field("clientIp")
-        self.createdDateTime = Field("createdDateTime")
-        self.objectId = Field("objectId")
-        self.operation = Field("operation")
-        self.organizationId = Field("organizationId")
-        self.service = Field("service")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userType = Field("userType")
-    }
-}
-
-/// Requests for one `SecurityAuditLogRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.auditLogRecord`.
-public struct SecurityAuditLogRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAuditLogRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.auditLogRecord",
-        model: SecurityAuditLogRecord.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.security.auditLogRecordType`.
-public typealias SecurityAuditLogRecordType = OpenEnum<SecurityAuditLogRecordTypeValues>
-
-/// The values of `SecurityAuditLogRecordType` that the spec declares; others decode and re-encode too.
-public enum SecurityAuditLogRecordTypeValues: EnumValues {
-    public static let known: [String] = [
-        "ExchangeAdmin",
-        "ExchangeItem",
-        "ExchangeItemGroup",
-        "SharePoint",
-        "SyntheticProbe",
-        "SharePointFileOperation",
-        "OneDrive",
-        "AzureActiveDirectory",
-        "AzureActiveDirectoryAccountLogon",
-        "DataCenterSecurityCmdlet",
-        "ComplianceDLPSharePoint",
-        "Sway",
-        "ComplianceDLPExchange",
-        "SharePointSharingOperation",
-        "AzureActiveDirectoryStsLogon",
-        "SkypeForBusinessPSTNUsage",
-        "SkypeForBusinessUsersBlocked",
-        "SecurityComplianceCenterEOPCmdlet",
-        "ExchangeAggregatedOperation",
-        "PowerBIAudit",
-        "CRM",
-        "Yammer",
-        "SkypeForBusinessCmdlets",
-        "Discovery",
-        "MicrosoftTeams",
-        "ThreatIntelligence",
-        "MailSubmission",
-        "MicrosoftFlow",
-        "AeD",
-        "MicrosoftStream",
-        "ComplianceDLPSharePointClassification",
-        "ThreatFinder",
-        "Project",
-        "SharePointListOperation",
-        "SharePointCommentOperation",
-        "DataGovernance",
-        "Kaizala",
-        "SecurityComplianceAlerts",
-        "ThreatIntelligenceUrl",
-        "SecurityComplianceInsights",
-        "MIPLabel",
-        "WorkplaceAnalytics",
-        "PowerAppsApp",
-        "PowerAppsPlan",
-        "ThreatIntelligenceAtpContent",
-        "LabelContentExplorer",
-        "TeamsHealthcare",
-        "ExchangeItemAggregated",
-        "HygieneEvent",
-        "DataInsightsRestApiAudit",
-        "InformationBarrierPolicyApplication",
-        "SharePointListItemOperation",
-        "SharePointContentTypeOperation",
-        "SharePointFieldOperation",
-        "MicrosoftTeamsAdmin",
-        "HRSignal",
-        "MicrosoftTeamsDevice",
-        "MicrosoftTeamsAnalytics",
-        "InformationWorkerProtection",
-        "Campaign",
-        "DLPEndpoint",
-        "AirInvestigation",
-        "Quarantine",
-        "MicrosoftForms",
-        "ApplicationAudit",
-        "ComplianceSupervisionExchange",
-        "CustomerKeyServiceEncryption",
-        "OfficeNative",
-        "MipAutoLabelSharePointItem",
-        "MipAutoLabelSharePointPolicyLocation",
-        "MicrosoftTeamsShifts",
-        "SecureScore",
-        "MipAutoLabelExchangeItem",
-        "CortanaBriefing",
-        "Search",
-        "WDATPAlerts",
-        "PowerPlatformAdminDlp",
-        "PowerPlatformAdminEnvironment",
-        "MDATPAudit",
-        "SensitivityLabelPolicyMatch",
-        "SensitivityLabelAction",
-        "SensitivityLabeledFileAction",
-        "AttackSim",
-        "AirManualInvestigation",
-        "SecurityComplianceRBAC",
-        "UserTraining",
-        "AirAdminActionInvestigation",
-        "MSTIC",
-        "PhysicalBadgingSignal",
-        "TeamsEasyApprovals",
-        "AipDiscover",
-        "AipSensitivityLabelAction",
-        "AipProtectionAction",
-        "AipFileDeleted",
-        "AipHeartBeat",
-        "MCASAlerts",
-        "OnPremisesFileShareScannerDlp",
-        "OnPremisesSharePointScannerDlp",
-        "ExchangeSearch",
-        "SharePointSearch",
-        "PrivacyDataMinimization",
-        "LabelAnalyticsAggregate",
-        "MyAnalyticsSettings",
-        "SecurityComplianceUserChange",
-        "ComplianceDLPExchangeClassification",
-        "ComplianceDLPEndpoint",
-        "MipExactDataMatch",
-        "MSDEResponseActions",
-        "MSDEGeneralSettings",
-        "MSDEIndicatorsSettings",
-        "MS365DCustomDetection",
-        "MSDERolesSettings",
-        "MAPGAlerts",
-        "MAPGPolicy",
-        "MAPGRemediation",
-        "PrivacyRemediationAction",
-        "PrivacyDigestEmail",
-        "MipAutoLabelSimulationProgress",
-        "MipAutoLabelSimulationCompletion",
-        "MipAutoLabelProgressFeedback",
-        "DlpSensitiveInformationType",
-        "MipAutoLabelSimulationStatistics",
-        "LargeContentMetadata",
-        "Microsoft365Group",
-        "CDPMlInferencingResult",
-        "FilteringMailMetadata",
-        "CDPClassificationMailItem",
-        "CDPClassificationDocument",
-        "OfficeScriptsRunAction",
-        "FilteringPostMailDeliveryAction",
-        "CDPUnifiedFeedback",
-        "TenantAllowBlockList",
-        "ConsumptionResource",
-        "HealthcareSignal",
-        "DlpImportResult",
-        "CDPCompliancePolicyExecution",
-        "MultiStageDisposition",
-        "PrivacyDataMatch",
-        "FilteringDocMetadata",
-        "FilteringEmailFeatures",
-        "PowerBIDlp",
-        "FilteringUrlInfo",
-        "FilteringAttachmentInfo",
-        "CoreReportingSettings",
-        "ComplianceConnector",
-        "PowerPlatformLockboxResourceAccessRequest",
-        "PowerPlatformLockboxResourceCommand",
-        "CDPPredictiveCodingLabel",
-        "CDPCompliancePolicyUserFeedback",
-        "WebpageActivityEndpoint",
-        "OMEPortal",
-        "CMImprovementActionChange",
-        "FilteringUrlClick",
-        "MipLabelAnalyticsAuditRecord",
-        "FilteringEntityEvent",
-        "FilteringRuleHits",
-        "FilteringMailSubmission",
-        "LabelExplorer",
-        "MicrosoftManagedServicePlatform",
-        "PowerPlatformServiceActivity",
-        "ScorePlatformGenericAuditRecord",
-        "FilteringTimeTravelDocMetadata",
-        "Alert",
-        "AlertStatus",
-        "AlertIncident",
-        "IncidentStatus",
-        "Case",
-        "CaseInvestigation",
-        "RecordsManagement",
-        "PrivacyRemediation",
-        "DataShareOperation",
-        "CdpDlpSensitive",
-        "EHRConnector",
-        "FilteringMailGradingResult",
-        "PublicFolder",
-        "PrivacyTenantAuditHistoryRecord",
-        "AipScannerDiscoverEvent",
-        "EduDataLakeDownloadOperation",
-        "M365ComplianceConnector",
-        "MicrosoftGraphDataConnectOperation",
-        "MicrosoftPurview",
-        "FilteringEmailContentFeatures",
-        "PowerPagesSite",
-        "PowerAppsResource",
-        "PlannerPlan",
-        "PlannerCopyPlan",
-        "PlannerTask",
-        "PlannerRoster",
-        "PlannerPlanList",
-        "PlannerTaskList",
-        "PlannerTenantSettings",
-        "ProjectForTheWebProject",
-        "ProjectForTheWebTask",
-        "ProjectForTheWebRoadmap",
-        "ProjectForTheWebRoadmapItem",
-        "ProjectForTheWebProjectSettings",
-        "ProjectForTheWebRoadmapSettings",
-        "QuarantineMetadata",
-        "MicrosoftTodoAudit",
-        "TimeTravelFilteringDocMetadata",
-        "TeamsQuarantineMetadata",
-        "SharePointAppPermissionOperation",
-        "MicrosoftTeamsSensitivityLabelAction",
-        "FilteringTeamsMetadata",
-        "FilteringTeamsUrlInfo",
-        "FilteringTeamsPostDeliveryAction",
-        "MDCAssessments",
-        "MDCRegulatoryComplianceStandards",
-        "MDCRegulatoryComplianceControls",
-        "MDCRegulatoryComplianceAssessments",
-        "MDCSecurityConnectors",
-        "MDADataSecuritySignal",
-        "VivaGoals",
-        "FilteringRuntimeInfo",
-        "AttackSimAdmin",
-        "MicrosoftGraphDataConnectConsent",
-        "FilteringAtpDetonationInfo",
-        "PrivacyPortal",
-        "ManagedTenants",
-        "UnifiedSimulationMatchedItem",
-        "UnifiedSimulationSummary",
-        "UpdateQuarantineMetadata",
-        "MS365DSuppressionRule",
-        "PurviewDataMapOperation",
-        "FilteringUrlPostClickAction",
-        "IrmUserDefinedDetectionSignal",
-        "TeamsUpdates",
-        "PlannerRosterSensitivityLabel",
-        "MS365DIncident",
-        "FilteringDelistingMetadata",
-        "ComplianceDLPSharePointClassificationExtended",
-        "MicrosoftDefenderForIdentityAudit",
-        "SupervisoryReviewDayXInsight",
-        "DefenderExpertsforXDRAdmin",
-        "CDPEdgeBlockedMessage",
-        "HostedRpa",
-        "CdpContentExplorerAggregateRecord",
-        "CDPHygieneAttachmentInfo",
-        "CDPHygieneSummary",
-        "CDPPostMailDeliveryAction",
-        "CDPEmailFeatures",
-        "CDPHygieneUrlInfo",
-        "CDPUrlClick",
-        "CDPPackageManagerHygieneEvent",
-        "FilteringDocScan",
-        "TimeTravelFilteringDocScan",
-        "MAPGOnboard",
-        "VfamCreatePolicy",
-        "VfamUpdatePolicy",
-        "VfamDeletePolicy",
-        "M365DAAD",
-        "CdpColdCrawlStatus",
-        "PowerPlatformAdministratorActivity",
-        "Windows365CustomerLockbox",
-        "CdpResourceScopeChangeEvent",
-        "ComplianceCCExchangeExecutionResult",
-        "CdpOcrCostEstimatorRecord",
-        "CopilotInteraction",
-        "CdpOcrBillingRecord",
-        "ComplianceDLPApplications",
-        "UAMOperation",
-        "VivaLearning",
-        "VivaLearningAdmin",
-        "PurviewPolicyOperation",
-        "PurviewMetadataPolicyOperation",
-        "PeopleAdminSettings",
-        "CdpComplianceDLPExchangeClassification",
-        "CdpComplianceDLPSharePointClassification",
-        "FilteringBulkSenderInsightData",
-        "FilteringBulkThresholdInsightData",
-        "PrivacyOpenAccess",
-        "OWAAuth",
-        "ComplianceDLPApplicationsClassification",
-        "SharePointESignature",
-        "Dynamics365BusinessCentral",
-        "MeshWorlds",
-        "VivaPulseResponse",
-        "VivaPulseOrganizer",
-        "VivaPulseAdmin",
-        "VivaPulseReport",
-        "AIAppInteraction",
-        "ComplianceDLMExchange",
-        "ComplianceDLMSharePoint",
-        "ProjectForTheWebAssignedToMeSettings",
-        "CPSOperation",
-        "ComplianceDLPExchangeDiscovery",
-        "PurviewMCRecommendation",
-        "ComplianceDLPEndpointDiscovery",
-        "InsiderRiskScopedUserInsights",
-        "MicrosoftTeamsRetentionLabelAction",
-        "AadRiskDetection",
-        "AuditSearch",
-        "AuditRetentionPolicy",
-        "AuditConfig",
-        "Microsoft365BackupBackupPolicy",
-        "Microsoft365BackupRestoreTask",
-        "Microsoft365BackupRestoreItem",
-        "Microsoft365BackupBackupItem",
-        "URBACAssignment",
-        "URBACRole",
-        "URBACEnableState",
-        "IRMSecurityAlert",
-        "PurviewInsiderRiskCases",
-        "PurviewInsiderRiskAlerts",
-        "InsiderRiskScopedUsers",
-        "CdpConsumptionResource",
-        "CreateCopilotPlugin",
-        "UpdateCopilotPlugin",
-        "DeleteCopilotPlugin",
-        "EnableCopilotPlugin",
-        "DisableCopilotPlugin",
-        "CreateCopilotWorkspace",
-        "UpdateCopilotWorkspace",
-        "DeleteCopilotWorkspace",
-        "EnableCopilotWorkspace",
-        "DisableCopilotWorkspace",
-        "CreateCopilotPromptBook",
-        "UpdateCopilotPromptBook",
-        "DeleteCopilotPromptBook",
-        "EnableCopilotPromptBook",
-        "DisableCopilotPromptBook",
-        "UpdateCopilotSettings",
-        "P4AIAssessmentRecord",
-        "P4AIAssessmentLocationResultRecord",
-        "ConnectedAIAppInteraction",
-        "PrivaPrivacyConsentOperation",
-        "PrivaPrivacyAssessmentOperation",
-        "DataCatalogAccessRequests",
-        "ComplianceSettingsChange",
-        "DataSecurityInvestigation",
-        "TeamCopilotInteraction",
-        "IRMActivityAuditTrail",
-        "SharePointContentSecurityPolicy",
-        "CloudUpdateProfileConfig",
-        "CloudUpdateTenantConfig",
-        "CloudUpdateDeviceConfig",
-        "DefenderPreviewFeatures",
-        "DeviceDiscoverySettingsExclusion",
-        "DeviceDiscoverySettingsAuthenticatedScans",
-        "CriticalAssetManagementClassification",
-        "DeviceDiscoverySettings",
-        "USXWorkspaceOnboarding",
-        "VivaGlintAdvancedConfiguration",
-        "VivaGlintPulseProgram",
-        "VivaGlintPulseProgramRespondentRate",
-        "VivaGlintQuestion",
-        "VivaGlintRole",
-        "VivaGlintRubicon",
-        "VivaGlintSupportAccess",
-        "VivaGlintSystem",
-        "VivaGlintUser",
-        "VivaGlintUserGroup",
-        "VivaGlintFeedbackProgram",
-        "FabricAudit",
-        "TrainableClassifier",
-        "WebContentFiltering",
-        "NoisyAlertPolicy",
-        "OnDemandSharePointClassification",
-        "AIInteractionsExport",
-        "Microsoft365CopilotScheduledPrompt",
-        "PlacesDirectory",
-        "MDAAudit",
-        "OpticalCharacterRecognition",
-        "M365SearchSections",
-        "OfficeClientRestrictedModeAction",
-        "CrossTenantAccessPolicy",
-        "OutlookCopilotAutomation",
-        "VivaEngageNetworkAssociation",
-        "AppAdminActivity",
-        "AppSettingsAdminActivity",
-        "UniversalPrintPrintJob",
-        "SentinelNotebookOnLake",
-        "SentinelJob",
-        "SentinelGraph",
-        "SentinelKQLOnLake",
-        "SentinelPackage",
-        "VivaAmplifyOutlookSensitivityLabel",
-        "CopilotActions",
-        "AIInteractionsSubscription",
-        "AIInteractionsChangeNotification",
-        "FilteringMailMetadataExtended",
-        "SentinelLakeOnboarding",
-        "SentinelLakeDataOnboarding",
-        "OfficeRestrictedModeAction",
-        "CopilotForSecurityTrigger",
-        "CopilotAgentManagement",
-        "P4AIAssessmentFabricScannerRecord",
-        "PlannerGoal",
-        "PlannerGoalList",
-        "ThreatIntelligenceObject",
-        "ThreatIntelligenceExport",
-        "SubmissionAgenticGradingResult",
-        "AgentAdminActivity",
-        "DeployFeatureActivity",
-        "AgentSettingsAdminActivity",
-        "OrganizationalDataInM365",
-        "PlannerChatMessage",
-        "PlannerChatMessageList",
-        "SentinelAITool",
-        "M365ODSPAssetMetadata",
-        "AIExecuteTool",
-        "AIInvokeAgent",
-        "AIInferenceCall",
-        "CdpClassifierHealthRecord",
-        "SensitiveInfoRemediationAgentData",
-        "ComplianceDLPEnforcement",
-        "A365AIExecuteTool",
-        "A365AIInvokeAgent",
-        "A365AIInferenceCall",
-        "VivaEngageSegment",
-        "RTIOperationsAgent",
-        "ContentStoreMetadata",
-        "CCRAIPolicyViolation",
-        "PlannerPlanSensitivityLabel",
-        "MosAgentInfoRecord",
-        "A365AIRunSummary",
-        "UnifiedCatalogConceptAction",
-        "DefenderCaseManagement",
-        "CopilotForSecurityLogging",
-        "VivaEngageEvents",
-        "CallActivityEvent",
-        "SonarDetonationContentMetadata",
-        "UniversalPrintManagement",
-        "YammerUserHiding",
-        "Microsoft365BackupGranularBrowseTask",
-        "PurviewPostureAgent",
-        "MSDECustomCollection",
-        "SCPUsageEvent",
-        "SCPConfigurationEvent",
-        "MDCConfigurationEvent",
-        "MDCUsageEvent",
-        "A365SpanOutputs",
-        "PowerPlatformTenantIsolation",
-        "CDPDLMAIInteractionInsights",
-        "P4AIAssessmentCategoryRecord",
-        "SentinelLakeEncryption",
-        "AZFWNetworkRule",
-        "AZFWDnsQuery",
-        "AZFWApplicationRuleAggregation",
-        "TeamsEvalDataHubDataAccess",
-        "TeamsEvalDataHubPermissionChange",
-        "TeamsEvalDataHubAdminOperation",
-        "VivaGlintOrganizationalData",
-        "AlertSubmission",
-        "AlertSubmissionResultDetail",
-        "ComplianceSitGradingSharePoint",
-        "CompliancePolicyGradingSharePoint",
-        "AzureAISearchAudit",
-        "P4AIRiskScoreRecord",
-        "DragonCopilotAdmin",
-        "AISpanOutputs",
-        "EopSubmissionFeedEntity",
-        "SonarFileDetonationEntity",
-        "SonarSubmissionEntity",
-        "SonarUrlDetonationEntity",
-        "SubmissionEntity",
-        "SonarDetonationEntity",
-        "MicrosoftTeamsUserConcern",
-        "VivaGlintAgenticCampaign",
-        "MSPVectorSearchContentMetadata",
-        "FabricPolicy",
-        "SecurityCopilotAgentIdentityManagement",
-        "CopilotSessionSharing",
-        "DragonCopilotAccess",
-        "DragonCopilotClinicalData",
-        "DragonCopilotSession",
-        "MosAgentInfoRecordV2",
-        "SecurityDevelopmentLifecycleAILog",
-        "MDASH",
-        "DefenderSecurityForAIConfiguration",
-        "SparkCoreCustomLivePool",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityAuditLogRecordType {
-    public static var exchangeAdmin: Self { Self(rawValue: "ExchangeAdmin") }
-
-    public static var exchangeItem: Self { Self(rawValue: "ExchangeItem") }
-
-    public static var exchangeItemGroup: Self { Self(rawValue: "ExchangeItemGroup") }
-
-    public static var sharePoint: Self { Self(rawValue: "SharePoint") }
-
-    public static var syntheticProbe: Self { Self(rawValue: "SyntheticProbe") }
-
-    public static var sharePointFileOperation: Self { Self(rawValue: "SharePointFileOperation") }
-
-    public static var oneDrive: Self { Self(rawValue: "OneDrive") }
-
-    public static var azureActiveDirectory: Self { Self(rawValue: "AzureActiveDirectory") }
-
-    public static var azureActiveDirectoryAccountLogon: Self { Self(rawValue: "AzureActiveDirectoryAccountLogon") }
-
-    public static var dataCenterSecurityCmdlet: Self { Self(rawValue: "DataCenterSecurityCmdlet") }
-
-    public static var complianceDLPSharePoint: Self { Self(rawValue: "ComplianceDLPSharePoint") }
-
-    public static var sway: Self { Self(rawValue: "Sway") }
-
-    public static var complianceDLPExchange: Self { Self(rawValue: "ComplianceDLPExchange") }
-
-    public static var sharePointSharingOperation: Self { Self(rawValue: "SharePointSharingOperation") }
-
-    public static var azureActiveDirectoryStsLogon: Self { Self(rawValue: "AzureActiveDirectoryStsLogon") }
-
-    public static var skypeForBusinessPSTNUsage: Self { Self(rawValue: "SkypeForBusinessPSTNUsage") }
-
-    public static var skypeForBusinessUsersBlocked: Self { Self(rawValue: "SkypeForBusinessUsersBlocked") }
-
-    public static var securityComplianceCenterEOPCmdlet: Self { Self(rawValue: "SecurityComplianceCenterEOPCmdlet") }
-
-    public static var exchangeAggregatedOperation: Self { Self(rawValue: "ExchangeAggregatedOperation") }
-
-    public static var powerBIAudit: Self { Self(rawValue: "PowerBIAudit") }
-
-    public static var crm: Self { Self(rawValue: "CRM") }
-
-    public static var yammer: Self { Self(rawValue: "Yammer") }
-
-    public static var skypeForBusinessCmdlets: Self { Self(rawValue: "SkypeForBusinessCmdlets") }
-
-    public static var discovery: Self { Self(rawValue: "Discovery") }
-
-    public static var microsoftTeams: Self { Self(rawValue: "MicrosoftTeams") }
-
-    public static var threatIntelligence: Self { Self(rawValue: "ThreatIntelligence") }
-
-    public static var mailSubmission: Self { Self(rawValue: "MailSubmission") }
-
-    public static var microsoftFlow: Self { Self(rawValue: "MicrosoftFlow") }
-
-    public static var aeD: Self { Self(rawValue: "AeD") }
-
-    public static var microsoftStream: Self { Self(rawValue: "MicrosoftStream") }
-
-    public static var complianceDLPSharePointClassification: Self {
-        Self(rawValue: "ComplianceDLPSharePointClassification")
-    }
-
-    public static var threatFinder: Self { Self(rawValue: "ThreatFinder") }
-
-    public static var project: Self { Self(rawValue: "Project") }
-
-    public static var sharePointListOperation: Self { Self(rawValue: "SharePointListOperation") }
-
-    public static var sharePointCommentOperation: Self { Self(rawValue: "SharePointCommentOperation") }
-
-    public static var dataGovernance: Self { Self(rawValue: "DataGovernance") }
-
-    public static var kaizala: Self { Self(rawValue: "Kaizala") }
-
-    public static var securityComplianceAlerts: Self { Self(rawValue: "SecurityComplianceAlerts") }
-
-    public static var threatIntelligenceUrl: Self { Self(rawValue: "ThreatIntelligenceUrl") }
-
-    public static var securityComplianceInsights: Self { Self(rawValue: "SecurityComplianceInsights") }
-
-    public static var mipLabel: Self { Self(rawValue: "MIPLabel") }
-
-    public static var workplaceAnalytics: Self { Self(rawValue: "WorkplaceAnalytics") }
-
-    public static var powerAppsApp: Self { Self(rawValue: "PowerAppsApp") }
-
-    public static var powerAppsPlan: Self { Self(rawValue: "PowerAppsPlan") }
-
-    public static var threatIntelligenceAtpContent: Self { Self(rawValue: "ThreatIntelligenceAtpContent") }
-
-    public static var labelContentExplorer: Self { Self(rawValue: "LabelContentExplorer") }
-
-    public static var teamsHealthcare: Self { Self(rawValue: "TeamsHealthcare") }
-
-    public static var exchangeItemAggregated: Self { Self(rawValue: "ExchangeItemAggregated") }
-
-    public static var hygieneEvent: Self { Self(rawValue: "HygieneEvent") }
-
-    public static var dataInsightsRestApiAudit: Self { Self(rawValue: "DataInsightsRestApiAudit") }
-
-    public static var informationBarrierPolicyApplication: Self {
-        Self(rawValue: "InformationBarrierPolicyApplication")
-    }
-
-    public static var sharePointListItemOperation: Self { Self(rawValue: "SharePointListItemOperation") }
-
-    public static var sharePointContentTypeOperation: Self { Self(rawValue: "SharePointContentTypeOperation") }
-
-    public static var sharePointFieldOperation: Self { Self(rawValue: "SharePointFieldOperation") }
-
-    public static var microsoftTeamsAdmin: Self { Self(rawValue: "MicrosoftTeamsAdmin") }
-
-    public static var hrSignal: Self { Self(rawValue: "HRSignal") }
-
-    public static var microsoftTeamsDevice: Self { Self(rawValue: "MicrosoftTeamsDevice") }
-
-    public static var microsoftTeamsAnalytics: Self { Self(rawValue: "MicrosoftTeamsAnalytics") }
-
-    public static var informationWorkerProtection: Self { Self(rawValue: "InformationWorkerProtection") }
-
-    public static var campaign: Self { Self(rawValue: "Campaign") }
-
-    public static var dlpEndpoint: Self { Self(rawValue: "DLPEndpoint") }
-
-    public static var airInvestigation: Self { Self(rawValue: "AirInvestigation") }
-
-    public static var quarantine: Self { Self(rawValue: "Quarantine") }
-
-    public static var microsoftForms: Self { Self(rawValue: "MicrosoftForms") }
-
-    public static var applicationAudit: Self { Self(rawValue: "ApplicationAudit") }
-
-    public static var complianceSupervisionExchange: Self { Self(rawValue: "ComplianceSupervisionExchange") }
-
-    public static var customerKeyServiceEncryption: Self { Self(rawValue: "CustomerKeyServiceEncryption") }
-
-    public static var officeNative: Self { Self(rawValue: "OfficeNative") }
-
-    public static var mipAutoLabelSharePointItem: Self { Self(rawValue: "MipAutoLabelSharePointItem") }
-
-    public static var mipAutoLabelSharePointPolicyLocation: Self {
-        Self(rawValue: "MipAutoLabelSharePointPolicyLocation")
-    }
-
-    public static var microsoftTeamsShifts: Self { Self(rawValue: "MicrosoftTeamsShifts") }
-
-    public static var secureScore: Self { Self(rawValue: "SecureScore") }
-
-    public static var mipAutoLabelExchangeItem: Self { Self(rawValue: "MipAutoLabelExchangeItem") }
-
-    public static var cortanaBriefing: Self { Self(rawValue: "CortanaBriefing") }
-
-    public static var search: Self { Self(rawValue: "Search") }
-
-    public static var wdatpAlerts: Self { Self(rawValue: "WDATPAlerts") }
-
-    public static var powerPlatformAdminDlp: Self { Self(rawValue: "PowerPlatformAdminDlp") }
-
-    public static var powerPlatformAdminEnvironment: Self { Self(rawValue: "PowerPlatformAdminEnvironment") }
-
-    public static var mdatpAudit: Self { Self(rawValue: "MDATPAudit") }
-
-    public static var sensitivityLabelPolicyMatch: Self { Self(rawValue: "SensitivityLabelPolicyMatch") }
-
-    public static var sensitivityLabelAction: Self { Self(rawValue: "SensitivityLabelAction") }
-
-    public static var sensitivityLabeledFileAction: Self { Self(rawValue: "SensitivityLabeledFileAction") }
-
-    public static var attackSim: Self { Self(rawValue: "AttackSim") }
-
-    public static var airManualInvestigation: Self { Self(rawValue: "AirManualInvestigation") }
-
-    public static var securityComplianceRBAC: Self { Self(rawValue: "SecurityComplianceRBAC") }
-
-    public static var userTraining: Self { Self(rawValue: "UserTraining") }
-
-    public static var airAdminActionInvestigation: Self { Self(rawValue: "AirAdminActionInvestigation") }
-
-    public static var mstic: Self { Self(rawValue: "MSTIC") }
-
-    public static var physicalBadgingSignal: Self { Self(rawValue: "PhysicalBadgingSignal") }
-
-    public static var teamsEasyApprovals: Self { Self(rawValue: "TeamsEasyApprovals") }
-
-    public static var aipDiscover: Self { Self(rawValue: "AipDiscover") }
-
-    public static var aipSensitivityLabelAction: Self { Self(rawValue: "AipSensitivityLabelAction") }
-
-    public static var aipProtectionAction: Self { Self(rawValue: "AipProtectionAction") }
-
-    public static var aipFileDeleted: Self { Self(rawValue: "AipFileDeleted") }
-
-    public static var aipHeartBeat: Self { Self(rawValue: "AipHeartBeat") }
-
-    public static var mcasAlerts: Self { Self(rawValue: "MCASAlerts") }
-
-    public static var onPremisesFileShareScannerDlp: Self { Self(rawValue: "OnPremisesFileShareScannerDlp") }
-
-    public static var onPremisesSharePointScannerDlp: Self { Self(rawValue: "OnPremisesSharePointScannerDlp") }
-
-    public static var exchangeSearch: Self { Self(rawValue: "ExchangeSearch") }
-
-    public static var sharePointSearch: Self { Self(rawValue: "SharePointSearch") }
-
-    public static var privacyDataMinimization: Self { Self(rawValue: "PrivacyDataMinimization") }
-
-    public static var labelAnalyticsAggregate: Self { Self(rawValue: "LabelAnalyticsAggregate") }
-
-    public static var myAnalyticsSettings: Self { Self(rawValue: "MyAnalyticsSettings") }
-
-    public static var securityComplianceUserChange: Self { Self(rawValue: "SecurityComplianceUserChange") }
-
-    public static var complianceDLPExchangeClassification: Self {
-        Self(rawValue: "ComplianceDLPExchangeClassification")
-    }
-
-    public static var complianceDLPEndpoint: Self { Self(rawValue: "ComplianceDLPEndpoint") }
-
-    public static var mipExactDataMatch: Self { Self(rawValue: "MipExactDataMatch") }
-
-    public static var msdeResponseActions: Self { Self(rawValue: "MSDEResponseActions") }
-
-    public static var msdeGeneralSettings: Self { Self(rawValue: "MSDEGeneralSettings") }
-
-    public static var msdeIndicatorsSettings: Self { Self(rawValue: "MSDEIndicatorsSettings") }
-
-    public static var ms365DCustomDetection: Self { Self(rawValue: "MS365DCustomDetection") }
-
-    public static var msdeRolesSettings: Self { Self(rawValue: "MSDERolesSettings") }
-
-    public static var mapgAlerts: Self { Self(rawValue: "MAPGAlerts") }
-
-    public static var mapgPolicy: Self { Self(rawValue: "MAPGPolicy") }
-
-    public static var mapgRemediation: Self { Self(rawValue: "MAPGRemediation") }
-
-    public static var privacyRemediationAction: Self { Self(rawValue: "PrivacyRemediationAction") }
-
-    public static var privacyDigestEmail: Self { Self(rawValue: "PrivacyDigestEmail") }
-
-    public static var mipAutoLabelSimulationProgress: Self { Self(rawValue: "MipAutoLabelSimulationProgress") }
-
-    public static var mipAutoLabelSimulationCompletion: Self { Self(rawValue: "MipAutoLabelSimulationCompletion") }
-
-    public static var mipAutoLabelProgressFeedback: Self { Self(rawValue: "MipAutoLabelProgressFeedback") }
-
-    public static var dlpSensitiveInformationType: Self { Self(rawValue: "DlpSensitiveInformationType") }
-
-    public static var mipAutoLabelSimulationStatistics: Self { Self(rawValue: "MipAutoLabelSimulationStatistics") }
-
-    public static var largeContentMetadata: Self { Self(rawValue: "LargeContentMetadata") }
-
-    public static var microsoft365Group: Self { Self(rawValue: "Microsoft365Group") }
-
-    public static var cdpMlInferencingResult: Self { Self(rawValue: "CDPMlInferencingResult") }
-
-    public static var filteringMailMetadata: Self { Self(rawValue: "FilteringMailMetadata") }
-
-    public static var cdpClassificationMailItem: Self { Self(rawValue: "CDPClassificationMailItem") }
-
-    public static var cdpClassificationDocument: Self { Self(rawValue: "CDPClassificationDocument") }
-
-    public static var officeScriptsRunAction: Self { Self(rawValue: "OfficeScriptsRunAction") }
-
-    public static var filteringPostMailDeliveryAction: Self { Self(rawValue: "FilteringPostMailDeliveryAction") }
-
-    public static var cdpUnifiedFeedback: Self { Self(rawValue: "CDPUnifiedFeedback") }
-
-    public static var tenantAllowBlockList: Self { Self(rawValue: "TenantAllowBlockList") }
-
-    public static var consumptionResource: Self { Self(rawValue: "ConsumptionResource") }
-
-    public static var healthcareSignal: Self { Self(rawValue: "HealthcareSignal") }
-
-    public static var dlpImportResult: Self { Self(rawValue: "DlpImportResult") }
-
-    public static var cdpCompliancePolicyExecution: Self { Self(rawValue: "CDPCompliancePolicyExecution") }
-
-    public static var multiStageDisposition: Self { Self(rawValue: "MultiStageDisposition") }
-
-    public static var privacyDataMatch: Self { Self(rawValue: "PrivacyDataMatch") }
-
-    public static var filteringDocMetadata: Self { Self(rawValue: "FilteringDocMetadata") }
-
-    public static var filteringEmailFeatures: Self { Self(rawValue: "FilteringEmailFeatures") }
-
-    public static var powerBIDlp: Self { Self(rawValue: "PowerBIDlp") }
-
-    public static var filteringUrlInfo: Self { Self(rawValue: "FilteringUrlInfo") }
-
-    public static var filteringAttachmentInfo: Self { Self(rawValue: "FilteringAttachmentInfo") }
-
-    public static var coreReportingSettings: Self { Self(rawValue: "CoreReportingSettings") }
-
-    public static var complianceConnector: Self { Self(rawValue: "ComplianceConnector") }
-
-    public static var powerPlatformLockboxResourceAccessRequest: Self {
-        Self(rawValue: "PowerPlatformLockboxResourceAccessRequest")
-    }
-
-    public static var powerPlatformLockboxResourceCommand: Self {
-        Self(rawValue: "PowerPlatformLockboxResourceCommand")
-    }
-
-    public static var cdpPredictiveCodingLabel: Self { Self(rawValue: "CDPPredictiveCodingLabel") }
-
-    public static var cdpCompliancePolicyUserFeedback: Self { Self(rawValue: "CDPCompliancePolicyUserFeedback") }
-
-    public static var webpageActivityEndpoint: Self { Self(rawValue: "WebpageActivityEndpoint") }
-
-    public static var omePortal: Self { Self(rawValue: "OMEPortal") }
-
-    public static var cmImprovementActionChange: Self { Self(rawValue: "CMImprovementActionChange") }
-
-    public static var filteringUrlClick: Self { Self(rawValue: "FilteringUrlClick") }
-
-    public static var mipLabelAnalyticsAuditRecord: Self { Self(rawValue: "MipLabelAnalyticsAuditRecord") }
-
-    public static var filteringEntityEvent: Self { Self(rawValue: "FilteringEntityEvent") }
-
-    public static var filteringRuleHits: Self { Self(rawValue: "FilteringRuleHits") }
-
-    public static var filteringMailSubmission: Self { Self(rawValue: "FilteringMailSubmission") }
-
-    public static var labelExplorer: Self { Self(rawValue: "LabelExplorer") }
-
-    public static var microsoftManagedServicePlatform: Self { Self(rawValue: "MicrosoftManagedServicePlatform") }
-
-    public static var powerPlatformServiceActivity: Self { Self(rawValue: "PowerPlatformServiceActivity") }
-
-    public static var scorePlatformGenericAuditRecord: Self { Self(rawValue: "ScorePlatformGenericAuditRecord") }
-
-    public static var filteringTimeTravelDocMetadata: Self { Self(rawValue: "FilteringTimeTravelDocMetadata") }
-
-    public static var alert: Self { Self(rawValue: "Alert") }
-
-    public static var alertStatus: Self { Self(rawValue: "AlertStatus") }
-
-    public static var alertIncident: Self { Self(rawValue: "AlertIncident") }
-
-    public static var incidentStatus: Self { Self(rawValue: "IncidentStatus") }
-
-    public static var `case`: Self { Self(rawValue: "Case") }
-
-    public static var caseInvestigation: Self { Self(rawValue: "CaseInvestigation") }
-
-    public static var recordsManagement: Self { Self(rawValue: "RecordsManagement") }
-
-    public static var privacyRemediation: Self { Self(rawValue: "PrivacyRemediation") }
-
-    public static var dataShareOperation: Self { Self(rawValue: "DataShareOperation") }
-
-    public static var cdpDlpSensitive: Self { Self(rawValue: "CdpDlpSensitive") }
-
-    public static var ehrConnector: Self { Self(rawValue: "EHRConnector") }
-
-    public static var filteringMailGradingResult: Self { Self(rawValue: "FilteringMailGradingResult") }
-
-    public static var publicFolder: Self { Self(rawValue: "PublicFolder") }
-
-    public static var privacyTenantAuditHistoryRecord: Self { Self(rawValue: "PrivacyTenantAuditHistoryRecord") }
-
-    public static var aipScannerDiscoverEvent: Self { Self(rawValue: "AipScannerDiscoverEvent") }
-
-    public static var eduDataLakeDownloadOperation: Self { Self(rawValue: "EduDataLakeDownloadOperation") }
-
-    public static var m365ComplianceConnector: Self { Self(rawValue: "M365ComplianceConnector") }
-
-    public static var microsoftGraphDataConnectOperation: Self { Self(rawValue: "MicrosoftGraphDataConnectOperation") }
-
-    public static var microsoftPurview: Self { Self(rawValue: "MicrosoftPurview") }
-
-    public static var filteringEmailContentFeatures: Self { Self(rawValue: "FilteringEmailContentFeatures") }
-
-    public static var powerPagesSite: Self { Self(rawValue: "PowerPagesSite") }
-
-    public static var powerAppsResource: Self { Self(rawValue: "PowerAppsResource") }
-
-    public static var plannerPlan: Self { Self(rawValue: "PlannerPlan") }
-
-    public static var plannerCopyPlan: Self { Self(rawValue: "PlannerCopyPlan") }
-
-    public static var plannerTask: Self { Self(rawValue: "PlannerTask") }
-
-    public static var plannerRoster: Self { Self(rawValue: "PlannerRoster") }
-
-    public static var plannerPlanList: Self { Self(rawValue: "PlannerPlanList") }
-
-    public static var plannerTaskList: Self { Self(rawValue: "PlannerTaskList") }
-
-    public static var plannerTenantSettings: Self { Self(rawValue: "PlannerTenantSettings") }
-
-    public static var projectForTheWebProject: Self { Self(rawValue: "ProjectForTheWebProject") }
-
-    public static var projectForTheWebTask: Self { Self(rawValue: "ProjectForTheWebTask") }
-
-    public static var projectForTheWebRoadmap: Self { Self(rawValue: "ProjectForTheWebRoadmap") }
-
-    public static var projectForTheWebRoadmapItem: Self { Self(rawValue: "ProjectForTheWebRoadmapItem") }
-
-    public static var projectForTheWebProjectSettings: Self { Self(rawValue: "ProjectForTheWebProjectSettings") }
-
-    public static var projectForTheWebRoadmapSettings: Self { Self(rawValue: "ProjectForTheWebRoadmapSettings") }
-
-    public static var quarantineMetadata: Self { Self(rawValue: "QuarantineMetadata") }
-
-    public static var microsoftTodoAudit: Self { Self(rawValue: "MicrosoftTodoAudit") }
-
-    public static var timeTravelFilteringDocMetadata: Self { Self(rawValue: "TimeTravelFilteringDocMetadata") }
-
-    public static var teamsQuarantineMetadata: Self { Self(rawValue: "TeamsQuarantineMetadata") }
-
-    public static var sharePointAppPermissionOperation: Self { Self(rawValue: "SharePointAppPermissionOperation") }
-
-    public static var microsoftTeamsSensitivityLabelAction: Self {
-        Self(rawValue: "MicrosoftTeamsSensitivityLabelAction")
-    }
-
-    public static var filteringTeamsMetadata: Self { Self(rawValue: "FilteringTeamsMetadata") }
-
-    public static var filteringTeamsUrlInfo: Self { Self(rawValue: "FilteringTeamsUrlInfo") }
-
-    public static var filteringTeamsPostDeliveryAction: Self { Self(rawValue: "FilteringTeamsPostDeliveryAction") }
-
-    public static var mdcAssessments: Self { Self(rawValue: "MDCAssessments") }
-
-    public static var mdcRegulatoryComplianceStandards: Self { Self(rawValue: "MDCRegulatoryComplianceStandards") }
-
-    public static var mdcRegulatoryComplianceControls: Self { Self(rawValue: "MDCRegulatoryComplianceControls") }
-
-    public static var mdcRegulatoryComplianceAssessments: Self { Self(rawValue: "MDCRegulatoryComplianceAssessments") }
-
-    public static var mdcSecurityConnectors: Self { Self(rawValue: "MDCSecurityConnectors") }
-
-    public static var mdaDataSecuritySignal: Self { Self(rawValue: "MDADataSecuritySignal") }
-
-    public static var vivaGoals: Self { Self(rawValue: "VivaGoals") }
-
-    public static var filteringRuntimeInfo: Self { Self(rawValue: "FilteringRuntimeInfo") }
-
-    public static var attackSimAdmin: Self { Self(rawValue: "AttackSimAdmin") }
-
-    public static var microsoftGraphDataConnectConsent: Self { Self(rawValue: "MicrosoftGraphDataConnectConsent") }
-
-    public static var filteringAtpDetonationInfo: Self { Self(rawValue: "FilteringAtpDetonationInfo") }
-
-    public static var privacyPortal: Self { Self(rawValue: "PrivacyPortal") }
-
-    public static var managedTenants: Self { Self(rawValue: "ManagedTenants") }
-
-    public static var unifiedSimulationMatchedItem: Self { Self(rawValue: "UnifiedSimulationMatchedItem") }
-
-    public static var unifiedSimulationSummary: Self { Self(rawValue: "UnifiedSimulationSummary") }
-
-    public static var updateQuarantineMetadata: Self { Self(rawValue: "UpdateQuarantineMetadata") }
-
-    public static var ms365DSuppressionRule: Self { Self(rawValue: "MS365DSuppressionRule") }
-
-    public static var purviewDataMapOperation: Self { Self(rawValue: "PurviewDataMapOperation") }
-
-    public static var filteringUrlPostClickAction: Self { Self(rawValue: "FilteringUrlPostClickAction") }
-
-    public static var irmUserDefinedDetectionSignal: Self { Self(rawValue: "IrmUserDefinedDetectionSignal") }
-
-    public static var teamsUpdates: Self { Self(rawValue: "TeamsUpdates") }
-
-    public static var plannerRosterSensitivityLabel: Self { Self(rawValue: "PlannerRosterSensitivityLabel") }
-
-    public static var ms365DIncident: Self { Self(rawValue: "MS365DIncident") }
-
-    public static var filteringDelistingMetadata: Self { Self(rawValue: "FilteringDelistingMetadata") }
-
-    public static var complianceDLPSharePointClassificationExtended: Self {
-        Self(rawValue: "ComplianceDLPSharePointClassificationExtended")
-    }
-
-    public static var microsoftDefenderForIdentityAudit: Self { Self(rawValue: "MicrosoftDefenderForIdentityAudit") }
-
-    public static var supervisoryReviewDayXInsight: Self { Self(rawValue: "SupervisoryReviewDayXInsight") }
-
-    public static var defenderExpertsforXDRAdmin: Self { Self(rawValue: "DefenderExpertsforXDRAdmin") }
-
-    public static var cdpEdgeBlockedMessage: Self { Self(rawValue: "CDPEdgeBlockedMessage") }
-
-    public static var hostedRpa: Self { Self(rawValue: "HostedRpa") }
-
-    public static var cdpContentExplorerAggregateRecord: Self { Self(rawValue: "CdpContentExplorerAggregateRecord") }
-
-    public static var cdpHygieneAttachmentInfo: Self { Self(rawValue: "CDPHygieneAttachmentInfo") }
-
-    public static var cdpHygieneSummary: Self { Self(rawValue: "CDPHygieneSummary") }
-
-    public static var cdpPostMailDeliveryAction: Self { Self(rawValue: "CDPPostMailDeliveryAction") }
-
-    public static var cdpEmailFeatures: Self { Self(rawValue: "CDPEmailFeatures") }
-
-    public static var cdpHygieneUrlInfo: Self { Self(rawValue: "CDPHygieneUrlInfo") }
-
-    public static var cdpUrlClick: Self { Self(rawValue: "CDPUrlClick") }
-
-    public static var cdpPackageManagerHygieneEvent: Self { Self(rawValue: "CDPPackageManagerHygieneEvent") }
-
-    public static var filteringDocScan: Self { Self(rawValue: "FilteringDocScan") }
-
-    public static var timeTravelFilteringDocScan: Self { Self(rawValue: "TimeTravelFilteringDocScan") }
-
-    public static var mapgOnboard: Self { Self(rawValue: "MAPGOnboard") }
-
-    public static var vfamCreatePolicy: Self { Self(rawValue: "VfamCreatePolicy") }
-
-    public static var vfamUpdatePolicy: Self { Self(rawValue: "VfamUpdatePolicy") }
-
-    public static var vfamDeletePolicy: Self { Self(rawValue: "VfamDeletePolicy") }
-
-    public static var m365DAAD: Self { Self(rawValue: "M365DAAD") }
-
-    public static var cdpColdCrawlStatus: Self { Self(rawValue: "CdpColdCrawlStatus") }
-
-    public static var powerPlatformAdministratorActivity: Self { Self(rawValue: "PowerPlatformAdministratorActivity") }
-
-    public static var windows365CustomerLockbox: Self { Self(rawValue: "Windows365CustomerLockbox") }
-
-    public static var cdpResourceScopeChangeEvent: Self { Self(rawValue: "CdpResourceScopeChangeEvent") }
-
-    public static var complianceCCExchangeExecutionResult: Self {
-        Self(rawValue: "ComplianceCCExchangeExecutionResult")
-    }
-
-    public static var cdpOcrCostEstimatorRecord: Self { Self(rawValue: "CdpOcrCostEstimatorRecord") }
-
-    public static var copilotInteraction: Self { Self(rawValue: "CopilotInteraction") }
-
-    public static var cdpOcrBillingRecord: Self { Self(rawValue: "CdpOcrBillingRecord") }
-
-    public static var complianceDLPApplications: Self { Self(rawValue: "ComplianceDLPApplications") }
-
-    public static var uamOperation: Self { Self(rawValue: "UAMOperation") }
-
-    public static var vivaLearning: Self { Self(rawValue: "VivaLearning") }
-
-    public static var vivaLearningAdmin: Self { Self(rawValue: "VivaLearningAdmin") }
-
-    public static var purviewPolicyOperation: Self { Self(rawValue: "PurviewPolicyOperation") }
-
-    public static var purviewMetadataPolicyOperation: Self { Self(rawValue: "PurviewMetadataPolicyOperation") }
-
-    public static var peopleAdminSettings: Self { Self(rawValue: "PeopleAdminSettings") }
-
-    public static var cdpComplianceDLPExchangeClassification: Self {
-        Self(rawValue: "CdpComplianceDLPExchangeClassification")
-    }
-
-    public static var cdpComplianceDLPSharePointClassification: Self {
-        Self(rawValue: "CdpComplianceDLPSharePointClassification")
-    }
-
-    public static var filteringBulkSenderInsightData: Self { Self(rawValue: "FilteringBulkSenderInsightData") }
-
-    public static var filteringBulkThresholdInsightData: Self { Self(rawValue: "FilteringBulkThresholdInsightData") }
-
-    public static var privacyOpenAccess: Self { Self(rawValue: "PrivacyOpenAccess") }
-
-    public static var owaAuth: Self { Self(rawValue: "OWAAuth") }
-
-    public static var complianceDLPApplicationsClassification: Self {
-        Self(rawValue: "ComplianceDLPApplicationsClassification")
-    }
-
-    public static var sharePointESignature: Self { Self(rawValue: "SharePointESignature") }
-
-    public static var dynamics365BusinessCentral: Self { Self(rawValue: "Dynamics365BusinessCentral") }
-
-    public static var meshWorlds: Self { Self(rawValue: "MeshWorlds") }
-
-    public static var vivaPulseResponse: Self { Self(rawValue: "VivaPulseResponse") }
-
-    public static var vivaPulseOrganizer: Self { Self(rawValue: "VivaPulseOrganizer") }
-
-    public static var vivaPulseAdmin: Self { Self(rawValue: "VivaPulseAdmin") }
-
-    public static var vivaPulseReport: Self { Self(rawValue: "VivaPulseReport") }
-
-    public static var aiAppInteraction: Self { Self(rawValue: "AIAppInteraction") }
-
-    public static var complianceDLMExchange: Self { Self(rawValue: "ComplianceDLMExchange") }
-
-    public static var complianceDLMSharePoint: Self { Self(rawValue: "ComplianceDLMSharePoint") }
-
-    public static var projectForTheWebAssignedToMeSettings: Self {
-        Self(rawValue: "ProjectForTheWebAssignedToMeSettings")
-    }
-
-    public static var cpsOperation: Self { Self(rawValue: "CPSOperation") }
-
-    public static var complianceDLPExchangeDiscovery: Self { Self(rawValue: "ComplianceDLPExchangeDiscovery") }
-
-    public static var purviewMCRecommendation: Self { Self(rawValue: "PurviewMCRecommendation") }
-
-    public static var complianceDLPEndpointDiscovery: Self { Self(rawValue: "ComplianceDLPEndpointDiscovery") }
-
-    public static var insiderRiskScopedUserInsights: Self { Self(rawValue: "InsiderRiskScopedUserInsights") }
-
-    public static var microsoftTeamsRetentionLabelAction: Self { Self(rawValue: "MicrosoftTeamsRetentionLabelAction") }
-
-    public static var aadRiskDetection: Self { Self(rawValue: "AadRiskDetection") }
-
-    public static var auditSearch: Self { Self(rawValue: "AuditSearch") }
-
-    public static var auditRetentionPolicy: Self { Self(rawValue: "AuditRetentionPolicy") }
-
-    public static var auditConfig: Self { Self(rawValue: "AuditConfig") }
-
-    public static var microsoft365BackupBackupPolicy: Self { Self(rawValue: "Microsoft365BackupBackupPolicy") }
-
-    public static var microsoft365BackupRestoreTask: Self { Self(rawValue: "Microsoft365BackupRestoreTask") }
-
-    public static var microsoft365BackupRestoreItem: Self { Self(rawValue: "Microsoft365BackupRestoreItem") }
-
-    public static var microsoft365BackupBackupItem: Self { Self(rawValue: "Microsoft365BackupBackupItem") }
-
-    public static var urbacAssignment: Self { Self(rawValue: "URBACAssignment") }
-
-    public static var urbacRole: Self { Self(rawValue: "URBACRole") }
-
-    public static var urbacEnableState: Self { Self(rawValue: "URBACEnableState") }
-
-    public static var irmSecurityAlert: Self { Self(rawValue: "IRMSecurityAlert") }
-
-    public static var purviewInsiderRiskCases: Self { Self(rawValue: "PurviewInsiderRiskCases") }
-
-    public static var purviewInsiderRiskAlerts: Self { Self(rawValue: "PurviewInsiderRiskAlerts") }
-
-    public static var insiderRiskScopedUsers: Self { Self(rawValue: "InsiderRiskScopedUsers") }
-
-    public static var cdpConsumptionResource: Self { Self(rawValue: "CdpConsumptionResource") }
-
-    public static var createCopilotPlugin: Self { Self(rawValue: "CreateCopilotPlugin") }
-
-    public static var updateCopilotPlugin: Self { Self(rawValue: "UpdateCopilotPlugin") }
-
-    public static var deleteCopilotPlugin: Self { Self(rawValue: "DeleteCopilotPlugin") }
-
-    public static var enableCopilotPlugin: Self { Self(rawValue: "EnableCopilotPlugin") }
-
-    public static var disableCopilotPlugin: Self { Self(rawValue: "DisableCopilotPlugin") }
-
-    public static var createCopilotWorkspace: Self { Self(rawValue: "CreateCopilotWorkspace") }
-
-    public static var updateCopilotWorkspace: Self { Self(rawValue: "UpdateCopilotWorkspace") }
-
-    public static var deleteCopilotWorkspace: Self { Self(rawValue: "DeleteCopilotWorkspace") }
-
-    public static var enableCopilotWorkspace: Self { Self(rawValue: "EnableCopilotWorkspace") }
-
-    public static var disableCopilotWorkspace: Self { Self(rawValue: "DisableCopilotWorkspace") }
-
-    public static var createCopilotPromptBook: Self { Self(rawValue: "CreateCopilotPromptBook") }
-
-    public static var updateCopilotPromptBook: Self { Self(rawValue: "UpdateCopilotPromptBook") }
-
-    public static var deleteCopilotPromptBook: Self { Self(rawValue: "DeleteCopilotPromptBook") }
-
-    public static var enableCopilotPromptBook: Self { Self(rawValue: "EnableCopilotPromptBook") }
-
-    public static var disableCopilotPromptBook: Self { Self(rawValue: "DisableCopilotPromptBook") }
-
-    public static var updateCopilotSettings: Self { Self(rawValue: "UpdateCopilotSettings") }
-
-    public static var p4AIAssessmentRecord: Self { Self(rawValue: "P4AIAssessmentRecord") }
-
-    public static var p4AIAssessmentLocationResultRecord: Self { Self(rawValue: "P4AIAssessmentLocationResultRecord") }
-
-    public static var connectedAIAppInteraction: Self { Self(rawValue: "ConnectedAIAppInteraction") }
-
-    public static var privaPrivacyConsentOperation: Self { Self(rawValue: "PrivaPrivacyConsentOperation") }
-
-    public static var privaPrivacyAssessmentOperation: Self { Self(rawValue: "PrivaPrivacyAssessmentOperation") }
-
-    public static var dataCatalogAccessRequests: Self { Self(rawValue: "DataCatalogAccessRequests") }
-
-    public static var complianceSettingsChange: Self { Self(rawValue: "ComplianceSettingsChange") }
-
-    public static var dataSecurityInvestigation: Self { Self(rawValue: "DataSecurityInvestigation") }
-
-    public static var teamCopilotInteraction: Self { Self(rawValue: "TeamCopilotInteraction") }
-
-    public static var irmActivityAuditTrail: Self { Self(rawValue: "IRMActivityAuditTrail") }
-
-    public static var sharePointContentSecurityPolicy: Self { Self(rawValue: "SharePointContentSecurityPolicy") }
-
-    public static var cloudUpdateProfileConfig: Self { Self(rawValue: "CloudUpdateProfileConfig") }
-
-    public static var cloudUpdateTenantConfig: Self { Self(rawValue: "CloudUpdateTenantConfig") }
-
-    public static var cloudUpdateDeviceConfig: Self { Self(rawValue: "CloudUpdateDeviceConfig") }
-
-    public static var defenderPreviewFeatures: Self { Self(rawValue: "DefenderPreviewFeatures") }
-
-    public static var deviceDiscoverySettingsExclusion: Self { Self(rawValue: "DeviceDiscoverySettingsExclusion") }
-
-    public static var deviceDiscoverySettingsAuthenticatedScans: Self {
-        Self(rawValue: "DeviceDiscoverySettingsAuthenticatedScans")
-    }
-
-    public static var criticalAssetManagementClassification: Self {
-        Self(rawValue: "CriticalAssetManagementClassification")
-    }
-
-    public static var deviceDiscoverySettings: Self { Self(rawValue: "DeviceDiscoverySettings") }
-
-    public static var usxWorkspaceOnboarding: Self { Self(rawValue: "USXWorkspaceOnboarding") }
-
-    public static var vivaGlintAdvancedConfiguration: Self { Self(rawValue: "VivaGlintAdvancedConfiguration") }
-
-    public static var vivaGlintPulseProgram: Self { Self(rawValue: "VivaGlintPulseProgram") }
-
-    public static var vivaGlintPulseProgramRespondentRate: Self {
-        Self(rawValue: "VivaGlintPulseProgramRespondentRate")
-    }
-
-    public static var vivaGlintQuestion: Self { Self(rawValue: "VivaGlintQuestion") }
-
-    public static var vivaGlintRole: Self { Self(rawValue: "VivaGlintRole") }
-
-    public static var vivaGlintRubicon: Self { Self(rawValue: "VivaGlintRubicon") }
-
-    public static var vivaGlintSupportAccess: Self { Self(rawValue: "VivaGlintSupportAccess") }
-
-    public static var vivaGlintSystem: Self { Self(rawValue: "VivaGlintSystem") }
-
-    public static var vivaGlintUser: Self { Self(rawValue: "VivaGlintUser") }
-
-    public static var vivaGlintUserGroup: Self { Self(rawValue: "VivaGlintUserGroup") }
-
-    public static var vivaGlintFeedbackProgram: Self { Self(rawValue: "VivaGlintFeedbackProgram") }
-
-    public static var fabricAudit: Self { Self(rawValue: "FabricAudit") }
-
-    public static var trainableClassifier: Self { Self(rawValue: "TrainableClassifier") }
-
-    public static var webContentFiltering: Self { Self(rawValue: "WebContentFiltering") }
-
-    public static var noisyAlertPolicy: Self { Self(rawValue: "NoisyAlertPolicy") }
-
-    public static var onDemandSharePointClassification: Self { Self(rawValue: "OnDemandSharePointClassification") }
-
-    public static var aiInteractionsExport: Self { Self(rawValue: "AIInteractionsExport") }
-
-    public static var microsoft365CopilotScheduledPrompt: Self { Self(rawValue: "Microsoft365CopilotScheduledPrompt") }
-
-    public static var placesDirectory: Self { Self(rawValue: "PlacesDirectory") }
-
-    public static var mdaAudit: Self { Self(rawValue: "MDAAudit") }
-
-    public static var opticalCharacterRecognition: Self { Self(rawValue: "OpticalCharacterRecognition") }
-
-    public static var m365SearchSections: Self { Self(rawValue: "M365SearchSections") }
-
-    public static var officeClientRestrictedModeAction: Self { Self(rawValue: "OfficeClientRestrictedModeAction") }
-
-    public static var crossTenantAccessPolicy: Self { Self(rawValue: "CrossTenantAccessPolicy") }
-
-    public static var outlookCopilotAutomation: Self { Self(rawValue: "OutlookCopilotAutomation") }
-
-    public static var vivaEngageNetworkAssociation: Self { Self(rawValue: "VivaEngageNetworkAssociation") }
-
-    public static var appAdminActivity: Self { Self(rawValue: "AppAdminActivity") }
-
-    public static var appSettingsAdminActivity: Self { Self(rawValue: "AppSettingsAdminActivity") }
-
-    public static var universalPrintPrintJob: Self { Self(rawValue: "UniversalPrintPrintJob") }
-
-    public static var sentinelNotebookOnLake: Self { Self(rawValue: "SentinelNotebookOnLake") }
-
-    public static var sentinelJob: Self { Self(rawValue: "SentinelJob") }
-
-    public static var sentinelGraph: Self { Self(rawValue: "SentinelGraph") }
-
-    public static var sentinelKQLOnLake: Self { Self(rawValue: "SentinelKQLOnLake") }
-
-    public static var sentinelPackage: Self { Self(rawValue: "SentinelPackage") }
-
-    public static var vivaAmplifyOutlookSensitivityLabel: Self { Self(rawValue: "VivaAmplifyOutlookSensitivityLabel") }
-
-    public static var copilotActions: Self { Self(rawValue: "CopilotActions") }
-
-    public static var aiInteractionsSubscription: Self { Self(rawValue: "AIInteractionsSubscription") }
-
-    public static var aiInteractionsChangeNotification: Self { Self(rawValue: "AIInteractionsChangeNotification") }
-
-    public static var filteringMailMetadataExtended: Self { Self(rawValue: "FilteringMailMetadataExtended") }
-
-    public static var sentinelLakeOnboarding: Self { Self(rawValue: "SentinelLakeOnboarding") }
-
-    public static var sentinelLakeDataOnboarding: Self { Self(rawValue: "SentinelLakeDataOnboarding") }
-
-    public static var officeRestrictedModeAction: Self { Self(rawValue: "OfficeRestrictedModeAction") }
-
-    public static var copilotForSecurityTrigger: Self { Self(rawValue: "CopilotForSecurityTrigger") }
-
-    public static var copilotAgentManagement: Self { Self(rawValue: "CopilotAgentManagement") }
-
-    public static var p4AIAssessmentFabricScannerRecord: Self { Self(rawValue: "P4AIAssessmentFabricScannerRecord") }
-
-    public static var plannerGoal: Self { Self(rawValue: "PlannerGoal") }
-
-    public static var plannerGoalList: Self { Self(rawValue: "PlannerGoalList") }
-
-    public static var threatIntelligenceObject: Self { Self(rawValue: "ThreatIntelligenceObject") }
-
-    public static var threatIntelligenceExport: Self { Self(rawValue: "ThreatIntelligenceExport") }
-
-    public static var submissionAgenticGradingResult: Self { Self(rawValue: "SubmissionAgenticGradingResult") }
-
-    public static var agentAdminActivity: Self { Self(rawValue: "AgentAdminActivity") }
-
-    public static var deployFeatureActivity: Self { Self(rawValue: "DeployFeatureActivity") }
-
-    public static var agentSettingsAdminActivity: Self { Self(rawValue: "AgentSettingsAdminActivity") }
-
-    public static var organizationalDataInM365: Self { Self(rawValue: "OrganizationalDataInM365") }
-
-    public static var plannerChatMessage: Self { Self(rawValue: "PlannerChatMessage") }
-
-    public static var plannerChatMessageList: Self { Self(rawValue: "PlannerChatMessageList") }
-
-    public static var sentinelAITool: Self { Self(rawValue: "SentinelAITool") }
-
-    public static var m365ODSPAssetMetadata: Self { Self(rawValue: "M365ODSPAssetMetadata") }
-
-    public static var aiExecuteTool: Self { Self(rawValue: "AIExecuteTool") }
-
-    public static var aiInvokeAgent: Self { Self(rawValue: "AIInvokeAgent") }
-
-    public static var aiInferenceCall: Self { Self(rawValue: "AIInferenceCall") }
-
-    public static var cdpClassifierHealthRecord: Self { Self(rawValue: "CdpClassifierHealthRecord") }
-
-    public static var sensitiveInfoRemediationAgentData: Self { Self(rawValue: "SensitiveInfoRemediationAgentData") }
-
-    public static var complianceDLPEnforcement: Self { Self(rawValue: "ComplianceDLPEnforcement") }
-
-    public static var a365AIExecuteTool: Self { Self(rawValue: "A365AIExecuteTool") }
-
-    public static var a365AIInvokeAgent: Self { Self(rawValue: "A365AIInvokeAgent") }
-
-    public static var a365AIInferenceCall: Self { Self(rawValue: "A365AIInferenceCall") }
-
-    public static var vivaEngageSegment: Self { Self(rawValue: "VivaEngageSegment") }
-
-    public static var rtiOperationsAgent: Self { Self(rawValue: "RTIOperationsAgent") }
-
-    public static var contentStoreMetadata: Self { Self(rawValue: "ContentStoreMetadata") }
-
-    public static var ccraiPolicyViolation: Self { Self(rawValue: "CCRAIPolicyViolation") }
-
-    public static var plannerPlanSensitivityLabel: Self { Self(rawValue: "PlannerPlanSensitivityLabel") }
-
-    public static var mosAgentInfoRecord: Self { Self(rawValue: "MosAgentInfoRecord") }
-
-    public static var a365AIRunSummary: Self { Self(rawValue: "A365AIRunSummary") }
-
-    public static var unifiedCatalogConceptAction: Self { Self(rawValue: "UnifiedCatalogConceptAction") }
-
-    public static var defenderCaseManagement: Self { Self(rawValue: "DefenderCaseManagement") }
-
-    public static var copilotForSecurityLogging: Self { Self(rawValue: "CopilotForSecurityLogging") }
-
-    public static var vivaEngageEvents: Self { Self(rawValue: "VivaEngageEvents") }
-
-    public static var callActivityEvent: Self { Self(rawValue: "CallActivityEvent") }
-
-    public static var sonarDetonationContentMetadata: Self { Self(rawValue: "SonarDetonationContentMetadata") }
-
-    public static var universalPrintManagement: Self { Self(rawValue: "UniversalPrintManagement") }
-
-    public static var yammerUserHiding: Self { Self(rawValue: "YammerUserHiding") }
-
-    public static var microsoft365BackupGranularBrowseTask: Self {
-        Self(rawValue: "Microsoft365BackupGranularBrowseTask")
-    }
-
-    public static var purviewPostureAgent: Self { Self(rawValue: "PurviewPostureAgent") }
-
-    public static var msdeCustomCollection: Self { Self(rawValue: "MSDECustomCollection") }
-
-    public static var scpUsageEvent: Self { Self(rawValue: "SCPUsageEvent") }
-
-    public static var scpConfigurationEvent: Self { Self(rawValue: "SCPConfigurationEvent") }
-
-    public static var mdcConfigurationEvent: Self { Self(rawValue: "MDCConfigurationEvent") }
-
-    public static var mdcUsageEvent: Self { Self(rawValue: "MDCUsageEvent") }
-
-    public static var a365SpanOutputs: Self { Self(rawValue: "A365SpanOutputs") }
-
-    public static var powerPlatformTenantIsolation: Self { Self(rawValue: "PowerPlatformTenantIsolation") }
-
-    public static var cdpdlmaiInteractionInsights: Self { Self(rawValue: "CDPDLMAIInteractionInsights") }
-
-    public static var p4AIAssessmentCategoryRecord: Self { Self(rawValue: "P4AIAssessmentCategoryRecord") }
-
-    public static var sentinelLakeEncryption: Self { Self(rawValue: "SentinelLakeEncryption") }
-
-    public static var azfwNetworkRule: Self { Self(rawValue: "AZFWNetworkRule") }
-
-    public static var azfwDnsQuery: Self { Self(rawValue: "AZFWDnsQuery") }
-
-    public static var azfwApplicationRuleAggregation: Self { Self(rawValue: "AZFWApplicationRuleAggregation") }
-
-    public static var teamsEvalDataHubDataAccess: Self { Self(rawValue: "TeamsEvalDataHubDataAccess") }
-
-    public static var teamsEvalDataHubPermissionChange: Self { Self(rawValue: "TeamsEvalDataHubPermissionChange") }
-
-    public static var teamsEvalDataHubAdminOperation: Self { Self(rawValue: "TeamsEvalDataHubAdminOperation") }
-
-    public static var vivaGlintOrganizationalData: Self { Self(rawValue: "VivaGlintOrganizationalData") }
-
-    public static var alertSubmission: Self { Self(rawValue: "AlertSubmission") }
-
-    public static var alertSubmissionResultDetail: Self { Self(rawValue: "AlertSubmissionResultDetail") }
-
-    public static var complianceSitGradingSharePoint: Self { Self(rawValue: "ComplianceSitGradingSharePoint") }
-
-    public static var compliancePolicyGradingSharePoint: Self { Self(rawValue: "CompliancePolicyGradingSharePoint") }
-
-    public static var azureAISearchAudit: Self { Self(rawValue: "AzureAISearchAudit") }
-
-    public static var p4AIRiskScoreRecord: Self { Self(rawValue: "P4AIRiskScoreRecord") }
-
-    public static var dragonCopilotAdmin: Self { Self(rawValue: "DragonCopilotAdmin") }
-
-    public static var aiSpanOutputs: Self { Self(rawValue: "AISpanOutputs") }
-
-    public static var eopSubmissionFeedEntity: Self { Self(rawValue: "EopSubmissionFeedEntity") }
-
-    public static var sonarFileDetonationEntity: Self { Self(rawValue: "SonarFileDetonationEntity") }
-
-    public static var sonarSubmissionEntity: Self { Self(rawValue: "SonarSubmissionEntity") }
-
-    public static var sonarUrlDetonationEntity: Self { Self(rawValue: "SonarUrlDetonationEntity") }
-
-    public static var submissionEntity: Self { Self(rawValue: "SubmissionEntity") }
-
-    public static var sonarDetonationEntity: Self { Self(rawValue: "SonarDetonationEntity") }
-
-    public static var microsoftTeamsUserConcern: Self { Self(rawValue: "MicrosoftTeamsUserConcern") }
-
-    public static var vivaGlintAgenticCampaign: Self { Self(rawValue: "VivaGlintAgenticCampaign") }
-
-    public static var mspVectorSearchContentMetadata: Self { Self(rawValue: "MSPVectorSearchContentMetadata") }
-
-    public static var fabricPolicy: Self { Self(rawValue: "FabricPolicy") }
-
-    public static var securityCopilotAgentIdentityManagement: Self {
-        Self(rawValue: "SecurityCopilotAgentIdentityManagement")
-    }
-
-    public static var copilotSessionSharing: Self { Self(rawValue: "CopilotSessionSharing") }
-
-    public static var dragonCopilotAccess: Self { Self(rawValue: "DragonCopilotAccess") }
-
-    public static var dragonCopilotClinicalData: Self { Self(rawValue: "DragonCopilotClinicalData") }
-
-    public static var dragonCopilotSession: Self { Self(rawValue: "DragonCopilotSession") }
-
-    public static var mosAgentInfoRecordV2: Self { Self(rawValue: "MosAgentInfoRecordV2") }
-
-    public static var securityDevelopmentLifecycleAILog: Self { Self(rawValue: "SecurityDevelopmentLifecycleAILog") }
-
-    public static var mdash: Self { Self(rawValue: "MDASH") }
-
-    public static var defenderSecurityForAIConfiguration: Self { Self(rawValue: "DefenderSecurityForAIConfiguration") }
-
-    public static var sparkCoreCustomLivePool: Self { Self(rawValue: "SparkCoreCustomLivePool") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.auditLogUserType`.
-public typealias SecurityAuditLogUserType = OpenEnum<SecurityAuditLogUserTypeValues>
-
-/// The values of `SecurityAuditLogUserType` that the spec declares; others decode and re-encode too.
-public enum SecurityAuditLogUserTypeValues: EnumValues {
-    public static let known: [String] = [
-        "Regular",
-        "Reserved",
-        "Admin",
-        "DcAdmin",
-        "System",
-        "Application",
-        "ServicePrincipal",
-        "CustomPolicy",
-        "SystemPolicy",
-        "PartnerTechnician",
-        "Guest",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityAuditLogUserType {
-    public static var regular: Self { Self(rawValue: "Regular") }
-
-    public static var reserved: Self { Self(rawValue: "Reserved") }
-
-    public static var admin: Self { Self(rawValue: "Admin") }
-
-    public static var dcAdmin: Self { Self(rawValue: "DcAdmin") }
-
-    public static var system: Self { Self(rawValue: "System") }
-
-    public static var application: Self { Self(rawValue: "Application") }
-
-    public static var servicePrincipal: Self { Self(rawValue: "ServicePrincipal") }
-
-    public static var customPolicy: Self { Self(rawValue: "CustomPolicy") }
-
-    public static var systemPolicy: Self { Self(rawValue: "SystemPolicy") }
-
-    public static var partnerTechnician: Self { Self(rawValue: "PartnerTechnician") }
-
-    public static var guest: Self { Self(rawValue: "Guest") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityAuditRecordTypeDictionaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditrecordtypedictionary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.auditRecordTypeDictionary`.
-public typealias SecurityAuditRecordTypeDictionary = Model<SecurityAuditRecordTypeDictionaryFields>
-
-/// The properties of a `SecurityAuditRecordTypeDictionary`, inherited ones included.
-public struct SecurityAuditRecordTypeDictionaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.auditRecordTypeDictionary",
-        fields: SecurityAuditRecordTypeDictionaryFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `SecurityAuditSearchAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-auditsearchauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.auditSearchAuditRecord`.
-public typealias SecurityAuditSearchAuditRecord = Model<SecurityAuditSearchAuditRecordFields>
-
-/// The properties of a `SecurityAuditSearchAuditRecord`, inherited ones included.
-public struct SecurityAuditSearchAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.auditSearchAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAuditSearchAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAuthorityTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-authoritytemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.authorityTemplate`.
-public typealias SecurityAuthorityTemplate = Model<SecurityAuthorityTemplateFields>
-
-/// The properties of a `SecurityAuthorityTemplate`, inherited ones included.
-public struct SecurityAuthorityTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.authorityTemplate",
-        base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityAuthorityTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
+    public let addresses: Field<[PhysicalAddress]>
     public let createdDateTime: Field<Date>
     public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `SecurityAuthorityTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.authorityTemplate`.
-public struct SecurityAuthorityTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAuthorityTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.authorityTemplate",
-        model: SecurityAuthorityTemplate.self
-    )
-}
-
-/// Its properties are listed in `SecurityAutoAuditingConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-autoauditingconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.autoAuditingConfiguration`.
-public typealias SecurityAutoAuditingConfiguration = Model<SecurityAutoAuditingConfigurationFields>
-
-/// The properties of a `SecurityAutoAuditingConfiguration`, inherited ones included.
-public struct SecurityAutoAuditingConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.autoAuditingConfiguration",
-        base: Entity.self,
-        fields: SecurityAutoAuditingConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let isAutomatic: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isAutomatic = Field("isAutomatic")
-    }
-}
-
-/// Requests for one `SecurityAutoAuditingConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.autoAuditingConfiguration`.
-public struct SecurityAutoAuditingConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAutoAuditingConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.autoAuditingConfiguration",
-        model: SecurityAutoAuditingConfiguration.self
-    )
-}
-
-/// Its properties are listed in `SecurityAutonomousSystemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-autonomoussystem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.autonomousSystem`.
-public typealias SecurityAutonomousSystem = Model<SecurityAutonomousSystemFields>
-
-/// The properties of a `SecurityAutonomousSystem`, inherited ones included.
-public struct SecurityAutonomousSystemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.autonomousSystem",
-        fields: SecurityAutonomousSystemFields()
-    )
-
-    public let name: Field<String>
-    public let number: Field<Int32>
-    public let organization: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.number = Field("number")
-        self.organization = Field("organization")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `SecurityAzfwApplicationRuleAggregationEventRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-azfwapplicationruleaggregationeventrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.azfwApplicationRuleAggregationEventRecord`.
-public typealias SecurityAzfwApplicationRuleAggregationEventRecord =
-    Model<SecurityAzfwApplicationRuleAggregationEventRecordFields>
-
-/// The properties of a `SecurityAzfwApplicationRuleAggregationEventRecord`, inherited ones included.
-public struct SecurityAzfwApplicationRuleAggregationEventRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.azfwApplicationRuleAggregationEventRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAzfwApplicationRuleAggregationEventRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAzfwDnsQueryEventRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-azfwdnsqueryeventrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.azfwDnsQueryEventRecord`.
-public typealias SecurityAzfwDnsQueryEventRecord = Model<SecurityAzfwDnsQueryEventRecordFields>
-
-/// The properties of a `SecurityAzfwDnsQueryEventRecord`, inherited ones included.
-public struct SecurityAzfwDnsQueryEventRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.azfwDnsQueryEventRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAzfwDnsQueryEventRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAzfwNetworkRuleEventRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-azfwnetworkruleeventrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.azfwNetworkRuleEventRecord`.
-public typealias SecurityAzfwNetworkRuleEventRecord = Model<SecurityAzfwNetworkRuleEventRecordFields>
-
-/// The properties of a `SecurityAzfwNetworkRuleEventRecord`, inherited ones included.
-public struct SecurityAzfwNetworkRuleEventRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.azfwNetworkRuleEventRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAzfwNetworkRuleEventRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAzureAISearchAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-azureaisearchauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.azureAISearchAuditRecord`.
-public typealias SecurityAzureAISearchAuditRecord = Model<SecurityAzureAISearchAuditRecordFields>
-
-/// The properties of a `SecurityAzureAISearchAuditRecord`, inherited ones included.
-public struct SecurityAzureAISearchAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.azureAISearchAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAzureAISearchAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAzureActiveDirectoryAccountLogonAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-azureactivedirectoryaccountlogonauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.azureActiveDirectoryAccountLogonAuditRecord`.
-public typealias SecurityAzureActiveDirectoryAccountLogonAuditRecord =
-    Model<SecurityAzureActiveDirectoryAccountLogonAuditRecordFields>
-
-/// The properties of a `SecurityAzureActiveDirectoryAccountLogonAuditRecord`, inherited ones included.
-public struct SecurityAzureActiveDirectoryAccountLogonAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.azureActiveDirectoryAccountLogonAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAzureActiveDirectoryAccountLogonAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAzureActiveDirectoryAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-azureactivedirectoryauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.azureActiveDirectoryAuditRecord`.
-public typealias SecurityAzureActiveDirectoryAuditRecord = Model<SecurityAzureActiveDirectoryAuditRecordFields>
-
-/// The properties of a `SecurityAzureActiveDirectoryAuditRecord`, inherited ones included.
-public struct SecurityAzureActiveDirectoryAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.azureActiveDirectoryAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAzureActiveDirectoryAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAzureActiveDirectoryStsLogonAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-azureactivedirectorystslogonauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.azureActiveDirectoryStsLogonAuditRecord`.
-public typealias SecurityAzureActiveDirectoryStsLogonAuditRecord =
-    Model<SecurityAzureActiveDirectoryStsLogonAuditRecordFields>
-
-/// The properties of a `SecurityAzureActiveDirectoryStsLogonAuditRecord`, inherited ones included.
-public struct SecurityAzureActiveDirectoryStsLogonAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.azureActiveDirectoryStsLogonAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityAzureActiveDirectoryStsLogonAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityAzureResourceEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-azureresourceevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.azureResourceEvidence`.
-public typealias SecurityAzureResourceEvidence = Model<SecurityAzureResourceEvidenceFields>
-
-/// The properties of a `SecurityAzureResourceEvidence`, inherited ones included.
-public struct SecurityAzureResourceEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.azureResourceEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityAzureResourceEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let resourceId: Field<String>
-    public let resourceName: Field<String>
-    public let resourceType: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.resourceId = Field("resourceId")
-        self.resourceName = Field("resourceName")
-        self.resourceType = Field("resourceType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.behaviorDuringRetentionPeriod`.
-public typealias SecurityBehaviorDuringRetentionPeriod = OpenEnum<SecurityBehaviorDuringRetentionPeriodValues>
-
-/// The values of `SecurityBehaviorDuringRetentionPeriod` that the spec declares; others decode and re-encode too.
-public enum SecurityBehaviorDuringRetentionPeriodValues: EnumValues {
-    public static let known: [String] = [
-        "doNotRetain",
-        "retain",
-        "retainAsRecord",
-        "retainAsRegulatoryRecord",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityBehaviorDuringRetentionPeriod {
-    public static var doNotRetain: Self { Self(rawValue: "doNotRetain") }
-
-    public static var retain: Self { Self(rawValue: "retain") }
-
-    public static var retainAsRecord: Self { Self(rawValue: "retainAsRecord") }
-
-    public static var retainAsRegulatoryRecord: Self { Self(rawValue: "retainAsRegulatoryRecord") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityBlobContainerEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-blobcontainerevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.blobContainerEvidence`.
-public typealias SecurityBlobContainerEvidence = Model<SecurityBlobContainerEvidenceFields>
-
-/// The properties of a `SecurityBlobContainerEvidence`, inherited ones included.
-public struct SecurityBlobContainerEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.blobContainerEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityBlobContainerEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let name: Field<String>
-    public let storageResource: Field<SecurityAzureResourceEvidence>
-    public let url: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.name = Field("name")
-        self.storageResource = Field("storageResource")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `SecurityBlobEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-blobevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.blobEvidence`.
-public typealias SecurityBlobEvidence = Model<SecurityBlobEvidenceFields>
-
-/// The properties of a `SecurityBlobEvidence`, inherited ones included.
-public struct SecurityBlobEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.blobEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityBlobEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let blobContainer: Field<SecurityBlobContainerEvidence>
-    public let etag: Field<String>
-    public let fileHashes: Field<[SecurityFileHash]>
-    public let name: Field<String>
-    public let url: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.blobContainer = Field("blobContainer")
-        self.etag = Field("etag")
-        self.fileHashes = Field("fileHashes")
-        self.name = Field("name")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `SecurityCampaignAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-campaignauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.campaignAuditRecord`.
-public typealias SecurityCampaignAuditRecord = Model<SecurityCampaignAuditRecordFields>
-
-/// The properties of a `SecurityCampaignAuditRecord`, inherited ones included.
-public struct SecurityCampaignAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.campaignAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCampaignAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-case?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.case`.
-public typealias SecurityCase = Model<SecurityCaseFields>
-
-/// The properties of a `SecurityCase`, inherited ones included.
-public struct SecurityCaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.case",
-        base: Entity.self,
-        derived: [SecurityEdiscoveryCase.self],
-        fields: SecurityCaseFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<SecurityCaseStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.caseAction`.
-public typealias SecurityCaseAction = OpenEnum<SecurityCaseActionValues>
-
-/// The values of `SecurityCaseAction` that the spec declares; others decode and re-encode too.
-public enum SecurityCaseActionValues: EnumValues {
-    public static let known: [String] = [
-        "contentExport",
-        "applyTags",
-        "convertToPdf",
-        "index",
-        "estimateStatistics",
-        "addToReviewSet",
-        "holdUpdate",
-        "unknownFutureValue",
-        "purgeData",
-        "exportReport",
-        "exportResult",
-        "holdPolicySync",
-    ]
-}
-
-extension SecurityCaseAction {
-    public static var contentExport: Self { Self(rawValue: "contentExport") }
-
-    public static var applyTags: Self { Self(rawValue: "applyTags") }
-
-    public static var convertToPdf: Self { Self(rawValue: "convertToPdf") }
-
-    public static var index: Self { Self(rawValue: "index") }
-
-    public static var estimateStatistics: Self { Self(rawValue: "estimateStatistics") }
-
-    public static var addToReviewSet: Self { Self(rawValue: "addToReviewSet") }
-
-    public static var holdUpdate: Self { Self(rawValue: "holdUpdate") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var purgeData: Self { Self(rawValue: "purgeData") }
-
-    public static var exportReport: Self { Self(rawValue: "exportReport") }
-
-    public static var exportResult: Self { Self(rawValue: "exportResult") }
-
-    public static var holdPolicySync: Self { Self(rawValue: "holdPolicySync") }
-}
-
-/// Its properties are listed in `SecurityCaseOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-caseoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.caseOperation`.
-public typealias SecurityCaseOperation = Model<SecurityCaseOperationFields>
-
-/// The properties of a `SecurityCaseOperation`, inherited ones included.
-public struct SecurityCaseOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.caseOperation",
-        base: Entity.self,
-        derived: [
-            SecurityEdiscoveryAddToReviewSetOperation.self,
-            SecurityEdiscoveryEstimateOperation.self,
-            SecurityEdiscoveryExportOperation.self,
-            SecurityEdiscoveryHoldOperation.self,
-            SecurityEdiscoveryHoldPolicySyncOperation.self,
-            SecurityEdiscoveryIndexOperation.self,
-            SecurityEdiscoveryPurgeDataOperation.self,
-            SecurityEdiscoverySearchExportOperation.self,
-            SecurityEdiscoveryTagOperation.self,
-        ],
-        fields: SecurityCaseOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `SecurityCaseOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.caseOperation`.
-public struct SecurityCaseOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCaseOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.caseOperation", model: SecurityCaseOperation.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.security.caseOperationStatus`.
-public typealias SecurityCaseOperationStatus = OpenEnum<SecurityCaseOperationStatusValues>
-
-/// The values of `SecurityCaseOperationStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityCaseOperationStatusValues: EnumValues {
-    public static let known: [String] = [
-        "notStarted",
-        "submissionFailed",
-        "running",
-        "succeeded",
-        "partiallySucceeded",
-        "failed",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityCaseOperationStatus {
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var submissionFailed: Self { Self(rawValue: "submissionFailed") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var partiallySucceeded: Self { Self(rawValue: "partiallySucceeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `SecurityCase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.case`.
-public struct SecurityCaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.case", model: SecurityCase.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.security.caseStatus`.
-public typealias SecurityCaseStatus = OpenEnum<SecurityCaseStatusValues>
-
-/// The values of `SecurityCaseStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityCaseStatusValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "active",
-        "pendingDelete",
-        "closing",
-        "closed",
-        "closedWithError",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityCaseStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var pendingDelete: Self { Self(rawValue: "pendingDelete") }
-
-    public static var closing: Self { Self(rawValue: "closing") }
-
-    public static var closed: Self { Self(rawValue: "closed") }
-
-    public static var closedWithError: Self { Self(rawValue: "closedWithError") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.caseType`.
-public typealias SecurityCaseType = OpenEnum<SecurityCaseTypeValues>
-
-/// The values of `SecurityCaseType` that the spec declares; others decode and re-encode too.
-public enum SecurityCaseTypeValues: EnumValues {
-    public static let known: [String] = ["standard", "premium", "unknownFutureValue"]
-}
-
-extension SecurityCaseType {
-    public static var standard: Self { Self(rawValue: "standard") }
-
-    public static var premium: Self { Self(rawValue: "premium") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityCasesRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-casesroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.casesRoot`.
-public typealias SecurityCasesRoot = Model<SecurityCasesRootFields>
-
-/// The properties of a `SecurityCasesRoot`, inherited ones included.
-public struct SecurityCasesRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.casesRoot",
-        base: Entity.self,
-        fields: SecurityCasesRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("ediscoveryCases")`).
-    public let ediscoveryCases: Field<[SecurityEdiscoveryCase]>
-
-    private init() {
-        self.id = Field("id")
-        self.ediscoveryCases = Field("ediscoveryCases")
-    }
-}
-
-/// Requests for one `SecurityCasesRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.casesRoot`.
-public struct SecurityCasesRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCasesRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.casesRoot",
-        model: SecurityCasesRoot.self,
-        children: [.init("ediscoveryCases", "microsoft.graph.security.ediscoveryCase", collection: true)]
-    )
-
-    /// `ediscoveryCases.request()` lists them; `ediscoveryCases("ediscoveryCase-id")` addresses one.
-    public var ediscoveryCases: CollectionRequestBuilder<SecurityEdiscoveryCaseRequestBuilder> {
-        .init(client: client, path: path.appending("ediscoveryCases"))
-    }
-}
-
-/// Its properties are listed in `SecurityCategoryTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-categorytemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.categoryTemplate`.
-public typealias SecurityCategoryTemplate = Model<SecurityCategoryTemplateFields>
-
-/// The properties of a `SecurityCategoryTemplate`, inherited ones included.
-public struct SecurityCategoryTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.categoryTemplate",
-        base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityCategoryTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("subcategories")`).
-    public let subcategories: Field<[SecuritySubcategoryTemplate]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.subcategories = Field("subcategories")
-    }
-}
-
-/// Requests for one `SecurityCategoryTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.categoryTemplate`.
-public struct SecurityCategoryTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCategoryTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.categoryTemplate",
-        model: SecurityCategoryTemplate.self,
-        children: [.init("subcategories", "microsoft.graph.security.subcategoryTemplate", collection: true)]
-    )
-
-    /// `subcategories.request()` lists them; `subcategories("subcategoryTemplate-id")` addresses one.
-    public var subcategories: CollectionRequestBuilder<SecuritySubcategoryTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("subcategories"))
-    }
-}
-
-/// Its properties are listed in `SecurityCcraiPolicyViolationRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ccraipolicyviolationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ccraiPolicyViolationRecord`.
-public typealias SecurityCcraiPolicyViolationRecord = Model<SecurityCcraiPolicyViolationRecordFields>
-
-/// The properties of a `SecurityCcraiPolicyViolationRecord`, inherited ones included.
-public struct SecurityCcraiPolicyViolationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ccraiPolicyViolationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCcraiPolicyViolationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCdpClassifierHealthRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cdpclassifierhealthrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cdpClassifierHealthRecord`.
-public typealias SecurityCdpClassifierHealthRecord = Model<SecurityCdpClassifierHealthRecordFields>
-
-/// The properties of a `SecurityCdpClassifierHealthRecord`, inherited ones included.
-public struct SecurityCdpClassifierHealthRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cdpClassifierHealthRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCdpClassifierHealthRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCdpColdCrawlStatusRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cdpcoldcrawlstatusrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cdpColdCrawlStatusRecord`.
-public typealias SecurityCdpColdCrawlStatusRecord = Model<SecurityCdpColdCrawlStatusRecordFields>
-
-/// The properties of a `SecurityCdpColdCrawlStatusRecord`, inherited ones included.
-public struct SecurityCdpColdCrawlStatusRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cdpColdCrawlStatusRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCdpColdCrawlStatusRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCdpConsumptionResourceRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-cdpconsumptionresourcerecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cdpConsumptionResourceRecord`.
-public typealias SecurityCdpConsumptionResourceRecord = Model<SecurityCdpConsumptionResourceRecordFields>
-
-/// The properties of a `SecurityCdpConsumptionResourceRecord`, inherited ones included.
-public struct SecurityCdpConsumptionResourceRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cdpConsumptionResourceRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCdpConsumptionResourceRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCdpContentExplorerAggregateRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-cdpcontentexploreraggregaterecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cdpContentExplorerAggregateRecord`.
-public typealias SecurityCdpContentExplorerAggregateRecord = Model<SecurityCdpContentExplorerAggregateRecordFields>
-
-/// The properties of a `SecurityCdpContentExplorerAggregateRecord`, inherited ones included.
-public struct SecurityCdpContentExplorerAggregateRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cdpContentExplorerAggregateRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCdpContentExplorerAggregateRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCdpDlpSensitiveEndpointAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-cdpdlpsensitiveendpointauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cdpDlpSensitiveEndpointAuditRecord`.
-public typealias SecurityCdpDlpSensitiveEndpointAuditRecord = Model<SecurityCdpDlpSensitiveEndpointAuditRecordFields>
-
-/// The properties of a `SecurityCdpDlpSensitiveEndpointAuditRecord`, inherited ones included.
-public struct SecurityCdpDlpSensitiveEndpointAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cdpDlpSensitiveEndpointAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCdpDlpSensitiveEndpointAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCdpLogRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cdplogrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cdpLogRecord`.
-public typealias SecurityCdpLogRecord = Model<SecurityCdpLogRecordFields>
-
-/// The properties of a `SecurityCdpLogRecord`, inherited ones included.
-public struct SecurityCdpLogRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cdpLogRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCdpLogRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCdpOcrBillingRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cdpocrbillingrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cdpOcrBillingRecord`.
-public typealias SecurityCdpOcrBillingRecord = Model<SecurityCdpOcrBillingRecordFields>
-
-/// The properties of a `SecurityCdpOcrBillingRecord`, inherited ones included.
-public struct SecurityCdpOcrBillingRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cdpOcrBillingRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCdpOcrBillingRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCdpResourceScopeChangeEventRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-cdpresourcescopechangeeventrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cdpResourceScopeChangeEventRecord`.
-public typealias SecurityCdpResourceScopeChangeEventRecord = Model<SecurityCdpResourceScopeChangeEventRecordFields>
-
-/// The properties of a `SecurityCdpResourceScopeChangeEventRecord`, inherited ones included.
-public struct SecurityCdpResourceScopeChangeEventRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cdpResourceScopeChangeEventRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCdpResourceScopeChangeEventRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCdpdlmaiInteractionInsightsRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-cdpdlmaiinteractioninsightsrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cdpdlmaiInteractionInsightsRecord`.
-public typealias SecurityCdpdlmaiInteractionInsightsRecord = Model<SecurityCdpdlmaiInteractionInsightsRecordFields>
-
-/// The properties of a `SecurityCdpdlmaiInteractionInsightsRecord`, inherited ones included.
-public struct SecurityCdpdlmaiInteractionInsightsRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cdpdlmaiInteractionInsightsRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCdpdlmaiInteractionInsightsRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.childSelectability`.
-public typealias SecurityChildSelectability = OpenEnum<SecurityChildSelectabilityValues>
-
-/// The values of `SecurityChildSelectability` that the spec declares; others decode and re-encode too.
-public enum SecurityChildSelectabilityValues: EnumValues {
-    public static let known: [String] = ["One", "Many", "unknownFutureValue"]
-}
-
-extension SecurityChildSelectability {
-    public static var one: Self { Self(rawValue: "One") }
-
-    public static var many: Self { Self(rawValue: "Many") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityCitationTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-citationtemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.citationTemplate`.
-public typealias SecurityCitationTemplate = Model<SecurityCitationTemplateFields>
-
-/// The properties of a `SecurityCitationTemplate`, inherited ones included.
-public struct SecurityCitationTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.citationTemplate",
-        base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityCitationTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let citationJurisdiction: Field<String>
-    public let citationUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.citationJurisdiction = Field("citationJurisdiction")
-        self.citationUrl = Field("citationUrl")
-    }
-}
-
-/// Requests for one `SecurityCitationTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.citationTemplate`.
-public struct SecurityCitationTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCitationTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.citationTemplate",
-        model: SecurityCitationTemplate.self
-    )
-}
-
-/// Its properties are listed in `SecurityCloudApplicationEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cloudapplicationevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cloudApplicationEvidence`.
-public typealias SecurityCloudApplicationEvidence = Model<SecurityCloudApplicationEvidenceFields>
-
-/// The properties of a `SecurityCloudApplicationEvidence`, inherited ones included.
-public struct SecurityCloudApplicationEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cloudApplicationEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityCloudApplicationEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let appId: Field<Int64>
-    public let displayName: Field<String>
-    public let instanceId: Field<Int64>
-    public let instanceName: Field<String>
-    public let saasAppId: Field<Int64>
-    public let stream: Field<SecurityStream>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.instanceId = Field("instanceId")
-        self.instanceName = Field("instanceName")
-        self.saasAppId = Field("saasAppId")
-        self.stream = Field("stream")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.cloudAttachmentVersion`.
-public typealias SecurityCloudAttachmentVersion = OpenEnum<SecurityCloudAttachmentVersionValues>
-
-/// The values of `SecurityCloudAttachmentVersion` that the spec declares; others decode and re-encode too.
-public enum SecurityCloudAttachmentVersionValues: EnumValues {
-    public static let known: [String] = ["latest", "recent10", "recent100", "all", "unknownFutureValue"]
-}
-
-extension SecurityCloudAttachmentVersion {
-    public static var latest: Self { Self(rawValue: "latest") }
-
-    public static var recent10: Self { Self(rawValue: "recent10") }
-
-    public static var recent100: Self { Self(rawValue: "recent100") }
-
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityCloudLogonRequestEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cloudlogonrequestevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cloudLogonRequestEvidence`.
-public typealias SecurityCloudLogonRequestEvidence = Model<SecurityCloudLogonRequestEvidenceFields>
-
-/// The properties of a `SecurityCloudLogonRequestEvidence`, inherited ones included.
-public struct SecurityCloudLogonRequestEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cloudLogonRequestEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityCloudLogonRequestEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let requestId: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.requestId = Field("requestId")
-    }
-}
-
-/// Its properties are listed in `SecurityCloudLogonSessionEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cloudlogonsessionevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cloudLogonSessionEvidence`.
-public typealias SecurityCloudLogonSessionEvidence = Model<SecurityCloudLogonSessionEvidenceFields>
-
-/// The properties of a `SecurityCloudLogonSessionEvidence`, inherited ones included.
-public struct SecurityCloudLogonSessionEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cloudLogonSessionEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityCloudLogonSessionEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let account: Field<SecurityUserEvidence>
-    public let browser: Field<String>
-    public let deviceName: Field<String>
-    public let operatingSystem: Field<String>
-    public let previousLogonDateTime: Field<Date>
-    public let `protocol`: Field<String>
-    public let sessionId: Field<String>
-    public let startUtcDateTime: Field<Date>
-    public let userAgent: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.account = Field("account")
-        self.browser = Field("browser")
-        self.deviceName = Field("deviceName")
-        self.operatingSystem = Field("operatingSystem")
-        self.previousLogonDateTime = Field("previousLogonDateTime")
-        self.protocol = Field("protocol")
-        self.sessionId = Field("sessionId")
-        self.startUtcDateTime = Field("startUtcDateTime")
-        self.userAgent = Field("userAgent")
-    }
-}
-
-/// Its properties are listed in `SecurityCloudUpdateDeviceConfigAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-cloudupdatedeviceconfigauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cloudUpdateDeviceConfigAuditRecord`.
-public typealias SecurityCloudUpdateDeviceConfigAuditRecord = Model<SecurityCloudUpdateDeviceConfigAuditRecordFields>
-
-/// The properties of a `SecurityCloudUpdateDeviceConfigAuditRecord`, inherited ones included.
-public struct SecurityCloudUpdateDeviceConfigAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cloudUpdateDeviceConfigAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCloudUpdateDeviceConfigAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCloudUpdateProfileConfigAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-cloudupdateprofileconfigauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cloudUpdateProfileConfigAuditRecord`.
-public typealias SecurityCloudUpdateProfileConfigAuditRecord = Model<SecurityCloudUpdateProfileConfigAuditRecordFields>
-
-/// The properties of a `SecurityCloudUpdateProfileConfigAuditRecord`, inherited ones included.
-public struct SecurityCloudUpdateProfileConfigAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cloudUpdateProfileConfigAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCloudUpdateProfileConfigAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCloudUpdateTenantConfigAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-cloudupdatetenantconfigauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cloudUpdateTenantConfigAuditRecord`.
-public typealias SecurityCloudUpdateTenantConfigAuditRecord = Model<SecurityCloudUpdateTenantConfigAuditRecordFields>
-
-/// The properties of a `SecurityCloudUpdateTenantConfigAuditRecord`, inherited ones included.
-public struct SecurityCloudUpdateTenantConfigAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cloudUpdateTenantConfigAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCloudUpdateTenantConfigAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCollaborationRootFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-collaborationroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.collaborationRoot`.
-public typealias SecurityCollaborationRoot = Model<SecurityCollaborationRootFields>
-
-/// The properties of a `SecurityCollaborationRoot`, inherited ones included.
-public struct SecurityCollaborationRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.collaborationRoot",
-        base: Entity.self,
-        fields: SecurityCollaborationRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("analyzedEmails")`).
-    public let analyzedEmails: Field<[SecurityAnalyzedEmail]>
-
-    private init() {
-        self.id = Field("id")
-        self.analyzedEmails = Field("analyzedEmails")
-    }
-}
-
-/// Requests for one `SecurityCollaborationRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.collaborationRoot`.
-public struct SecurityCollaborationRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCollaborationRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.collaborationRoot",
-        model: SecurityCollaborationRoot.self,
-        children: [.init("analyzedEmails", "microsoft.graph.security.analyzedEmail", collection: true)]
-    )
-
-    /// `analyzedEmails.request()` lists them; `analyzedEmails("analyzedEmail-id")` addresses one.
-    public var analyzedEmails: CollectionRequestBuilder<SecurityAnalyzedEmailRequestBuilder> {
-        .init(client: client, path: path.appending("analyzedEmails"))
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceConnectorAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-complianceconnectorauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceConnectorAuditRecord`.
-public typealias SecurityComplianceConnectorAuditRecord = Model<SecurityComplianceConnectorAuditRecordFields>
-
-/// The properties of a `SecurityComplianceConnectorAuditRecord`, inherited ones included.
-public struct SecurityComplianceConnectorAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceConnectorAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceConnectorAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLMExchangeAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlmexchangeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLMExchangeAuditRecord`.
-public typealias SecurityComplianceDLMExchangeAuditRecord = Model<SecurityComplianceDLMExchangeAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLMExchangeAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLMExchangeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLMExchangeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLMExchangeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLMSharePointAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlmsharepointauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLMSharePointAuditRecord`.
-public typealias SecurityComplianceDLMSharePointAuditRecord = Model<SecurityComplianceDLMSharePointAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLMSharePointAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLMSharePointAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLMSharePointAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLMSharePointAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPApplicationsAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpapplicationsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPApplicationsAuditRecord`.
-public typealias SecurityComplianceDLPApplicationsAuditRecord =
-    Model<SecurityComplianceDLPApplicationsAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPApplicationsAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPApplicationsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPApplicationsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPApplicationsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPApplicationsClassificationAuditRecordFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpapplicationsclassificationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPApplicationsClassificationAuditRecord`.
-public typealias SecurityComplianceDLPApplicationsClassificationAuditRecord =
-    Model<SecurityComplianceDLPApplicationsClassificationAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPApplicationsClassificationAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPApplicationsClassificationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPApplicationsClassificationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPApplicationsClassificationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPEndpointAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpendpointauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPEndpointAuditRecord`.
-public typealias SecurityComplianceDLPEndpointAuditRecord = Model<SecurityComplianceDLPEndpointAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPEndpointAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPEndpointAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPEndpointAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPEndpointAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPEndpointDiscoveryAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpendpointdiscoveryauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPEndpointDiscoveryAuditRecord`.
-public typealias SecurityComplianceDLPEndpointDiscoveryAuditRecord =
-    Model<SecurityComplianceDLPEndpointDiscoveryAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPEndpointDiscoveryAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPEndpointDiscoveryAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPEndpointDiscoveryAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPEndpointDiscoveryAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPEnforcementAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpenforcementauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPEnforcementAuditRecord`.
-public typealias SecurityComplianceDLPEnforcementAuditRecord = Model<SecurityComplianceDLPEnforcementAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPEnforcementAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPEnforcementAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPEnforcementAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPEnforcementAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPExchangeAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpexchangeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPExchangeAuditRecord`.
-public typealias SecurityComplianceDLPExchangeAuditRecord = Model<SecurityComplianceDLPExchangeAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPExchangeAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPExchangeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPExchangeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPExchangeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPExchangeClassificationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpexchangeclassificationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPExchangeClassificationAuditRecord`.
-public typealias SecurityComplianceDLPExchangeClassificationAuditRecord =
-    Model<SecurityComplianceDLPExchangeClassificationAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPExchangeClassificationAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPExchangeClassificationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPExchangeClassificationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPExchangeClassificationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPExchangeClassificationCdpRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpexchangeclassificationcdprecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPExchangeClassificationCdpRecord`.
-public typealias SecurityComplianceDLPExchangeClassificationCdpRecord =
-    Model<SecurityComplianceDLPExchangeClassificationCdpRecordFields>
-
-/// The properties of a `SecurityComplianceDLPExchangeClassificationCdpRecord`, inherited ones included.
-public struct SecurityComplianceDLPExchangeClassificationCdpRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPExchangeClassificationCdpRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPExchangeClassificationCdpRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPExchangeDiscoveryAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpexchangediscoveryauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPExchangeDiscoveryAuditRecord`.
-public typealias SecurityComplianceDLPExchangeDiscoveryAuditRecord =
-    Model<SecurityComplianceDLPExchangeDiscoveryAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPExchangeDiscoveryAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPExchangeDiscoveryAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPExchangeDiscoveryAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPExchangeDiscoveryAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPSharePointAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpsharepointauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPSharePointAuditRecord`.
-public typealias SecurityComplianceDLPSharePointAuditRecord = Model<SecurityComplianceDLPSharePointAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPSharePointAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPSharePointAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPSharePointAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPSharePointAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPSharePointClassificationAuditRecordFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpsharepointclassificationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPSharePointClassificationAuditRecord`.
-public typealias SecurityComplianceDLPSharePointClassificationAuditRecord =
-    Model<SecurityComplianceDLPSharePointClassificationAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPSharePointClassificationAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPSharePointClassificationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPSharePointClassificationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPSharePointClassificationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPSharePointClassificationCdpRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpsharepointclassificationcdprecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPSharePointClassificationCdpRecord`.
-public typealias SecurityComplianceDLPSharePointClassificationCdpRecord =
-    Model<SecurityComplianceDLPSharePointClassificationCdpRecordFields>
-
-/// The properties of a `SecurityComplianceDLPSharePointClassificationCdpRecord`, inherited ones included.
-public struct SecurityComplianceDLPSharePointClassificationCdpRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPSharePointClassificationCdpRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPSharePointClassificationCdpRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields`; read and
-/// write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancedlpsharepointclassificationextendedauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceDLPSharePointClassificationExtendedAuditRecord`.
-public typealias SecurityComplianceDLPSharePointClassificationExtendedAuditRecord =
-    Model<SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields>
-
-/// The properties of a `SecurityComplianceDLPSharePointClassificationExtendedAuditRecord`, inherited ones included.
-public struct SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceDLPSharePointClassificationExtendedAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceExchangeOcrAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-complianceexchangeocrauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceExchangeOcrAuditRecord`.
-public typealias SecurityComplianceExchangeOcrAuditRecord = Model<SecurityComplianceExchangeOcrAuditRecordFields>
-
-/// The properties of a `SecurityComplianceExchangeOcrAuditRecord`, inherited ones included.
-public struct SecurityComplianceExchangeOcrAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceExchangeOcrAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceExchangeOcrAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceManagerActionRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancemanageractionrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceManagerActionRecord`.
-public typealias SecurityComplianceManagerActionRecord = Model<SecurityComplianceManagerActionRecordFields>
-
-/// The properties of a `SecurityComplianceManagerActionRecord`, inherited ones included.
-public struct SecurityComplianceManagerActionRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceManagerActionRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceManagerActionRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCompliancePolicyGradingSharePointAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancepolicygradingsharepointauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.compliancePolicyGradingSharePointAuditRecord`.
-public typealias SecurityCompliancePolicyGradingSharePointAuditRecord =
-    Model<SecurityCompliancePolicyGradingSharePointAuditRecordFields>
-
-/// The properties of a `SecurityCompliancePolicyGradingSharePointAuditRecord`, inherited ones included.
-public struct SecurityCompliancePolicyGradingSharePointAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.compliancePolicyGradingSharePointAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCompliancePolicyGradingSharePointAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceSettingsChangeAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancesettingschangeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceSettingsChangeAuditRecord`.
-public typealias SecurityComplianceSettingsChangeAuditRecord = Model<SecurityComplianceSettingsChangeAuditRecordFields>
-
-/// The properties of a `SecurityComplianceSettingsChangeAuditRecord`, inherited ones included.
-public struct SecurityComplianceSettingsChangeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceSettingsChangeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceSettingsChangeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceSitGradingSharePointAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancesitgradingsharepointauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceSitGradingSharePointAuditRecord`.
-public typealias SecurityComplianceSitGradingSharePointAuditRecord =
-    Model<SecurityComplianceSitGradingSharePointAuditRecordFields>
-
-/// The properties of a `SecurityComplianceSitGradingSharePointAuditRecord`, inherited ones included.
-public struct SecurityComplianceSitGradingSharePointAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceSitGradingSharePointAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceSitGradingSharePointAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityComplianceSupervisionExchangeAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-compliancesupervisionexchangeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.complianceSupervisionExchangeAuditRecord`.
-public typealias SecurityComplianceSupervisionExchangeAuditRecord =
-    Model<SecurityComplianceSupervisionExchangeAuditRecordFields>
-
-/// The properties of a `SecurityComplianceSupervisionExchangeAuditRecord`, inherited ones included.
-public struct SecurityComplianceSupervisionExchangeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.complianceSupervisionExchangeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityComplianceSupervisionExchangeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCompromiseIndicatorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-compromiseindicator?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.compromiseIndicator`.
-public typealias SecurityCompromiseIndicator = Model<SecurityCompromiseIndicatorFields>
-
-/// The properties of a `SecurityCompromiseIndicator`, inherited ones included.
-public struct SecurityCompromiseIndicatorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.compromiseIndicator",
-        fields: SecurityCompromiseIndicatorFields()
-    )
-
-    public let value: Field<String>
-    public let verdict: Field<SecurityVerdictCategory>
-
-    private init() {
-        self.value = Field("value")
-        self.verdict = Field("verdict")
-    }
-}
-
-/// Its properties are listed in `SecurityConnectedAIAppInteractionAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-connectedaiappinteractionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.connectedAIAppInteractionAuditRecord`.
-public typealias SecurityConnectedAIAppInteractionAuditRecord =
-    Model<SecurityConnectedAIAppInteractionAuditRecordFields>
-
-/// The properties of a `SecurityConnectedAIAppInteractionAuditRecord`, inherited ones included.
-public struct SecurityConnectedAIAppInteractionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.connectedAIAppInteractionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityConnectedAIAppInteractionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityConsumptionResourceAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-consumptionresourceauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.consumptionResourceAuditRecord`.
-public typealias SecurityConsumptionResourceAuditRecord = Model<SecurityConsumptionResourceAuditRecordFields>
-
-/// The properties of a `SecurityConsumptionResourceAuditRecord`, inherited ones included.
-public struct SecurityConsumptionResourceAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.consumptionResourceAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityConsumptionResourceAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityContainerEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-containerevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.containerEvidence`.
-public typealias SecurityContainerEvidence = Model<SecurityContainerEvidenceFields>
-
-/// The properties of a `SecurityContainerEvidence`, inherited ones included.
-public struct SecurityContainerEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.containerEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityContainerEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let args: Field<[String]>
-    public let command: Field<[String]>
-    public let containerId: Field<String>
-    public let image: Field<SecurityContainerImageEvidence>
-    public let isPrivileged: Field<Bool>
-    public let name: Field<String>
-    public let pod: Field<SecurityKubernetesPodEvidence>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.args = Field("args")
-        self.command = Field("command")
-        self.containerId = Field("containerId")
-        self.image = Field("image")
-        self.isPrivileged = Field("isPrivileged")
-        self.name = Field("name")
-        self.pod = Field("pod")
-    }
-}
-
-/// Its properties are listed in `SecurityContainerImageEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-containerimageevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.containerImageEvidence`.
-public typealias SecurityContainerImageEvidence = Model<SecurityContainerImageEvidenceFields>
-
-/// The properties of a `SecurityContainerImageEvidence`, inherited ones included.
-public struct SecurityContainerImageEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.containerImageEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityContainerImageEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let digestImage: Field<SecurityContainerImageEvidence>
-    public let imageId: Field<String>
-    public let registry: Field<SecurityContainerRegistryEvidence>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.digestImage = Field("digestImage")
-        self.imageId = Field("imageId")
-        self.registry = Field("registry")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.containerPortProtocol`.
-public typealias SecurityContainerPortProtocol = OpenEnum<SecurityContainerPortProtocolValues>
-
-/// The values of `SecurityContainerPortProtocol` that the spec declares; others decode and re-encode too.
-public enum SecurityContainerPortProtocolValues: EnumValues {
-    public static let known: [String] = ["udp", "tcp", "sctp", "unknownFutureValue"]
-}
-
-extension SecurityContainerPortProtocol {
-    public static var udp: Self { Self(rawValue: "udp") }
-
-    public static var tcp: Self { Self(rawValue: "tcp") }
-
-    public static var sctp: Self { Self(rawValue: "sctp") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityContainerRegistryEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-containerregistryevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.containerRegistryEvidence`.
-public typealias SecurityContainerRegistryEvidence = Model<SecurityContainerRegistryEvidenceFields>
-
-/// The properties of a `SecurityContainerRegistryEvidence`, inherited ones included.
-public struct SecurityContainerRegistryEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.containerRegistryEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityContainerRegistryEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let registry: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.registry = Field("registry")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.contentFormat`.
-public typealias SecurityContentFormat = OpenEnum<SecurityContentFormatValues>
-
-/// The values of `SecurityContentFormat` that the spec declares; others decode and re-encode too.
-public enum SecurityContentFormatValues: EnumValues {
-    public static let known: [String] = ["text", "html", "markdown", "unknownFutureValue"]
-}
-
-extension SecurityContentFormat {
-    public static var text: Self { Self(rawValue: "text") }
-
-    public static var html: Self { Self(rawValue: "html") }
-
-    public static var markdown: Self { Self(rawValue: "markdown") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityContentStoreMetadataRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-contentstoremetadatarecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.contentStoreMetadataRecord`.
-public typealias SecurityContentStoreMetadataRecord = Model<SecurityContentStoreMetadataRecordFields>
-
-/// The properties of a `SecurityContentStoreMetadataRecord`, inherited ones included.
-public struct SecurityContentStoreMetadataRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.contentStoreMetadataRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityContentStoreMetadataRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCopilotAgentManagementAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-copilotagentmanagementauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.copilotAgentManagementAuditRecord`.
-public typealias SecurityCopilotAgentManagementAuditRecord = Model<SecurityCopilotAgentManagementAuditRecordFields>
-
-/// The properties of a `SecurityCopilotAgentManagementAuditRecord`, inherited ones included.
-public struct SecurityCopilotAgentManagementAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.copilotAgentManagementAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCopilotAgentManagementAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCopilotForSecurityLoggingAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-copilotforsecurityloggingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.copilotForSecurityLoggingAuditRecord`.
-public typealias SecurityCopilotForSecurityLoggingAuditRecord =
-    Model<SecurityCopilotForSecurityLoggingAuditRecordFields>
-
-/// The properties of a `SecurityCopilotForSecurityLoggingAuditRecord`, inherited ones included.
-public struct SecurityCopilotForSecurityLoggingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.copilotForSecurityLoggingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCopilotForSecurityLoggingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCopilotForSecurityTriggerAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-copilotforsecuritytriggerauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.copilotForSecurityTriggerAuditRecord`.
-public typealias SecurityCopilotForSecurityTriggerAuditRecord =
-    Model<SecurityCopilotForSecurityTriggerAuditRecordFields>
-
-/// The properties of a `SecurityCopilotForSecurityTriggerAuditRecord`, inherited ones included.
-public struct SecurityCopilotForSecurityTriggerAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.copilotForSecurityTriggerAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCopilotForSecurityTriggerAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCopilotInteractionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-copilotinteractionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.copilotInteractionAuditRecord`.
-public typealias SecurityCopilotInteractionAuditRecord = Model<SecurityCopilotInteractionAuditRecordFields>
-
-/// The properties of a `SecurityCopilotInteractionAuditRecord`, inherited ones included.
-public struct SecurityCopilotInteractionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.copilotInteractionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCopilotInteractionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCopilotPluginSettingAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-copilotpluginsettingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.copilotPluginSettingAuditRecord`.
-public typealias SecurityCopilotPluginSettingAuditRecord = Model<SecurityCopilotPluginSettingAuditRecordFields>
-
-/// The properties of a `SecurityCopilotPluginSettingAuditRecord`, inherited ones included.
-public struct SecurityCopilotPluginSettingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.copilotPluginSettingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCopilotPluginSettingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCopilotPromptBookSettingAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-copilotpromptbooksettingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.copilotPromptBookSettingAuditRecord`.
-public typealias SecurityCopilotPromptBookSettingAuditRecord = Model<SecurityCopilotPromptBookSettingAuditRecordFields>
-
-/// The properties of a `SecurityCopilotPromptBookSettingAuditRecord`, inherited ones included.
-public struct SecurityCopilotPromptBookSettingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.copilotPromptBookSettingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCopilotPromptBookSettingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCopilotSessionSharingAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-copilotsessionsharingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.copilotSessionSharingAuditRecord`.
-public typealias SecurityCopilotSessionSharingAuditRecord = Model<SecurityCopilotSessionSharingAuditRecordFields>
-
-/// The properties of a `SecurityCopilotSessionSharingAuditRecord`, inherited ones included.
-public struct SecurityCopilotSessionSharingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.copilotSessionSharingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCopilotSessionSharingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCopilotSettingAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-copilotsettingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.copilotSettingAuditRecord`.
-public typealias SecurityCopilotSettingAuditRecord = Model<SecurityCopilotSettingAuditRecordFields>
-
-/// The properties of a `SecurityCopilotSettingAuditRecord`, inherited ones included.
-public struct SecurityCopilotSettingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.copilotSettingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCopilotSettingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCopilotWorkspaceSettingAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-copilotworkspacesettingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.copilotWorkspaceSettingAuditRecord`.
-public typealias SecurityCopilotWorkspaceSettingAuditRecord = Model<SecurityCopilotWorkspaceSettingAuditRecordFields>
-
-/// The properties of a `SecurityCopilotWorkspaceSettingAuditRecord`, inherited ones included.
-public struct SecurityCopilotWorkspaceSettingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.copilotWorkspaceSettingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCopilotWorkspaceSettingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCoreReportingSettingsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-corereportingsettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.coreReportingSettingsAuditRecord`.
-public typealias SecurityCoreReportingSettingsAuditRecord = Model<SecurityCoreReportingSettingsAuditRecordFields>
-
-/// The properties of a `SecurityCoreReportingSettingsAuditRecord`, inherited ones included.
-public struct SecurityCoreReportingSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.coreReportingSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCoreReportingSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.correlationReason`.
-public typealias SecurityCorrelationReason = OpenEnum<SecurityCorrelationReasonValues>
-
-/// The values of `SecurityCorrelationReason` that the spec declares; others decode and re-encode too.
-public enum SecurityCorrelationReasonValues: FlagValues {
-    public static let known: [String] = [
-        "repeatedAlertOccurrence",
-        "sameGeography",
-        "similarArtifacts",
-        "sameTargetedAsset",
-        "sameNetworkSegment",
-        "eventSequence",
-        "timeFrame",
-        "sameThreatSource",
-        "similarTTPsOrBehavior",
-        "sameActor",
-        "sameCampaign",
-        "sharedIndicators",
-        "sameAsset",
-        "networkProximity",
-        "eventCasualSequence",
-        "temporalProximity",
-        "lateralMovementPath",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityCorrelationReason {
-    public static var repeatedAlertOccurrence: Self { Self(rawValue: "repeatedAlertOccurrence") }
-
-    public static var sameGeography: Self { Self(rawValue: "sameGeography") }
-
-    public static var similarArtifacts: Self { Self(rawValue: "similarArtifacts") }
-
-    public static var sameTargetedAsset: Self { Self(rawValue: "sameTargetedAsset") }
-
-    public static var sameNetworkSegment: Self { Self(rawValue: "sameNetworkSegment") }
-
-    public static var eventSequence: Self { Self(rawValue: "eventSequence") }
-
-    public static var timeFrame: Self { Self(rawValue: "timeFrame") }
-
-    public static var sameThreatSource: Self { Self(rawValue: "sameThreatSource") }
-
-    public static var similarTTPsOrBehavior: Self { Self(rawValue: "similarTTPsOrBehavior") }
-
-    public static var sameActor: Self { Self(rawValue: "sameActor") }
-
-    public static var sameCampaign: Self { Self(rawValue: "sameCampaign") }
-
-    public static var sharedIndicators: Self { Self(rawValue: "sharedIndicators") }
-
-    public static var sameAsset: Self { Self(rawValue: "sameAsset") }
-
-    public static var networkProximity: Self { Self(rawValue: "networkProximity") }
-
-    public static var eventCasualSequence: Self { Self(rawValue: "eventCasualSequence") }
-
-    public static var temporalProximity: Self { Self(rawValue: "temporalProximity") }
-
-    public static var lateralMovementPath: Self { Self(rawValue: "lateralMovementPath") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityCortanaBriefingAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cortanabriefingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cortanaBriefingAuditRecord`.
-public typealias SecurityCortanaBriefingAuditRecord = Model<SecurityCortanaBriefingAuditRecordFields>
-
-/// The properties of a `SecurityCortanaBriefingAuditRecord`, inherited ones included.
-public struct SecurityCortanaBriefingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.cortanaBriefingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCortanaBriefingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCriticalAssetManagementClassificationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-criticalassetmanagementclassificationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.criticalAssetManagementClassificationRecord`.
-public typealias SecurityCriticalAssetManagementClassificationRecord =
-    Model<SecurityCriticalAssetManagementClassificationRecordFields>
-
-/// The properties of a `SecurityCriticalAssetManagementClassificationRecord`, inherited ones included.
-public struct SecurityCriticalAssetManagementClassificationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.criticalAssetManagementClassificationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCriticalAssetManagementClassificationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCrmEntityOperationAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-crmentityoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.crmEntityOperationAuditRecord`.
-public typealias SecurityCrmEntityOperationAuditRecord = Model<SecurityCrmEntityOperationAuditRecordFields>
-
-/// The properties of a `SecurityCrmEntityOperationAuditRecord`, inherited ones included.
-public struct SecurityCrmEntityOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.crmEntityOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCrmEntityOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCrossTenantAccessPolicyAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-crosstenantaccesspolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.crossTenantAccessPolicyAuditRecord`.
-public typealias SecurityCrossTenantAccessPolicyAuditRecord = Model<SecurityCrossTenantAccessPolicyAuditRecordFields>
-
-/// The properties of a `SecurityCrossTenantAccessPolicyAuditRecord`, inherited ones included.
-public struct SecurityCrossTenantAccessPolicyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.crossTenantAccessPolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCrossTenantAccessPolicyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCustomerKeyServiceEncryptionAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-customerkeyserviceencryptionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.customerKeyServiceEncryptionAuditRecord`.
-public typealias SecurityCustomerKeyServiceEncryptionAuditRecord =
-    Model<SecurityCustomerKeyServiceEncryptionAuditRecordFields>
-
-/// The properties of a `SecurityCustomerKeyServiceEncryptionAuditRecord`, inherited ones included.
-public struct SecurityCustomerKeyServiceEncryptionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.customerKeyServiceEncryptionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityCustomerKeyServiceEncryptionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityCvssSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-cvsssummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.cvssSummary`.
-public typealias SecurityCvssSummary = Model<SecurityCvssSummaryFields>
-
-/// The properties of a `SecurityCvssSummary`, inherited ones included.
-public struct SecurityCvssSummaryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.cvssSummary", fields: SecurityCvssSummaryFields())
-    public let score: Field<Double>
-    public let severity: Field<SecurityVulnerabilitySeverity>
-    public let vectorString: Field<String>
-
-    private init() {
-        self.score = Field("score")
-        self.severity = Field("severity")
-        self.vectorString = Field("vectorString")
-    }
-}
-
-/// Its properties are listed in `SecurityDataCenterSecurityCmdletAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-datacentersecuritycmdletauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dataCenterSecurityCmdletAuditRecord`.
-public typealias SecurityDataCenterSecurityCmdletAuditRecord = Model<SecurityDataCenterSecurityCmdletAuditRecordFields>
-
-/// The properties of a `SecurityDataCenterSecurityCmdletAuditRecord`, inherited ones included.
-public struct SecurityDataCenterSecurityCmdletAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dataCenterSecurityCmdletAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDataCenterSecurityCmdletAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDataGovernanceAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-datagovernanceauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dataGovernanceAuditRecord`.
-public typealias SecurityDataGovernanceAuditRecord = Model<SecurityDataGovernanceAuditRecordFields>
-
-/// The properties of a `SecurityDataGovernanceAuditRecord`, inherited ones included.
-public struct SecurityDataGovernanceAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dataGovernanceAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDataGovernanceAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDataInsightsRestApiAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-datainsightsrestapiauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dataInsightsRestApiAuditRecord`.
-public typealias SecurityDataInsightsRestApiAuditRecord = Model<SecurityDataInsightsRestApiAuditRecordFields>
-
-/// The properties of a `SecurityDataInsightsRestApiAuditRecord`, inherited ones included.
-public struct SecurityDataInsightsRestApiAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dataInsightsRestApiAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDataInsightsRestApiAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDataLakeExportOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-datalakeexportoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dataLakeExportOperationAuditRecord`.
-public typealias SecurityDataLakeExportOperationAuditRecord = Model<SecurityDataLakeExportOperationAuditRecordFields>
-
-/// The properties of a `SecurityDataLakeExportOperationAuditRecord`, inherited ones included.
-public struct SecurityDataLakeExportOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dataLakeExportOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDataLakeExportOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDataSecurityInvestigationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-datasecurityinvestigationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dataSecurityInvestigationAuditRecord`.
-public typealias SecurityDataSecurityInvestigationAuditRecord =
-    Model<SecurityDataSecurityInvestigationAuditRecordFields>
-
-/// The properties of a `SecurityDataSecurityInvestigationAuditRecord`, inherited ones included.
-public struct SecurityDataSecurityInvestigationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dataSecurityInvestigationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDataSecurityInvestigationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDataSetFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dataset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dataSet`.
-public typealias SecurityDataSet = Model<SecurityDataSetFields>
-
-/// The properties of a `SecurityDataSet`, inherited ones included.
-public struct SecurityDataSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dataSet",
-        base: Entity.self,
-        derived: [SecurityEdiscoveryReviewSet.self],
-        fields: SecurityDataSetFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `SecurityDataSet`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.dataSet`.
-public struct SecurityDataSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDataSet
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.dataSet", model: SecurityDataSet.self)
-}
-
-/// Its properties are listed in `SecurityDataShareOperationAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-datashareoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dataShareOperationAuditRecord`.
-public typealias SecurityDataShareOperationAuditRecord = Model<SecurityDataShareOperationAuditRecordFields>
-
-/// The properties of a `SecurityDataShareOperationAuditRecord`, inherited ones included.
-public struct SecurityDataShareOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dataShareOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDataShareOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDataSourceFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-datasource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dataSource`.
-public typealias SecurityDataSource = Model<SecurityDataSourceFields>
-
-/// The properties of a `SecurityDataSource`, inherited ones included.
-public struct SecurityDataSourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dataSource",
-        base: Entity.self,
-        derived: [SecuritySiteSource.self, SecurityUnifiedGroupSource.self, SecurityUserSource.self],
-        fields: SecurityDataSourceFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-    }
-}
-
-/// Its properties are listed in `SecurityDataSourceContainerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-datasourcecontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dataSourceContainer`.
-public typealias SecurityDataSourceContainer = Model<SecurityDataSourceContainerFields>
-
-/// The properties of a `SecurityDataSourceContainer`, inherited ones included.
-public struct SecurityDataSourceContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dataSourceContainer",
-        base: Entity.self,
-        derived: [SecurityEdiscoveryCustodian.self, SecurityEdiscoveryNoncustodialDataSource.self],
-        fields: SecurityDataSourceContainerFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let lastModifiedDateTime: Field<Date>
-    public let releasedDateTime: Field<Date>
-    public let status: Field<SecurityDataSourceContainerStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.releasedDateTime = Field("releasedDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `SecurityDataSourceContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.dataSourceContainer`.
-public struct SecurityDataSourceContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDataSourceContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.dataSourceContainer",
-        model: SecurityDataSourceContainer.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.security.dataSourceContainerStatus`.
-public typealias SecurityDataSourceContainerStatus = OpenEnum<SecurityDataSourceContainerStatusValues>
-
-/// The values of `SecurityDataSourceContainerStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityDataSourceContainerStatusValues: EnumValues {
-    public static let known: [String] = ["active", "released", "unknownFutureValue"]
-}
-
-extension SecurityDataSourceContainerStatus {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var released: Self { Self(rawValue: "released") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.dataSourceHoldStatus`.
-public typealias SecurityDataSourceHoldStatus = OpenEnum<SecurityDataSourceHoldStatusValues>
-
-/// The values of `SecurityDataSourceHoldStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityDataSourceHoldStatusValues: EnumValues {
-    public static let known: [String] = [
-        "notApplied",
-        "applied",
-        "applying",
-        "removing",
-        "partial",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityDataSourceHoldStatus {
-    public static var notApplied: Self { Self(rawValue: "notApplied") }
-
-    public static var applied: Self { Self(rawValue: "applied") }
-
-    public static var applying: Self { Self(rawValue: "applying") }
-
-    public static var removing: Self { Self(rawValue: "removing") }
-
-    public static var partial: Self { Self(rawValue: "partial") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `SecurityDataSource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.dataSource`.
-public struct SecurityDataSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDataSource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.dataSource", model: SecurityDataSource.self)
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.dataSourceScopes`.
-public typealias SecurityDataSourceScopes = OpenEnum<SecurityDataSourceScopesValues>
-
-/// The values of `SecurityDataSourceScopes` that the spec declares; others decode and re-encode too.
-public enum SecurityDataSourceScopesValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "allTenantMailboxes",
-        "allTenantSites",
-        "allCaseCustodians",
-        "allCaseNoncustodialDataSources",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityDataSourceScopes {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var allTenantMailboxes: Self { Self(rawValue: "allTenantMailboxes") }
-
-    public static var allTenantSites: Self { Self(rawValue: "allTenantSites") }
-
-    public static var allCaseCustodians: Self { Self(rawValue: "allCaseCustodians") }
-
-    public static var allCaseNoncustodialDataSources: Self { Self(rawValue: "allCaseNoncustodialDataSources") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityDefaultAuditDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-defaultauditdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.defaultAuditData`.
-public typealias SecurityDefaultAuditData = Model<SecurityDefaultAuditDataFields>
-
-/// The properties of a `SecurityDefaultAuditData`, inherited ones included.
-public struct SecurityDefaultAuditDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.defaultAuditData",
-        base: SecurityAuditData.self,
-        fields: SecurityDefaultAuditDataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.defaultRecordBehavior`.
-public typealias SecurityDefaultRecordBehavior = OpenEnum<SecurityDefaultRecordBehaviorValues>
-
-/// The values of `SecurityDefaultRecordBehavior` that the spec declares; others decode and re-encode too.
-public enum SecurityDefaultRecordBehaviorValues: EnumValues {
-    public static let known: [String] = ["startLocked", "startUnlocked", "unknownFutureValue"]
-}
-
-extension SecurityDefaultRecordBehavior {
-    public static var startLocked: Self { Self(rawValue: "startLocked") }
-
-    public static var startUnlocked: Self { Self(rawValue: "startUnlocked") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.defenderAvStatus`.
-public typealias SecurityDefenderAvStatus = OpenEnum<SecurityDefenderAvStatusValues>
-
-/// The values of `SecurityDefenderAvStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityDefenderAvStatusValues: EnumValues {
-    public static let known: [String] = [
-        "notReporting",
-        "disabled",
-        "notUpdated",
-        "updated",
-        "unknown",
-        "notSupported",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityDefenderAvStatus {
-    public static var notReporting: Self { Self(rawValue: "notReporting") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var notUpdated: Self { Self(rawValue: "notUpdated") }
-
-    public static var updated: Self { Self(rawValue: "updated") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var notSupported: Self { Self(rawValue: "notSupported") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityDefenderCaseManagementAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-defendercasemanagementauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.defenderCaseManagementAuditRecord`.
-public typealias SecurityDefenderCaseManagementAuditRecord = Model<SecurityDefenderCaseManagementAuditRecordFields>
-
-/// The properties of a `SecurityDefenderCaseManagementAuditRecord`, inherited ones included.
-public struct SecurityDefenderCaseManagementAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.defenderCaseManagementAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDefenderCaseManagementAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDefenderPreviewFeaturesRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-defenderpreviewfeaturesrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.defenderPreviewFeaturesRecord`.
-public typealias SecurityDefenderPreviewFeaturesRecord = Model<SecurityDefenderPreviewFeaturesRecordFields>
-
-/// The properties of a `SecurityDefenderPreviewFeaturesRecord`, inherited ones included.
-public struct SecurityDefenderPreviewFeaturesRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.defenderPreviewFeaturesRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDefenderPreviewFeaturesRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDefenderSecurityForAIConfigurationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-defendersecurityforaiconfigurationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.defenderSecurityForAIConfigurationAuditRecord`.
-public typealias SecurityDefenderSecurityForAIConfigurationAuditRecord =
-    Model<SecurityDefenderSecurityForAIConfigurationAuditRecordFields>
-
-/// The properties of a `SecurityDefenderSecurityForAIConfigurationAuditRecord`, inherited ones included.
-public struct SecurityDefenderSecurityForAIConfigurationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.defenderSecurityForAIConfigurationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDefenderSecurityForAIConfigurationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.deliveryAction`.
-public typealias SecurityDeliveryAction = OpenEnum<SecurityDeliveryActionValues>
-
-/// The values of `SecurityDeliveryAction` that the spec declares; others decode and re-encode too.
-public enum SecurityDeliveryActionValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "deliveredToJunk",
-        "delivered",
-        "blocked",
-        "replaced",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityDeliveryAction {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var deliveredToJunk: Self { Self(rawValue: "deliveredToJunk") }
-
-    public static var delivered: Self { Self(rawValue: "delivered") }
-
-    public static var blocked: Self { Self(rawValue: "blocked") }
-
-    public static var replaced: Self { Self(rawValue: "replaced") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.deliveryLocation`.
-public typealias SecurityDeliveryLocation = OpenEnum<SecurityDeliveryLocationValues>
-
-/// The values of `SecurityDeliveryLocation` that the spec declares; others decode and re-encode too.
-public enum SecurityDeliveryLocationValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "inbox_folder",
-        "junkFolder",
-        "deletedFolder",
-        "quarantine",
-        "onprem_external",
-        "failed",
-        "dropped",
-        "others",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityDeliveryLocation {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var inboxFolder: Self { Self(rawValue: "inbox_folder") }
-
-    public static var junkFolder: Self { Self(rawValue: "junkFolder") }
-
-    public static var deletedFolder: Self { Self(rawValue: "deletedFolder") }
-
-    public static var quarantine: Self { Self(rawValue: "quarantine") }
-
-    public static var onpremExternal: Self { Self(rawValue: "onprem_external") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var dropped: Self { Self(rawValue: "dropped") }
-
-    public static var others: Self { Self(rawValue: "others") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityDepartmentTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-departmenttemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.departmentTemplate`.
-public typealias SecurityDepartmentTemplate = Model<SecurityDepartmentTemplateFields>
-
-/// The properties of a `SecurityDepartmentTemplate`, inherited ones included.
-public struct SecurityDepartmentTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.departmentTemplate",
-        base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityDepartmentTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `SecurityDepartmentTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.departmentTemplate`.
-public struct SecurityDepartmentTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDepartmentTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.departmentTemplate",
-        model: SecurityDepartmentTemplate.self
-    )
-}
-
-/// Its properties are listed in `SecurityDeployFeatureActivityRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-deployfeatureactivityrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.deployFeatureActivityRecord`.
-public typealias SecurityDeployFeatureActivityRecord = Model<SecurityDeployFeatureActivityRecordFields>
-
-/// The properties of a `SecurityDeployFeatureActivityRecord`, inherited ones included.
-public struct SecurityDeployFeatureActivityRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.deployFeatureActivityRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDeployFeatureActivityRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDeploymentAccessKeyTypeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-deploymentaccesskeytype?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.deploymentAccessKeyType`.
-public typealias SecurityDeploymentAccessKeyType = Model<SecurityDeploymentAccessKeyTypeFields>
-
-/// The properties of a `SecurityDeploymentAccessKeyType`, inherited ones included.
-public struct SecurityDeploymentAccessKeyTypeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.deploymentAccessKeyType",
-        fields: SecurityDeploymentAccessKeyTypeFields()
-    )
-
-    public let deploymentAccessKey: Field<String>
-
-    private init() {
-        self.deploymentAccessKey = Field("deploymentAccessKey")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.deploymentStatus`.
-public typealias SecurityDeploymentStatus = OpenEnum<SecurityDeploymentStatusValues>
-
-/// The values of `SecurityDeploymentStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityDeploymentStatusValues: EnumValues {
-    public static let known: [String] = [
-        "upToDate",
-        "outdated",
-        "updating",
-        "updateFailed",
-        "notConfigured",
-        "unreachable",
-        "disconnected",
-        "startFailure",
-        "syncing",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityDeploymentStatus {
-    public static var upToDate: Self { Self(rawValue: "upToDate") }
-
-    public static var outdated: Self { Self(rawValue: "outdated") }
-
-    public static var updating: Self { Self(rawValue: "updating") }
-
-    public static var updateFailed: Self { Self(rawValue: "updateFailed") }
-
-    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
-
-    public static var unreachable: Self { Self(rawValue: "unreachable") }
-
-    public static var disconnected: Self { Self(rawValue: "disconnected") }
-
-    public static var startFailure: Self { Self(rawValue: "startFailure") }
-
-    public static var syncing: Self { Self(rawValue: "syncing") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.detectionSource`.
-public typealias SecurityDetectionSource = OpenEnum<SecurityDetectionSourceValues>
-
-/// The values of `SecurityDetectionSource` that the spec declares; others decode and re-encode too.
-public enum SecurityDetectionSourceValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "microsoftDefenderForEndpoint",
-        "antivirus",
-        "smartScreen",
-        "customTi",
-        "microsoftDefenderForOffice365",
-        "automatedInvestigation",
-        "microsoftThreatExperts",
-        "customDetection",
-        "microsoftDefenderForIdentity",
-        "cloudAppSecurity",
-        "microsoft365Defender",
-        "azureAdIdentityProtection",
-        "manual",
-        "microsoftDataLossPrevention",
-        "appGovernancePolicy",
-        "appGovernanceDetection",
-        "unknownFutureValue",
-        "microsoftDefenderForCloud",
-        "microsoftDefenderForIoT",
-        "microsoftDefenderForServers",
-        "microsoftDefenderForStorage",
-        "microsoftDefenderForDNS",
-        "microsoftDefenderForDatabases",
-        "microsoftDefenderForContainers",
-        "microsoftDefenderForNetwork",
-        "microsoftDefenderForAppService",
-        "microsoftDefenderForKeyVault",
-        "microsoftDefenderForResourceManager",
-        "microsoftDefenderForApiManagement",
-        "nrtAlerts",
-        "scheduledAlerts",
-        "microsoftDefenderThreatIntelligenceAnalytics",
-        "builtInMl",
-        "microsoftInsiderRiskManagement",
-        "microsoftThreatIntelligence",
-        "microsoftDefenderForAIServices",
-        "securityCopilot",
-        "microsoftSentinel",
-    ]
-}
-
-extension SecurityDetectionSource {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var microsoftDefenderForEndpoint: Self { Self(rawValue: "microsoftDefenderForEndpoint") }
-
-    public static var antivirus: Self { Self(rawValue: "antivirus") }
-
-    public static var smartScreen: Self { Self(rawValue: "smartScreen") }
-
-    public static var customTi: Self { Self(rawValue: "customTi") }
-
-    public static var microsoftDefenderForOffice365: Self { Self(rawValue: "microsoftDefenderForOffice365") }
-
-    public static var automatedInvestigation: Self { Self(rawValue: "automatedInvestigation") }
-
-    public static var microsoftThreatExperts: Self { Self(rawValue: "microsoftThreatExperts") }
-
-    public static var customDetection: Self { Self(rawValue: "customDetection") }
-
-    public static var microsoftDefenderForIdentity: Self { Self(rawValue: "microsoftDefenderForIdentity") }
-
-    public static var cloudAppSecurity: Self { Self(rawValue: "cloudAppSecurity") }
-
-    public static var microsoft365Defender: Self { Self(rawValue: "microsoft365Defender") }
-
-    public static var azureAdIdentityProtection: Self { Self(rawValue: "azureAdIdentityProtection") }
-
-    public static var manual: Self { Self(rawValue: "manual") }
-
-    public static var microsoftDataLossPrevention: Self { Self(rawValue: "microsoftDataLossPrevention") }
-
-    public static var appGovernancePolicy: Self { Self(rawValue: "appGovernancePolicy") }
-
-    public static var appGovernanceDetection: Self { Self(rawValue: "appGovernanceDetection") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var microsoftDefenderForCloud: Self { Self(rawValue: "microsoftDefenderForCloud") }
-
-    public static var microsoftDefenderForIoT: Self { Self(rawValue: "microsoftDefenderForIoT") }
-
-    public static var microsoftDefenderForServers: Self { Self(rawValue: "microsoftDefenderForServers") }
-
-    public static var microsoftDefenderForStorage: Self { Self(rawValue: "microsoftDefenderForStorage") }
-
-    public static var microsoftDefenderForDNS: Self { Self(rawValue: "microsoftDefenderForDNS") }
-
-    public static var microsoftDefenderForDatabases: Self { Self(rawValue: "microsoftDefenderForDatabases") }
-
-    public static var microsoftDefenderForContainers: Self { Self(rawValue: "microsoftDefenderForContainers") }
-
-    public static var microsoftDefenderForNetwork: Self { Self(rawValue: "microsoftDefenderForNetwork") }
-
-    public static var microsoftDefenderForAppService: Self { Self(rawValue: "microsoftDefenderForAppService") }
-
-    public static var microsoftDefenderForKeyVault: Self { Self(rawValue: "microsoftDefenderForKeyVault") }
-
-    public static var microsoftDefenderForResourceManager: Self {
-        Self(rawValue: "microsoftDefenderForResourceManager")
-    }
-
-    public static var microsoftDefenderForApiManagement: Self { Self(rawValue: "microsoftDefenderForApiManagement") }
-
-    public static var nrtAlerts: Self { Self(rawValue: "nrtAlerts") }
-
-    public static var scheduledAlerts: Self { Self(rawValue: "scheduledAlerts") }
-
-    public static var microsoftDefenderThreatIntelligenceAnalytics: Self {
-        Self(rawValue: "microsoftDefenderThreatIntelligenceAnalytics")
-    }
-
-    public static var builtInMl: Self { Self(rawValue: "builtInMl") }
-
-    public static var microsoftInsiderRiskManagement: Self { Self(rawValue: "microsoftInsiderRiskManagement") }
-
-    public static var microsoftThreatIntelligence: Self { Self(rawValue: "microsoftThreatIntelligence") }
-
-    public static var microsoftDefenderForAIServices: Self { Self(rawValue: "microsoftDefenderForAIServices") }
-
-    public static var securityCopilot: Self { Self(rawValue: "securityCopilot") }
-
-    public static var microsoftSentinel: Self { Self(rawValue: "microsoftSentinel") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.detectionStatus`.
-public typealias SecurityDetectionStatus = OpenEnum<SecurityDetectionStatusValues>
-
-/// The values of `SecurityDetectionStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityDetectionStatusValues: EnumValues {
-    public static let known: [String] = ["detected", "blocked", "prevented", "unknownFutureValue"]
-}
-
-extension SecurityDetectionStatus {
-    public static var detected: Self { Self(rawValue: "detected") }
-
-    public static var blocked: Self { Self(rawValue: "blocked") }
-
-    public static var prevented: Self { Self(rawValue: "prevented") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityDetonationBehaviourDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-detonationbehaviourdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.detonationBehaviourDetails`.
-public typealias SecurityDetonationBehaviourDetails = Model<SecurityDetonationBehaviourDetailsFields>
-
-/// The properties of a `SecurityDetonationBehaviourDetails`, inherited ones included.
-public struct SecurityDetonationBehaviourDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.detonationBehaviourDetails",
-        fields: SecurityDetonationBehaviourDetailsFields()
-    )
-
-    public let actionStatus: Field<String>
-    public let behaviourCapability: Field<String>
-    public let behaviourGroup: Field<String>
-    public let details: Field<String>
-    public let eventDateTime: Field<Date>
-    public let operation: Field<String>
-    public let processId: Field<String>
-    public let processName: Field<String>
-    public let target: Field<String>
-
-    private init() {
-        self.actionStatus = Field("actionStatus")
-        self.behaviourCapability = Field("behaviourCapability")
-        self.behaviourGroup = Field("behaviourGroup")
-        self.details = Field("details")
-        self.eventDateTime = Field("eventDateTime")
-        self.operation = Field("operation")
-        self.processId = Field("processId")
-        self.processName = Field("processName")
-        self.target = Field("target")
-    }
-}
-
-/// Its properties are listed in `SecurityDetonationChainFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-detonationchain?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.detonationChain`.
-public typealias SecurityDetonationChain = Model<SecurityDetonationChainFields>
-
-/// The properties of a `SecurityDetonationChain`, inherited ones included.
-public struct SecurityDetonationChainFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.detonationChain",
-        fields: SecurityDetonationChainFields()
-    )
-
-    public let childNodes: Field<[SecurityDetonationChain]>
-    public let value: Field<String>
-
-    private init() {
-        self.childNodes = Field("childNodes")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `SecurityDetonationDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-detonationdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.detonationDetails`.
-public typealias SecurityDetonationDetails = Model<SecurityDetonationDetailsFields>
-
-/// The properties of a `SecurityDetonationDetails`, inherited ones included.
-public struct SecurityDetonationDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.detonationDetails",
-        fields: SecurityDetonationDetailsFields()
-    )
-
-    public let analysisDateTime: Field<Date>
-    public let compromiseIndicators: Field<[SecurityCompromiseIndicator]>
-    public let detonationBehaviourDetails: Field<SecurityDetonationBehaviourDetails>
-    public let detonationBehaviourDetailsV2: Field<String>
-    public let detonationChain: Field<SecurityDetonationChain>
-    public let detonationObservables: Field<SecurityDetonationObservables>
-    public let detonationScreenshotUri: Field<String>
-    public let detonationVerdict: Field<String>
-    public let detonationVerdictReason: Field<String>
-    public let entityMetadata: Field<String>
-    public let mitreTechniques: Field<String>
-    public let staticAnalysis: Field<String>
-    public let submissionSource: Field<String>
-
-    private init() {
-        self.analysisDateTime = Field("analysisDateTime")
-        self.compromiseIndicators = Field("compromiseIndicators")
-        self.detonationBehaviourDetails = Field("detonationBehaviourDetails")
-        self.detonationBehaviourDetailsV2 = Field("detonationBehaviourDetailsV2")
-        self.detonationChain = Field("detonationChain")
-        self.detonationObservables = Field("detonationObservables")
-        self.detonationScreenshotUri = Field("detonationScreenshotUri")
-        self.detonationVerdict = Field("detonationVerdict")
-        self.detonationVerdictReason = Field("detonationVerdictReason")
-        self.entityMetadata = Field("entityMetadata")
-        self.mitreTechniques = Field("mitreTechniques")
-        self.staticAnalysis = Field("staticAnalysis")
-        self.submissionSource = Field("submissionSource")
-    }
-}
-
-/// Its properties are listed in `SecurityDetonationObservablesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-detonationobservables?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.detonationObservables`.
-public typealias SecurityDetonationObservables = Model<SecurityDetonationObservablesFields>
-
-/// The properties of a `SecurityDetonationObservables`, inherited ones included.
-public struct SecurityDetonationObservablesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.detonationObservables",
-        fields: SecurityDetonationObservablesFields()
-    )
-
-    public let contactedIps: Field<[String]>
-    public let contactedUrls: Field<[String]>
-    public let droppedfiles: Field<[String]>
-
-    private init() {
-        self.contactedIps = Field("contactedIps")
-        self.contactedUrls = Field("contactedUrls")
-        self.droppedfiles = Field("droppedfiles")
-    }
-}
-
-/// Its properties are listed in `SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-devicediscoverysettingsauthenticatedscansrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.deviceDiscoverySettingsAuthenticatedScansRecord`.
-public typealias SecurityDeviceDiscoverySettingsAuthenticatedScansRecord =
-    Model<SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields>
-
-/// The properties of a `SecurityDeviceDiscoverySettingsAuthenticatedScansRecord`, inherited ones included.
-public struct SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.deviceDiscoverySettingsAuthenticatedScansRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDeviceDiscoverySettingsExclusionRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-devicediscoverysettingsexclusionrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.deviceDiscoverySettingsExclusionRecord`.
-public typealias SecurityDeviceDiscoverySettingsExclusionRecord =
-    Model<SecurityDeviceDiscoverySettingsExclusionRecordFields>
-
-/// The properties of a `SecurityDeviceDiscoverySettingsExclusionRecord`, inherited ones included.
-public struct SecurityDeviceDiscoverySettingsExclusionRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.deviceDiscoverySettingsExclusionRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDeviceDiscoverySettingsExclusionRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDeviceDiscoverySettingsRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-devicediscoverysettingsrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.deviceDiscoverySettingsRecord`.
-public typealias SecurityDeviceDiscoverySettingsRecord = Model<SecurityDeviceDiscoverySettingsRecordFields>
-
-/// The properties of a `SecurityDeviceDiscoverySettingsRecord`, inherited ones included.
-public struct SecurityDeviceDiscoverySettingsRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.deviceDiscoverySettingsRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDeviceDiscoverySettingsRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDeviceEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-deviceevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.deviceEvidence`.
-public typealias SecurityDeviceEvidence = Model<SecurityDeviceEvidenceFields>
-
-/// The properties of a `SecurityDeviceEvidence`, inherited ones included.
-public struct SecurityDeviceEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.deviceEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityDeviceEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let azureAdDeviceId: Field<String>
-    public let defenderAvStatus: Field<SecurityDefenderAvStatus>
-    public let deviceDnsName: Field<String>
-    public let dnsDomain: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let healthStatus: Field<SecurityDeviceHealthStatus>
-    public let hostName: Field<String>
-    public let ipInterfaces: Field<[String]>
-    public let lastExternalIpAddress: Field<String>
-    public let lastIpAddress: Field<String>
-    public let loggedOnUsers: Field<[SecurityLoggedOnUser]>
-    public let mdeDeviceId: Field<String>
-    public let ntDomain: Field<String>
-    public let onboardingStatus: Field<SecurityOnboardingStatus>
-    public let osBuild: Field<Int64>
-    public let osPlatform: Field<String>
-    public let rbacGroupId: Field<Int32>
-    public let rbacGroupName: Field<String>
-    public let resourceAccessEvents: Field<[SecurityResourceAccessEvent]>
-    public let riskScore: Field<SecurityDeviceRiskScore>
-    public let version: Field<String>
-    public let vmMetadata: Field<SecurityVmMetadata>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.azureAdDeviceId = Field("azureAdDeviceId")
-        self.defenderAvStatus = Field("defenderAvStatus")
-        self.deviceDnsName = Field("deviceDnsName")
-        self.dnsDomain = Field("dnsDomain")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.healthStatus = Field("healthStatus")
-        self.hostName = Field("hostName")
-        self.ipInterfaces = Field("ipInterfaces")
-        self.lastExternalIpAddress = Field("lastExternalIpAddress")
-        self.lastIpAddress = Field("lastIpAddress")
-        self.loggedOnUsers = Field("loggedOnUsers")
-        self.mdeDeviceId = Field("mdeDeviceId")
-        self.ntDomain = Field("ntDomain")
-        self.onboardingStatus = Field("onboardingStatus")
-        self.osBuild = Field("osBuild")
-        self.osPlatform = Field("osPlatform")
-        self.rbacGroupId = Field("rbacGroupId")
-        self.rbacGroupName = Field("rbacGroupName")
-        self.resourceAccessEvents = Field("resourceAccessEvents")
-        self.riskScore = Field("riskScore")
-        self.version = Field("version")
-        self.vmMetadata = Field("vmMetadata")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.deviceHealthStatus`.
-public typealias SecurityDeviceHealthStatus = OpenEnum<SecurityDeviceHealthStatusValues>
-
-/// The values of `SecurityDeviceHealthStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityDeviceHealthStatusValues: EnumValues {
-    public static let known: [String] = [
-        "active",
-        "inactive",
-        "impairedCommunication",
-        "noSensorData",
-        "noSensorDataImpairedCommunication",
-        "unknown",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityDeviceHealthStatus {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var inactive: Self { Self(rawValue: "inactive") }
-
-    public static var impairedCommunication: Self { Self(rawValue: "impairedCommunication") }
-
-    public static var noSensorData: Self { Self(rawValue: "noSensorData") }
-
-    public static var noSensorDataImpairedCommunication: Self { Self(rawValue: "noSensorDataImpairedCommunication") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.deviceRiskScore`.
-public typealias SecurityDeviceRiskScore = OpenEnum<SecurityDeviceRiskScoreValues>
-
-/// The values of `SecurityDeviceRiskScore` that the spec declares; others decode and re-encode too.
-public enum SecurityDeviceRiskScoreValues: EnumValues {
-    public static let known: [String] = ["none", "informational", "low", "medium", "high", "unknownFutureValue"]
-}
-
-extension SecurityDeviceRiskScore {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var informational: Self { Self(rawValue: "informational") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityDictionaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dictionary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dictionary`.
-public typealias SecurityDictionary = Model<SecurityDictionaryFields>
-
-/// The properties of a `SecurityDictionary`, inherited ones included.
-public struct SecurityDictionaryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.dictionary", fields: SecurityDictionaryFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `SecurityDiscoveryAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-discoveryauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.discoveryAuditRecord`.
-public typealias SecurityDiscoveryAuditRecord = Model<SecurityDiscoveryAuditRecordFields>
-
-/// The properties of a `SecurityDiscoveryAuditRecord`, inherited ones included.
-public struct SecurityDiscoveryAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.discoveryAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDiscoveryAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDispositionReviewStageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dispositionreviewstage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dispositionReviewStage`.
-public typealias SecurityDispositionReviewStage = Model<SecurityDispositionReviewStageFields>
-
-/// The properties of a `SecurityDispositionReviewStage`, inherited ones included.
-public struct SecurityDispositionReviewStageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dispositionReviewStage",
-        fields: SecurityDispositionReviewStageFields()
-    )
-
-    public let name: Field<String>
-    public let reviewersEmailAddresses: Field<[String]>
-    public let stageNumber: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.reviewersEmailAddresses = Field("reviewersEmailAddresses")
-        self.stageNumber = Field("stageNumber")
-    }
-}
-
-/// Requests for one `SecurityDispositionReviewStage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.dispositionReviewStage`.
-public struct SecurityDispositionReviewStageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDispositionReviewStage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.dispositionReviewStage",
-        model: SecurityDispositionReviewStage.self
-    )
-}
-
-/// Its properties are listed in `SecurityDlpEndpointAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dlpendpointauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dlpEndpointAuditRecord`.
-public typealias SecurityDlpEndpointAuditRecord = Model<SecurityDlpEndpointAuditRecordFields>
-
-/// The properties of a `SecurityDlpEndpointAuditRecord`, inherited ones included.
-public struct SecurityDlpEndpointAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dlpEndpointAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDlpEndpointAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDlpImportResultAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dlpimportresultauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dlpImportResultAuditRecord`.
-public typealias SecurityDlpImportResultAuditRecord = Model<SecurityDlpImportResultAuditRecordFields>
-
-/// The properties of a `SecurityDlpImportResultAuditRecord`, inherited ones included.
-public struct SecurityDlpImportResultAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dlpImportResultAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDlpImportResultAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-dlpsensitiveinformationtyperulepackagecmdletrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dlpSensitiveInformationTypeRulePackageCmdletRecord`.
-public typealias SecurityDlpSensitiveInformationTypeRulePackageCmdletRecord =
-    Model<SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields>
-
-/// The properties of a `SecurityDlpSensitiveInformationTypeRulePackageCmdletRecord`, inherited ones included.
-public struct SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dlpSensitiveInformationTypeRulePackageCmdletRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDnsEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dnsevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dnsEvidence`.
-public typealias SecurityDnsEvidence = Model<SecurityDnsEvidenceFields>
-
-/// The properties of a `SecurityDnsEvidence`, inherited ones included.
-public struct SecurityDnsEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dnsEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityDnsEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let dnsServerIp: Field<SecurityIpEvidence>
-    public let domainName: Field<String>
-    public let hostIpAddress: Field<SecurityIpEvidence>
-    public let ipAddresses: Field<[SecurityIpEvidence]>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.dnsServerIp = Field("dnsServerIp")
-        self.domainName = Field("domainName")
-        self.hostIpAddress = Field("hostIpAddress")
-        self.ipAddresses = Field("ipAddresses")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.documentVersion`.
-public typealias SecurityDocumentVersion = OpenEnum<SecurityDocumentVersionValues>
-
-/// The values of `SecurityDocumentVersion` that the spec declares; others decode and re-encode too.
-public enum SecurityDocumentVersionValues: EnumValues {
-    public static let known: [String] = ["latest", "recent10", "recent100", "all", "unknownFutureValue"]
-}
-
-extension SecurityDocumentVersion {
-    public static var latest: Self { Self(rawValue: "latest") }
-
-    public static var recent10: Self { Self(rawValue: "recent10") }
-
-    public static var recent100: Self { Self(rawValue: "recent100") }
-
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityDragonCopilotAccessRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dragoncopilotaccessrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dragonCopilotAccessRecord`.
-public typealias SecurityDragonCopilotAccessRecord = Model<SecurityDragonCopilotAccessRecordFields>
-
-/// The properties of a `SecurityDragonCopilotAccessRecord`, inherited ones included.
-public struct SecurityDragonCopilotAccessRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dragonCopilotAccessRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDragonCopilotAccessRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDragonCopilotAdminRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dragoncopilotadminrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dragonCopilotAdminRecord`.
-public typealias SecurityDragonCopilotAdminRecord = Model<SecurityDragonCopilotAdminRecordFields>
-
-/// The properties of a `SecurityDragonCopilotAdminRecord`, inherited ones included.
-public struct SecurityDragonCopilotAdminRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dragonCopilotAdminRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDragonCopilotAdminRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDragonCopilotClinicalDataRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-dragoncopilotclinicaldatarecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dragonCopilotClinicalDataRecord`.
-public typealias SecurityDragonCopilotClinicalDataRecord = Model<SecurityDragonCopilotClinicalDataRecordFields>
-
-/// The properties of a `SecurityDragonCopilotClinicalDataRecord`, inherited ones included.
-public struct SecurityDragonCopilotClinicalDataRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dragonCopilotClinicalDataRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDragonCopilotClinicalDataRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDragonCopilotSessionRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dragoncopilotsessionrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dragonCopilotSessionRecord`.
-public typealias SecurityDragonCopilotSessionRecord = Model<SecurityDragonCopilotSessionRecordFields>
-
-/// The properties of a `SecurityDragonCopilotSessionRecord`, inherited ones included.
-public struct SecurityDragonCopilotSessionRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dragonCopilotSessionRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDragonCopilotSessionRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityDynamicColumnValueFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-dynamiccolumnvalue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dynamicColumnValue`.
-public typealias SecurityDynamicColumnValue = Model<SecurityDynamicColumnValueFields>
-
-/// The properties of a `SecurityDynamicColumnValue`, inherited ones included.
-public struct SecurityDynamicColumnValueFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dynamicColumnValue",
-        fields: SecurityDynamicColumnValueFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `SecurityDynamics365BusinessCentralAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-dynamics365businesscentralauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.dynamics365BusinessCentralAuditRecord`.
-public typealias SecurityDynamics365BusinessCentralAuditRecord =
-    Model<SecurityDynamics365BusinessCentralAuditRecordFields>
-
-/// The properties of a `SecurityDynamics365BusinessCentralAuditRecord`, inherited ones included.
-public struct SecurityDynamics365BusinessCentralAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.dynamics365BusinessCentralAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityDynamics365BusinessCentralAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryAddToReviewSetOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ediscoveryaddtoreviewsetoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryAddToReviewSetOperation`.
-public typealias SecurityEdiscoveryAddToReviewSetOperation = Model<SecurityEdiscoveryAddToReviewSetOperationFields>
-
-/// The properties of a `SecurityEdiscoveryAddToReviewSetOperation`, inherited ones included.
-public struct SecurityEdiscoveryAddToReviewSetOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryAddToReviewSetOperation",
-        base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryAddToReviewSetOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let additionalDataOptions: Field<SecurityAdditionalDataOptions>
-    public let cloudAttachmentVersion: Field<SecurityCloudAttachmentVersion>
-    public let documentVersion: Field<SecurityDocumentVersion>
-    public let itemsToInclude: Field<SecurityItemsToInclude>
-    public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
-
-    /// Present when the request expanded it (`expand("reviewSet")`).
-    public let reviewSet: Field<SecurityEdiscoveryReviewSet>
-
-    /// Present when the request expanded it (`expand("search")`).
-    public let search: Field<SecurityEdiscoverySearch>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.additionalDataOptions = Field("additionalDataOptions")
-        self.cloudAttachmentVersion = Field("cloudAttachmentVersion")
-        self.documentVersion = Field("documentVersion")
-        self.itemsToInclude = Field("itemsToInclude")
-        self.reportFileMetadata = Field("reportFileMetadata")
-        self.reviewSet = Field("reviewSet")
-        self.search = Field("search")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryAddToReviewSetOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryAddToReviewSetOperation`.
-public struct SecurityEdiscoveryAddToReviewSetOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryAddToReviewSetOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryAddToReviewSetOperation",
-        model: SecurityEdiscoveryAddToReviewSetOperation.self,
-        children: [
-            .init("reviewSet", "microsoft.graph.security.ediscoveryReviewSet", collection: false),
-            .init("search", "microsoft.graph.security.ediscoverySearch", collection: false),
-        ]
-    )
-
-    public var reviewSet: SecurityEdiscoveryReviewSetRequestBuilder {
-        .init(client: client, path: path.appending("reviewSet"))
-    }
-
-    public var search: SecurityEdiscoverySearchRequestBuilder { .init(client: client, path: path.appending("search")) }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryCaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverycase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryCase`.
-public typealias SecurityEdiscoveryCase = Model<SecurityEdiscoveryCaseFields>
-
-/// The properties of a `SecurityEdiscoveryCase`, inherited ones included.
-public struct SecurityEdiscoveryCaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryCase",
-        base: SecurityCase.self,
-        fields: SecurityEdiscoveryCaseFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<SecurityCaseStatus>
-    public let closedBy: Field<IdentitySet>
-    public let closedDateTime: Field<Date>
-    public let externalId: Field<String>
-
-    /// Present when the request expanded it (`expand("caseMembers")`).
-    public let caseMembers: Field<[SecurityEdiscoveryCaseMember]>
-
-    /// Present when the request expanded it (`expand("custodians")`).
-    public let custodians: Field<[SecurityEdiscoveryCustodian]>
-
-    /// Present when the request expanded it (`expand("noncustodialDataSources")`).
-    public let noncustodialDataSources: Field<[SecurityEdiscoveryNoncustodialDataSource]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[SecurityCaseOperation]>
-
-    /// Present when the request expanded it (`expand("reviewSets")`).
-    public let reviewSets: Field<[SecurityEdiscoveryReviewSet]>
-
-    /// Present when the request expanded it (`expand("searches")`).
-    public let searches: Field<[SecurityEdiscoverySearch]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<SecurityEdiscoveryCaseSettings>
-
-    /// Present when the request expanded it (`expand("tags")`).
-    public let tags: Field<[SecurityEdiscoveryReviewTag]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.closedBy = Field("closedBy")
-        self.closedDateTime = Field("closedDateTime")
-        self.externalId = Field("externalId")
-        self.caseMembers = Field("caseMembers")
-        self.custodians = Field("custodians")
-        self.noncustodialDataSources = Field("noncustodialDataSources")
-        self.operations = Field("operations")
-        self.reviewSets = Field("reviewSets")
-        self.searches = Field("searches")
-        self.settings = Field("settings")
-        self.tags = Field("tags")
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryCaseMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverycasemember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseMember`.
-public typealias SecurityEdiscoveryCaseMember = Model<SecurityEdiscoveryCaseMemberFields>
-
-/// The properties of a `SecurityEdiscoveryCaseMember`, inherited ones included.
-public struct SecurityEdiscoveryCaseMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryCaseMember",
-        base: Entity.self,
-        fields: SecurityEdiscoveryCaseMemberFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let recipientType: Field<SecurityRecipientType>
-    public let smtpAddress: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.recipientType = Field("recipientType")
-        self.smtpAddress = Field("smtpAddress")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryCaseMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseMember`.
-public struct SecurityEdiscoveryCaseMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryCaseMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryCaseMember",
-        model: SecurityEdiscoveryCaseMember.self
-    )
-}
-
-/// Requests for one `SecurityEdiscoveryCase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryCase`.
-public struct SecurityEdiscoveryCaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryCase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryCase",
-        model: SecurityEdiscoveryCase.self,
-        children: [
-            .init("caseMembers", "microsoft.graph.security.ediscoveryCaseMember", collection: true),
-            .init("custodians", "microsoft.graph.security.ediscoveryCustodian", collection: true),
-            .init(
-                "noncustodialDataSources",
-                "microsoft.graph.security.ediscoveryNoncustodialDataSource",
-                collection: true
-            ),
-            .init("operations", "microsoft.graph.security.caseOperation", collection: true),
-            .init("reviewSets", "microsoft.graph.security.ediscoveryReviewSet", collection: true),
-            .init("searches", "microsoft.graph.security.ediscoverySearch", collection: true),
-            .init("settings", "microsoft.graph.security.ediscoveryCaseSettings", collection: false),
-            .init("tags", "microsoft.graph.security.ediscoveryReviewTag", collection: true),
-        ],
-        operations: [
-            .init("close", .post, path: "microsoft.graph.security.close"),
-            .init("reopen", .post, path: "microsoft.graph.security.reopen"),
-        ]
-    )
-
-    /// `caseMembers.request()` lists them; `caseMembers("ediscoveryCaseMember-id")` addresses one.
-    public var caseMembers: CollectionRequestBuilder<SecurityEdiscoveryCaseMemberRequestBuilder> {
-        .init(client: client, path: path.appending("caseMembers"))
-    }
-
-    /// `custodians.request()` lists them; `custodians("ediscoveryCustodian-id")` addresses one.
-    public var custodians: CollectionRequestBuilder<SecurityEdiscoveryCustodianRequestBuilder> {
-        .init(client: client, path: path.appending("custodians"))
-    }
-
-    /// `noncustodialDataSources.request()` lists them; `noncustodialDataSources("ediscoveryNoncustodialDataSource-id")`
-    /// addresses one.
-    public var noncustodialDataSources:
-        CollectionRequestBuilder<SecurityEdiscoveryNoncustodialDataSourceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("noncustodialDataSources"))
-    }
-
-    /// `operations.request()` lists them; `operations("caseOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<SecurityCaseOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// `reviewSets.request()` lists them; `reviewSets("ediscoveryReviewSet-id")` addresses one.
-    public var reviewSets: CollectionRequestBuilder<SecurityEdiscoveryReviewSetRequestBuilder> {
-        .init(client: client, path: path.appending("reviewSets"))
-    }
-
-    /// `searches.request()` lists them; `searches("ediscoverySearch-id")` addresses one.
-    public var searches: CollectionRequestBuilder<SecurityEdiscoverySearchRequestBuilder> {
-        .init(client: client, path: path.appending("searches"))
-    }
-
-    public var settings: SecurityEdiscoveryCaseSettingsRequestBuilder {
-        .init(client: client, path: path.appending("settings"))
-    }
-
-    /// `tags.request()` lists them; `tags("ediscoveryReviewTag-id")` addresses one.
-    public var tags: CollectionRequestBuilder<SecurityEdiscoveryReviewTagRequestBuilder> {
-        .init(client: client, path: path.appending("tags"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/close` (POST).
-    public func close() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.close"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/reopen` (POST).
-    public func reopen() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.reopen"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryCaseSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverycasesettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseSettings`.
-public typealias SecurityEdiscoveryCaseSettings = Model<SecurityEdiscoveryCaseSettingsFields>
-
-/// The properties of a `SecurityEdiscoveryCaseSettings`, inherited ones included.
-public struct SecurityEdiscoveryCaseSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryCaseSettings",
-        base: Entity.self,
-        fields: SecurityEdiscoveryCaseSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let caseType: Field<SecurityCaseType>
-    public let ocr: Field<SecurityOcrSettings>
-    public let redundancyDetection: Field<SecurityRedundancyDetectionSettings>
-    public let reviewSetSettings: Field<SecurityReviewSetSettings>
-    public let topicModeling: Field<SecurityTopicModelingSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.caseType = Field("caseType")
-        self.ocr = Field("ocr")
-        self.redundancyDetection = Field("redundancyDetection")
-        self.reviewSetSettings = Field("reviewSetSettings")
-        self.topicModeling = Field("topicModeling")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryCaseSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseSettings`.
-public struct SecurityEdiscoveryCaseSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryCaseSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryCaseSettings",
-        model: SecurityEdiscoveryCaseSettings.self,
-        operations: [.init("resetToDefault", .post, path: "microsoft.graph.security.resetToDefault")]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseSettings/resetToDefault` (POST).
-    public func resetToDefault() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.resetToDefault"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryCustodianFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverycustodian?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian`.
-public typealias SecurityEdiscoveryCustodian = Model<SecurityEdiscoveryCustodianFields>
-
-/// The properties of a `SecurityEdiscoveryCustodian`, inherited ones included.
-public struct SecurityEdiscoveryCustodianFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryCustodian",
-        base: SecurityDataSourceContainer.self,
-        fields: SecurityEdiscoveryCustodianFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let lastModifiedDateTime: Field<Date>
-    public let releasedDateTime: Field<Date>
-    public let status: Field<SecurityDataSourceContainerStatus>
-    public let acknowledgedDateTime: Field<Date>
-    public let email: Field<String>
-
-    /// Present when the request expanded it (`expand("lastIndexOperation")`).
-    public let lastIndexOperation: Field<SecurityEdiscoveryIndexOperation>
-
-    /// Present when the request expanded it (`expand("siteSources")`).
-    public let siteSources: Field<[SecuritySiteSource]>
-
-    /// Present when the request expanded it (`expand("unifiedGroupSources")`).
-    public let unifiedGroupSources: Field<[SecurityUnifiedGroupSource]>
-
-    /// Present when the request expanded it (`expand("userSources")`).
-    public let userSources: Field<[SecurityUserSource]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.releasedDateTime = Field("releasedDateTime")
-        self.status = Field("status")
-        self.acknowledgedDateTime = Field("acknowledgedDateTime")
-        self.email = Field("email")
-        self.lastIndexOperation = Field("lastIndexOperation")
-        self.siteSources = Field("siteSources")
-        self.unifiedGroupSources = Field("unifiedGroupSources")
-        self.userSources = Field("userSources")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryCustodian`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian`.
-public struct SecurityEdiscoveryCustodianRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryCustodian
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryCustodian",
-        model: SecurityEdiscoveryCustodian.self,
-        children: [
-            .init("lastIndexOperation", "microsoft.graph.security.ediscoveryIndexOperation", collection: false),
-            .init("siteSources", "microsoft.graph.security.siteSource", collection: true),
-            .init("unifiedGroupSources", "microsoft.graph.security.unifiedGroupSource", collection: true),
-            .init("userSources", "microsoft.graph.security.userSource", collection: true),
-        ],
-        operations: [
-            .init("activate", .post, path: "microsoft.graph.security.activate"),
-            .init("applyHold", .post, path: "microsoft.graph.security.applyHold"),
-            .init("release", .post, path: "microsoft.graph.security.release"),
-            .init("removeHold", .post, path: "microsoft.graph.security.removeHold"),
-            .init("updateIndex", .post, path: "microsoft.graph.security.updateIndex"),
-            .init("applyHold", .post, path: "microsoft.graph.security.applyHold", onCollection: true),
-            .init("removeHold", .post, path: "microsoft.graph.security.removeHold", onCollection: true),
-        ]
-    )
-
-    public var lastIndexOperation: SecurityEdiscoveryIndexOperationRequestBuilder {
-        .init(client: client, path: path.appending("lastIndexOperation"))
-    }
-
-    /// `siteSources.request()` lists them; `siteSources("siteSource-id")` addresses one.
-    public var siteSources: CollectionRequestBuilder<SecuritySiteSourceRequestBuilder> {
-        .init(client: client, path: path.appending("siteSources"))
-    }
-
-    /// `unifiedGroupSources.request()` lists them; `unifiedGroupSources("unifiedGroupSource-id")` addresses one.
-    public var unifiedGroupSources: CollectionRequestBuilder<SecurityUnifiedGroupSourceRequestBuilder> {
-        .init(client: client, path: path.appending("unifiedGroupSources"))
-    }
-
-    /// `userSources.request()` lists them; `userSources("userSource-id")` addresses one.
-    public var userSources: CollectionRequestBuilder<SecurityUserSourceRequestBuilder> {
-        .init(client: client, path: path.appending("userSources"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/activate` (POST).
-    public func activate() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.activate"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/applyHold` (POST).
-    public func applyHold() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.applyHold"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/release` (POST).
-    public func release() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.release"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/removeHold` (POST).
-    public func removeHold() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.removeHold"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/updateIndex` (POST).
-    public func updateIndex() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.updateIndex"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == SecurityEdiscoveryCustodianRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/applyHold` (POST).
-    public func applyHold(ids: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.applyHold"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/removeHold` (POST).
-    public func removeHold(ids: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.removeHold"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryEstimateOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ediscoveryestimateoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryEstimateOperation`.
-public typealias SecurityEdiscoveryEstimateOperation = Model<SecurityEdiscoveryEstimateOperationFields>
-
-/// The properties of a `SecurityEdiscoveryEstimateOperation`, inherited ones included.
-public struct SecurityEdiscoveryEstimateOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryEstimateOperation",
-        base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryEstimateOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let indexedItemCount: Field<Int64>
-    public let indexedItemsSize: Field<Int64>
-    public let mailboxCount: Field<Int32>
-    public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
-    public let siteCount: Field<Int32>
-    public let statisticsOptions: Field<SecurityStatisticsOptions>
-    public let unindexedItemCount: Field<Int64>
-    public let unindexedItemsSize: Field<Int64>
-
-    /// Present when the request expanded it (`expand("search")`).
-    public let search: Field<SecurityEdiscoverySearch>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.indexedItemCount = Field("indexedItemCount")
-        self.indexedItemsSize = Field("indexedItemsSize")
-        self.mailboxCount = Field("mailboxCount")
-        self.reportFileMetadata = Field("reportFileMetadata")
-        self.siteCount = Field("siteCount")
-        self.statisticsOptions = Field("statisticsOptions")
-        self.unindexedItemCount = Field("unindexedItemCount")
-        self.unindexedItemsSize = Field("unindexedItemsSize")
-        self.search = Field("search")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryEstimateOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryEstimateOperation`.
-public struct SecurityEdiscoveryEstimateOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryEstimateOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryEstimateOperation",
-        model: SecurityEdiscoveryEstimateOperation.self,
-        children: [.init("search", "microsoft.graph.security.ediscoverySearch", collection: false)]
-    )
-
-    public var search: SecurityEdiscoverySearchRequestBuilder { .init(client: client, path: path.appending("search")) }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryExportOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryexportoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryExportOperation`.
-public typealias SecurityEdiscoveryExportOperation = Model<SecurityEdiscoveryExportOperationFields>
-
-/// The properties of a `SecurityEdiscoveryExportOperation`, inherited ones included.
-public struct SecurityEdiscoveryExportOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryExportOperation",
-        base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryExportOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let description: Field<String>
-    public let exportFileMetadata: Field<[SecurityExportFileMetadata]>
-    public let exportOptions: Field<SecurityExportOptions>
-    public let exportStructure: Field<SecurityExportFileStructure>
-    public let outputName: Field<String>
-
-    /// Present when the request expanded it (`expand("reviewSet")`).
-    public let reviewSet: Field<SecurityEdiscoveryReviewSet>
-
-    /// Present when the request expanded it (`expand("reviewSetQuery")`).
-    public let reviewSetQuery: Field<SecurityEdiscoveryReviewSetQuery>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.description = Field("description")
-        self.exportFileMetadata = Field("exportFileMetadata")
-        self.exportOptions = Field("exportOptions")
-        self.exportStructure = Field("exportStructure")
-        self.outputName = Field("outputName")
-        self.reviewSet = Field("reviewSet")
-        self.reviewSetQuery = Field("reviewSetQuery")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryExportOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryExportOperation`.
-public struct SecurityEdiscoveryExportOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryExportOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryExportOperation",
-        model: SecurityEdiscoveryExportOperation.self,
-        children: [
-            .init("reviewSet", "microsoft.graph.security.ediscoveryReviewSet", collection: false),
-            .init("reviewSetQuery", "microsoft.graph.security.ediscoveryReviewSetQuery", collection: false),
-        ]
-    )
-
-    public var reviewSet: SecurityEdiscoveryReviewSetRequestBuilder {
-        .init(client: client, path: path.appending("reviewSet"))
-    }
-
-    public var reviewSetQuery: SecurityEdiscoveryReviewSetQueryRequestBuilder {
-        .init(client: client, path: path.appending("reviewSetQuery"))
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryHoldOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryholdoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldOperation`.
-public typealias SecurityEdiscoveryHoldOperation = Model<SecurityEdiscoveryHoldOperationFields>
-
-/// The properties of a `SecurityEdiscoveryHoldOperation`, inherited ones included.
-public struct SecurityEdiscoveryHoldOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryHoldOperation",
-        base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryHoldOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryHoldOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldOperation`.
-public struct SecurityEdiscoveryHoldOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryHoldOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryHoldOperation",
-        model: SecurityEdiscoveryHoldOperation.self
-    )
-}
-
-/// Its properties are listed in `SecurityEdiscoveryHoldPolicySyncOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ediscoveryholdpolicysyncoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldPolicySyncOperation`.
-public typealias SecurityEdiscoveryHoldPolicySyncOperation = Model<SecurityEdiscoveryHoldPolicySyncOperationFields>
-
-/// The properties of a `SecurityEdiscoveryHoldPolicySyncOperation`, inherited ones included.
-public struct SecurityEdiscoveryHoldPolicySyncOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryHoldPolicySyncOperation",
-        base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryHoldPolicySyncOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.reportFileMetadata = Field("reportFileMetadata")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryHoldPolicySyncOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldPolicySyncOperation`.
-public struct SecurityEdiscoveryHoldPolicySyncOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryHoldPolicySyncOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryHoldPolicySyncOperation",
-        model: SecurityEdiscoveryHoldPolicySyncOperation.self
-    )
-}
-
-/// Its properties are listed in `SecurityEdiscoveryIndexOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryindexoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryIndexOperation`.
-public typealias SecurityEdiscoveryIndexOperation = Model<SecurityEdiscoveryIndexOperationFields>
-
-/// The properties of a `SecurityEdiscoveryIndexOperation`, inherited ones included.
-public struct SecurityEdiscoveryIndexOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryIndexOperation",
-        base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryIndexOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryIndexOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryIndexOperation`.
-public struct SecurityEdiscoveryIndexOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryIndexOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryIndexOperation",
-        model: SecurityEdiscoveryIndexOperation.self
-    )
-}
-
-/// Its properties are listed in `SecurityEdiscoveryNoncustodialDataSourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ediscoverynoncustodialdatasource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource`.
-public typealias SecurityEdiscoveryNoncustodialDataSource = Model<SecurityEdiscoveryNoncustodialDataSourceFields>
-
-/// The properties of a `SecurityEdiscoveryNoncustodialDataSource`, inherited ones included.
-public struct SecurityEdiscoveryNoncustodialDataSourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryNoncustodialDataSource",
-        base: SecurityDataSourceContainer.self,
-        fields: SecurityEdiscoveryNoncustodialDataSourceFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let lastModifiedDateTime: Field<Date>
-    public let releasedDateTime: Field<Date>
-    public let status: Field<SecurityDataSourceContainerStatus>
-
-    /// Present when the request expanded it (`expand("dataSource")`).
-    public let dataSource: Field<SecurityDataSource>
-
-    /// Present when the request expanded it (`expand("lastIndexOperation")`).
-    public let lastIndexOperation: Field<SecurityEdiscoveryIndexOperation>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.releasedDateTime = Field("releasedDateTime")
-        self.status = Field("status")
-        self.dataSource = Field("dataSource")
-        self.lastIndexOperation = Field("lastIndexOperation")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryNoncustodialDataSource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource`.
-public struct SecurityEdiscoveryNoncustodialDataSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryNoncustodialDataSource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryNoncustodialDataSource",
-        model: SecurityEdiscoveryNoncustodialDataSource.self,
-        children: [
-            .init("dataSource", "microsoft.graph.security.dataSource", collection: false),
-            .init("lastIndexOperation", "microsoft.graph.security.ediscoveryIndexOperation", collection: false),
-        ],
-        operations: [
-            .init("applyHold", .post, path: "microsoft.graph.security.applyHold"),
-            .init("release", .post, path: "microsoft.graph.security.release"),
-            .init("removeHold", .post, path: "microsoft.graph.security.removeHold"),
-            .init("updateIndex", .post, path: "microsoft.graph.security.updateIndex"),
-            .init("applyHold", .post, path: "microsoft.graph.security.applyHold", onCollection: true),
-            .init("removeHold", .post, path: "microsoft.graph.security.removeHold", onCollection: true),
-        ]
-    )
-
-    public var dataSource: SecurityDataSourceRequestBuilder {
-        .init(client: client, path: path.appending("dataSource"))
-    }
-
-    public var lastIndexOperation: SecurityEdiscoveryIndexOperationRequestBuilder {
-        .init(client: client, path: path.appending("lastIndexOperation"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource/applyHold` (POST).
-    public func applyHold() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.applyHold"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource/release` (POST).
-    public func release() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.release"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource/removeHold` (POST).
-    public func removeHold() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.removeHold"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource/updateIndex` (POST).
-    public func updateIndex() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.updateIndex"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == SecurityEdiscoveryNoncustodialDataSourceRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource/applyHold` (POST).
-    public func applyHold(ids: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.applyHold"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource/removeHold` (POST).
-    public func removeHold(ids: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.removeHold"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryPurgeDataOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ediscoverypurgedataoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryPurgeDataOperation`.
-public typealias SecurityEdiscoveryPurgeDataOperation = Model<SecurityEdiscoveryPurgeDataOperationFields>
-
-/// The properties of a `SecurityEdiscoveryPurgeDataOperation`, inherited ones included.
-public struct SecurityEdiscoveryPurgeDataOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryPurgeDataOperation",
-        base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryPurgeDataOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.reportFileMetadata = Field("reportFileMetadata")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryPurgeDataOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryPurgeDataOperation`.
-public struct SecurityEdiscoveryPurgeDataOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryPurgeDataOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryPurgeDataOperation",
-        model: SecurityEdiscoveryPurgeDataOperation.self
-    )
-}
-
-/// Its properties are listed in `SecurityEdiscoveryReviewSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryreviewset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSet`.
-public typealias SecurityEdiscoveryReviewSet = Model<SecurityEdiscoveryReviewSetFields>
-
-/// The properties of a `SecurityEdiscoveryReviewSet`, inherited ones included.
-public struct SecurityEdiscoveryReviewSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryReviewSet",
-        base: SecurityDataSet.self,
-        fields: SecurityEdiscoveryReviewSetFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("queries")`).
-    public let queries: Field<[SecurityEdiscoveryReviewSetQuery]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.queries = Field("queries")
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryReviewSetQueryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryreviewsetquery?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSetQuery`.
-public typealias SecurityEdiscoveryReviewSetQuery = Model<SecurityEdiscoveryReviewSetQueryFields>
-
-/// The properties of a `SecurityEdiscoveryReviewSetQuery`, inherited ones included.
-public struct SecurityEdiscoveryReviewSetQueryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryReviewSetQuery",
-        base: SecuritySearch.self,
-        fields: SecurityEdiscoveryReviewSetQueryFields()
-    )
-
-    public let id: Field<String>
-    public let contentQuery: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.contentQuery = Field("contentQuery")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryReviewSetQuery`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSetQuery`.
-public struct SecurityEdiscoveryReviewSetQueryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryReviewSetQuery
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryReviewSetQuery",
-        model: SecurityEdiscoveryReviewSetQuery.self,
-        operations: [
-            .init("applyTags", .post, path: "microsoft.graph.security.applyTags"),
-            .init("export", .post, path: "microsoft.graph.security.export"),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSetQuery/applyTags` (POST).
-    public func applyTags(
-        tagsToAdd: [SecurityEdiscoveryReviewTag],
-        tagsToRemove: [SecurityEdiscoveryReviewTag]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.applyTags"))
-        var body = JSONObject()
-        body.set("tagsToAdd", tagsToAdd)
-        body.set("tagsToRemove", tagsToRemove)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSetQuery/export` (POST).
-    public func export(
-        outputName: String,
-        description: String,
-        exportOptions: SecurityExportOptions,
-        exportStructure: SecurityExportFileStructure
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.export"))
-        var body = JSONObject()
-        body.set("outputName", outputName)
-        body.set("description", description)
-        body.set("exportOptions", exportOptions)
-        body.set("exportStructure", exportStructure)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryReviewSet`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSet`.
-public struct SecurityEdiscoveryReviewSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryReviewSet
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryReviewSet",
-        model: SecurityEdiscoveryReviewSet.self,
-        children: [.init("queries", "microsoft.graph.security.ediscoveryReviewSetQuery", collection: true)],
-        operations: [
-            .init("addToReviewSet", .post, path: "microsoft.graph.security.addToReviewSet"),
-            .init("export", .post, path: "microsoft.graph.security.export"),
-        ]
-    )
-
-    /// `queries.request()` lists them; `queries("ediscoveryReviewSetQuery-id")` addresses one.
-    public var queries: CollectionRequestBuilder<SecurityEdiscoveryReviewSetQueryRequestBuilder> {
-        .init(client: client, path: path.appending("queries"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSet/addToReviewSet` (POST).
-    public func addToReviewSet(
-        search: SecurityEdiscoverySearch,
-        additionalDataOptions: SecurityAdditionalDataOptions,
-        itemsToInclude: SecurityItemsToInclude,
-        cloudAttachmentVersion: SecurityCloudAttachmentVersion,
-        documentVersion: SecurityDocumentVersion
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.addToReviewSet"))
-        var body = JSONObject()
-        body.set("search", search)
-        body.set("additionalDataOptions", additionalDataOptions)
-        body.set("itemsToInclude", itemsToInclude)
-        body.set("cloudAttachmentVersion", cloudAttachmentVersion)
-        body.set("documentVersion", documentVersion)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSet/export` (POST).
-    public func export(
-        outputName: String,
-        description: String,
-        exportOptions: SecurityExportOptions,
-        exportStructure: SecurityExportFileStructure
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.export"))
-        var body = JSONObject()
-        body.set("outputName", outputName)
-        body.set("description", description)
-        body.set("exportOptions", exportOptions)
-        body.set("exportStructure", exportStructure)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryReviewTagFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoveryreviewtag?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewTag`.
-public typealias SecurityEdiscoveryReviewTag = Model<SecurityEdiscoveryReviewTagFields>
-
-/// The properties of a `SecurityEdiscoveryReviewTag`, inherited ones included.
-public struct SecurityEdiscoveryReviewTagFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryReviewTag",
-        base: SecurityTag.self,
-        fields: SecurityEdiscoveryReviewTagFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let childSelectability: Field<SecurityChildSelectability>
-
-    /// Present when the request expanded it (`expand("childTags")`).
-    public let childTags: Field<[SecurityEdiscoveryReviewTag]>
-
-    /// Present when the request expanded it (`expand("parent")`).
-    public let parent: Field<SecurityEdiscoveryReviewTag>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.childSelectability = Field("childSelectability")
-        self.childTags = Field("childTags")
-        self.parent = Field("parent")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryReviewTag`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewTag`.
-public struct SecurityEdiscoveryReviewTagRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryReviewTag
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryReviewTag",
-        model: SecurityEdiscoveryReviewTag.self,
-        children: [
-            .init("childTags", "microsoft.graph.security.ediscoveryReviewTag", collection: true),
-            .init("parent", "microsoft.graph.security.ediscoveryReviewTag", collection: false),
-        ],
-        operations: [
-            .init(
-                "asHierarchy",
-                .get,
-                path: "microsoft.graph.security.asHierarchy",
-                onCollection: true,
-                response: .collection(.model(SecurityEdiscoveryReviewTag.self))
-            ),
-        ]
-    )
-
-    /// `childTags.request()` lists them; `childTags("ediscoveryReviewTag-id")` addresses one.
-    public var childTags: CollectionRequestBuilder<SecurityEdiscoveryReviewTagRequestBuilder> {
-        .init(client: client, path: path.appending("childTags"))
-    }
-
-    public var parent: SecurityEdiscoveryReviewTagRequestBuilder {
-        .init(client: client, path: path.appending("parent"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == SecurityEdiscoveryReviewTagRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewTag/asHierarchy` (GET).
-    public func asHierarchy() -> CollectionRequest<SecurityEdiscoveryReviewTag> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "microsoft.graph.security.asHierarchy", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoverySearchFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverysearch?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoverySearch`.
-public typealias SecurityEdiscoverySearch = Model<SecurityEdiscoverySearchFields>
-
-/// The properties of a `SecurityEdiscoverySearch`, inherited ones included.
-public struct SecurityEdiscoverySearchFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoverySearch",
-        base: SecuritySearch.self,
-        fields: SecurityEdiscoverySearchFields()
-    )
-
-    public let id: Field<String>
-    public let contentQuery: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let dataSourceScopes: Field<SecurityDataSourceScopes>
-
-    /// Present when the request expanded it (`expand("additionalSources")`).
-    public let additionalSources: Field<[SecurityDataSource]>
-
-    /// Present when the request expanded it (`expand("addToReviewSetOperation")`).
-    public let addToReviewSetOperation: Field<SecurityEdiscoveryAddToReviewSetOperation>
-
-    /// Present when the request expanded it (`expand("custodianSources")`).
-    public let custodianSources: Field<[SecurityDataSource]>
-
-    /// Present when the request expanded it (`expand("lastEstimateStatisticsOperation")`).
-    public let lastEstimateStatisticsOperation: Field<SecurityEdiscoveryEstimateOperation>
-
-    /// Present when the request expanded it (`expand("noncustodialSources")`).
-    public let noncustodialSources: Field<[SecurityEdiscoveryNoncustodialDataSource]>
-
-    private init() {
-        self.id = Field("id")
-        self.contentQuery = Field("contentQuery")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.dataSourceScopes = Field("dataSourceScopes")
-        self.additionalSources = Field("additionalSources")
-        self.addToReviewSetOperation = Field("addToReviewSetOperation")
-        self.custodianSources = Field("custodianSources")
-        self.lastEstimateStatisticsOperation = Field("lastEstimateStatisticsOperation")
-        self.noncustodialSources = Field("noncustodialSources")
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoverySearchExportOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ediscoverysearchexportoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoverySearchExportOperation`.
-public typealias SecurityEdiscoverySearchExportOperation = Model<SecurityEdiscoverySearchExportOperationFields>
-
-/// The properties of a `SecurityEdiscoverySearchExportOperation`, inherited ones included.
-public struct SecurityEdiscoverySearchExportOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoverySearchExportOperation",
-        base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoverySearchExportOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let additionalOptions: Field<SecurityAdditionalOptions>
-    public let cloudAttachmentVersion: Field<SecurityCloudAttachmentVersion>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let documentVersion: Field<SecurityDocumentVersion>
-    public let exportCriteria: Field<SecurityExportCriteria>
-    public let exportFileMetadata: Field<[SecurityExportFileMetadata]>
-    public let exportFormat: Field<SecurityExportFormat>
-    public let exportLocation: Field<SecurityExportLocation>
-    public let exportSingleItems: Field<Bool>
-
-    /// Present when the request expanded it (`expand("search")`).
-    public let search: Field<SecurityEdiscoverySearch>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.additionalOptions = Field("additionalOptions")
-        self.cloudAttachmentVersion = Field("cloudAttachmentVersion")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.documentVersion = Field("documentVersion")
-        self.exportCriteria = Field("exportCriteria")
-        self.exportFileMetadata = Field("exportFileMetadata")
-        self.exportFormat = Field("exportFormat")
-        self.exportLocation = Field("exportLocation")
-        self.exportSingleItems = Field("exportSingleItems")
-        self.search = Field("search")
-    }
-}
-
-/// Requests for one `SecurityEdiscoverySearchExportOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoverySearchExportOperation`.
-public struct SecurityEdiscoverySearchExportOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoverySearchExportOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoverySearchExportOperation",
-        model: SecurityEdiscoverySearchExportOperation.self,
-        children: [.init("search", "microsoft.graph.security.ediscoverySearch", collection: false)]
-    )
-
-    public var search: SecurityEdiscoverySearchRequestBuilder { .init(client: client, path: path.appending("search")) }
-}
-
-/// Requests for one `SecurityEdiscoverySearch`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoverySearch`.
-public struct SecurityEdiscoverySearchRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoverySearch
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoverySearch",
-        model: SecurityEdiscoverySearch.self,
-        children: [
-            .init("additionalSources", "microsoft.graph.security.dataSource", collection: true),
-            .init(
-                "addToReviewSetOperation",
-                "microsoft.graph.security.ediscoveryAddToReviewSetOperation",
-                collection: false
-            ),
-            .init("custodianSources", "microsoft.graph.security.dataSource", collection: true),
-            .init(
-                "lastEstimateStatisticsOperation",
-                "microsoft.graph.security.ediscoveryEstimateOperation",
-                collection: false
-            ),
-            .init("noncustodialSources", "microsoft.graph.security.ediscoveryNoncustodialDataSource", collection: true),
-        ],
-        operations: [
-            .init("estimateStatistics", .post, path: "microsoft.graph.security.estimateStatistics"),
-            .init("exportReport", .post, path: "microsoft.graph.security.exportReport"),
-            .init("exportResult", .post, path: "microsoft.graph.security.exportResult"),
-            .init("purgeData", .post, path: "microsoft.graph.security.purgeData"),
-        ]
-    )
-
-    /// `additionalSources.request()` lists them; `additionalSources("dataSource-id")` addresses one.
-    public var additionalSources: CollectionRequestBuilder<SecurityDataSourceRequestBuilder> {
-        .init(client: client, path: path.appending("additionalSources"))
-    }
-
-    public var addToReviewSetOperation: SecurityEdiscoveryAddToReviewSetOperationRequestBuilder {
-        .init(client: client, path: path.appending("addToReviewSetOperation"))
-    }
-
-    /// `custodianSources.request()` lists them; `custodianSources("dataSource-id")` addresses one.
-    public var custodianSources: CollectionRequestBuilder<SecurityDataSourceRequestBuilder> {
-        .init(client: client, path: path.appending("custodianSources"))
-    }
-
-    public var lastEstimateStatisticsOperation: SecurityEdiscoveryEstimateOperationRequestBuilder {
-        .init(client: client, path: path.appending("lastEstimateStatisticsOperation"))
-    }
-
-    /// `noncustodialSources.request()` lists them; `noncustodialSources("ediscoveryNoncustodialDataSource-id")`
-    /// addresses one.
-    public var noncustodialSources: CollectionRequestBuilder<SecurityEdiscoveryNoncustodialDataSourceRequestBuilder> {
-        .init(client: client, path: path.appending("noncustodialSources"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch/estimateStatistics` (POST).
-    public func estimateStatistics() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.estimateStatistics"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch/exportReport` (POST).
-    public func exportReport(
-        displayName: String,
-        description: String,
-        exportCriteria: SecurityExportCriteria,
-        exportLocation: SecurityExportLocation,
-        additionalOptions: SecurityAdditionalOptions,
-        cloudAttachmentVersion: SecurityCloudAttachmentVersion,
-        documentVersion: SecurityDocumentVersion
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.exportReport"))
-        var body = JSONObject()
-        body.set("displayName", displayName)
-        body.set("description", description)
-        body.set("exportCriteria", exportCriteria)
-        body.set("exportLocation", exportLocation)
-        body.set("additionalOptions", additionalOptions)
-        body.set("cloudAttachmentVersion", cloudAttachmentVersion)
-        body.set("documentVersion", documentVersion)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch/exportResult` (POST).
-    public func exportResult(
-        displayName: String,
-        description: String,
-        exportCriteria: SecurityExportCriteria,
-        exportLocation: SecurityExportLocation,
-        additionalOptions: SecurityAdditionalOptions,
-        exportFormat: SecurityExportFormat,
-        exportSingleItems: Bool,
-        cloudAttachmentVersion: SecurityCloudAttachmentVersion,
-        documentVersion: SecurityDocumentVersion
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.exportResult"))
-        var body = JSONObject()
-        body.set("displayName", displayName)
-        body.set("description", description)
-        body.set("exportCriteria", exportCriteria)
-        body.set("exportLocation", exportLocation)
-        body.set("additionalOptions", additionalOptions)
-        body.set("exportFormat", exportFormat)
-        body.set("exportSingleItems", exportSingleItems)
-        body.set("cloudAttachmentVersion", cloudAttachmentVersion)
-        body.set("documentVersion", documentVersion)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch/purgeData` (POST).
-    public func purgeData(
-        purgeType: SecurityPurgeType? = nil,
-        purgeAreas: SecurityPurgeAreas? = nil
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.purgeData"))
-        var body = JSONObject()
-        if let purgeType { body.set("purgeType", purgeType) }
-        if let purgeAreas { body.set("purgeAreas", purgeAreas) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SecurityEdiscoveryTagOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ediscoverytagoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryTagOperation`.
-public typealias SecurityEdiscoveryTagOperation = Model<SecurityEdiscoveryTagOperationFields>
-
-/// The properties of a `SecurityEdiscoveryTagOperation`, inherited ones included.
-public struct SecurityEdiscoveryTagOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ediscoveryTagOperation",
-        base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryTagOperationFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `SecurityEdiscoveryTagOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ediscoveryTagOperation`.
-public struct SecurityEdiscoveryTagOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryTagOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryTagOperation",
-        model: SecurityEdiscoveryTagOperation.self
-    )
-}
-
-/// Its properties are listed in `SecurityEhrConnectorAuditBaseRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ehrconnectorauditbaserecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ehrConnectorAuditBaseRecord`.
-public typealias SecurityEhrConnectorAuditBaseRecord = Model<SecurityEhrConnectorAuditBaseRecordFields>
-
-/// The properties of a `SecurityEhrConnectorAuditBaseRecord`, inherited ones included.
-public struct SecurityEhrConnectorAuditBaseRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ehrConnectorAuditBaseRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityEhrConnectorAuditBaseRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityEmailSenderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-emailsender?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.emailSender`.
-public typealias SecurityEmailSender = Model<SecurityEmailSenderFields>
-
-/// The properties of a `SecurityEmailSender`, inherited ones included.
-public struct SecurityEmailSenderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.emailSender", fields: SecurityEmailSenderFields())
-    public let displayName: Field<String>
-    public let domainName: Field<String>
     public let emailAddress: Field<String>
+    public let lastUpdatedDateTime: Field<Date>
+    public let phones: Field<[Phone]>
 
     private init() {
+        self.id = Field("id")
+        self.addresses = Field("addresses")
+        self.createdDateTime = Field("createdDateTime")
         self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
         self.emailAddress = Field("emailAddress")
+        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
+        self.phones = Field("phones")
     }
 }
 
-/// Its properties are listed in `SecurityEopSubmissionFeedEntityAuditRecordFields`; read and write them as
-/// `value.name`.
+/// Its properties are listed in `BookingCustomerBaseFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-eopsubmissionfeedentityauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.eopSubmissionFeedEntityAuditRecord`.
-public typealias SecurityEopSubmissionFeedEntityAuditRecord = Model<SecurityEopSubmissionFeedEntityAuditRecordFields>
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomerbase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingCustomerBase`.
+public typealias BookingCustomerBase = Model<BookingCustomerBaseFields>
 
-/// The properties of a `SecurityEopSubmissionFeedEntityAuditRecord`, inherited ones included.
-public struct SecurityEopSubmissionFeedEntityAuditRecordFields: FieldSet {
+/// The properties of a `BookingCustomerBase`, inherited ones included.
+public struct BookingCustomerBaseFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.eopSubmissionFeedEntityAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityEopSubmissionFeedEntityAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityEventPropagationResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-eventpropagationresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.eventPropagationResult`.
-public typealias SecurityEventPropagationResult = Model<SecurityEventPropagationResultFields>
-
-/// The properties of a `SecurityEventPropagationResult`, inherited ones included.
-public struct SecurityEventPropagationResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.eventPropagationResult",
-        fields: SecurityEventPropagationResultFields()
-    )
-
-    public let location: Field<String>
-    public let serviceName: Field<String>
-    public let status: Field<SecurityEventPropagationStatus>
-    public let statusInformation: Field<String>
-
-    private init() {
-        self.location = Field("location")
-        self.serviceName = Field("serviceName")
-        self.status = Field("status")
-        self.statusInformation = Field("statusInformation")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.eventPropagationStatus`.
-public typealias SecurityEventPropagationStatus = OpenEnum<SecurityEventPropagationStatusValues>
-
-/// The values of `SecurityEventPropagationStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityEventPropagationStatusValues: EnumValues {
-    public static let known: [String] = ["none", "inProcessing", "failed", "success", "unknownFutureValue"]
-}
-
-extension SecurityEventPropagationStatus {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var inProcessing: Self { Self(rawValue: "inProcessing") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityEventQueryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-eventquery?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.eventQuery`.
-public typealias SecurityEventQuery = Model<SecurityEventQueryFields>
-
-/// The properties of a `SecurityEventQuery`, inherited ones included.
-public struct SecurityEventQueryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.eventQuery", fields: SecurityEventQueryFields())
-    public let query: Field<String>
-    public let queryType: Field<SecurityQueryType>
-
-    private init() {
-        self.query = Field("query")
-        self.queryType = Field("queryType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.eventSource`.
-public typealias SecurityEventSource = OpenEnum<SecurityEventSourceValues>
-
-/// The values of `SecurityEventSource` that the spec declares; others decode and re-encode too.
-public enum SecurityEventSourceValues: EnumValues {
-    public static let known: [String] = ["system", "admin", "user", "unknownFutureValue"]
-}
-
-extension SecurityEventSource {
-    public static var system: Self { Self(rawValue: "system") }
-
-    public static var admin: Self { Self(rawValue: "admin") }
-
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.eventStatusType`.
-public typealias SecurityEventStatusType = OpenEnum<SecurityEventStatusTypeValues>
-
-/// The values of `SecurityEventStatusType` that the spec declares; others decode and re-encode too.
-public enum SecurityEventStatusTypeValues: EnumValues {
-    public static let known: [String] = ["pending", "error", "success", "notAvaliable", "unknownFutureValue"]
-}
-
-extension SecurityEventStatusType {
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var error: Self { Self(rawValue: "error") }
-
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var notAvaliable: Self { Self(rawValue: "notAvaliable") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.evidenceRemediationStatus`.
-public typealias SecurityEvidenceRemediationStatus = OpenEnum<SecurityEvidenceRemediationStatusValues>
-
-/// The values of `SecurityEvidenceRemediationStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityEvidenceRemediationStatusValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "remediated",
-        "prevented",
-        "blocked",
-        "notFound",
-        "unknownFutureValue",
-        "active",
-        "pendingApproval",
-        "declined",
-        "unremediated",
-        "running",
-        "partiallyRemediated",
-    ]
-}
-
-extension SecurityEvidenceRemediationStatus {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var remediated: Self { Self(rawValue: "remediated") }
-
-    public static var prevented: Self { Self(rawValue: "prevented") }
-
-    public static var blocked: Self { Self(rawValue: "blocked") }
-
-    public static var notFound: Self { Self(rawValue: "notFound") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var pendingApproval: Self { Self(rawValue: "pendingApproval") }
-
-    public static var declined: Self { Self(rawValue: "declined") }
-
-    public static var unremediated: Self { Self(rawValue: "unremediated") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var partiallyRemediated: Self { Self(rawValue: "partiallyRemediated") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.evidenceRole`.
-public typealias SecurityEvidenceRole = OpenEnum<SecurityEvidenceRoleValues>
-
-/// The values of `SecurityEvidenceRole` that the spec declares; others decode and re-encode too.
-public enum SecurityEvidenceRoleValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "contextual",
-        "scanned",
-        "source",
-        "destination",
-        "created",
-        "added",
-        "compromised",
-        "edited",
-        "attacked",
-        "attacker",
-        "commandAndControl",
-        "loaded",
-        "suspicious",
-        "policyViolator",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityEvidenceRole {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var contextual: Self { Self(rawValue: "contextual") }
-
-    public static var scanned: Self { Self(rawValue: "scanned") }
-
-    public static var source: Self { Self(rawValue: "source") }
-
-    public static var destination: Self { Self(rawValue: "destination") }
-
-    public static var created: Self { Self(rawValue: "created") }
-
-    public static var added: Self { Self(rawValue: "added") }
-
-    public static var compromised: Self { Self(rawValue: "compromised") }
-
-    public static var edited: Self { Self(rawValue: "edited") }
-
-    public static var attacked: Self { Self(rawValue: "attacked") }
-
-    public static var attacker: Self { Self(rawValue: "attacker") }
-
-    public static var commandAndControl: Self { Self(rawValue: "commandAndControl") }
-
-    public static var loaded: Self { Self(rawValue: "loaded") }
-
-    public static var suspicious: Self { Self(rawValue: "suspicious") }
-
-    public static var policyViolator: Self { Self(rawValue: "policyViolator") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.evidenceVerdict`.
-public typealias SecurityEvidenceVerdict = OpenEnum<SecurityEvidenceVerdictValues>
-
-/// The values of `SecurityEvidenceVerdict` that the spec declares; others decode and re-encode too.
-public enum SecurityEvidenceVerdictValues: EnumValues {
-    public static let known: [String] = ["unknown", "suspicious", "malicious", "noThreatsFound", "unknownFutureValue"]
-}
-
-extension SecurityEvidenceVerdict {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var suspicious: Self { Self(rawValue: "suspicious") }
-
-    public static var malicious: Self { Self(rawValue: "malicious") }
-
-    public static var noThreatsFound: Self { Self(rawValue: "noThreatsFound") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityExchangeAdminAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-exchangeadminauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.exchangeAdminAuditRecord`.
-public typealias SecurityExchangeAdminAuditRecord = Model<SecurityExchangeAdminAuditRecordFields>
-
-/// The properties of a `SecurityExchangeAdminAuditRecord`, inherited ones included.
-public struct SecurityExchangeAdminAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.exchangeAdminAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityExchangeAdminAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityExchangeAggregatedMailboxAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-exchangeaggregatedmailboxauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.exchangeAggregatedMailboxAuditRecord`.
-public typealias SecurityExchangeAggregatedMailboxAuditRecord =
-    Model<SecurityExchangeAggregatedMailboxAuditRecordFields>
-
-/// The properties of a `SecurityExchangeAggregatedMailboxAuditRecord`, inherited ones included.
-public struct SecurityExchangeAggregatedMailboxAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.exchangeAggregatedMailboxAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityExchangeAggregatedMailboxAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityExchangeAggregatedOperationRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-exchangeaggregatedoperationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.exchangeAggregatedOperationRecord`.
-public typealias SecurityExchangeAggregatedOperationRecord = Model<SecurityExchangeAggregatedOperationRecordFields>
-
-/// The properties of a `SecurityExchangeAggregatedOperationRecord`, inherited ones included.
-public struct SecurityExchangeAggregatedOperationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.exchangeAggregatedOperationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityExchangeAggregatedOperationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityExchangeMailboxAuditGroupRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-exchangemailboxauditgrouprecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.exchangeMailboxAuditGroupRecord`.
-public typealias SecurityExchangeMailboxAuditGroupRecord = Model<SecurityExchangeMailboxAuditGroupRecordFields>
-
-/// The properties of a `SecurityExchangeMailboxAuditGroupRecord`, inherited ones included.
-public struct SecurityExchangeMailboxAuditGroupRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.exchangeMailboxAuditGroupRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityExchangeMailboxAuditGroupRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityExchangeMailboxAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-exchangemailboxauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.exchangeMailboxAuditRecord`.
-public typealias SecurityExchangeMailboxAuditRecord = Model<SecurityExchangeMailboxAuditRecordFields>
-
-/// The properties of a `SecurityExchangeMailboxAuditRecord`, inherited ones included.
-public struct SecurityExchangeMailboxAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.exchangeMailboxAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityExchangeMailboxAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.exportCriteria`.
-public typealias SecurityExportCriteria = OpenEnum<SecurityExportCriteriaValues>
-
-/// The values of `SecurityExportCriteria` that the spec declares; others decode and re-encode too.
-public enum SecurityExportCriteriaValues: FlagValues {
-    public static let known: [String] = ["searchHits", "partiallyIndexed", "unknownFutureValue"]
-}
-
-extension SecurityExportCriteria {
-    public static var searchHits: Self { Self(rawValue: "searchHits") }
-
-    public static var partiallyIndexed: Self { Self(rawValue: "partiallyIndexed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityExportFileMetadataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-exportfilemetadata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.exportFileMetadata`.
-public typealias SecurityExportFileMetadata = Model<SecurityExportFileMetadataFields>
-
-/// The properties of a `SecurityExportFileMetadata`, inherited ones included.
-public struct SecurityExportFileMetadataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.exportFileMetadata",
-        fields: SecurityExportFileMetadataFields()
-    )
-
-    public let downloadUrl: Field<String>
-    public let fileName: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.downloadUrl = Field("downloadUrl")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.exportFileStructure`.
-public typealias SecurityExportFileStructure = OpenEnum<SecurityExportFileStructureValues>
-
-/// The values of `SecurityExportFileStructure` that the spec declares; others decode and re-encode too.
-public enum SecurityExportFileStructureValues: EnumValues {
-    public static let known: [String] = ["none", "directory", "pst", "unknownFutureValue", "msg"]
-}
-
-extension SecurityExportFileStructure {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var directory: Self { Self(rawValue: "directory") }
-
-    public static var pst: Self { Self(rawValue: "pst") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var msg: Self { Self(rawValue: "msg") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.exportFormat`.
-public typealias SecurityExportFormat = OpenEnum<SecurityExportFormatValues>
-
-/// The values of `SecurityExportFormat` that the spec declares; others decode and re-encode too.
-public enum SecurityExportFormatValues: EnumValues {
-    public static let known: [String] = ["pst", "msg", "eml", "unknownFutureValue"]
-}
-
-extension SecurityExportFormat {
-    public static var pst: Self { Self(rawValue: "pst") }
-
-    public static var msg: Self { Self(rawValue: "msg") }
-
-    public static var eml: Self { Self(rawValue: "eml") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.exportLocation`.
-public typealias SecurityExportLocation = OpenEnum<SecurityExportLocationValues>
-
-/// The values of `SecurityExportLocation` that the spec declares; others decode and re-encode too.
-public enum SecurityExportLocationValues: FlagValues {
-    public static let known: [String] = ["responsiveLocations", "nonresponsiveLocations", "unknownFutureValue"]
-}
-
-extension SecurityExportLocation {
-    public static var responsiveLocations: Self { Self(rawValue: "responsiveLocations") }
-
-    public static var nonresponsiveLocations: Self { Self(rawValue: "nonresponsiveLocations") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.exportOptions`.
-public typealias SecurityExportOptions = OpenEnum<SecurityExportOptionsValues>
-
-/// The values of `SecurityExportOptions` that the spec declares; others decode and re-encode too.
-public enum SecurityExportOptionsValues: FlagValues {
-    public static let known: [String] = [
-        "originalFiles",
-        "text",
-        "pdfReplacement",
-        "tags",
-        "unknownFutureValue",
-        "splitSource",
-        "includeFolderAndPath",
-        "friendlyName",
-        "condensePaths",
-    ]
-}
-
-extension SecurityExportOptions {
-    public static var originalFiles: Self { Self(rawValue: "originalFiles") }
-
-    public static var text: Self { Self(rawValue: "text") }
-
-    public static var pdfReplacement: Self { Self(rawValue: "pdfReplacement") }
-
-    public static var tags: Self { Self(rawValue: "tags") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var splitSource: Self { Self(rawValue: "splitSource") }
-
-    public static var includeFolderAndPath: Self { Self(rawValue: "includeFolderAndPath") }
-
-    public static var friendlyName: Self { Self(rawValue: "friendlyName") }
-
-    public static var condensePaths: Self { Self(rawValue: "condensePaths") }
-}
-
-/// Its properties are listed in `SecurityFabricAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fabricauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.fabricAuditRecord`.
-public typealias SecurityFabricAuditRecord = Model<SecurityFabricAuditRecordFields>
-
-/// The properties of a `SecurityFabricAuditRecord`, inherited ones included.
-public struct SecurityFabricAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.fabricAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityFabricAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityFabricPolicyRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fabricpolicyrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.fabricPolicyRecord`.
-public typealias SecurityFabricPolicyRecord = Model<SecurityFabricPolicyRecordFields>
-
-/// The properties of a `SecurityFabricPolicyRecord`, inherited ones included.
-public struct SecurityFabricPolicyRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.fabricPolicyRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityFabricPolicyRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityFileDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-filedetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.fileDetails`.
-public typealias SecurityFileDetails = Model<SecurityFileDetailsFields>
-
-/// The properties of a `SecurityFileDetails`, inherited ones included.
-public struct SecurityFileDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.fileDetails", fields: SecurityFileDetailsFields())
-    public let fileName: Field<String>
-    public let filePath: Field<String>
-    public let filePublisher: Field<String>
-    public let fileSize: Field<Int64>
-    public let issuer: Field<String>
-    public let md5: Field<String>
-    public let sha1: Field<String>
-    public let sha256: Field<String>
-    public let sha256Ac: Field<String>
-    public let signer: Field<String>
-
-    private init() {
-        self.fileName = Field("fileName")
-        self.filePath = Field("filePath")
-        self.filePublisher = Field("filePublisher")
-        self.fileSize = Field("fileSize")
-        self.issuer = Field("issuer")
-        self.md5 = Field("md5")
-        self.sha1 = Field("sha1")
-        self.sha256 = Field("sha256")
-        self.sha256Ac = Field("sha256Ac")
-        self.signer = Field("signer")
-    }
-}
-
-/// Its properties are listed in `SecurityFileEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.fileEvidence`.
-public typealias SecurityFileEvidence = Model<SecurityFileEvidenceFields>
-
-/// The properties of a `SecurityFileEvidence`, inherited ones included.
-public struct SecurityFileEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.fileEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityFileEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let detectionStatus: Field<SecurityDetectionStatus>
-    public let fileDetails: Field<SecurityFileDetails>
-    public let mdeDeviceId: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.detectionStatus = Field("detectionStatus")
-        self.fileDetails = Field("fileDetails")
-        self.mdeDeviceId = Field("mdeDeviceId")
-    }
-}
-
-/// Its properties are listed in `SecurityFileHashFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-filehash?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.fileHash`.
-public typealias SecurityFileHash = Model<SecurityFileHashFields>
-
-/// The properties of a `SecurityFileHash`, inherited ones included.
-public struct SecurityFileHashFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.fileHash", fields: SecurityFileHashFields())
-    public let algorithm: Field<SecurityFileHashAlgorithm>
-    public let value: Field<String>
-
-    private init() {
-        self.algorithm = Field("algorithm")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.fileHashAlgorithm`.
-public typealias SecurityFileHashAlgorithm = OpenEnum<SecurityFileHashAlgorithmValues>
-
-/// The values of `SecurityFileHashAlgorithm` that the spec declares; others decode and re-encode too.
-public enum SecurityFileHashAlgorithmValues: EnumValues {
-    public static let known: [String] = ["unknown", "md5", "sha1", "sha256", "sha256ac", "unknownFutureValue"]
-}
-
-extension SecurityFileHashAlgorithm {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var md5: Self { Self(rawValue: "md5") }
-
-    public static var sha1: Self { Self(rawValue: "sha1") }
-
-    public static var sha256: Self { Self(rawValue: "sha256") }
-
-    public static var sha256ac: Self { Self(rawValue: "sha256ac") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityFileHashEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-filehashevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.fileHashEvidence`.
-public typealias SecurityFileHashEvidence = Model<SecurityFileHashEvidenceFields>
-
-/// The properties of a `SecurityFileHashEvidence`, inherited ones included.
-public struct SecurityFileHashEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.fileHashEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityFileHashEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let algorithm: Field<SecurityFileHashAlgorithm>
-    public let value: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.algorithm = Field("algorithm")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `SecurityFilePlanAppliedCategoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplanappliedcategory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanAppliedCategory`.
-public typealias SecurityFilePlanAppliedCategory = Model<SecurityFilePlanAppliedCategoryFields>
-
-/// The properties of a `SecurityFilePlanAppliedCategory`, inherited ones included.
-public struct SecurityFilePlanAppliedCategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanAppliedCategory",
-        base: SecurityFilePlanDescriptorBase.self,
-        fields: SecurityFilePlanAppliedCategoryFields()
-    )
-
-    public let displayName: Field<String>
-    public let subcategory: Field<SecurityFilePlanSubcategory>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.subcategory = Field("subcategory")
-    }
-}
-
-/// Its properties are listed in `SecurityFilePlanAuthorityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplanauthority?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanAuthority`.
-public typealias SecurityFilePlanAuthority = Model<SecurityFilePlanAuthorityFields>
-
-/// The properties of a `SecurityFilePlanAuthority`, inherited ones included.
-public struct SecurityFilePlanAuthorityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanAuthority",
-        base: SecurityFilePlanDescriptorBase.self,
-        fields: SecurityFilePlanAuthorityFields()
-    )
-
-    public let displayName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Its properties are listed in `SecurityFilePlanCitationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplancitation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanCitation`.
-public typealias SecurityFilePlanCitation = Model<SecurityFilePlanCitationFields>
-
-/// The properties of a `SecurityFilePlanCitation`, inherited ones included.
-public struct SecurityFilePlanCitationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanCitation",
-        base: SecurityFilePlanDescriptorBase.self,
-        fields: SecurityFilePlanCitationFields()
-    )
-
-    public let displayName: Field<String>
-    public let citationJurisdiction: Field<String>
-    public let citationUrl: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.citationJurisdiction = Field("citationJurisdiction")
-        self.citationUrl = Field("citationUrl")
-    }
-}
-
-/// Its properties are listed in `SecurityFilePlanDepartmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplandepartment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanDepartment`.
-public typealias SecurityFilePlanDepartment = Model<SecurityFilePlanDepartmentFields>
-
-/// The properties of a `SecurityFilePlanDepartment`, inherited ones included.
-public struct SecurityFilePlanDepartmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanDepartment",
-        base: SecurityFilePlanDescriptorBase.self,
-        fields: SecurityFilePlanDepartmentFields()
-    )
-
-    public let displayName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Its properties are listed in `SecurityFilePlanDescriptorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplandescriptor?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor`.
-public typealias SecurityFilePlanDescriptor = Model<SecurityFilePlanDescriptorFields>
-
-/// The properties of a `SecurityFilePlanDescriptor`, inherited ones included.
-public struct SecurityFilePlanDescriptorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanDescriptor",
+        "microsoft.graph.bookingCustomerBase",
         base: Entity.self,
-        fields: SecurityFilePlanDescriptorFields()
+        derived: [BookingCustomer.self],
+        fields: BookingCustomerBaseFields()
     )
 
     public let id: Field<String>
-    public let authority: Field<SecurityFilePlanAuthority>
-    public let category: Field<SecurityFilePlanAppliedCategory>
-    public let citation: Field<SecurityFilePlanCitation>
-    public let department: Field<SecurityFilePlanDepartment>
-    public let filePlanReference: Field<SecurityFilePlanReference>
-
-    /// Present when the request expanded it (`expand("authorityTemplate")`).
-    public let authorityTemplate: Field<SecurityAuthorityTemplate>
-
-    /// Present when the request expanded it (`expand("categoryTemplate")`).
-    public let categoryTemplate: Field<SecurityCategoryTemplate>
-
-    /// Present when the request expanded it (`expand("citationTemplate")`).
-    public let citationTemplate: Field<SecurityCitationTemplate>
-
-    /// Present when the request expanded it (`expand("departmentTemplate")`).
-    public let departmentTemplate: Field<SecurityDepartmentTemplate>
-
-    /// Present when the request expanded it (`expand("filePlanReferenceTemplate")`).
-    public let filePlanReferenceTemplate: Field<SecurityFilePlanReferenceTemplate>
 
     private init() {
         self.id = Field("id")
-        self.authority = Field("authority")
-        self.category = Field("category")
-        self.citation = Field("citation")
-        self.department = Field("department")
-        self.filePlanReference = Field("filePlanReference")
-        self.authorityTemplate = Field("authorityTemplate")
-        self.categoryTemplate = Field("categoryTemplate")
-        self.citationTemplate = Field("citationTemplate")
-        self.departmentTemplate = Field("departmentTemplate")
-        self.filePlanReferenceTemplate = Field("filePlanReferenceTemplate")
     }
 }
 
-/// Its properties are listed in `SecurityFilePlanDescriptorBaseFields`; read and write them as `value.name`.
+/// Requests for one `BookingCustomerBase`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplandescriptorbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorBase`.
-public typealias SecurityFilePlanDescriptorBase = Model<SecurityFilePlanDescriptorBaseFields>
-
-/// The properties of a `SecurityFilePlanDescriptorBase`, inherited ones included.
-public struct SecurityFilePlanDescriptorBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanDescriptorBase",
-        derived: [
-            SecurityFilePlanAppliedCategory.self,
-            SecurityFilePlanAuthority.self,
-            SecurityFilePlanCitation.self,
-            SecurityFilePlanDepartment.self,
-            SecurityFilePlanReference.self,
-            SecurityFilePlanSubcategory.self,
-        ],
-        fields: SecurityFilePlanDescriptorBaseFields()
-    )
-
-    public let displayName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `SecurityFilePlanDescriptor`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor`.
-public struct SecurityFilePlanDescriptorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityFilePlanDescriptor
+/// - Remark: Generated from `microsoft.graph.bookingCustomerBase`.
+public struct BookingCustomerBaseRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BookingCustomerBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -10347,685 +253,904 @@ public struct SecurityFilePlanDescriptorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.filePlanDescriptor",
-        model: SecurityFilePlanDescriptor.self,
-        children: [
-            .init("authorityTemplate", "microsoft.graph.security.authorityTemplate", collection: false),
-            .init("categoryTemplate", "microsoft.graph.security.categoryTemplate", collection: false),
-            .init("citationTemplate", "microsoft.graph.security.citationTemplate", collection: false),
-            .init("departmentTemplate", "microsoft.graph.security.departmentTemplate", collection: false),
-            .init("filePlanReferenceTemplate", "microsoft.graph.security.filePlanReferenceTemplate", collection: false),
-        ]
-    )
-
-    public var authorityTemplate: SecurityAuthorityTemplateRequestBuilder {
-        .init(client: client, path: path.appending("authorityTemplate"))
-    }
-
-    public var categoryTemplate: SecurityCategoryTemplateRequestBuilder {
-        .init(client: client, path: path.appending("categoryTemplate"))
-    }
-
-    public var citationTemplate: SecurityCitationTemplateRequestBuilder {
-        .init(client: client, path: path.appending("citationTemplate"))
-    }
-
-    public var departmentTemplate: SecurityDepartmentTemplateRequestBuilder {
-        .init(client: client, path: path.appending("departmentTemplate"))
-    }
-
-    public var filePlanReferenceTemplate: SecurityFilePlanReferenceTemplateRequestBuilder {
-        .init(client: client, path: path.appending("filePlanReferenceTemplate"))
-    }
+    public static let route = ResourceRoute("microsoft.graph.bookingCustomerBase", model: BookingCustomerBase.self)
 }
 
-/// Its properties are listed in `SecurityFilePlanDescriptorTemplateFields`; read and write them as `value.name`.
+/// Its properties are listed in `BookingCustomerInformationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplandescriptortemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorTemplate`.
-public typealias SecurityFilePlanDescriptorTemplate = Model<SecurityFilePlanDescriptorTemplateFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomerinformation?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingCustomerInformation`.
+public typealias BookingCustomerInformation = Model<BookingCustomerInformationFields>
 
-/// The properties of a `SecurityFilePlanDescriptorTemplate`, inherited ones included.
-public struct SecurityFilePlanDescriptorTemplateFields: FieldSet {
+/// The properties of a `BookingCustomerInformation`, inherited ones included.
+public struct BookingCustomerInformationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanDescriptorTemplate",
-        base: Entity.self,
-        derived: [
-            SecurityAuthorityTemplate.self,
-            SecurityCategoryTemplate.self,
-            SecurityCitationTemplate.self,
-            SecurityDepartmentTemplate.self,
-            SecurityFilePlanReferenceTemplate.self,
-            SecuritySubcategoryTemplate.self,
-        ],
-        fields: SecurityFilePlanDescriptorTemplateFields()
+        "microsoft.graph.bookingCustomerInformation",
+        base: BookingCustomerInformationBase.self,
+        fields: BookingCustomerInformationFields()
     )
 
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `SecurityFilePlanDescriptorTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorTemplate`.
-public struct SecurityFilePlanDescriptorTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityFilePlanDescriptorTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.filePlanDescriptorTemplate",
-        model: SecurityFilePlanDescriptorTemplate.self
-    )
-}
-
-/// Its properties are listed in `SecurityFilePlanReferenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplanreference?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanReference`.
-public typealias SecurityFilePlanReference = Model<SecurityFilePlanReferenceFields>
-
-/// The properties of a `SecurityFilePlanReference`, inherited ones included.
-public struct SecurityFilePlanReferenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanReference",
-        base: SecurityFilePlanDescriptorBase.self,
-        fields: SecurityFilePlanReferenceFields()
-    )
-
-    public let displayName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Its properties are listed in `SecurityFilePlanReferenceTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplanreferencetemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanReferenceTemplate`.
-public typealias SecurityFilePlanReferenceTemplate = Model<SecurityFilePlanReferenceTemplateFields>
-
-/// The properties of a `SecurityFilePlanReferenceTemplate`, inherited ones included.
-public struct SecurityFilePlanReferenceTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanReferenceTemplate",
-        base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityFilePlanReferenceTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `SecurityFilePlanReferenceTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.filePlanReferenceTemplate`.
-public struct SecurityFilePlanReferenceTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityFilePlanReferenceTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.filePlanReferenceTemplate",
-        model: SecurityFilePlanReferenceTemplate.self
-    )
-}
-
-/// Its properties are listed in `SecurityFilePlanSubcategoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-fileplansubcategory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.filePlanSubcategory`.
-public typealias SecurityFilePlanSubcategory = Model<SecurityFilePlanSubcategoryFields>
-
-/// The properties of a `SecurityFilePlanSubcategory`, inherited ones included.
-public struct SecurityFilePlanSubcategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.filePlanSubcategory",
-        base: SecurityFilePlanDescriptorBase.self,
-        fields: SecurityFilePlanSubcategoryFields()
-    )
-
-    public let displayName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Its properties are listed in `SecurityFormattedContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-formattedcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.formattedContent`.
-public typealias SecurityFormattedContent = Model<SecurityFormattedContentFields>
-
-/// The properties of a `SecurityFormattedContent`, inherited ones included.
-public struct SecurityFormattedContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.formattedContent",
-        fields: SecurityFormattedContentFields()
-    )
-
-    public let content: Field<String>
-    public let format: Field<SecurityContentFormat>
-
-    private init() {
-        self.content = Field("content")
-        self.format = Field("format")
-    }
-}
-
-/// Its properties are listed in `SecurityGeoLocationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-geolocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.geoLocation`.
-public typealias SecurityGeoLocation = Model<SecurityGeoLocationFields>
-
-/// The properties of a `SecurityGeoLocation`, inherited ones included.
-public struct SecurityGeoLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.geoLocation", fields: SecurityGeoLocationFields())
-    public let city: Field<String>
-    public let countryName: Field<String>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
-    public let state: Field<String>
-
-    private init() {
-        self.city = Field("city")
-        self.countryName = Field("countryName")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-        self.state = Field("state")
-    }
-}
-
-/// Its properties are listed in `SecurityGitHubOrganizationEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-githuborganizationevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.gitHubOrganizationEvidence`.
-public typealias SecurityGitHubOrganizationEvidence = Model<SecurityGitHubOrganizationEvidenceFields>
-
-/// The properties of a `SecurityGitHubOrganizationEvidence`, inherited ones included.
-public struct SecurityGitHubOrganizationEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.gitHubOrganizationEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityGitHubOrganizationEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let company: Field<String>
-    public let displayName: Field<String>
-    public let email: Field<String>
-    public let login: Field<String>
-    public let orgId: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.company = Field("company")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-        self.login = Field("login")
-        self.orgId = Field("orgId")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Its properties are listed in `SecurityGitHubRepoEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-githubrepoevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.gitHubRepoEvidence`.
-public typealias SecurityGitHubRepoEvidence = Model<SecurityGitHubRepoEvidenceFields>
-
-/// The properties of a `SecurityGitHubRepoEvidence`, inherited ones included.
-public struct SecurityGitHubRepoEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.gitHubRepoEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityGitHubRepoEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let baseUrl: Field<String>
-    public let login: Field<String>
-    public let owner: Field<String>
-    public let ownerType: Field<String>
-    public let repoId: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.baseUrl = Field("baseUrl")
-        self.login = Field("login")
-        self.owner = Field("owner")
-        self.ownerType = Field("ownerType")
-        self.repoId = Field("repoId")
-    }
-}
-
-/// Its properties are listed in `SecurityGitHubUserEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-githubuserevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.gitHubUserEvidence`.
-public typealias SecurityGitHubUserEvidence = Model<SecurityGitHubUserEvidenceFields>
-
-/// The properties of a `SecurityGitHubUserEvidence`, inherited ones included.
-public struct SecurityGitHubUserEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.gitHubUserEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityGitHubUserEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let email: Field<String>
-    public let login: Field<String>
+    public let customerId: Field<String>
+    public let customQuestionAnswers: Field<[BookingQuestionAnswer]>
+    public let emailAddress: Field<String>
+    public let location: Field<Location>
     public let name: Field<String>
-    public let userId: Field<String>
-    public let webUrl: Field<String>
+    public let notes: Field<String>
+    public let phone: Field<String>
+    public let timeZone: Field<String>
 
     private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.email = Field("email")
-        self.login = Field("login")
+        self.customerId = Field("customerId")
+        self.customQuestionAnswers = Field("customQuestionAnswers")
+        self.emailAddress = Field("emailAddress")
+        self.location = Field("location")
         self.name = Field("name")
-        self.userId = Field("userId")
-        self.webUrl = Field("webUrl")
+        self.notes = Field("notes")
+        self.phone = Field("phone")
+        self.timeZone = Field("timeZone")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.security.googleCloudLocationType`.
-public typealias SecurityGoogleCloudLocationType = OpenEnum<SecurityGoogleCloudLocationTypeValues>
+/// Its properties are listed in `BookingCustomerInformationBaseFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomerinformationbase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingCustomerInformationBase`.
+public typealias BookingCustomerInformationBase = Model<BookingCustomerInformationBaseFields>
 
-/// The values of `SecurityGoogleCloudLocationType` that the spec declares; others decode and re-encode too.
-public enum SecurityGoogleCloudLocationTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "regional", "zonal", "global", "unknownFutureValue"]
+/// The properties of a `BookingCustomerInformationBase`, inherited ones included.
+public struct BookingCustomerInformationBaseFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingCustomerInformationBase",
+        derived: [BookingCustomerInformation.self],
+        fields: BookingCustomerInformationBaseFields()
+    )
+
+    private init() {
+    }
 }
 
-extension SecurityGoogleCloudLocationType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
+/// Requests for one `BookingCustomer`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.bookingCustomer`.
+public struct BookingCustomerRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BookingCustomer
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-    public static var regional: Self { Self(rawValue: "regional") }
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
 
-    public static var zonal: Self { Self(rawValue: "zonal") }
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.bookingCustomer", model: BookingCustomer.self)
+}
 
-    public static var global: Self { Self(rawValue: "global") }
+/// - Remark: Generated from `microsoft.graph.bookingPageAccessControl`.
+public typealias BookingPageAccessControl = OpenEnum<BookingPageAccessControlValues>
+
+/// The values of `BookingPageAccessControl` that the spec declares; others decode and re-encode too.
+public enum BookingPageAccessControlValues: EnumValues {
+    public static let known: [String] = ["unrestricted", "restrictedToOrganization", "unknownFutureValue"]
+}
+
+extension BookingPageAccessControl {
+    public static var unrestricted: Self { Self(rawValue: "unrestricted") }
+
+    public static var restrictedToOrganization: Self { Self(rawValue: "restrictedToOrganization") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `SecurityGoogleCloudResourceEvidenceFields`; read and write them as `value.name`.
+/// Its properties are listed in `BookingPageSettingsFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-googlecloudresourceevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.googleCloudResourceEvidence`.
-public typealias SecurityGoogleCloudResourceEvidence = Model<SecurityGoogleCloudResourceEvidenceFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingpagesettings?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingPageSettings`.
+public typealias BookingPageSettings = Model<BookingPageSettingsFields>
 
-/// The properties of a `SecurityGoogleCloudResourceEvidence`, inherited ones included.
-public struct SecurityGoogleCloudResourceEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.googleCloudResourceEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityGoogleCloudResourceEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let fullResourceName: Field<String>
-    public let location: Field<String>
-    public let locationType: Field<SecurityGoogleCloudLocationType>
-    public let projectId: Field<String>
-    public let projectNumber: Field<Int64>
-    public let resourceName: Field<String>
-    public let resourceType: Field<String>
+/// The properties of a `BookingPageSettings`, inherited ones included.
+public struct BookingPageSettingsFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.bookingPageSettings", fields: BookingPageSettingsFields())
+    public let accessControl: Field<BookingPageAccessControl>
+    public let bookingPageColorCode: Field<String>
+    public let businessTimeZone: Field<String>
+    public let customerConsentMessage: Field<String>
+    public let enforceOneTimePassword: Field<Bool>
+    public let isBusinessLogoDisplayEnabled: Field<Bool>
+    public let isCustomerConsentEnabled: Field<Bool>
+    public let isSearchEngineIndexabilityDisabled: Field<Bool>
+    public let isTimeSlotTimeZoneSetToBusinessTimeZone: Field<Bool>
+    public let privacyPolicyWebUrl: Field<String>
+    public let termsAndConditionsWebUrl: Field<String>
 
     private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.fullResourceName = Field("fullResourceName")
-        self.location = Field("location")
-        self.locationType = Field("locationType")
-        self.projectId = Field("projectId")
-        self.projectNumber = Field("projectNumber")
-        self.resourceName = Field("resourceName")
-        self.resourceType = Field("resourceType")
+        self.accessControl = Field("accessControl")
+        self.bookingPageColorCode = Field("bookingPageColorCode")
+        self.businessTimeZone = Field("businessTimeZone")
+        self.customerConsentMessage = Field("customerConsentMessage")
+        self.enforceOneTimePassword = Field("enforceOneTimePassword")
+        self.isBusinessLogoDisplayEnabled = Field("isBusinessLogoDisplayEnabled")
+        self.isCustomerConsentEnabled = Field("isCustomerConsentEnabled")
+        self.isSearchEngineIndexabilityDisabled = Field("isSearchEngineIndexabilityDisabled")
+        self.isTimeSlotTimeZoneSetToBusinessTimeZone = Field("isTimeSlotTimeZoneSetToBusinessTimeZone")
+        self.privacyPolicyWebUrl = Field("privacyPolicyWebUrl")
+        self.termsAndConditionsWebUrl = Field("termsAndConditionsWebUrl")
     }
 }
 
-/// Its properties are listed in `SecurityHealthIssueFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-healthissue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.healthIssue`.
-public typealias SecurityHealthIssue = Model<SecurityHealthIssueFields>
+/// - Remark: Generated from `microsoft.graph.bookingPriceType`.
+public typealias BookingPriceType = OpenEnum<BookingPriceTypeValues>
 
-/// The properties of a `SecurityHealthIssue`, inherited ones included.
-public struct SecurityHealthIssueFields: FieldSet {
+/// The values of `BookingPriceType` that the spec declares; others decode and re-encode too.
+public enum BookingPriceTypeValues: EnumValues {
+    public static let known: [String] = [
+        "undefined",
+        "fixedPrice",
+        "startingAt",
+        "hourly",
+        "free",
+        "priceVaries",
+        "callUs",
+        "notSet",
+        "unknownFutureValue",
+    ]
+}
+
+extension BookingPriceType {
+    public static var undefined: Self { Self(rawValue: "undefined") }
+
+    public static var fixedPrice: Self { Self(rawValue: "fixedPrice") }
+
+    public static var startingAt: Self { Self(rawValue: "startingAt") }
+
+    public static var hourly: Self { Self(rawValue: "hourly") }
+
+    public static var free: Self { Self(rawValue: "free") }
+
+    public static var priceVaries: Self { Self(rawValue: "priceVaries") }
+
+    public static var callUs: Self { Self(rawValue: "callUs") }
+
+    public static var notSet: Self { Self(rawValue: "notSet") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BookingQuestionAnswerFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingquestionanswer?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingQuestionAnswer`.
+public typealias BookingQuestionAnswer = Model<BookingQuestionAnswerFields>
+
+/// The properties of a `BookingQuestionAnswer`, inherited ones included.
+public struct BookingQuestionAnswerFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.healthIssue",
+        "microsoft.graph.bookingQuestionAnswer",
+        fields: BookingQuestionAnswerFields()
+    )
+    public let answer: Field<String>
+    public let answerInputType: Field<AnswerInputType>
+    public let answerOptions: Field<[String]>
+    public let isRequired: Field<Bool>
+    public let question: Field<String>
+    public let questionId: Field<String>
+    public let selectedOptions: Field<[String]>
+
+    private init() {
+        self.answer = Field("answer")
+        self.answerInputType = Field("answerInputType")
+        self.answerOptions = Field("answerOptions")
+        self.isRequired = Field("isRequired")
+        self.question = Field("question")
+        self.questionId = Field("questionId")
+        self.selectedOptions = Field("selectedOptions")
+    }
+}
+
+/// Its properties are listed in `BookingQuestionAssignmentFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingquestionassignment?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingQuestionAssignment`.
+public typealias BookingQuestionAssignment = Model<BookingQuestionAssignmentFields>
+
+/// The properties of a `BookingQuestionAssignment`, inherited ones included.
+public struct BookingQuestionAssignmentFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingQuestionAssignment",
+        fields: BookingQuestionAssignmentFields()
+    )
+
+    public let isRequired: Field<Bool>
+    public let questionId: Field<String>
+
+    private init() {
+        self.isRequired = Field("isRequired")
+        self.questionId = Field("questionId")
+    }
+}
+
+/// Its properties are listed in `BookingReminderFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingreminder?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingReminder`.
+public typealias BookingReminder = Model<BookingReminderFields>
+
+/// The properties of a `BookingReminder`, inherited ones included.
+public struct BookingReminderFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.bookingReminder", fields: BookingReminderFields())
+    public let message: Field<String>
+    public let offset: Field<String>
+    public let recipients: Field<BookingReminderRecipients>
+
+    private init() {
+        self.message = Field("message")
+        self.offset = Field("offset")
+        self.recipients = Field("recipients")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.bookingReminderRecipients`.
+public typealias BookingReminderRecipients = OpenEnum<BookingReminderRecipientsValues>
+
+/// The values of `BookingReminderRecipients` that the spec declares; others decode and re-encode too.
+public enum BookingReminderRecipientsValues: EnumValues {
+    public static let known: [String] = ["allAttendees", "staff", "customer", "unknownFutureValue"]
+}
+
+extension BookingReminderRecipients {
+    public static var allAttendees: Self { Self(rawValue: "allAttendees") }
+
+    public static var staff: Self { Self(rawValue: "staff") }
+
+    public static var customer: Self { Self(rawValue: "customer") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BookingSchedulingPolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingschedulingpolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingSchedulingPolicy`.
+public typealias BookingSchedulingPolicy = Model<BookingSchedulingPolicyFields>
+
+/// The properties of a `BookingSchedulingPolicy`, inherited ones included.
+public struct BookingSchedulingPolicyFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingSchedulingPolicy",
+        fields: BookingSchedulingPolicyFields()
+    )
+
+    public let allowStaffSelection: Field<Bool>
+    public let customAvailabilities: Field<[BookingsAvailabilityWindow]>
+    public let generalAvailability: Field<BookingsAvailability>
+    public let isMeetingInviteToCustomersEnabled: Field<Bool>
+    public let maximumAdvance: Field<String>
+    public let minimumLeadTime: Field<String>
+    public let sendConfirmationsToOwner: Field<Bool>
+    public let timeSlotInterval: Field<String>
+
+    private init() {
+        self.allowStaffSelection = Field("allowStaffSelection")
+        self.customAvailabilities = Field("customAvailabilities")
+        self.generalAvailability = Field("generalAvailability")
+        self.isMeetingInviteToCustomersEnabled = Field("isMeetingInviteToCustomersEnabled")
+        self.maximumAdvance = Field("maximumAdvance")
+        self.minimumLeadTime = Field("minimumLeadTime")
+        self.sendConfirmationsToOwner = Field("sendConfirmationsToOwner")
+        self.timeSlotInterval = Field("timeSlotInterval")
+    }
+}
+
+/// Its properties are listed in `BookingServiceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingservice?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingService`.
+public typealias BookingService = Model<BookingServiceFields>
+
+/// The properties of a `BookingService`, inherited ones included.
+public struct BookingServiceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingService",
         base: Entity.self,
-        fields: SecurityHealthIssueFields()
+        fields: BookingServiceFields()
     )
 
     public let id: Field<String>
-    public let additionalInformation: Field<[String]>
+    public let additionalInformation: Field<String>
     public let createdDateTime: Field<Date>
+    public let customQuestions: Field<[BookingQuestionAssignment]>
+    public let defaultDuration: Field<String>
+    public let defaultLocation: Field<Location>
+    public let defaultPrice: Field<Double>
+    public let defaultPriceType: Field<BookingPriceType>
+    public let defaultReminders: Field<[BookingReminder]>
     public let description: Field<String>
     public let displayName: Field<String>
-    public let domainNames: Field<[String]>
-    public let healthIssueType: Field<SecurityHealthIssueType>
-    public let issueTypeId: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let recommendations: Field<[String]>
-    public let recommendedActionCommands: Field<[String]>
-    public let sensorDNSNames: Field<[String]>
-    public let severity: Field<SecurityHealthIssueSeverity>
-    public let status: Field<SecurityHealthIssueStatus>
+    public let isAnonymousJoinEnabled: Field<Bool>
+    public let isCustomerAllowedToManageBooking: Field<Bool>
+    public let isHiddenFromCustomers: Field<Bool>
+    public let isLocationOnline: Field<Bool>
+    public let languageTag: Field<String>
+    public let lastUpdatedDateTime: Field<Date>
+    public let maximumAttendeesCount: Field<Int32>
+    public let notes: Field<String>
+    public let postBuffer: Field<String>
+    public let preBuffer: Field<String>
+    public let schedulingPolicy: Field<BookingSchedulingPolicy>
+    public let smsNotificationsEnabled: Field<Bool>
+    public let staffMemberIds: Field<[String]>
+
+    /// Set by the service: read it, do not send it.
+    public let webUrl: Field<String>
 
     private init() {
         self.id = Field("id")
         self.additionalInformation = Field("additionalInformation")
         self.createdDateTime = Field("createdDateTime")
+        self.customQuestions = Field("customQuestions")
+        self.defaultDuration = Field("defaultDuration")
+        self.defaultLocation = Field("defaultLocation")
+        self.defaultPrice = Field("defaultPrice")
+        self.defaultPriceType = Field("defaultPriceType")
+        self.defaultReminders = Field("defaultReminders")
         self.description = Field("description")
         self.displayName = Field("displayName")
-        self.domainNames = Field("domainNames")
-        self.healthIssueType = Field("healthIssueType")
-        self.issueTypeId = Field("issueTypeId")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.recommendations = Field("recommendations")
-        self.recommendedActionCommands = Field("recommendedActionCommands")
-        self.sensorDNSNames = Field("sensorDNSNames")
-        self.severity = Field("severity")
+        self.isAnonymousJoinEnabled = Field("isAnonymousJoinEnabled")
+        self.isCustomerAllowedToManageBooking = Field("isCustomerAllowedToManageBooking")
+        self.isHiddenFromCustomers = Field("isHiddenFromCustomers")
+        self.isLocationOnline = Field("isLocationOnline")
+        self.languageTag = Field("languageTag")
+        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
+        self.maximumAttendeesCount = Field("maximumAttendeesCount")
+        self.notes = Field("notes")
+        self.postBuffer = Field("postBuffer")
+        self.preBuffer = Field("preBuffer")
+        self.schedulingPolicy = Field("schedulingPolicy")
+        self.smsNotificationsEnabled = Field("smsNotificationsEnabled")
+        self.staffMemberIds = Field("staffMemberIds")
+        self.webUrl = Field("webUrl")
+    }
+}
+
+/// Requests for one `BookingService`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.bookingService`.
+public struct BookingServiceRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BookingService
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.bookingService", model: BookingService.self)
+}
+
+/// Its properties are listed in `BookingStaffMemberFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingstaffmember?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingStaffMember`.
+public typealias BookingStaffMember = Model<BookingStaffMemberFields>
+
+/// The properties of a `BookingStaffMember`, inherited ones included.
+public struct BookingStaffMemberFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingStaffMember",
+        base: BookingStaffMemberBase.self,
+        fields: BookingStaffMemberFields()
+    )
+
+    public let id: Field<String>
+    public let availabilityIsAffectedByPersonalCalendar: Field<Bool>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let emailAddress: Field<String>
+    public let isEmailNotificationEnabled: Field<Bool>
+    public let lastUpdatedDateTime: Field<Date>
+    public let membershipStatus: Field<BookingStaffMembershipStatus>
+    public let role: Field<BookingStaffRole>
+    public let timeZone: Field<String>
+    public let useBusinessHours: Field<Bool>
+    public let workingHours: Field<[BookingWorkHours]>
+
+    private init() {
+        self.id = Field("id")
+        self.availabilityIsAffectedByPersonalCalendar = Field("availabilityIsAffectedByPersonalCalendar")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.emailAddress = Field("emailAddress")
+        self.isEmailNotificationEnabled = Field("isEmailNotificationEnabled")
+        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
+        self.membershipStatus = Field("membershipStatus")
+        self.role = Field("role")
+        self.timeZone = Field("timeZone")
+        self.useBusinessHours = Field("useBusinessHours")
+        self.workingHours = Field("workingHours")
+    }
+}
+
+/// Its properties are listed in `BookingStaffMemberBaseFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingstaffmemberbase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingStaffMemberBase`.
+public typealias BookingStaffMemberBase = Model<BookingStaffMemberBaseFields>
+
+/// The properties of a `BookingStaffMemberBase`, inherited ones included.
+public struct BookingStaffMemberBaseFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingStaffMemberBase",
+        base: Entity.self,
+        derived: [BookingStaffMember.self],
+        fields: BookingStaffMemberBaseFields()
+    )
+
+    public let id: Field<String>
+
+    private init() {
+        self.id = Field("id")
+    }
+}
+
+/// Requests for one `BookingStaffMemberBase`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.bookingStaffMemberBase`.
+public struct BookingStaffMemberBaseRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BookingStaffMemberBase
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.bookingStaffMemberBase",
+        model: BookingStaffMemberBase.self
+    )
+}
+
+/// Requests for one `BookingStaffMember`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.bookingStaffMember`.
+public struct BookingStaffMemberRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BookingStaffMember
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.bookingStaffMember", model: BookingStaffMember.self)
+}
+
+/// - Remark: Generated from `microsoft.graph.bookingStaffMembershipStatus`.
+public typealias BookingStaffMembershipStatus = OpenEnum<BookingStaffMembershipStatusValues>
+
+/// The values of `BookingStaffMembershipStatus` that the spec declares; others decode and re-encode too.
+public enum BookingStaffMembershipStatusValues: EnumValues {
+    public static let known: [String] = ["active", "pendingAcceptance", "rejectedByStaff", "unknownFutureValue"]
+}
+
+extension BookingStaffMembershipStatus {
+    public static var active: Self { Self(rawValue: "active") }
+
+    public static var pendingAcceptance: Self { Self(rawValue: "pendingAcceptance") }
+
+    public static var rejectedByStaff: Self { Self(rawValue: "rejectedByStaff") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.bookingStaffRole`.
+public typealias BookingStaffRole = OpenEnum<BookingStaffRoleValues>
+
+/// The values of `BookingStaffRole` that the spec declares; others decode and re-encode too.
+public enum BookingStaffRoleValues: EnumValues {
+    public static let known: [String] = [
+        "guest",
+        "administrator",
+        "viewer",
+        "externalGuest",
+        "unknownFutureValue",
+        "scheduler",
+        "teamMember",
+    ]
+}
+
+extension BookingStaffRole {
+    public static var guest: Self { Self(rawValue: "guest") }
+
+    public static var administrator: Self { Self(rawValue: "administrator") }
+
+    public static var viewer: Self { Self(rawValue: "viewer") }
+
+    public static var externalGuest: Self { Self(rawValue: "externalGuest") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+
+    public static var scheduler: Self { Self(rawValue: "scheduler") }
+
+    public static var teamMember: Self { Self(rawValue: "teamMember") }
+}
+
+/// - Remark: Generated from `microsoft.graph.bookingType`.
+public typealias BookingType = OpenEnum<BookingTypeValues>
+
+/// The values of `BookingType` that the spec declares; others decode and re-encode too.
+public enum BookingTypeValues: EnumValues {
+    public static let known: [String] = ["unknown", "standard", "reserved"]
+}
+
+extension BookingType {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var standard: Self { Self(rawValue: "standard") }
+
+    public static var reserved: Self { Self(rawValue: "reserved") }
+}
+
+/// Its properties are listed in `BookingWorkHoursFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingworkhours?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingWorkHours`.
+public typealias BookingWorkHours = Model<BookingWorkHoursFields>
+
+/// The properties of a `BookingWorkHours`, inherited ones included.
+public struct BookingWorkHoursFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.bookingWorkHours", fields: BookingWorkHoursFields())
+    public let day: Field<DayOfWeek>
+    public let timeSlots: Field<[BookingWorkTimeSlot]>
+
+    private init() {
+        self.day = Field("day")
+        self.timeSlots = Field("timeSlots")
+    }
+}
+
+/// Its properties are listed in `BookingWorkTimeSlotFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingworktimeslot?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingWorkTimeSlot`.
+public typealias BookingWorkTimeSlot = Model<BookingWorkTimeSlotFields>
+
+/// The properties of a `BookingWorkTimeSlot`, inherited ones included.
+public struct BookingWorkTimeSlotFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.bookingWorkTimeSlot", fields: BookingWorkTimeSlotFields())
+    public let endTime: Field<TimeOfDay>
+    public let startTime: Field<TimeOfDay>
+
+    private init() {
+        self.endTime = Field("endTime")
+        self.startTime = Field("startTime")
+    }
+}
+
+/// Its properties are listed in `BookingsAvailabilityFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingsavailability?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingsAvailability`.
+public typealias BookingsAvailability = Model<BookingsAvailabilityFields>
+
+/// The properties of a `BookingsAvailability`, inherited ones included.
+public struct BookingsAvailabilityFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingsAvailability",
+        derived: [BookingsAvailabilityWindow.self],
+        fields: BookingsAvailabilityFields()
+    )
+
+    public let availabilityType: Field<BookingsServiceAvailabilityType>
+    public let businessHours: Field<[BookingWorkHours]>
+
+    private init() {
+        self.availabilityType = Field("availabilityType")
+        self.businessHours = Field("businessHours")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.bookingsAvailabilityStatus`.
+public typealias BookingsAvailabilityStatus = OpenEnum<BookingsAvailabilityStatusValues>
+
+/// The values of `BookingsAvailabilityStatus` that the spec declares; others decode and re-encode too.
+public enum BookingsAvailabilityStatusValues: EnumValues {
+    public static let known: [String] = ["available", "busy", "slotsAvailable", "outOfOffice", "unknownFutureValue"]
+}
+
+extension BookingsAvailabilityStatus {
+    public static var available: Self { Self(rawValue: "available") }
+
+    public static var busy: Self { Self(rawValue: "busy") }
+
+    public static var slotsAvailable: Self { Self(rawValue: "slotsAvailable") }
+
+    public static var outOfOffice: Self { Self(rawValue: "outOfOffice") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BookingsAvailabilityWindowFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingsavailabilitywindow?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bookingsAvailabilityWindow`.
+public typealias BookingsAvailabilityWindow = Model<BookingsAvailabilityWindowFields>
+
+/// The properties of a `BookingsAvailabilityWindow`, inherited ones included.
+public struct BookingsAvailabilityWindowFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingsAvailabilityWindow",
+        base: BookingsAvailability.self,
+        fields: BookingsAvailabilityWindowFields()
+    )
+
+    public let availabilityType: Field<BookingsServiceAvailabilityType>
+    public let businessHours: Field<[BookingWorkHours]>
+    public let endDate: Field<CalendarDate>
+    public let startDate: Field<CalendarDate>
+
+    private init() {
+        self.availabilityType = Field("availabilityType")
+        self.businessHours = Field("businessHours")
+        self.endDate = Field("endDate")
+        self.startDate = Field("startDate")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.bookingsServiceAvailabilityType`.
+public typealias BookingsServiceAvailabilityType = OpenEnum<BookingsServiceAvailabilityTypeValues>
+
+/// The values of `BookingsServiceAvailabilityType` that the spec declares; others decode and re-encode too.
+public enum BookingsServiceAvailabilityTypeValues: EnumValues {
+    public static let known: [String] = [
+        "bookWhenStaffAreFree",
+        "notBookable",
+        "customWeeklyHours",
+        "unknownFutureValue",
+    ]
+}
+
+extension BookingsServiceAvailabilityType {
+    public static var bookWhenStaffAreFree: Self { Self(rawValue: "bookWhenStaffAreFree") }
+
+    public static var notBookable: Self { Self(rawValue: "notBookable") }
+
+    public static var customWeeklyHours: Self { Self(rawValue: "customWeeklyHours") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BooleanColumnFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/booleancolumn?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.booleanColumn`.
+public typealias BooleanColumn = Model<BooleanColumnFields>
+
+/// The properties of a `BooleanColumn`, inherited ones included.
+public struct BooleanColumnFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.booleanColumn", fields: BooleanColumnFields())
+
+    private init() {
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.broadcastMeetingAudience`.
+public typealias BroadcastMeetingAudience = OpenEnum<BroadcastMeetingAudienceValues>
+
+/// The values of `BroadcastMeetingAudience` that the spec declares; others decode and re-encode too.
+public enum BroadcastMeetingAudienceValues: EnumValues {
+    public static let known: [String] = ["roleIsAttendee", "organization", "everyone", "unknownFutureValue"]
+}
+
+extension BroadcastMeetingAudience {
+    public static var roleIsAttendee: Self { Self(rawValue: "roleIsAttendee") }
+
+    public static var organization: Self { Self(rawValue: "organization") }
+
+    public static var everyone: Self { Self(rawValue: "everyone") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BroadcastMeetingCaptionSettingsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/broadcastmeetingcaptionsettings?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.broadcastMeetingCaptionSettings`.
+public typealias BroadcastMeetingCaptionSettings = Model<BroadcastMeetingCaptionSettingsFields>
+
+/// The properties of a `BroadcastMeetingCaptionSettings`, inherited ones included.
+public struct BroadcastMeetingCaptionSettingsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.broadcastMeetingCaptionSettings",
+        fields: BroadcastMeetingCaptionSettingsFields()
+    )
+
+    public let isCaptionEnabled: Field<Bool>
+    public let spokenLanguage: Field<String>
+    public let translationLanguages: Field<[String]>
+
+    private init() {
+        self.isCaptionEnabled = Field("isCaptionEnabled")
+        self.spokenLanguage = Field("spokenLanguage")
+        self.translationLanguages = Field("translationLanguages")
+    }
+}
+
+/// Its properties are listed in `BroadcastMeetingSettingsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/broadcastmeetingsettings?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.broadcastMeetingSettings`.
+public typealias BroadcastMeetingSettings = Model<BroadcastMeetingSettingsFields>
+
+/// The properties of a `BroadcastMeetingSettings`, inherited ones included.
+public struct BroadcastMeetingSettingsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.broadcastMeetingSettings",
+        fields: BroadcastMeetingSettingsFields()
+    )
+
+    public let allowedAudience: Field<BroadcastMeetingAudience>
+    public let captions: Field<BroadcastMeetingCaptionSettings>
+    public let isAttendeeReportEnabled: Field<Bool>
+    public let isQuestionAndAnswerEnabled: Field<Bool>
+    public let isRecordingEnabled: Field<Bool>
+    public let isVideoOnDemandEnabled: Field<Bool>
+
+    private init() {
+        self.allowedAudience = Field("allowedAudience")
+        self.captions = Field("captions")
+        self.isAttendeeReportEnabled = Field("isAttendeeReportEnabled")
+        self.isQuestionAndAnswerEnabled = Field("isQuestionAndAnswerEnabled")
+        self.isRecordingEnabled = Field("isRecordingEnabled")
+        self.isVideoOnDemandEnabled = Field("isVideoOnDemandEnabled")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.browsableResourceType`.
+public typealias BrowsableResourceType = OpenEnum<BrowsableResourceTypeValues>
+
+/// The values of `BrowsableResourceType` that the spec declares; others decode and re-encode too.
+public enum BrowsableResourceTypeValues: EnumValues {
+    public static let known: [String] = ["none", "site", "documentLibrary", "folder", "unknownFutureValue"]
+}
+
+extension BrowsableResourceType {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var site: Self { Self(rawValue: "site") }
+
+    public static var documentLibrary: Self { Self(rawValue: "documentLibrary") }
+
+    public static var folder: Self { Self(rawValue: "folder") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.browseQueryOrder`.
+public typealias BrowseQueryOrder = OpenEnum<BrowseQueryOrderValues>
+
+/// The values of `BrowseQueryOrder` that the spec declares; others decode and re-encode too.
+public enum BrowseQueryOrderValues: EnumValues {
+    public static let known: [String] = ["pathAsc", "pathDsc", "nameAsc", "nameDsc", "unknownFutureValue"]
+}
+
+extension BrowseQueryOrder {
+    public static var pathAsc: Self { Self(rawValue: "pathAsc") }
+
+    public static var pathDsc: Self { Self(rawValue: "pathDsc") }
+
+    public static var nameAsc: Self { Self(rawValue: "nameAsc") }
+
+    public static var nameDsc: Self { Self(rawValue: "nameDsc") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BrowseQueryResponseItemFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsequeryresponseitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.browseQueryResponseItem`.
+public typealias BrowseQueryResponseItem = Model<BrowseQueryResponseItemFields>
+
+/// The properties of a `BrowseQueryResponseItem`, inherited ones included.
+public struct BrowseQueryResponseItemFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.browseQueryResponseItem",
+        fields: BrowseQueryResponseItemFields()
+    )
+
+    public let itemKey: Field<String>
+    public let itemsCount: Field<Int32>
+    public let name: Field<String>
+    public let sizeInBytes: Field<String>
+    public let type: Field<BrowseQueryResponseItemType>
+    public let webUrl: Field<String>
+
+    private init() {
+        self.itemKey = Field("itemKey")
+        self.itemsCount = Field("itemsCount")
+        self.name = Field("name")
+        self.sizeInBytes = Field("sizeInBytes")
+        self.type = Field("type")
+        self.webUrl = Field("webUrl")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.browseQueryResponseItemType`.
+public typealias BrowseQueryResponseItemType = OpenEnum<BrowseQueryResponseItemTypeValues>
+
+/// The values of `BrowseQueryResponseItemType` that the spec declares; others decode and re-encode too.
+public enum BrowseQueryResponseItemTypeValues: EnumValues {
+    public static let known: [String] = ["none", "site", "documentLibrary", "folder", "file", "unknownFutureValue"]
+}
+
+extension BrowseQueryResponseItemType {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var site: Self { Self(rawValue: "site") }
+
+    public static var documentLibrary: Self { Self(rawValue: "documentLibrary") }
+
+    public static var folder: Self { Self(rawValue: "folder") }
+
+    public static var file: Self { Self(rawValue: "file") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BrowseSessionBaseFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsesessionbase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.browseSessionBase`.
+public typealias BrowseSessionBase = Model<BrowseSessionBaseFields>
+
+/// The properties of a `BrowseSessionBase`, inherited ones included.
+public struct BrowseSessionBaseFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.browseSessionBase",
+        base: Entity.self,
+        derived: [OneDriveForBusinessBrowseSession.self, SharePointBrowseSession.self],
+        fields: BrowseSessionBaseFields()
+    )
+
+    public let id: Field<String>
+    public let backupSizeInBytes: Field<String>
+    public let createdDateTime: Field<Date>
+    public let error: Field<PublicError>
+    public let expirationDateTime: Field<Date>
+    public let restorePointDateTime: Field<Date>
+    public let restorePointId: Field<String>
+    public let status: Field<BrowseSessionStatus>
+
+    private init() {
+        self.id = Field("id")
+        self.backupSizeInBytes = Field("backupSizeInBytes")
+        self.createdDateTime = Field("createdDateTime")
+        self.error = Field("error")
+        self.expirationDateTime = Field("expirationDateTime")
+        self.restorePointDateTime = Field("restorePointDateTime")
+        self.restorePointId = Field("restorePointId")
         self.status = Field("status")
     }
 }
 
-/// Requests for one `SecurityHealthIssue`: `request()` reads, updates or deletes it.
+/// Requests for one `BrowseSessionBase`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.security.healthIssue`.
-public struct SecurityHealthIssueRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHealthIssue
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.healthIssue", model: SecurityHealthIssue.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.security.healthIssueSeverity`.
-public typealias SecurityHealthIssueSeverity = OpenEnum<SecurityHealthIssueSeverityValues>
-
-/// The values of `SecurityHealthIssueSeverity` that the spec declares; others decode and re-encode too.
-public enum SecurityHealthIssueSeverityValues: EnumValues {
-    public static let known: [String] = ["low", "medium", "high", "unknownFutureValue"]
-}
-
-extension SecurityHealthIssueSeverity {
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.healthIssueStatus`.
-public typealias SecurityHealthIssueStatus = OpenEnum<SecurityHealthIssueStatusValues>
-
-/// The values of `SecurityHealthIssueStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityHealthIssueStatusValues: EnumValues {
-    public static let known: [String] = ["open", "closed", "suppressed", "unknownFutureValue"]
-}
-
-extension SecurityHealthIssueStatus {
-    public static var `open`: Self { Self(rawValue: "open") }
-
-    public static var closed: Self { Self(rawValue: "closed") }
-
-    public static var suppressed: Self { Self(rawValue: "suppressed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.healthIssueType`.
-public typealias SecurityHealthIssueType = OpenEnum<SecurityHealthIssueTypeValues>
-
-/// The values of `SecurityHealthIssueType` that the spec declares; others decode and re-encode too.
-public enum SecurityHealthIssueTypeValues: EnumValues {
-    public static let known: [String] = ["sensor", "global", "unknownFutureValue"]
-}
-
-extension SecurityHealthIssueType {
-    public static var sensor: Self { Self(rawValue: "sensor") }
-
-    public static var global: Self { Self(rawValue: "global") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityHealthcareSignalRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-healthcaresignalrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.healthcareSignalRecord`.
-public typealias SecurityHealthcareSignalRecord = Model<SecurityHealthcareSignalRecordFields>
-
-/// The properties of a `SecurityHealthcareSignalRecord`, inherited ones included.
-public struct SecurityHealthcareSignalRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.healthcareSignalRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityHealthcareSignalRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityHostFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-host?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.host`.
-public typealias SecurityHost = Model<SecurityHostFields>
-
-/// The properties of a `SecurityHost`, inherited ones included.
-public struct SecurityHostFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.host",
-        base: SecurityArtifact.self,
-        derived: [SecurityHostname.self, SecurityIpAddress.self],
-        fields: SecurityHostFields()
-    )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("childHostPairs")`).
-    public let childHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("components")`).
-    public let components: Field<[SecurityHostComponent]>
-
-    /// Present when the request expanded it (`expand("cookies")`).
-    public let cookies: Field<[SecurityHostCookie]>
-
-    /// Present when the request expanded it (`expand("hostPairs")`).
-    public let hostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("parentHostPairs")`).
-    public let parentHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("passiveDns")`).
-    public let passiveDns: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("passiveDnsReverse")`).
-    public let passiveDnsReverse: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("ports")`).
-    public let ports: Field<[SecurityHostPort]>
-
-    /// Present when the request expanded it (`expand("reputation")`).
-    public let reputation: Field<SecurityHostReputation>
-
-    /// Present when the request expanded it (`expand("sslCertificates")`).
-    public let sslCertificates: Field<[SecurityHostSslCertificate]>
-
-    /// Present when the request expanded it (`expand("subdomains")`).
-    public let subdomains: Field<[SecuritySubdomain]>
-
-    /// Present when the request expanded it (`expand("trackers")`).
-    public let trackers: Field<[SecurityHostTracker]>
-
-    /// Present when the request expanded it (`expand("whois")`).
-    public let whois: Field<SecurityWhoisRecord>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.childHostPairs = Field("childHostPairs")
-        self.components = Field("components")
-        self.cookies = Field("cookies")
-        self.hostPairs = Field("hostPairs")
-        self.parentHostPairs = Field("parentHostPairs")
-        self.passiveDns = Field("passiveDns")
-        self.passiveDnsReverse = Field("passiveDnsReverse")
-        self.ports = Field("ports")
-        self.reputation = Field("reputation")
-        self.sslCertificates = Field("sslCertificates")
-        self.subdomains = Field("subdomains")
-        self.trackers = Field("trackers")
-        self.whois = Field("whois")
-    }
-}
-
-/// Its properties are listed in `SecurityHostComponentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostcomponent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostComponent`.
-public typealias SecurityHostComponent = Model<SecurityHostComponentFields>
-
-/// The properties of a `SecurityHostComponent`, inherited ones included.
-public struct SecurityHostComponentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostComponent",
-        base: SecurityArtifact.self,
-        fields: SecurityHostComponentFields()
-    )
-
-    public let id: Field<String>
-    public let category: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let name: Field<String>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.name = Field("name")
-        self.version = Field("version")
-        self.host = Field("host")
-    }
-}
-
-/// Requests for one `SecurityHostComponent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.hostComponent`.
-public struct SecurityHostComponentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostComponent
+/// - Remark: Generated from `microsoft.graph.browseSessionBase`.
+public struct BrowseSessionBaseRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BrowseSessionBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -11036,109 +1161,242 @@ public struct SecurityHostComponentRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.security.hostComponent",
-        model: SecurityHostComponent.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
+        "microsoft.graph.browseSessionBase",
+        model: BrowseSessionBase.self,
+        operations: [
+            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
+            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
+        ]
     )
 
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
+    /// - Remark: Generated from `microsoft.graph.browseSessionBase/browse` (GET).
+    public func browse(nextFetchToken: String) -> CollectionRequest<BrowseQueryResponseItem> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "browse",
+                parameters: [("nextFetchToken", ODataLiteral(json: nextFetchToken))]
+            )
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.browseSessionBase/browse` (POST).
+    public func browse(
+        browseLocationItemKey: String,
+        browseResourceType: BrowsableResourceType,
+        filter: String,
+        orderBy: BrowseQueryOrder
+    ) -> OperationRequest<[BrowseQueryResponseItem]> {
+        var request = APIRequest(method: .post, path: path.appending("browse"))
+        var body = JSONObject()
+        body.set("browseLocationItemKey", browseLocationItemKey)
+        body.set("browseResourceType", browseResourceType)
+        body.set("filter", filter)
+        body.set("orderBy", orderBy)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([BrowseQueryResponseItem].self))
+    }
 }
 
-/// Its properties are listed in `SecurityHostCookieFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostcookie?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostCookie`.
-public typealias SecurityHostCookie = Model<SecurityHostCookieFields>
+/// - Remark: Generated from `microsoft.graph.browseSessionStatus`.
+public typealias BrowseSessionStatus = OpenEnum<BrowseSessionStatusValues>
 
-/// The properties of a `SecurityHostCookie`, inherited ones included.
-public struct SecurityHostCookieFields: FieldSet {
+/// The values of `BrowseSessionStatus` that the spec declares; others decode and re-encode too.
+public enum BrowseSessionStatusValues: EnumValues {
+    public static let known: [String] = ["creating", "created", "failed", "unknownFutureValue"]
+}
+
+extension BrowseSessionStatus {
+    public static var creating: Self { Self(rawValue: "creating") }
+
+    public static var created: Self { Self(rawValue: "created") }
+
+    public static var failed: Self { Self(rawValue: "failed") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BrowserSharedCookieFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersharedcookie?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.browserSharedCookie`.
+public typealias BrowserSharedCookie = Model<BrowserSharedCookieFields>
+
+/// The properties of a `BrowserSharedCookie`, inherited ones included.
+public struct BrowserSharedCookieFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.hostCookie",
-        base: SecurityArtifact.self,
-        fields: SecurityHostCookieFields()
+        "microsoft.graph.browserSharedCookie",
+        base: Entity.self,
+        fields: BrowserSharedCookieFields()
     )
 
     public let id: Field<String>
-    public let domain: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let name: Field<String>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.domain = Field("domain")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.name = Field("name")
-        self.host = Field("host")
-    }
-}
-
-/// Requests for one `SecurityHostCookie`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.hostCookie`.
-public struct SecurityHostCookieRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostCookie
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostCookie",
-        model: SecurityHostCookie.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
-
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
-}
-
-/// Its properties are listed in `SecurityHostLogonSessionEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostlogonsessionevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostLogonSessionEvidence`.
-public typealias SecurityHostLogonSessionEvidence = Model<SecurityHostLogonSessionEvidenceFields>
-
-/// The properties of a `SecurityHostLogonSessionEvidence`, inherited ones included.
-public struct SecurityHostLogonSessionEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostLogonSessionEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityHostLogonSessionEvidenceFields()
-    )
-
+    public let comment: Field<String>
     public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let account: Field<SecurityUserEvidence>
-    public let endUtcDateTime: Field<Date>
-    public let host: Field<SecurityDeviceEvidence>
-    public let sessionId: Field<String>
-    public let startUtcDateTime: Field<Date>
+    public let deletedDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let history: Field<[BrowserSharedCookieHistory]>
+    public let hostOnly: Field<Bool>
+    public let hostOrDomain: Field<String>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let path: Field<String>
+    public let sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>
+    public let status: Field<BrowserSharedCookieStatus>
 
     private init() {
+        self.id = Field("id")
+        self.comment = Field("comment")
         self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.account = Field("account")
-        self.endUtcDateTime = Field("endUtcDateTime")
-        self.host = Field("host")
-        self.sessionId = Field("sessionId")
-        self.startUtcDateTime = Field("startUtcDateTime")
+        self.deletedDateTime = Field("deletedDateTime")
+        self.displayName = Field("displayName")
+        self.history = Field("history")
+        self.hostOnly = Field("hostOnly")
+        self.hostOrDomain = Field("hostOrDomain")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.path = Field("path")
+        self.sourceEnvironment = Field("sourceEnvironment")
+        self.status = Field("status")
+    }
+}
+
+/// Its properties are listed in `BrowserSharedCookieHistoryFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersharedcookiehistory?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.browserSharedCookieHistory`.
+public typealias BrowserSharedCookieHistory = Model<BrowserSharedCookieHistoryFields>
+
+/// The properties of a `BrowserSharedCookieHistory`, inherited ones included.
+public struct BrowserSharedCookieHistoryFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.browserSharedCookieHistory",
+        fields: BrowserSharedCookieHistoryFields()
+    )
+
+    public let comment: Field<String>
+    public let displayName: Field<String>
+    public let hostOnly: Field<Bool>
+    public let hostOrDomain: Field<String>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let path: Field<String>
+    public let publishedDateTime: Field<Date>
+    public let sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>
+
+    private init() {
+        self.comment = Field("comment")
+        self.displayName = Field("displayName")
+        self.hostOnly = Field("hostOnly")
+        self.hostOrDomain = Field("hostOrDomain")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.path = Field("path")
+        self.publishedDateTime = Field("publishedDateTime")
+        self.sourceEnvironment = Field("sourceEnvironment")
+    }
+}
+
+/// Requests for one `BrowserSharedCookie`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.browserSharedCookie`.
+public struct BrowserSharedCookieRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BrowserSharedCookie
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.browserSharedCookie", model: BrowserSharedCookie.self)
+}
+
+/// - Remark: Generated from `microsoft.graph.browserSharedCookieSourceEnvironment`.
+public typealias BrowserSharedCookieSourceEnvironment = OpenEnum<BrowserSharedCookieSourceEnvironmentValues>
+
+/// The values of `BrowserSharedCookieSourceEnvironment` that the spec declares; others decode and re-encode too.
+public enum BrowserSharedCookieSourceEnvironmentValues: EnumValues {
+    public static let known: [String] = ["microsoftEdge", "internetExplorer11", "both", "unknownFutureValue"]
+}
+
+extension BrowserSharedCookieSourceEnvironment {
+    public static var microsoftEdge: Self { Self(rawValue: "microsoftEdge") }
+
+    public static var internetExplorer11: Self { Self(rawValue: "internetExplorer11") }
+
+    public static var both: Self { Self(rawValue: "both") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.browserSharedCookieStatus`.
+public typealias BrowserSharedCookieStatus = OpenEnum<BrowserSharedCookieStatusValues>
+
+/// The values of `BrowserSharedCookieStatus` that the spec declares; others decode and re-encode too.
+public enum BrowserSharedCookieStatusValues: EnumValues {
+    public static let known: [String] = [
+        "published",
+        "pendingAdd",
+        "pendingEdit",
+        "pendingDelete",
+        "unknownFutureValue",
+    ]
+}
+
+extension BrowserSharedCookieStatus {
+    public static var published: Self { Self(rawValue: "published") }
+
+    public static var pendingAdd: Self { Self(rawValue: "pendingAdd") }
+
+    public static var pendingEdit: Self { Self(rawValue: "pendingEdit") }
+
+    public static var pendingDelete: Self { Self(rawValue: "pendingDelete") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BrowserSiteFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersite?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.browserSite`.
+public typealias BrowserSite = Model<BrowserSiteFields>
+
+/// The properties of a `BrowserSite`, inherited ones included.
+public struct BrowserSiteFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.browserSite",
+        base: Entity.self,
+        fields: BrowserSiteFields()
+    )
+    public let id: Field<String>
+    public let allowRedirect: Field<Bool>
+    public let comment: Field<String>
+    public let compatibilityMode: Field<BrowserSiteCompatibilityMode>
+    public let createdDateTime: Field<Date>
+    public let deletedDateTime: Field<Date>
+    public let history: Field<[BrowserSiteHistory]>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let mergeType: Field<BrowserSiteMergeType>
+    public let status: Field<BrowserSiteStatus>
+    public let targetEnvironment: Field<BrowserSiteTargetEnvironment>
+    public let webUrl: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.allowRedirect = Field("allowRedirect")
+        self.comment = Field("comment")
+        self.compatibilityMode = Field("compatibilityMode")
+        self.createdDateTime = Field("createdDateTime")
+        self.deletedDateTime = Field("deletedDateTime")
+        self.history = Field("history")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.mergeType = Field("mergeType")
+        self.status = Field("status")
+        self.targetEnvironment = Field("targetEnvironment")
+        self.webUrl = Field("webUrl")
     }
 }

@@ -4,4485 +4,125 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `SecurityHostPairFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostpair?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostPair`.
-public typealias SecurityHostPair = Model<SecurityHostPairFields>
+/// - Remark: Generated from `microsoft.graph.browserSiteCompatibilityMode`.
+public typealias BrowserSiteCompatibilityMode = OpenEnum<BrowserSiteCompatibilityModeValues>
 
-/// The properties of a `SecurityHostPair`, inherited ones included.
-public struct SecurityHostPairFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostPair",
-        base: Entity.self,
-        fields: SecurityHostPairFields()
-    )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let linkKind: Field<String>
-
-    /// Present when the request expanded it (`expand("childHost")`).
-    public let childHost: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("parentHost")`).
-    public let parentHost: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.linkKind = Field("linkKind")
-        self.childHost = Field("childHost")
-        self.parentHost = Field("parentHost")
-    }
+/// The values of `BrowserSiteCompatibilityMode` that the spec declares; others decode and re-encode too.
+public enum BrowserSiteCompatibilityModeValues: EnumValues {
+    public static let known: [String] = [
+        "default",
+        "internetExplorer8Enterprise",
+        "internetExplorer7Enterprise",
+        "internetExplorer11",
+        "internetExplorer10",
+        "internetExplorer9",
+        "internetExplorer8",
+        "internetExplorer7",
+        "internetExplorer5",
+        "unknownFutureValue",
+    ]
 }
 
-/// Requests for one `SecurityHostPair`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.hostPair`.
-public struct SecurityHostPairRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostPair
-    public let client: ServiceClient
-    public let path: ResourcePath
+extension BrowserSiteCompatibilityMode {
+    public static var `default`: Self { Self(rawValue: "default") }
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
+    public static var internetExplorer8Enterprise: Self { Self(rawValue: "internetExplorer8Enterprise") }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostPair",
-        model: SecurityHostPair.self,
-        children: [
-            .init("childHost", "microsoft.graph.security.host", collection: false),
-            .init("parentHost", "microsoft.graph.security.host", collection: false),
-        ]
-    )
+    public static var internetExplorer7Enterprise: Self { Self(rawValue: "internetExplorer7Enterprise") }
 
-    public var childHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("childHost")) }
+    public static var internetExplorer11: Self { Self(rawValue: "internetExplorer11") }
 
-    public var parentHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("parentHost")) }
-}
+    public static var internetExplorer10: Self { Self(rawValue: "internetExplorer10") }
 
-/// Its properties are listed in `SecurityHostPortFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostport?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostPort`.
-public typealias SecurityHostPort = Model<SecurityHostPortFields>
+    public static var internetExplorer9: Self { Self(rawValue: "internetExplorer9") }
 
-/// The properties of a `SecurityHostPort`, inherited ones included.
-public struct SecurityHostPortFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostPort",
-        base: Entity.self,
-        fields: SecurityHostPortFields()
-    )
+    public static var internetExplorer8: Self { Self(rawValue: "internetExplorer8") }
 
-    public let id: Field<String>
-    public let banners: Field<[SecurityHostPortBanner]>
-    public let firstSeenDateTime: Field<Date>
-    public let lastScanDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let port: Field<Int32>
-    public let `protocol`: Field<SecurityHostPortProtocol>
-    public let services: Field<[SecurityHostPortComponent]>
-    public let status: Field<SecurityHostPortStatus>
-    public let timesObserved: Field<Int32>
+    public static var internetExplorer7: Self { Self(rawValue: "internetExplorer7") }
 
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("mostRecentSslCertificate")`).
-    public let mostRecentSslCertificate: Field<SecuritySslCertificate>
-
-    private init() {
-        self.id = Field("id")
-        self.banners = Field("banners")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastScanDateTime = Field("lastScanDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.port = Field("port")
-        self.protocol = Field("protocol")
-        self.services = Field("services")
-        self.status = Field("status")
-        self.timesObserved = Field("timesObserved")
-        self.host = Field("host")
-        self.mostRecentSslCertificate = Field("mostRecentSslCertificate")
-    }
-}
-
-/// Its properties are listed in `SecurityHostPortBannerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostportbanner?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostPortBanner`.
-public typealias SecurityHostPortBanner = Model<SecurityHostPortBannerFields>
-
-/// The properties of a `SecurityHostPortBanner`, inherited ones included.
-public struct SecurityHostPortBannerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostPortBanner",
-        fields: SecurityHostPortBannerFields()
-    )
-
-    public let banner: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let scanProtocol: Field<String>
-    public let timesObserved: Field<Int32>
-
-    private init() {
-        self.banner = Field("banner")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.scanProtocol = Field("scanProtocol")
-        self.timesObserved = Field("timesObserved")
-    }
-}
-
-/// Its properties are listed in `SecurityHostPortComponentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostportcomponent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostPortComponent`.
-public typealias SecurityHostPortComponent = Model<SecurityHostPortComponentFields>
-
-/// The properties of a `SecurityHostPortComponent`, inherited ones included.
-public struct SecurityHostPortComponentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostPortComponent",
-        fields: SecurityHostPortComponentFields()
-    )
-
-    public let firstSeenDateTime: Field<Date>
-    public let isRecent: Field<Bool>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("component")`).
-    public let component: Field<SecurityHostComponent>
-
-    private init() {
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.isRecent = Field("isRecent")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.component = Field("component")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.hostPortProtocol`.
-public typealias SecurityHostPortProtocol = OpenEnum<SecurityHostPortProtocolValues>
-
-/// The values of `SecurityHostPortProtocol` that the spec declares; others decode and re-encode too.
-public enum SecurityHostPortProtocolValues: EnumValues {
-    public static let known: [String] = ["tcp", "udp", "unknownFutureValue"]
-}
-
-extension SecurityHostPortProtocol {
-    public static var tcp: Self { Self(rawValue: "tcp") }
-
-    public static var udp: Self { Self(rawValue: "udp") }
+    public static var internetExplorer5: Self { Self(rawValue: "internetExplorer5") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Requests for one `SecurityHostPort`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `BrowserSiteHistoryFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.security.hostPort`.
-public struct SecurityHostPortRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostPort
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersitehistory?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.browserSiteHistory`.
+public typealias BrowserSiteHistory = Model<BrowserSiteHistoryFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostPort",
-        model: SecurityHostPort.self,
-        children: [
-            .init("host", "microsoft.graph.security.host", collection: false),
-            .init("mostRecentSslCertificate", "microsoft.graph.security.sslCertificate", collection: false),
-        ]
-    )
-
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
-
-    public var mostRecentSslCertificate: SecuritySslCertificateRequestBuilder {
-        .init(client: client, path: path.appending("mostRecentSslCertificate"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.hostPortStatus`.
-public typealias SecurityHostPortStatus = OpenEnum<SecurityHostPortStatusValues>
-
-/// The values of `SecurityHostPortStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityHostPortStatusValues: EnumValues {
-    public static let known: [String] = ["open", "filtered", "closed", "unknownFutureValue"]
-}
-
-extension SecurityHostPortStatus {
-    public static var `open`: Self { Self(rawValue: "open") }
-
-    public static var filtered: Self { Self(rawValue: "filtered") }
-
-    public static var closed: Self { Self(rawValue: "closed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityHostReputationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostreputation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostReputation`.
-public typealias SecurityHostReputation = Model<SecurityHostReputationFields>
-
-/// The properties of a `SecurityHostReputation`, inherited ones included.
-public struct SecurityHostReputationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostReputation",
-        base: Entity.self,
-        fields: SecurityHostReputationFields()
-    )
-
-    public let id: Field<String>
-    public let classification: Field<SecurityHostReputationClassification>
-    public let rules: Field<[SecurityHostReputationRule]>
-    public let score: Field<Int32>
+/// The properties of a `BrowserSiteHistory`, inherited ones included.
+public struct BrowserSiteHistoryFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.browserSiteHistory", fields: BrowserSiteHistoryFields())
+    public let allowRedirect: Field<Bool>
+    public let comment: Field<String>
+    public let compatibilityMode: Field<BrowserSiteCompatibilityMode>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let mergeType: Field<BrowserSiteMergeType>
+    public let publishedDateTime: Field<Date>
+    public let targetEnvironment: Field<BrowserSiteTargetEnvironment>
 
     private init() {
-        self.id = Field("id")
-        self.classification = Field("classification")
-        self.rules = Field("rules")
-        self.score = Field("score")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.hostReputationClassification`.
-public typealias SecurityHostReputationClassification = OpenEnum<SecurityHostReputationClassificationValues>
-
-/// The values of `SecurityHostReputationClassification` that the spec declares; others decode and re-encode too.
-public enum SecurityHostReputationClassificationValues: EnumValues {
-    public static let known: [String] = ["unknown", "neutral", "suspicious", "malicious", "unknownFutureValue"]
-}
-
-extension SecurityHostReputationClassification {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var neutral: Self { Self(rawValue: "neutral") }
-
-    public static var suspicious: Self { Self(rawValue: "suspicious") }
-
-    public static var malicious: Self { Self(rawValue: "malicious") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `SecurityHostReputation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.hostReputation`.
-public struct SecurityHostReputationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostReputation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostReputation",
-        model: SecurityHostReputation.self
-    )
-}
-
-/// Its properties are listed in `SecurityHostReputationRuleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostreputationrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostReputationRule`.
-public typealias SecurityHostReputationRule = Model<SecurityHostReputationRuleFields>
-
-/// The properties of a `SecurityHostReputationRule`, inherited ones included.
-public struct SecurityHostReputationRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostReputationRule",
-        fields: SecurityHostReputationRuleFields()
-    )
-
-    public let description: Field<String>
-    public let name: Field<String>
-    public let relatedDetailsUrl: Field<String>
-    public let severity: Field<SecurityHostReputationRuleSeverity>
-
-    private init() {
-        self.description = Field("description")
-        self.name = Field("name")
-        self.relatedDetailsUrl = Field("relatedDetailsUrl")
-        self.severity = Field("severity")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.hostReputationRuleSeverity`.
-public typealias SecurityHostReputationRuleSeverity = OpenEnum<SecurityHostReputationRuleSeverityValues>
-
-/// The values of `SecurityHostReputationRuleSeverity` that the spec declares; others decode and re-encode too.
-public enum SecurityHostReputationRuleSeverityValues: EnumValues {
-    public static let known: [String] = ["unknown", "low", "medium", "high", "unknownFutureValue"]
-}
-
-extension SecurityHostReputationRuleSeverity {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `SecurityHost`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.host`.
-public struct SecurityHostRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHost
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.host",
-        model: SecurityHost.self,
-        children: [
-            .init("childHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("components", "microsoft.graph.security.hostComponent", collection: true),
-            .init("cookies", "microsoft.graph.security.hostCookie", collection: true),
-            .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("parentHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("passiveDns", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("passiveDnsReverse", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("ports", "microsoft.graph.security.hostPort", collection: true),
-            .init("reputation", "microsoft.graph.security.hostReputation", collection: false),
-            .init("sslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
-            .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
-            .init("trackers", "microsoft.graph.security.hostTracker", collection: true),
-            .init("whois", "microsoft.graph.security.whoisRecord", collection: false),
-        ]
-    )
-
-    /// `childHostPairs.request()` lists them; `childHostPairs("hostPair-id")` addresses one.
-    public var childHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("childHostPairs"))
-    }
-
-    /// `components.request()` lists them; `components("hostComponent-id")` addresses one.
-    public var components: CollectionRequestBuilder<SecurityHostComponentRequestBuilder> {
-        .init(client: client, path: path.appending("components"))
-    }
-
-    /// `cookies.request()` lists them; `cookies("hostCookie-id")` addresses one.
-    public var cookies: CollectionRequestBuilder<SecurityHostCookieRequestBuilder> {
-        .init(client: client, path: path.appending("cookies"))
-    }
-
-    /// `hostPairs.request()` lists them; `hostPairs("hostPair-id")` addresses one.
-    public var hostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("hostPairs"))
-    }
-
-    /// `parentHostPairs.request()` lists them; `parentHostPairs("hostPair-id")` addresses one.
-    public var parentHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("parentHostPairs"))
-    }
-
-    /// `passiveDns.request()` lists them; `passiveDns("passiveDnsRecord-id")` addresses one.
-    public var passiveDns: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
-        .init(client: client, path: path.appending("passiveDns"))
-    }
-
-    /// `passiveDnsReverse.request()` lists them; `passiveDnsReverse("passiveDnsRecord-id")` addresses one.
-    public var passiveDnsReverse: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
-        .init(client: client, path: path.appending("passiveDnsReverse"))
-    }
-
-    /// `ports.request()` lists them; `ports("hostPort-id")` addresses one.
-    public var ports: CollectionRequestBuilder<SecurityHostPortRequestBuilder> {
-        .init(client: client, path: path.appending("ports"))
-    }
-
-    public var reputation: SecurityHostReputationRequestBuilder {
-        .init(client: client, path: path.appending("reputation"))
-    }
-
-    /// `sslCertificates.request()` lists them; `sslCertificates("hostSslCertificate-id")` addresses one.
-    public var sslCertificates: CollectionRequestBuilder<SecurityHostSslCertificateRequestBuilder> {
-        .init(client: client, path: path.appending("sslCertificates"))
-    }
-
-    /// `subdomains.request()` lists them; `subdomains("subdomain-id")` addresses one.
-    public var subdomains: CollectionRequestBuilder<SecuritySubdomainRequestBuilder> {
-        .init(client: client, path: path.appending("subdomains"))
-    }
-
-    /// `trackers.request()` lists them; `trackers("hostTracker-id")` addresses one.
-    public var trackers: CollectionRequestBuilder<SecurityHostTrackerRequestBuilder> {
-        .init(client: client, path: path.appending("trackers"))
-    }
-
-    public var whois: SecurityWhoisRecordRequestBuilder { .init(client: client, path: path.appending("whois")) }
-}
-
-/// Its properties are listed in `SecurityHostSslCertificateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostsslcertificate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostSslCertificate`.
-public typealias SecurityHostSslCertificate = Model<SecurityHostSslCertificateFields>
-
-/// The properties of a `SecurityHostSslCertificate`, inherited ones included.
-public struct SecurityHostSslCertificateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostSslCertificate",
-        base: SecurityArtifact.self,
-        fields: SecurityHostSslCertificateFields()
-    )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let ports: Field<[SecurityHostSslCertificatePort]>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("sslCertificate")`).
-    public let sslCertificate: Field<SecuritySslCertificate>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.ports = Field("ports")
-        self.host = Field("host")
-        self.sslCertificate = Field("sslCertificate")
-    }
-}
-
-/// Its properties are listed in `SecurityHostSslCertificatePortFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostsslcertificateport?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostSslCertificatePort`.
-public typealias SecurityHostSslCertificatePort = Model<SecurityHostSslCertificatePortFields>
-
-/// The properties of a `SecurityHostSslCertificatePort`, inherited ones included.
-public struct SecurityHostSslCertificatePortFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostSslCertificatePort",
-        fields: SecurityHostSslCertificatePortFields()
-    )
-
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let port: Field<Int32>
-
-    private init() {
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.port = Field("port")
-    }
-}
-
-/// Requests for one `SecurityHostSslCertificate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.hostSslCertificate`.
-public struct SecurityHostSslCertificateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostSslCertificate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostSslCertificate",
-        model: SecurityHostSslCertificate.self,
-        children: [
-            .init("host", "microsoft.graph.security.host", collection: false),
-            .init("sslCertificate", "microsoft.graph.security.sslCertificate", collection: false),
-        ]
-    )
-
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
-
-    public var sslCertificate: SecuritySslCertificateRequestBuilder {
-        .init(client: client, path: path.appending("sslCertificate"))
-    }
-}
-
-/// Its properties are listed in `SecurityHostTrackerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hosttracker?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostTracker`.
-public typealias SecurityHostTracker = Model<SecurityHostTrackerFields>
-
-/// The properties of a `SecurityHostTracker`, inherited ones included.
-public struct SecurityHostTrackerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostTracker",
-        base: SecurityArtifact.self,
-        fields: SecurityHostTrackerFields()
-    )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let kind: Field<String>
-    public let lastSeenDateTime: Field<Date>
-    public let value: Field<String>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.kind = Field("kind")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.value = Field("value")
-        self.host = Field("host")
-    }
-}
-
-/// Requests for one `SecurityHostTracker`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.hostTracker`.
-public struct SecurityHostTrackerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostTracker
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostTracker",
-        model: SecurityHostTracker.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
-
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
-}
-
-/// Its properties are listed in `SecurityHostedRpaAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostedrpaauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostedRpaAuditRecord`.
-public typealias SecurityHostedRpaAuditRecord = Model<SecurityHostedRpaAuditRecordFields>
-
-/// The properties of a `SecurityHostedRpaAuditRecord`, inherited ones included.
-public struct SecurityHostedRpaAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostedRpaAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityHostedRpaAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityHostnameFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hostname?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hostname`.
-public typealias SecurityHostname = Model<SecurityHostnameFields>
-
-/// The properties of a `SecurityHostname`, inherited ones included.
-public struct SecurityHostnameFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostname",
-        base: SecurityHost.self,
-        fields: SecurityHostnameFields()
-    )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("childHostPairs")`).
-    public let childHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("components")`).
-    public let components: Field<[SecurityHostComponent]>
-
-    /// Present when the request expanded it (`expand("cookies")`).
-    public let cookies: Field<[SecurityHostCookie]>
-
-    /// Present when the request expanded it (`expand("hostPairs")`).
-    public let hostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("parentHostPairs")`).
-    public let parentHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("passiveDns")`).
-    public let passiveDns: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("passiveDnsReverse")`).
-    public let passiveDnsReverse: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("ports")`).
-    public let ports: Field<[SecurityHostPort]>
-
-    /// Present when the request expanded it (`expand("reputation")`).
-    public let reputation: Field<SecurityHostReputation>
-
-    /// Present when the request expanded it (`expand("sslCertificates")`).
-    public let sslCertificates: Field<[SecurityHostSslCertificate]>
-
-    /// Present when the request expanded it (`expand("subdomains")`).
-    public let subdomains: Field<[SecuritySubdomain]>
-
-    /// Present when the request expanded it (`expand("trackers")`).
-    public let trackers: Field<[SecurityHostTracker]>
-
-    /// Present when the request expanded it (`expand("whois")`).
-    public let whois: Field<SecurityWhoisRecord>
-
-    public let registrant: Field<String>
-    public let registrar: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.childHostPairs = Field("childHostPairs")
-        self.components = Field("components")
-        self.cookies = Field("cookies")
-        self.hostPairs = Field("hostPairs")
-        self.parentHostPairs = Field("parentHostPairs")
-        self.passiveDns = Field("passiveDns")
-        self.passiveDnsReverse = Field("passiveDnsReverse")
-        self.ports = Field("ports")
-        self.reputation = Field("reputation")
-        self.sslCertificates = Field("sslCertificates")
-        self.subdomains = Field("subdomains")
-        self.trackers = Field("trackers")
-        self.whois = Field("whois")
-        self.registrant = Field("registrant")
-        self.registrar = Field("registrar")
-    }
-}
-
-/// Requests for one `SecurityHostname`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.hostname`.
-public struct SecurityHostnameRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostname
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostname",
-        model: SecurityHostname.self,
-        children: [
-            .init("childHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("components", "microsoft.graph.security.hostComponent", collection: true),
-            .init("cookies", "microsoft.graph.security.hostCookie", collection: true),
-            .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("parentHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("passiveDns", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("passiveDnsReverse", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("ports", "microsoft.graph.security.hostPort", collection: true),
-            .init("reputation", "microsoft.graph.security.hostReputation", collection: false),
-            .init("sslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
-            .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
-            .init("trackers", "microsoft.graph.security.hostTracker", collection: true),
-            .init("whois", "microsoft.graph.security.whoisRecord", collection: false),
-        ]
-    )
-
-    /// `childHostPairs.request()` lists them; `childHostPairs("hostPair-id")` addresses one.
-    public var childHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("childHostPairs"))
-    }
-
-    /// `components.request()` lists them; `components("hostComponent-id")` addresses one.
-    public var components: CollectionRequestBuilder<SecurityHostComponentRequestBuilder> {
-        .init(client: client, path: path.appending("components"))
-    }
-
-    /// `cookies.request()` lists them; `cookies("hostCookie-id")` addresses one.
-    public var cookies: CollectionRequestBuilder<SecurityHostCookieRequestBuilder> {
-        .init(client: client, path: path.appending("cookies"))
-    }
-
-    /// `hostPairs.request()` lists them; `hostPairs("hostPair-id")` addresses one.
-    public var hostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("hostPairs"))
-    }
-
-    /// `parentHostPairs.request()` lists them; `parentHostPairs("hostPair-id")` addresses one.
-    public var parentHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("parentHostPairs"))
-    }
-
-    /// `passiveDns.request()` lists them; `passiveDns("passiveDnsRecord-id")` addresses one.
-    public var passiveDns: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
-        .init(client: client, path: path.appending("passiveDns"))
-    }
-
-    /// `passiveDnsReverse.request()` lists them; `passiveDnsReverse("passiveDnsRecord-id")` addresses one.
-    public var passiveDnsReverse: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
-        .init(client: client, path: path.appending("passiveDnsReverse"))
-    }
-
-    /// `ports.request()` lists them; `ports("hostPort-id")` addresses one.
-    public var ports: CollectionRequestBuilder<SecurityHostPortRequestBuilder> {
-        .init(client: client, path: path.appending("ports"))
-    }
-
-    public var reputation: SecurityHostReputationRequestBuilder {
-        .init(client: client, path: path.appending("reputation"))
-    }
-
-    /// `sslCertificates.request()` lists them; `sslCertificates("hostSslCertificate-id")` addresses one.
-    public var sslCertificates: CollectionRequestBuilder<SecurityHostSslCertificateRequestBuilder> {
-        .init(client: client, path: path.appending("sslCertificates"))
-    }
-
-    /// `subdomains.request()` lists them; `subdomains("subdomain-id")` addresses one.
-    public var subdomains: CollectionRequestBuilder<SecuritySubdomainRequestBuilder> {
-        .init(client: client, path: path.appending("subdomains"))
-    }
-
-    /// `trackers.request()` lists them; `trackers("hostTracker-id")` addresses one.
-    public var trackers: CollectionRequestBuilder<SecurityHostTrackerRequestBuilder> {
-        .init(client: client, path: path.appending("trackers"))
-    }
-
-    public var whois: SecurityWhoisRecordRequestBuilder { .init(client: client, path: path.appending("whois")) }
-}
-
-/// Its properties are listed in `SecurityHrSignalAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hrsignalauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hrSignalAuditRecord`.
-public typealias SecurityHrSignalAuditRecord = Model<SecurityHrSignalAuditRecordFields>
-
-/// The properties of a `SecurityHrSignalAuditRecord`, inherited ones included.
-public struct SecurityHrSignalAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hrSignalAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityHrSignalAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityHuntingQueryResultsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-huntingqueryresults?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.huntingQueryResults`.
-public typealias SecurityHuntingQueryResults = Model<SecurityHuntingQueryResultsFields>
-
-/// The properties of a `SecurityHuntingQueryResults`, inherited ones included.
-public struct SecurityHuntingQueryResultsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.huntingQueryResults",
-        fields: SecurityHuntingQueryResultsFields()
-    )
-
-    public let results: Field<[SecurityHuntingRowResult]>
-    public let schemaValue: Field<[SecuritySinglePropertySchema]>
-
-    private init() {
-        self.results = Field("results")
-        self.schemaValue = Field("schema")
-    }
-}
-
-/// Its properties are listed in `SecurityHuntingRowResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-huntingrowresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.huntingRowResult`.
-public typealias SecurityHuntingRowResult = Model<SecurityHuntingRowResultFields>
-
-/// The properties of a `SecurityHuntingRowResult`, inherited ones included.
-public struct SecurityHuntingRowResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.huntingRowResult",
-        fields: SecurityHuntingRowResultFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `SecurityHygieneEventRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hygieneeventrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hygieneEventRecord`.
-public typealias SecurityHygieneEventRecord = Model<SecurityHygieneEventRecordFields>
-
-/// The properties of a `SecurityHygieneEventRecord`, inherited ones included.
-public struct SecurityHygieneEventRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hygieneEventRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityHygieneEventRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityHyperlinkFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-hyperlink?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.hyperlink`.
-public typealias SecurityHyperlink = Model<SecurityHyperlinkFields>
-
-/// The properties of a `SecurityHyperlink`, inherited ones included.
-public struct SecurityHyperlinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.hyperlink", fields: SecurityHyperlinkFields())
-    public let name: Field<String>
-    public let url: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `SecurityIdentityAccountsFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-identityaccounts?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.identityAccounts`.
-public typealias SecurityIdentityAccounts = Model<SecurityIdentityAccountsFields>
-
-/// The properties of a `SecurityIdentityAccounts`, inherited ones included.
-public struct SecurityIdentityAccountsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.identityAccounts",
-        base: Entity.self,
-        derived: [SecurityUser.self],
-        fields: SecurityIdentityAccountsFields()
-    )
-
-    public let id: Field<String>
-    public let accounts: Field<[SecurityAccount]>
-    public let cloudSecurityIdentifier: Field<String>
-    public let displayName: Field<String>
-    public let domain: Field<String>
-    public let isEnabled: Field<Bool>
-    public let onPremisesSecurityIdentifier: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.accounts = Field("accounts")
-        self.cloudSecurityIdentifier = Field("cloudSecurityIdentifier")
-        self.displayName = Field("displayName")
-        self.domain = Field("domain")
-        self.isEnabled = Field("isEnabled")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-    }
-}
-
-/// Requests for one `SecurityIdentityAccounts`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.identityAccounts`.
-public struct SecurityIdentityAccountsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIdentityAccounts
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.identityAccounts",
-        model: SecurityIdentityAccounts.self,
-        operations: [
-            .init(
-                "invokeAction",
-                .post,
-                path: "microsoft.graph.security.invokeAction",
-                response: .model(SecurityInvokeActionResult.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.security.identityAccounts/invokeAction` (POST).
-    public func invokeAction(
-        accountId: String,
-        action: SecurityAction,
-        identityProvider: SecurityIdentityProvider
-    ) -> OperationRequest<SecurityInvokeActionResult> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.invokeAction"))
-        var body = JSONObject()
-        body.set("accountId", accountId)
-        body.set("action", action)
-        body.set("identityProvider", identityProvider)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(SecurityInvokeActionResult.self))
-    }
-}
-
-/// Its properties are listed in `SecurityIdentityContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-identitycontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.identityContainer`.
-public typealias SecurityIdentityContainer = Model<SecurityIdentityContainerFields>
-
-/// The properties of a `SecurityIdentityContainer`, inherited ones included.
-public struct SecurityIdentityContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.identityContainer",
-        base: Entity.self,
-        fields: SecurityIdentityContainerFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("healthIssues")`).
-    public let healthIssues: Field<[SecurityHealthIssue]>
-
-    /// Present when the request expanded it (`expand("identityAccounts")`).
-    public let identityAccounts: Field<[SecurityIdentityAccounts]>
-
-    /// Present when the request expanded it (`expand("sensorCandidateActivationConfiguration")`).
-    public let sensorCandidateActivationConfiguration: Field<SecuritySensorCandidateActivationConfiguration>
-
-    /// Present when the request expanded it (`expand("sensorCandidates")`).
-    public let sensorCandidates: Field<[SecuritySensorCandidate]>
-
-    /// Present when the request expanded it (`expand("sensors")`).
-    public let sensors: Field<[SecuritySensor]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<SecuritySettingsContainer>
-
-    private init() {
-        self.id = Field("id")
-        self.healthIssues = Field("healthIssues")
-        self.identityAccounts = Field("identityAccounts")
-        self.sensorCandidateActivationConfiguration = Field("sensorCandidateActivationConfiguration")
-        self.sensorCandidates = Field("sensorCandidates")
-        self.sensors = Field("sensors")
-        self.settings = Field("settings")
-    }
-}
-
-/// Requests for one `SecurityIdentityContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.identityContainer`.
-public struct SecurityIdentityContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIdentityContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.identityContainer",
-        model: SecurityIdentityContainer.self,
-        children: [
-            .init("healthIssues", "microsoft.graph.security.healthIssue", collection: true),
-            .init("identityAccounts", "microsoft.graph.security.identityAccounts", collection: true),
-            .init(
-                "sensorCandidateActivationConfiguration",
-                "microsoft.graph.security.sensorCandidateActivationConfiguration",
-                collection: false
-            ),
-            .init("sensorCandidates", "microsoft.graph.security.sensorCandidate", collection: true),
-            .init("sensors", "microsoft.graph.security.sensor", collection: true),
-            .init("settings", "microsoft.graph.security.settingsContainer", collection: false),
-        ]
-    )
-
-    /// `healthIssues.request()` lists them; `healthIssues("healthIssue-id")` addresses one.
-    public var healthIssues: CollectionRequestBuilder<SecurityHealthIssueRequestBuilder> {
-        .init(client: client, path: path.appending("healthIssues"))
-    }
-
-    /// `identityAccounts.request()` lists them; `identityAccounts("identityAccounts-id")` addresses one.
-    public var identityAccounts: CollectionRequestBuilder<SecurityIdentityAccountsRequestBuilder> {
-        .init(client: client, path: path.appending("identityAccounts"))
-    }
-
-    public var sensorCandidateActivationConfiguration: SecuritySensorCandidateActivationConfigurationRequestBuilder {
-        .init(client: client, path: path.appending("sensorCandidateActivationConfiguration"))
-    }
-
-    /// `sensorCandidates.request()` lists them; `sensorCandidates("sensorCandidate-id")` addresses one.
-    public var sensorCandidates: CollectionRequestBuilder<SecuritySensorCandidateRequestBuilder> {
-        .init(client: client, path: path.appending("sensorCandidates"))
-    }
-
-    /// `sensors.request()` lists them; `sensors("sensor-id")` addresses one.
-    public var sensors: CollectionRequestBuilder<SecuritySensorRequestBuilder> {
-        .init(client: client, path: path.appending("sensors"))
-    }
-
-    public var settings: SecuritySettingsContainerRequestBuilder {
-        .init(client: client, path: path.appending("settings"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.identityProvider`.
-public typealias SecurityIdentityProvider = OpenEnum<SecurityIdentityProviderValues>
-
-/// The values of `SecurityIdentityProvider` that the spec declares; others decode and re-encode too.
-public enum SecurityIdentityProviderValues: EnumValues {
-    public static let known: [String] = ["entraID", "activeDirectory", "okta", "unknownFutureValue"]
-}
-
-extension SecurityIdentityProvider {
-    public static var entraID: Self { Self(rawValue: "entraID") }
-
-    public static var activeDirectory: Self { Self(rawValue: "activeDirectory") }
-
-    public static var okta: Self { Self(rawValue: "okta") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityIncidentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-incident?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.incident`.
-public typealias SecurityIncident = Model<SecurityIncidentFields>
-
-/// The properties of a `SecurityIncident`, inherited ones included.
-public struct SecurityIncidentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.incident",
-        base: Entity.self,
-        fields: SecurityIncidentFields()
-    )
-
-    public let id: Field<String>
-    public let assignedTo: Field<String>
-    public let classification: Field<SecurityAlertClassification>
-    public let comments: Field<[SecurityAlertComment]>
-    public let createdDateTime: Field<Date>
-    public let customTags: Field<[String]>
-    public let description: Field<String>
-    public let determination: Field<SecurityAlertDetermination>
-    public let displayName: Field<String>
-    public let incidentWebUrl: Field<String>
-    public let lastModifiedBy: Field<String>
-    public let lastUpdateDateTime: Field<Date>
-    public let priorityScore: Field<Int32>
-    public let redirectIncidentId: Field<String>
-    public let resolvingComment: Field<String>
-    public let severity: Field<SecurityAlertSeverity>
-    public let status: Field<SecurityIncidentStatus>
-    public let summary: Field<String>
-    public let systemTags: Field<[String]>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("alerts")`).
-    public let alerts: Field<[SecurityAlert]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedTo = Field("assignedTo")
-        self.classification = Field("classification")
-        self.comments = Field("comments")
-        self.createdDateTime = Field("createdDateTime")
-        self.customTags = Field("customTags")
-        self.description = Field("description")
-        self.determination = Field("determination")
-        self.displayName = Field("displayName")
-        self.incidentWebUrl = Field("incidentWebUrl")
+        self.allowRedirect = Field("allowRedirect")
+        self.comment = Field("comment")
+        self.compatibilityMode = Field("compatibilityMode")
         self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.priorityScore = Field("priorityScore")
-        self.redirectIncidentId = Field("redirectIncidentId")
-        self.resolvingComment = Field("resolvingComment")
-        self.severity = Field("severity")
-        self.status = Field("status")
-        self.summary = Field("summary")
-        self.systemTags = Field("systemTags")
-        self.tenantId = Field("tenantId")
-        self.alerts = Field("alerts")
+        self.mergeType = Field("mergeType")
+        self.publishedDateTime = Field("publishedDateTime")
+        self.targetEnvironment = Field("targetEnvironment")
     }
 }
 
-/// Requests for one `SecurityIncident`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `BrowserSiteListFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.security.incident`.
-public struct SecurityIncidentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIncident
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersitelist?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.browserSiteList`.
+public typealias BrowserSiteList = Model<BrowserSiteListFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.incident",
-        model: SecurityIncident.self,
-        children: [.init("alerts", "microsoft.graph.security.alert", collection: true)],
-        operations: [
-            .init(
-                "mergeIncidents",
-                .post,
-                path: "microsoft.graph.security.mergeIncidents",
-                onCollection: true,
-                response: .model(SecurityMergeResponse.self)
-            ),
-        ]
-    )
-
-    /// `alerts.request()` lists them; `alerts("alert-id")` addresses one.
-    public var alerts: CollectionRequestBuilder<SecurityAlertRequestBuilder> {
-        .init(client: client, path: path.appending("alerts"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == SecurityIncidentRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.security.incident/mergeIncidents` (POST).
-    public func mergeIncidents(
-        incidentIds: [String],
-        incidentComment: String? = nil,
-        mergeReasons: SecurityCorrelationReason? = nil
-    ) -> OperationRequest<SecurityMergeResponse> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.mergeIncidents"))
-        var body = JSONObject()
-        body.set("incidentIds", incidentIds)
-        if let incidentComment { body.set("incidentComment", incidentComment) }
-        if let mergeReasons { body.set("mergeReasons", mergeReasons) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(SecurityMergeResponse.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.incidentStatus`.
-public typealias SecurityIncidentStatus = OpenEnum<SecurityIncidentStatusValues>
-
-/// The values of `SecurityIncidentStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityIncidentStatusValues: EnumValues {
-    public static let known: [String] = [
-        "active",
-        "resolved",
-        "inProgress",
-        "redirected",
-        "unknownFutureValue",
-        "awaitingAction",
-    ]
-}
-
-extension SecurityIncidentStatus {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var resolved: Self { Self(rawValue: "resolved") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var redirected: Self { Self(rawValue: "redirected") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var awaitingAction: Self { Self(rawValue: "awaitingAction") }
-}
-
-/// Its properties are listed in `SecurityIndicatorFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-indicator?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.indicator`.
-public typealias SecurityIndicator = Model<SecurityIndicatorFields>
-
-/// The properties of a `SecurityIndicator`, inherited ones included.
-public struct SecurityIndicatorFields: FieldSet {
+/// The properties of a `BrowserSiteList`, inherited ones included.
+public struct BrowserSiteListFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.indicator",
+        "microsoft.graph.browserSiteList",
         base: Entity.self,
-        derived: [SecurityArticleIndicator.self, SecurityIntelligenceProfileIndicator.self],
-        fields: SecurityIndicatorFields()
+        fields: BrowserSiteListFields()
     )
 
     public let id: Field<String>
-    public let source: Field<SecurityIndicatorSource>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let lastModifiedBy: Field<IdentitySet>
+    public let lastModifiedDateTime: Field<Date>
+    public let publishedBy: Field<IdentitySet>
+    public let publishedDateTime: Field<Date>
+    public let revision: Field<String>
+    public let status: Field<BrowserSiteListStatus>
 
-    /// Present when the request expanded it (`expand("artifact")`).
-    public let artifact: Field<SecurityArtifact>
+    /// Present when the request expanded it (`expand("sharedCookies")`).
+    public let sharedCookies: Field<[BrowserSharedCookie]>
 
-    private init() {
-        self.id = Field("id")
-        self.source = Field("source")
-        self.artifact = Field("artifact")
-    }
-}
-
-/// Requests for one `SecurityIndicator`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.indicator`.
-public struct SecurityIndicatorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIndicator
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.indicator",
-        model: SecurityIndicator.self,
-        children: [.init("artifact", "microsoft.graph.security.artifact", collection: false)]
-    )
-
-    public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.indicatorSource`.
-public typealias SecurityIndicatorSource = OpenEnum<SecurityIndicatorSourceValues>
-
-/// The values of `SecurityIndicatorSource` that the spec declares; others decode and re-encode too.
-public enum SecurityIndicatorSourceValues: EnumValues {
-    public static let known: [String] = ["microsoft", "osint", "public", "unknownFutureValue"]
-}
-
-extension SecurityIndicatorSource {
-    public static var microsoft: Self { Self(rawValue: "microsoft") }
-
-    public static var osint: Self { Self(rawValue: "osint") }
-
-    public static var `public`: Self { Self(rawValue: "public") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityInformationBarrierPolicyApplicationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-informationbarrierpolicyapplicationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.informationBarrierPolicyApplicationAuditRecord`.
-public typealias SecurityInformationBarrierPolicyApplicationAuditRecord =
-    Model<SecurityInformationBarrierPolicyApplicationAuditRecordFields>
-
-/// The properties of a `SecurityInformationBarrierPolicyApplicationAuditRecord`, inherited ones included.
-public struct SecurityInformationBarrierPolicyApplicationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.informationBarrierPolicyApplicationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityInformationBarrierPolicyApplicationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityInformationWorkerProtectionAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-informationworkerprotectionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.informationWorkerProtectionAuditRecord`.
-public typealias SecurityInformationWorkerProtectionAuditRecord =
-    Model<SecurityInformationWorkerProtectionAuditRecordFields>
-
-/// The properties of a `SecurityInformationWorkerProtectionAuditRecord`, inherited ones included.
-public struct SecurityInformationWorkerProtectionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.informationWorkerProtectionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityInformationWorkerProtectionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityInsiderRiskScopedUserInsightsRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-insiderriskscopeduserinsightsrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.insiderRiskScopedUserInsightsRecord`.
-public typealias SecurityInsiderRiskScopedUserInsightsRecord = Model<SecurityInsiderRiskScopedUserInsightsRecordFields>
-
-/// The properties of a `SecurityInsiderRiskScopedUserInsightsRecord`, inherited ones included.
-public struct SecurityInsiderRiskScopedUserInsightsRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.insiderRiskScopedUserInsightsRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityInsiderRiskScopedUserInsightsRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityInsiderRiskScopedUsersRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-insiderriskscopedusersrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.insiderRiskScopedUsersRecord`.
-public typealias SecurityInsiderRiskScopedUsersRecord = Model<SecurityInsiderRiskScopedUsersRecordFields>
-
-/// The properties of a `SecurityInsiderRiskScopedUsersRecord`, inherited ones included.
-public struct SecurityInsiderRiskScopedUsersRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.insiderRiskScopedUsersRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityInsiderRiskScopedUsersRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityIntegratedAppsAppAdminActivityAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-integratedappsappadminactivityauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.integratedAppsAppAdminActivityAuditRecord`.
-public typealias SecurityIntegratedAppsAppAdminActivityAuditRecord =
-    Model<SecurityIntegratedAppsAppAdminActivityAuditRecordFields>
-
-/// The properties of a `SecurityIntegratedAppsAppAdminActivityAuditRecord`, inherited ones included.
-public struct SecurityIntegratedAppsAppAdminActivityAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.integratedAppsAppAdminActivityAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityIntegratedAppsAppAdminActivityAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-integratedappsappsettingsadminactivityauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.integratedAppsAppSettingsAdminActivityAuditRecord`.
-public typealias SecurityIntegratedAppsAppSettingsAdminActivityAuditRecord =
-    Model<SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields>
-
-/// The properties of a `SecurityIntegratedAppsAppSettingsAdminActivityAuditRecord`, inherited ones included.
-public struct SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.integratedAppsAppSettingsAdminActivityAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityIntelligenceProfileFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-intelligenceprofile?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.intelligenceProfile`.
-public typealias SecurityIntelligenceProfile = Model<SecurityIntelligenceProfileFields>
-
-/// The properties of a `SecurityIntelligenceProfile`, inherited ones included.
-public struct SecurityIntelligenceProfileFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.intelligenceProfile",
-        base: Entity.self,
-        fields: SecurityIntelligenceProfileFields()
-    )
-
-    public let id: Field<String>
-    public let aliases: Field<[String]>
-    public let countriesOrRegionsOfOrigin: Field<[SecurityIntelligenceProfileCountryOrRegionOfOrigin]>
-    public let description: Field<SecurityFormattedContent>
-    public let firstActiveDateTime: Field<Date>
-    public let kind: Field<SecurityIntelligenceProfileKind>
-    public let summary: Field<SecurityFormattedContent>
-    public let targets: Field<[String]>
-    public let title: Field<String>
-    public let tradecraft: Field<SecurityFormattedContent>
-
-    /// Present when the request expanded it (`expand("indicators")`).
-    public let indicators: Field<[SecurityIntelligenceProfileIndicator]>
+    /// Present when the request expanded it (`expand("sites")`).
+    public let sites: Field<[BrowserSite]>
 
     private init() {
         self.id = Field("id")
-        self.aliases = Field("aliases")
-        self.countriesOrRegionsOfOrigin = Field("countriesOrRegionsOfOrigin")
         self.description = Field("description")
-        self.firstActiveDateTime = Field("firstActiveDateTime")
-        self.kind = Field("kind")
-        self.summary = Field("summary")
-        self.targets = Field("targets")
-        self.title = Field("title")
-        self.tradecraft = Field("tradecraft")
-        self.indicators = Field("indicators")
-    }
-}
-
-/// Its properties are listed in `SecurityIntelligenceProfileCountryOrRegionOfOriginFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-intelligenceprofilecountryorregionoforigin?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.intelligenceProfileCountryOrRegionOfOrigin`.
-public typealias SecurityIntelligenceProfileCountryOrRegionOfOrigin =
-    Model<SecurityIntelligenceProfileCountryOrRegionOfOriginFields>
-
-/// The properties of a `SecurityIntelligenceProfileCountryOrRegionOfOrigin`, inherited ones included.
-public struct SecurityIntelligenceProfileCountryOrRegionOfOriginFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.intelligenceProfileCountryOrRegionOfOrigin",
-        fields: SecurityIntelligenceProfileCountryOrRegionOfOriginFields()
-    )
-
-    public let code: Field<String>
-    public let label: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.label = Field("label")
-    }
-}
-
-/// Its properties are listed in `SecurityIntelligenceProfileIndicatorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-intelligenceprofileindicator?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.intelligenceProfileIndicator`.
-public typealias SecurityIntelligenceProfileIndicator = Model<SecurityIntelligenceProfileIndicatorFields>
-
-/// The properties of a `SecurityIntelligenceProfileIndicator`, inherited ones included.
-public struct SecurityIntelligenceProfileIndicatorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.intelligenceProfileIndicator",
-        base: SecurityIndicator.self,
-        fields: SecurityIntelligenceProfileIndicatorFields()
-    )
-
-    public let id: Field<String>
-    public let source: Field<SecurityIndicatorSource>
-
-    /// Present when the request expanded it (`expand("artifact")`).
-    public let artifact: Field<SecurityArtifact>
-
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.source = Field("source")
-        self.artifact = Field("artifact")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-    }
-}
-
-/// Requests for one `SecurityIntelligenceProfileIndicator`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.intelligenceProfileIndicator`.
-public struct SecurityIntelligenceProfileIndicatorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIntelligenceProfileIndicator
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.intelligenceProfileIndicator",
-        model: SecurityIntelligenceProfileIndicator.self,
-        children: [.init("artifact", "microsoft.graph.security.artifact", collection: false)]
-    )
-
-    public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.intelligenceProfileKind`.
-public typealias SecurityIntelligenceProfileKind = OpenEnum<SecurityIntelligenceProfileKindValues>
-
-/// The values of `SecurityIntelligenceProfileKind` that the spec declares; others decode and re-encode too.
-public enum SecurityIntelligenceProfileKindValues: EnumValues {
-    public static let known: [String] = ["actor", "tool", "unknownFutureValue"]
-}
-
-extension SecurityIntelligenceProfileKind {
-    public static var actor: Self { Self(rawValue: "actor") }
-
-    public static var tool: Self { Self(rawValue: "tool") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `SecurityIntelligenceProfile`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.intelligenceProfile`.
-public struct SecurityIntelligenceProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIntelligenceProfile
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.intelligenceProfile",
-        model: SecurityIntelligenceProfile.self,
-        children: [.init("indicators", "microsoft.graph.security.intelligenceProfileIndicator", collection: true)]
-    )
-
-    /// `indicators.request()` lists them; `indicators("intelligenceProfileIndicator-id")` addresses one.
-    public var indicators: CollectionRequestBuilder<SecurityIntelligenceProfileIndicatorRequestBuilder> {
-        .init(client: client, path: path.appending("indicators"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.investigationState`.
-public typealias SecurityInvestigationState = OpenEnum<SecurityInvestigationStateValues>
-
-/// The values of `SecurityInvestigationState` that the spec declares; others decode and re-encode too.
-public enum SecurityInvestigationStateValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "terminated",
-        "successfullyRemediated",
-        "benign",
-        "failed",
-        "partiallyRemediated",
-        "running",
-        "pendingApproval",
-        "pendingResource",
-        "queued",
-        "innerFailure",
-        "preexistingAlert",
-        "unsupportedOs",
-        "unsupportedAlertType",
-        "suppressedAlert",
-        "partiallyInvestigated",
-        "terminatedByUser",
-        "terminatedBySystem",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityInvestigationState {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var terminated: Self { Self(rawValue: "terminated") }
-
-    public static var successfullyRemediated: Self { Self(rawValue: "successfullyRemediated") }
-
-    public static var benign: Self { Self(rawValue: "benign") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var partiallyRemediated: Self { Self(rawValue: "partiallyRemediated") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var pendingApproval: Self { Self(rawValue: "pendingApproval") }
-
-    public static var pendingResource: Self { Self(rawValue: "pendingResource") }
-
-    public static var queued: Self { Self(rawValue: "queued") }
-
-    public static var innerFailure: Self { Self(rawValue: "innerFailure") }
-
-    public static var preexistingAlert: Self { Self(rawValue: "preexistingAlert") }
-
-    public static var unsupportedOs: Self { Self(rawValue: "unsupportedOs") }
-
-    public static var unsupportedAlertType: Self { Self(rawValue: "unsupportedAlertType") }
-
-    public static var suppressedAlert: Self { Self(rawValue: "suppressedAlert") }
-
-    public static var partiallyInvestigated: Self { Self(rawValue: "partiallyInvestigated") }
-
-    public static var terminatedByUser: Self { Self(rawValue: "terminatedByUser") }
-
-    public static var terminatedBySystem: Self { Self(rawValue: "terminatedBySystem") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityInvokeActionResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-invokeactionresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.invokeActionResult`.
-public typealias SecurityInvokeActionResult = Model<SecurityInvokeActionResultFields>
-
-/// The properties of a `SecurityInvokeActionResult`, inherited ones included.
-public struct SecurityInvokeActionResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.invokeActionResult",
-        fields: SecurityInvokeActionResultFields()
-    )
-
-    public let accountId: Field<String>
-    public let action: Field<SecurityAction>
-    public let correlationId: Field<String>
-    public let identityProvider: Field<SecurityIdentityProvider>
-
-    private init() {
-        self.accountId = Field("accountId")
-        self.action = Field("action")
-        self.correlationId = Field("correlationId")
-        self.identityProvider = Field("identityProvider")
-    }
-}
-
-/// Its properties are listed in `SecurityIoTDeviceEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-iotdeviceevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ioTDeviceEvidence`.
-public typealias SecurityIoTDeviceEvidence = Model<SecurityIoTDeviceEvidenceFields>
-
-/// The properties of a `SecurityIoTDeviceEvidence`, inherited ones included.
-public struct SecurityIoTDeviceEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ioTDeviceEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityIoTDeviceEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let deviceId: Field<String>
-    public let deviceName: Field<String>
-    public let devicePageLink: Field<String>
-    public let deviceSubType: Field<String>
-    public let deviceType: Field<String>
-    public let importance: Field<SecurityIoTDeviceImportanceType>
-    public let ioTHub: Field<SecurityAzureResourceEvidence>
-    public let ioTSecurityAgentId: Field<String>
-    public let ipAddress: Field<SecurityIpEvidence>
-    public let isAuthorized: Field<Bool>
-    public let isProgramming: Field<Bool>
-    public let isScanner: Field<Bool>
-    public let macAddress: Field<String>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let nics: Field<[SecurityNicEvidence]>
-    public let operatingSystem: Field<String>
-    public let owners: Field<[String]>
-    public let protocols: Field<[String]>
-    public let purdueLayer: Field<String>
-    public let sensor: Field<String>
-    public let serialNumber: Field<String>
-    public let site: Field<String>
-    public let source: Field<String>
-    public let sourceRef: Field<SecurityUrlEvidence>
-    public let zone: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.deviceId = Field("deviceId")
-        self.deviceName = Field("deviceName")
-        self.devicePageLink = Field("devicePageLink")
-        self.deviceSubType = Field("deviceSubType")
-        self.deviceType = Field("deviceType")
-        self.importance = Field("importance")
-        self.ioTHub = Field("ioTHub")
-        self.ioTSecurityAgentId = Field("ioTSecurityAgentId")
-        self.ipAddress = Field("ipAddress")
-        self.isAuthorized = Field("isAuthorized")
-        self.isProgramming = Field("isProgramming")
-        self.isScanner = Field("isScanner")
-        self.macAddress = Field("macAddress")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.nics = Field("nics")
-        self.operatingSystem = Field("operatingSystem")
-        self.owners = Field("owners")
-        self.protocols = Field("protocols")
-        self.purdueLayer = Field("purdueLayer")
-        self.sensor = Field("sensor")
-        self.serialNumber = Field("serialNumber")
-        self.site = Field("site")
-        self.source = Field("source")
-        self.sourceRef = Field("sourceRef")
-        self.zone = Field("zone")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.ioTDeviceImportanceType`.
-public typealias SecurityIoTDeviceImportanceType = OpenEnum<SecurityIoTDeviceImportanceTypeValues>
-
-/// The values of `SecurityIoTDeviceImportanceType` that the spec declares; others decode and re-encode too.
-public enum SecurityIoTDeviceImportanceTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "low", "normal", "high", "unknownFutureValue"]
-}
-
-extension SecurityIoTDeviceImportanceType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var normal: Self { Self(rawValue: "normal") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityIpAddressFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ipaddress?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ipAddress`.
-public typealias SecurityIpAddress = Model<SecurityIpAddressFields>
-
-/// The properties of a `SecurityIpAddress`, inherited ones included.
-public struct SecurityIpAddressFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ipAddress",
-        base: SecurityHost.self,
-        fields: SecurityIpAddressFields()
-    )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("childHostPairs")`).
-    public let childHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("components")`).
-    public let components: Field<[SecurityHostComponent]>
-
-    /// Present when the request expanded it (`expand("cookies")`).
-    public let cookies: Field<[SecurityHostCookie]>
-
-    /// Present when the request expanded it (`expand("hostPairs")`).
-    public let hostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("parentHostPairs")`).
-    public let parentHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("passiveDns")`).
-    public let passiveDns: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("passiveDnsReverse")`).
-    public let passiveDnsReverse: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("ports")`).
-    public let ports: Field<[SecurityHostPort]>
-
-    /// Present when the request expanded it (`expand("reputation")`).
-    public let reputation: Field<SecurityHostReputation>
-
-    /// Present when the request expanded it (`expand("sslCertificates")`).
-    public let sslCertificates: Field<[SecurityHostSslCertificate]>
-
-    /// Present when the request expanded it (`expand("subdomains")`).
-    public let subdomains: Field<[SecuritySubdomain]>
-
-    /// Present when the request expanded it (`expand("trackers")`).
-    public let trackers: Field<[SecurityHostTracker]>
-
-    /// Present when the request expanded it (`expand("whois")`).
-    public let whois: Field<SecurityWhoisRecord>
-
-    public let autonomousSystem: Field<SecurityAutonomousSystem>
-    public let countryOrRegion: Field<String>
-    public let hostingProvider: Field<String>
-    public let netblock: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.childHostPairs = Field("childHostPairs")
-        self.components = Field("components")
-        self.cookies = Field("cookies")
-        self.hostPairs = Field("hostPairs")
-        self.parentHostPairs = Field("parentHostPairs")
-        self.passiveDns = Field("passiveDns")
-        self.passiveDnsReverse = Field("passiveDnsReverse")
-        self.ports = Field("ports")
-        self.reputation = Field("reputation")
-        self.sslCertificates = Field("sslCertificates")
-        self.subdomains = Field("subdomains")
-        self.trackers = Field("trackers")
-        self.whois = Field("whois")
-        self.autonomousSystem = Field("autonomousSystem")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.hostingProvider = Field("hostingProvider")
-        self.netblock = Field("netblock")
-    }
-}
-
-/// Requests for one `SecurityIpAddress`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.ipAddress`.
-public struct SecurityIpAddressRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIpAddress
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ipAddress",
-        model: SecurityIpAddress.self,
-        children: [
-            .init("childHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("components", "microsoft.graph.security.hostComponent", collection: true),
-            .init("cookies", "microsoft.graph.security.hostCookie", collection: true),
-            .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("parentHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("passiveDns", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("passiveDnsReverse", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("ports", "microsoft.graph.security.hostPort", collection: true),
-            .init("reputation", "microsoft.graph.security.hostReputation", collection: false),
-            .init("sslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
-            .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
-            .init("trackers", "microsoft.graph.security.hostTracker", collection: true),
-            .init("whois", "microsoft.graph.security.whoisRecord", collection: false),
-        ]
-    )
-
-    /// `childHostPairs.request()` lists them; `childHostPairs("hostPair-id")` addresses one.
-    public var childHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("childHostPairs"))
-    }
-
-    /// `components.request()` lists them; `components("hostComponent-id")` addresses one.
-    public var components: CollectionRequestBuilder<SecurityHostComponentRequestBuilder> {
-        .init(client: client, path: path.appending("components"))
-    }
-
-    /// `cookies.request()` lists them; `cookies("hostCookie-id")` addresses one.
-    public var cookies: CollectionRequestBuilder<SecurityHostCookieRequestBuilder> {
-        .init(client: client, path: path.appending("cookies"))
-    }
-
-    /// `hostPairs.request()` lists them; `hostPairs("hostPair-id")` addresses one.
-    public var hostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("hostPairs"))
-    }
-
-    /// `parentHostPairs.request()` lists them; `parentHostPairs("hostPair-id")` addresses one.
-    public var parentHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("parentHostPairs"))
-    }
-
-    /// `passiveDns.request()` lists them; `passiveDns("passiveDnsRecord-id")` addresses one.
-    public var passiveDns: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
-        .init(client: client, path: path.appending("passiveDns"))
-    }
-
-    /// `passiveDnsReverse.request()` lists them; `passiveDnsReverse("passiveDnsRecord-id")` addresses one.
-    public var passiveDnsReverse: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
-        .init(client: client, path: path.appending("passiveDnsReverse"))
-    }
-
-    /// `ports.request()` lists them; `ports("hostPort-id")` addresses one.
-    public var ports: CollectionRequestBuilder<SecurityHostPortRequestBuilder> {
-        .init(client: client, path: path.appending("ports"))
-    }
-
-    public var reputation: SecurityHostReputationRequestBuilder {
-        .init(client: client, path: path.appending("reputation"))
-    }
-
-    /// `sslCertificates.request()` lists them; `sslCertificates("hostSslCertificate-id")` addresses one.
-    public var sslCertificates: CollectionRequestBuilder<SecurityHostSslCertificateRequestBuilder> {
-        .init(client: client, path: path.appending("sslCertificates"))
-    }
-
-    /// `subdomains.request()` lists them; `subdomains("subdomain-id")` addresses one.
-    public var subdomains: CollectionRequestBuilder<SecuritySubdomainRequestBuilder> {
-        .init(client: client, path: path.appending("subdomains"))
-    }
-
-    /// `trackers.request()` lists them; `trackers("hostTracker-id")` addresses one.
-    public var trackers: CollectionRequestBuilder<SecurityHostTrackerRequestBuilder> {
-        .init(client: client, path: path.appending("trackers"))
-    }
-
-    public var whois: SecurityWhoisRecordRequestBuilder { .init(client: client, path: path.appending("whois")) }
-}
-
-/// Its properties are listed in `SecurityIpEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ipevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ipEvidence`.
-public typealias SecurityIpEvidence = Model<SecurityIpEvidenceFields>
-
-/// The properties of a `SecurityIpEvidence`, inherited ones included.
-public struct SecurityIpEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ipEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityIpEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let countryLetterCode: Field<String>
-    public let ipAddress: Field<String>
-    public let location: Field<SecurityGeoLocation>
-    public let stream: Field<SecurityStream>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.countryLetterCode = Field("countryLetterCode")
-        self.ipAddress = Field("ipAddress")
-        self.location = Field("location")
-        self.stream = Field("stream")
-    }
-}
-
-/// Its properties are listed in `SecurityIrmActivityAuditTrailRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-irmactivityaudittrailrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.irmActivityAuditTrailRecord`.
-public typealias SecurityIrmActivityAuditTrailRecord = Model<SecurityIrmActivityAuditTrailRecordFields>
-
-/// The properties of a `SecurityIrmActivityAuditTrailRecord`, inherited ones included.
-public struct SecurityIrmActivityAuditTrailRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.irmActivityAuditTrailRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityIrmActivityAuditTrailRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityIrmUserDefinedDetectionRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-irmuserdefineddetectionrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.irmUserDefinedDetectionRecord`.
-public typealias SecurityIrmUserDefinedDetectionRecord = Model<SecurityIrmUserDefinedDetectionRecordFields>
-
-/// The properties of a `SecurityIrmUserDefinedDetectionRecord`, inherited ones included.
-public struct SecurityIrmUserDefinedDetectionRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.irmUserDefinedDetectionRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityIrmUserDefinedDetectionRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.itemsToInclude`.
-public typealias SecurityItemsToInclude = OpenEnum<SecurityItemsToIncludeValues>
-
-/// The values of `SecurityItemsToInclude` that the spec declares; others decode and re-encode too.
-public enum SecurityItemsToIncludeValues: FlagValues {
-    public static let known: [String] = ["searchHits", "partiallyIndexed", "unknownFutureValue"]
-}
-
-extension SecurityItemsToInclude {
-    public static var searchHits: Self { Self(rawValue: "searchHits") }
-
-    public static var partiallyIndexed: Self { Self(rawValue: "partiallyIndexed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityKaizalaAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kaizalaauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.kaizalaAuditRecord`.
-public typealias SecurityKaizalaAuditRecord = Model<SecurityKaizalaAuditRecordFields>
-
-/// The properties of a `SecurityKaizalaAuditRecord`, inherited ones included.
-public struct SecurityKaizalaAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kaizalaAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityKaizalaAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityKubernetesClusterEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetesclusterevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.kubernetesClusterEvidence`.
-public typealias SecurityKubernetesClusterEvidence = Model<SecurityKubernetesClusterEvidenceFields>
-
-/// The properties of a `SecurityKubernetesClusterEvidence`, inherited ones included.
-public struct SecurityKubernetesClusterEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kubernetesClusterEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesClusterEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let cloudResource: Field<SecurityAlertEvidence>
-    public let distribution: Field<String>
-    public let name: Field<String>
-    public let platform: Field<SecurityKubernetesPlatform>
-    public let version: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.cloudResource = Field("cloudResource")
-        self.distribution = Field("distribution")
-        self.name = Field("name")
-        self.platform = Field("platform")
-        self.version = Field("version")
-    }
-}
-
-/// Its properties are listed in `SecurityKubernetesControllerEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-kubernetescontrollerevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.kubernetesControllerEvidence`.
-public typealias SecurityKubernetesControllerEvidence = Model<SecurityKubernetesControllerEvidenceFields>
-
-/// The properties of a `SecurityKubernetesControllerEvidence`, inherited ones included.
-public struct SecurityKubernetesControllerEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kubernetesControllerEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesControllerEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let labels: Field<SecurityDictionary>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-    public let type: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.labels = Field("labels")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `SecurityKubernetesNamespaceEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-kubernetesnamespaceevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.kubernetesNamespaceEvidence`.
-public typealias SecurityKubernetesNamespaceEvidence = Model<SecurityKubernetesNamespaceEvidenceFields>
-
-/// The properties of a `SecurityKubernetesNamespaceEvidence`, inherited ones included.
-public struct SecurityKubernetesNamespaceEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kubernetesNamespaceEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesNamespaceEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let cluster: Field<SecurityKubernetesClusterEvidence>
-    public let labels: Field<SecurityDictionary>
-    public let name: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.cluster = Field("cluster")
-        self.labels = Field("labels")
-        self.name = Field("name")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.kubernetesPlatform`.
-public typealias SecurityKubernetesPlatform = OpenEnum<SecurityKubernetesPlatformValues>
-
-/// The values of `SecurityKubernetesPlatform` that the spec declares; others decode and re-encode too.
-public enum SecurityKubernetesPlatformValues: EnumValues {
-    public static let known: [String] = ["unknown", "aks", "eks", "gke", "arc", "unknownFutureValue"]
-}
-
-extension SecurityKubernetesPlatform {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var aks: Self { Self(rawValue: "aks") }
-
-    public static var eks: Self { Self(rawValue: "eks") }
-
-    public static var gke: Self { Self(rawValue: "gke") }
-
-    public static var arc: Self { Self(rawValue: "arc") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityKubernetesPodEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetespodevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.kubernetesPodEvidence`.
-public typealias SecurityKubernetesPodEvidence = Model<SecurityKubernetesPodEvidenceFields>
-
-/// The properties of a `SecurityKubernetesPodEvidence`, inherited ones included.
-public struct SecurityKubernetesPodEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kubernetesPodEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesPodEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let containers: Field<[SecurityContainerEvidence]>
-    public let controller: Field<SecurityKubernetesControllerEvidence>
-    public let ephemeralContainers: Field<[SecurityContainerEvidence]>
-    public let initContainers: Field<[SecurityContainerEvidence]>
-    public let labels: Field<SecurityDictionary>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-    public let podIp: Field<SecurityIpEvidence>
-    public let serviceAccount: Field<SecurityKubernetesServiceAccountEvidence>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.containers = Field("containers")
-        self.controller = Field("controller")
-        self.ephemeralContainers = Field("ephemeralContainers")
-        self.initContainers = Field("initContainers")
-        self.labels = Field("labels")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-        self.podIp = Field("podIp")
-        self.serviceAccount = Field("serviceAccount")
-    }
-}
-
-/// Its properties are listed in `SecurityKubernetesSecretEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetessecretevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.kubernetesSecretEvidence`.
-public typealias SecurityKubernetesSecretEvidence = Model<SecurityKubernetesSecretEvidenceFields>
-
-/// The properties of a `SecurityKubernetesSecretEvidence`, inherited ones included.
-public struct SecurityKubernetesSecretEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kubernetesSecretEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesSecretEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-    public let secretType: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-        self.secretType = Field("secretType")
-    }
-}
-
-/// Its properties are listed in `SecurityKubernetesServiceAccountEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-kubernetesserviceaccountevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.kubernetesServiceAccountEvidence`.
-public typealias SecurityKubernetesServiceAccountEvidence = Model<SecurityKubernetesServiceAccountEvidenceFields>
-
-/// The properties of a `SecurityKubernetesServiceAccountEvidence`, inherited ones included.
-public struct SecurityKubernetesServiceAccountEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kubernetesServiceAccountEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesServiceAccountEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-    }
-}
-
-/// Its properties are listed in `SecurityKubernetesServiceEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetesserviceevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.kubernetesServiceEvidence`.
-public typealias SecurityKubernetesServiceEvidence = Model<SecurityKubernetesServiceEvidenceFields>
-
-/// The properties of a `SecurityKubernetesServiceEvidence`, inherited ones included.
-public struct SecurityKubernetesServiceEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kubernetesServiceEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesServiceEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let clusterIP: Field<SecurityIpEvidence>
-    public let externalIPs: Field<[SecurityIpEvidence]>
-    public let labels: Field<SecurityDictionary>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-    public let selector: Field<SecurityDictionary>
-    public let servicePorts: Field<[SecurityKubernetesServicePort]>
-    public let serviceType: Field<SecurityKubernetesServiceType>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.clusterIP = Field("clusterIP")
-        self.externalIPs = Field("externalIPs")
-        self.labels = Field("labels")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-        self.selector = Field("selector")
-        self.servicePorts = Field("servicePorts")
-        self.serviceType = Field("serviceType")
-    }
-}
-
-/// Its properties are listed in `SecurityKubernetesServicePortFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-kubernetesserviceport?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.kubernetesServicePort`.
-public typealias SecurityKubernetesServicePort = Model<SecurityKubernetesServicePortFields>
-
-/// The properties of a `SecurityKubernetesServicePort`, inherited ones included.
-public struct SecurityKubernetesServicePortFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kubernetesServicePort",
-        fields: SecurityKubernetesServicePortFields()
-    )
-
-    public let appProtocol: Field<String>
-    public let name: Field<String>
-    public let nodePort: Field<Int32>
-    public let port: Field<Int32>
-    public let `protocol`: Field<SecurityContainerPortProtocol>
-    public let targetPort: Field<String>
-
-    private init() {
-        self.appProtocol = Field("appProtocol")
-        self.name = Field("name")
-        self.nodePort = Field("nodePort")
-        self.port = Field("port")
-        self.protocol = Field("protocol")
-        self.targetPort = Field("targetPort")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.kubernetesServiceType`.
-public typealias SecurityKubernetesServiceType = OpenEnum<SecurityKubernetesServiceTypeValues>
-
-/// The values of `SecurityKubernetesServiceType` that the spec declares; others decode and re-encode too.
-public enum SecurityKubernetesServiceTypeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "clusterIP",
-        "externalName",
-        "nodePort",
-        "loadBalancer",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityKubernetesServiceType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var clusterIP: Self { Self(rawValue: "clusterIP") }
-
-    public static var externalName: Self { Self(rawValue: "externalName") }
-
-    public static var nodePort: Self { Self(rawValue: "nodePort") }
-
-    public static var loadBalancer: Self { Self(rawValue: "loadBalancer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityLabelAnalyticsAggregateAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-labelanalyticsaggregateauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.labelAnalyticsAggregateAuditRecord`.
-public typealias SecurityLabelAnalyticsAggregateAuditRecord = Model<SecurityLabelAnalyticsAggregateAuditRecordFields>
-
-/// The properties of a `SecurityLabelAnalyticsAggregateAuditRecord`, inherited ones included.
-public struct SecurityLabelAnalyticsAggregateAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.labelAnalyticsAggregateAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityLabelAnalyticsAggregateAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityLabelContentExplorerAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-labelcontentexplorerauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.labelContentExplorerAuditRecord`.
-public typealias SecurityLabelContentExplorerAuditRecord = Model<SecurityLabelContentExplorerAuditRecordFields>
-
-/// The properties of a `SecurityLabelContentExplorerAuditRecord`, inherited ones included.
-public struct SecurityLabelContentExplorerAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.labelContentExplorerAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityLabelContentExplorerAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityLabelsRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-labelsroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.labelsRoot`.
-public typealias SecurityLabelsRoot = Model<SecurityLabelsRootFields>
-
-/// The properties of a `SecurityLabelsRoot`, inherited ones included.
-public struct SecurityLabelsRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.labelsRoot",
-        base: Entity.self,
-        fields: SecurityLabelsRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("authorities")`).
-    public let authorities: Field<[SecurityAuthorityTemplate]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[SecurityCategoryTemplate]>
-
-    /// Present when the request expanded it (`expand("citations")`).
-    public let citations: Field<[SecurityCitationTemplate]>
-
-    /// Present when the request expanded it (`expand("departments")`).
-    public let departments: Field<[SecurityDepartmentTemplate]>
-
-    /// Present when the request expanded it (`expand("filePlanReferences")`).
-    public let filePlanReferences: Field<[SecurityFilePlanReferenceTemplate]>
-
-    /// Present when the request expanded it (`expand("retentionLabels")`).
-    public let retentionLabels: Field<[SecurityRetentionLabel]>
-
-    private init() {
-        self.id = Field("id")
-        self.authorities = Field("authorities")
-        self.categories = Field("categories")
-        self.citations = Field("citations")
-        self.departments = Field("departments")
-        self.filePlanReferences = Field("filePlanReferences")
-        self.retentionLabels = Field("retentionLabels")
-    }
-}
-
-/// Requests for one `SecurityLabelsRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.labelsRoot`.
-public struct SecurityLabelsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityLabelsRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.labelsRoot",
-        model: SecurityLabelsRoot.self,
-        children: [
-            .init("authorities", "microsoft.graph.security.authorityTemplate", collection: true),
-            .init("categories", "microsoft.graph.security.categoryTemplate", collection: true),
-            .init("citations", "microsoft.graph.security.citationTemplate", collection: true),
-            .init("departments", "microsoft.graph.security.departmentTemplate", collection: true),
-            .init("filePlanReferences", "microsoft.graph.security.filePlanReferenceTemplate", collection: true),
-            .init("retentionLabels", "microsoft.graph.security.retentionLabel", collection: true),
-        ]
-    )
-
-    /// `authorities.request()` lists them; `authorities("authorityTemplate-id")` addresses one.
-    public var authorities: CollectionRequestBuilder<SecurityAuthorityTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("authorities"))
-    }
-
-    /// `categories.request()` lists them; `categories("categoryTemplate-id")` addresses one.
-    public var categories: CollectionRequestBuilder<SecurityCategoryTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("categories"))
-    }
-
-    /// `citations.request()` lists them; `citations("citationTemplate-id")` addresses one.
-    public var citations: CollectionRequestBuilder<SecurityCitationTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("citations"))
-    }
-
-    /// `departments.request()` lists them; `departments("departmentTemplate-id")` addresses one.
-    public var departments: CollectionRequestBuilder<SecurityDepartmentTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("departments"))
-    }
-
-    /// `filePlanReferences.request()` lists them; `filePlanReferences("filePlanReferenceTemplate-id")` addresses one.
-    public var filePlanReferences: CollectionRequestBuilder<SecurityFilePlanReferenceTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("filePlanReferences"))
-    }
-
-    /// `retentionLabels.request()` lists them; `retentionLabels("retentionLabel-id")` addresses one.
-    public var retentionLabels: CollectionRequestBuilder<SecurityRetentionLabelRequestBuilder> {
-        .init(client: client, path: path.appending("retentionLabels"))
-    }
-}
-
-/// Its properties are listed in `SecurityLargeContentMetadataAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-largecontentmetadataauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.largeContentMetadataAuditRecord`.
-public typealias SecurityLargeContentMetadataAuditRecord = Model<SecurityLargeContentMetadataAuditRecordFields>
-
-/// The properties of a `SecurityLargeContentMetadataAuditRecord`, inherited ones included.
-public struct SecurityLargeContentMetadataAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.largeContentMetadataAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityLargeContentMetadataAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityLoggedOnUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-loggedonuser?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.loggedOnUser`.
-public typealias SecurityLoggedOnUser = Model<SecurityLoggedOnUserFields>
-
-/// The properties of a `SecurityLoggedOnUser`, inherited ones included.
-public struct SecurityLoggedOnUserFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.loggedOnUser",
-        fields: SecurityLoggedOnUserFields()
-    )
-    public let accountName: Field<String>
-    public let domainName: Field<String>
-
-    private init() {
-        self.accountName = Field("accountName")
-        self.domainName = Field("domainName")
-    }
-}
-
-/// Its properties are listed in `SecurityM365ComplianceConnectorAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-m365complianceconnectorauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.m365ComplianceConnectorAuditRecord`.
-public typealias SecurityM365ComplianceConnectorAuditRecord = Model<SecurityM365ComplianceConnectorAuditRecordFields>
-
-/// The properties of a `SecurityM365ComplianceConnectorAuditRecord`, inherited ones included.
-public struct SecurityM365ComplianceConnectorAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.m365ComplianceConnectorAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityM365ComplianceConnectorAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityM365SearchSectionsRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-m365searchsectionsrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.m365SearchSectionsRecord`.
-public typealias SecurityM365SearchSectionsRecord = Model<SecurityM365SearchSectionsRecordFields>
-
-/// The properties of a `SecurityM365SearchSectionsRecord`, inherited ones included.
-public struct SecurityM365SearchSectionsRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.m365SearchSectionsRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityM365SearchSectionsRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityM365daadAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-m365daadauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.m365daadAuditRecord`.
-public typealias SecurityM365daadAuditRecord = Model<SecurityM365daadAuditRecordFields>
-
-/// The properties of a `SecurityM365daadAuditRecord`, inherited ones included.
-public struct SecurityM365daadAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.m365daadAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityM365daadAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityM365odspAssetMetadataRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-m365odspassetmetadatarecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.m365odspAssetMetadataRecord`.
-public typealias SecurityM365odspAssetMetadataRecord = Model<SecurityM365odspAssetMetadataRecordFields>
-
-/// The properties of a `SecurityM365odspAssetMetadataRecord`, inherited ones included.
-public struct SecurityM365odspAssetMetadataRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.m365odspAssetMetadataRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityM365odspAssetMetadataRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMDASHAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdashauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mDASHAuditRecord`.
-public typealias SecurityMDASHAuditRecord = Model<SecurityMDASHAuditRecordFields>
-
-/// The properties of a `SecurityMDASHAuditRecord`, inherited ones included.
-public struct SecurityMDASHAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mDASHAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMDASHAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMailClusterEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mailclusterevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mailClusterEvidence`.
-public typealias SecurityMailClusterEvidence = Model<SecurityMailClusterEvidenceFields>
-
-/// The properties of a `SecurityMailClusterEvidence`, inherited ones included.
-public struct SecurityMailClusterEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mailClusterEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityMailClusterEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let clusterBy: Field<String>
-    public let clusterByValue: Field<String>
-    public let emailCount: Field<Int64>
-    public let networkMessageIds: Field<[String]>
-    public let query: Field<String>
-    public let urn: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.clusterBy = Field("clusterBy")
-        self.clusterByValue = Field("clusterByValue")
-        self.emailCount = Field("emailCount")
-        self.networkMessageIds = Field("networkMessageIds")
-        self.query = Field("query")
-        self.urn = Field("urn")
-    }
-}
-
-/// Its properties are listed in `SecurityMailSubmissionDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mailsubmissiondata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mailSubmissionData`.
-public typealias SecurityMailSubmissionData = Model<SecurityMailSubmissionDataFields>
-
-/// The properties of a `SecurityMailSubmissionData`, inherited ones included.
-public struct SecurityMailSubmissionDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mailSubmissionData",
-        base: SecurityAuditData.self,
-        fields: SecurityMailSubmissionDataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMailboxConfigurationEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mailboxconfigurationevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mailboxConfigurationEvidence`.
-public typealias SecurityMailboxConfigurationEvidence = Model<SecurityMailboxConfigurationEvidenceFields>
-
-/// The properties of a `SecurityMailboxConfigurationEvidence`, inherited ones included.
-public struct SecurityMailboxConfigurationEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mailboxConfigurationEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityMailboxConfigurationEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let configurationId: Field<String>
-    public let configurationType: Field<SecurityMailboxConfigurationType>
-    public let displayName: Field<String>
-    public let externalDirectoryObjectId: Field<String>
-    public let mailboxPrimaryAddress: Field<String>
-    public let upn: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.configurationId = Field("configurationId")
-        self.configurationType = Field("configurationType")
         self.displayName = Field("displayName")
-        self.externalDirectoryObjectId = Field("externalDirectoryObjectId")
-        self.mailboxPrimaryAddress = Field("mailboxPrimaryAddress")
-        self.upn = Field("upn")
+        self.lastModifiedBy = Field("lastModifiedBy")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.publishedBy = Field("publishedBy")
+        self.publishedDateTime = Field("publishedDateTime")
+        self.revision = Field("revision")
+        self.status = Field("status")
+        self.sharedCookies = Field("sharedCookies")
+        self.sites = Field("sites")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.security.mailboxConfigurationType`.
-public typealias SecurityMailboxConfigurationType = OpenEnum<SecurityMailboxConfigurationTypeValues>
-
-/// The values of `SecurityMailboxConfigurationType` that the spec declares; others decode and re-encode too.
-public enum SecurityMailboxConfigurationTypeValues: EnumValues {
-    public static let known: [String] = [
-        "mailForwardingRule",
-        "owaSettings",
-        "ewsSettings",
-        "mailDelegation",
-        "userInboxRule",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityMailboxConfigurationType {
-    public static var mailForwardingRule: Self { Self(rawValue: "mailForwardingRule") }
-
-    public static var owaSettings: Self { Self(rawValue: "owaSettings") }
-
-    public static var ewsSettings: Self { Self(rawValue: "ewsSettings") }
-
-    public static var mailDelegation: Self { Self(rawValue: "mailDelegation") }
-
-    public static var userInboxRule: Self { Self(rawValue: "userInboxRule") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityMailboxEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mailboxevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mailboxEvidence`.
-public typealias SecurityMailboxEvidence = Model<SecurityMailboxEvidenceFields>
-
-/// The properties of a `SecurityMailboxEvidence`, inherited ones included.
-public struct SecurityMailboxEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mailboxEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityMailboxEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let displayName: Field<String>
-    public let primaryAddress: Field<String>
-    public let upn: Field<String>
-    public let userAccount: Field<SecurityUserAccount>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.displayName = Field("displayName")
-        self.primaryAddress = Field("primaryAddress")
-        self.upn = Field("upn")
-        self.userAccount = Field("userAccount")
-    }
-}
-
-/// Its properties are listed in `SecurityMalwareEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-malwareevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.malwareEvidence`.
-public typealias SecurityMalwareEvidence = Model<SecurityMalwareEvidenceFields>
-
-/// The properties of a `SecurityMalwareEvidence`, inherited ones included.
-public struct SecurityMalwareEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.malwareEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityMalwareEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let category: Field<String>
-    public let files: Field<[SecurityFileEvidence]>
-    public let name: Field<String>
-    public let processes: Field<[SecurityProcessEvidence]>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.category = Field("category")
-        self.files = Field("files")
-        self.name = Field("name")
-        self.processes = Field("processes")
-    }
-}
-
-/// Its properties are listed in `SecurityManagedServicesAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-managedservicesauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.managedServicesAuditRecord`.
-public typealias SecurityManagedServicesAuditRecord = Model<SecurityManagedServicesAuditRecordFields>
-
-/// The properties of a `SecurityManagedServicesAuditRecord`, inherited ones included.
-public struct SecurityManagedServicesAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.managedServicesAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityManagedServicesAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityManagedTenantsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-managedtenantsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.managedTenantsAuditRecord`.
-public typealias SecurityManagedTenantsAuditRecord = Model<SecurityManagedTenantsAuditRecordFields>
-
-/// The properties of a `SecurityManagedTenantsAuditRecord`, inherited ones included.
-public struct SecurityManagedTenantsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.managedTenantsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityManagedTenantsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMapgAlertsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mapgalertsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mapgAlertsAuditRecord`.
-public typealias SecurityMapgAlertsAuditRecord = Model<SecurityMapgAlertsAuditRecordFields>
-
-/// The properties of a `SecurityMapgAlertsAuditRecord`, inherited ones included.
-public struct SecurityMapgAlertsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mapgAlertsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMapgAlertsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMapgOnboardAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mapgonboardauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mapgOnboardAuditRecord`.
-public typealias SecurityMapgOnboardAuditRecord = Model<SecurityMapgOnboardAuditRecordFields>
-
-/// The properties of a `SecurityMapgOnboardAuditRecord`, inherited ones included.
-public struct SecurityMapgOnboardAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mapgOnboardAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMapgOnboardAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMapgPolicyAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mapgpolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mapgPolicyAuditRecord`.
-public typealias SecurityMapgPolicyAuditRecord = Model<SecurityMapgPolicyAuditRecordFields>
-
-/// The properties of a `SecurityMapgPolicyAuditRecord`, inherited ones included.
-public struct SecurityMapgPolicyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mapgPolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMapgPolicyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMapgRemediationAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mapgremediationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mapgRemediationAuditRecord`.
-public typealias SecurityMapgRemediationAuditRecord = Model<SecurityMapgRemediationAuditRecordFields>
-
-/// The properties of a `SecurityMapgRemediationAuditRecord`, inherited ones included.
-public struct SecurityMapgRemediationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mapgRemediationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMapgRemediationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMcasAlertsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mcasalertsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mcasAlertsAuditRecord`.
-public typealias SecurityMcasAlertsAuditRecord = Model<SecurityMcasAlertsAuditRecordFields>
-
-/// The properties of a `SecurityMcasAlertsAuditRecord`, inherited ones included.
-public struct SecurityMcasAlertsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mcasAlertsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMcasAlertsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMdaAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdaauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mdaAuditRecord`.
-public typealias SecurityMdaAuditRecord = Model<SecurityMdaAuditRecordFields>
-
-/// The properties of a `SecurityMdaAuditRecord`, inherited ones included.
-public struct SecurityMdaAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mdaAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMdaAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMdaDataSecuritySignalRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mdadatasecuritysignalrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mdaDataSecuritySignalRecord`.
-public typealias SecurityMdaDataSecuritySignalRecord = Model<SecurityMdaDataSecuritySignalRecordFields>
-
-/// The properties of a `SecurityMdaDataSecuritySignalRecord`, inherited ones included.
-public struct SecurityMdaDataSecuritySignalRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mdaDataSecuritySignalRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMdaDataSecuritySignalRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMdatpAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdatpauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mdatpAuditRecord`.
-public typealias SecurityMdatpAuditRecord = Model<SecurityMdatpAuditRecordFields>
-
-/// The properties of a `SecurityMdatpAuditRecord`, inherited ones included.
-public struct SecurityMdatpAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mdatpAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMdatpAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMdcEventsRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdceventsrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mdcEventsRecord`.
-public typealias SecurityMdcEventsRecord = Model<SecurityMdcEventsRecordFields>
-
-/// The properties of a `SecurityMdcEventsRecord`, inherited ones included.
-public struct SecurityMdcEventsRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mdcEventsRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMdcEventsRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMdiAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mdiauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mdiAuditRecord`.
-public typealias SecurityMdiAuditRecord = Model<SecurityMdiAuditRecordFields>
-
-/// The properties of a `SecurityMdiAuditRecord`, inherited ones included.
-public struct SecurityMdiAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mdiAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMdiAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMergeResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mergeresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mergeResponse`.
-public typealias SecurityMergeResponse = Model<SecurityMergeResponseFields>
-
-/// The properties of a `SecurityMergeResponse`, inherited ones included.
-public struct SecurityMergeResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mergeResponse",
-        fields: SecurityMergeResponseFields()
-    )
-    public let targetIncidentId: Field<String>
-
-    private init() {
-        self.targetIncidentId = Field("targetIncidentId")
-    }
-}
-
-/// Its properties are listed in `SecurityMeshWorldsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-meshworldsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.meshWorldsAuditRecord`.
-public typealias SecurityMeshWorldsAuditRecord = Model<SecurityMeshWorldsAuditRecordFields>
-
-/// The properties of a `SecurityMeshWorldsAuditRecord`, inherited ones included.
-public struct SecurityMeshWorldsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.meshWorldsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMeshWorldsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoft365BackupBackupItemAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backupbackupitemauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoft365BackupBackupItemAuditRecord`.
-public typealias SecurityMicrosoft365BackupBackupItemAuditRecord =
-    Model<SecurityMicrosoft365BackupBackupItemAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoft365BackupBackupItemAuditRecord`, inherited ones included.
-public struct SecurityMicrosoft365BackupBackupItemAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoft365BackupBackupItemAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoft365BackupBackupItemAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoft365BackupBackupPolicyAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backupbackuppolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoft365BackupBackupPolicyAuditRecord`.
-public typealias SecurityMicrosoft365BackupBackupPolicyAuditRecord =
-    Model<SecurityMicrosoft365BackupBackupPolicyAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoft365BackupBackupPolicyAuditRecord`, inherited ones included.
-public struct SecurityMicrosoft365BackupBackupPolicyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoft365BackupBackupPolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoft365BackupBackupPolicyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backupgranularbrowsetaskauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoft365BackupGranularBrowseTaskAuditRecord`.
-public typealias SecurityMicrosoft365BackupGranularBrowseTaskAuditRecord =
-    Model<SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoft365BackupGranularBrowseTaskAuditRecord`, inherited ones included.
-public struct SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoft365BackupGranularBrowseTaskAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoft365BackupRestoreItemAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backuprestoreitemauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoft365BackupRestoreItemAuditRecord`.
-public typealias SecurityMicrosoft365BackupRestoreItemAuditRecord =
-    Model<SecurityMicrosoft365BackupRestoreItemAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoft365BackupRestoreItemAuditRecord`, inherited ones included.
-public struct SecurityMicrosoft365BackupRestoreItemAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoft365BackupRestoreItemAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoft365BackupRestoreItemAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoft365BackupRestoreTaskAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365backuprestoretaskauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoft365BackupRestoreTaskAuditRecord`.
-public typealias SecurityMicrosoft365BackupRestoreTaskAuditRecord =
-    Model<SecurityMicrosoft365BackupRestoreTaskAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoft365BackupRestoreTaskAuditRecord`, inherited ones included.
-public struct SecurityMicrosoft365BackupRestoreTaskAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoft365BackupRestoreTaskAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoft365BackupRestoreTaskAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoft365copilotscheduledpromptauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoft365CopilotScheduledPromptAuditRecord`.
-public typealias SecurityMicrosoft365CopilotScheduledPromptAuditRecord =
-    Model<SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoft365CopilotScheduledPromptAuditRecord`, inherited ones included.
-public struct SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoft365CopilotScheduledPromptAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftDefenderExpertsXDRAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftdefenderexpertsxdrauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftDefenderExpertsXDRAuditRecord`.
-public typealias SecurityMicrosoftDefenderExpertsXDRAuditRecord =
-    Model<SecurityMicrosoftDefenderExpertsXDRAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftDefenderExpertsXDRAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftDefenderExpertsXDRAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftDefenderExpertsXDRAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftDefenderExpertsXDRAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftFlowAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-microsoftflowauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftFlowAuditRecord`.
-public typealias SecurityMicrosoftFlowAuditRecord = Model<SecurityMicrosoftFlowAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftFlowAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftFlowAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftFlowAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftFlowAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftFormsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-microsoftformsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftFormsAuditRecord`.
-public typealias SecurityMicrosoftFormsAuditRecord = Model<SecurityMicrosoftFormsAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftFormsAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftFormsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftFormsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftFormsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftGraphDataConnectConsentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftgraphdataconnectconsent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftGraphDataConnectConsent`.
-public typealias SecurityMicrosoftGraphDataConnectConsent = Model<SecurityMicrosoftGraphDataConnectConsentFields>
-
-/// The properties of a `SecurityMicrosoftGraphDataConnectConsent`, inherited ones included.
-public struct SecurityMicrosoftGraphDataConnectConsentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftGraphDataConnectConsent",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftGraphDataConnectConsentFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftGraphDataConnectOperationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftgraphdataconnectoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftGraphDataConnectOperation`.
-public typealias SecurityMicrosoftGraphDataConnectOperation = Model<SecurityMicrosoftGraphDataConnectOperationFields>
-
-/// The properties of a `SecurityMicrosoftGraphDataConnectOperation`, inherited ones included.
-public struct SecurityMicrosoftGraphDataConnectOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftGraphDataConnectOperation",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftGraphDataConnectOperationFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftPurviewDataCatalogOperationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewdatacatalogoperationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftPurviewDataCatalogOperationRecord`.
-public typealias SecurityMicrosoftPurviewDataCatalogOperationRecord =
-    Model<SecurityMicrosoftPurviewDataCatalogOperationRecordFields>
-
-/// The properties of a `SecurityMicrosoftPurviewDataCatalogOperationRecord`, inherited ones included.
-public struct SecurityMicrosoftPurviewDataCatalogOperationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftPurviewDataCatalogOperationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftPurviewDataCatalogOperationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftPurviewDataMapOperationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewdatamapoperationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftPurviewDataMapOperationRecord`.
-public typealias SecurityMicrosoftPurviewDataMapOperationRecord =
-    Model<SecurityMicrosoftPurviewDataMapOperationRecordFields>
-
-/// The properties of a `SecurityMicrosoftPurviewDataMapOperationRecord`, inherited ones included.
-public struct SecurityMicrosoftPurviewDataMapOperationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftPurviewDataMapOperationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftPurviewDataMapOperationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewmetadatapolicyoperationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftPurviewMetadataPolicyOperationRecord`.
-public typealias SecurityMicrosoftPurviewMetadataPolicyOperationRecord =
-    Model<SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields>
-
-/// The properties of a `SecurityMicrosoftPurviewMetadataPolicyOperationRecord`, inherited ones included.
-public struct SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftPurviewMetadataPolicyOperationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftPurviewPolicyOperationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewpolicyoperationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftPurviewPolicyOperationRecord`.
-public typealias SecurityMicrosoftPurviewPolicyOperationRecord =
-    Model<SecurityMicrosoftPurviewPolicyOperationRecordFields>
-
-/// The properties of a `SecurityMicrosoftPurviewPolicyOperationRecord`, inherited ones included.
-public struct SecurityMicrosoftPurviewPolicyOperationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftPurviewPolicyOperationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftPurviewPolicyOperationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftPurviewPrivacyAuditEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewprivacyauditevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftPurviewPrivacyAuditEvent`.
-public typealias SecurityMicrosoftPurviewPrivacyAuditEvent = Model<SecurityMicrosoftPurviewPrivacyAuditEventFields>
-
-/// The properties of a `SecurityMicrosoftPurviewPrivacyAuditEvent`, inherited ones included.
-public struct SecurityMicrosoftPurviewPrivacyAuditEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftPurviewPrivacyAuditEvent",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftPurviewPrivacyAuditEventFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftpurviewunifiedcatalogoperationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftPurviewUnifiedCatalogOperationRecord`.
-public typealias SecurityMicrosoftPurviewUnifiedCatalogOperationRecord =
-    Model<SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields>
-
-/// The properties of a `SecurityMicrosoftPurviewUnifiedCatalogOperationRecord`, inherited ones included.
-public struct SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftPurviewUnifiedCatalogOperationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftStreamAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-microsoftstreamauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftStreamAuditRecord`.
-public typealias SecurityMicrosoftStreamAuditRecord = Model<SecurityMicrosoftStreamAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftStreamAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftStreamAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftStreamAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftStreamAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftTeamsAdminAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsadminauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftTeamsAdminAuditRecord`.
-public typealias SecurityMicrosoftTeamsAdminAuditRecord = Model<SecurityMicrosoftTeamsAdminAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftTeamsAdminAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftTeamsAdminAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftTeamsAdminAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftTeamsAdminAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftTeamsAnalyticsAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsanalyticsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftTeamsAnalyticsAuditRecord`.
-public typealias SecurityMicrosoftTeamsAnalyticsAuditRecord = Model<SecurityMicrosoftTeamsAnalyticsAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftTeamsAnalyticsAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftTeamsAnalyticsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftTeamsAnalyticsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftTeamsAnalyticsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftTeamsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftTeamsAuditRecord`.
-public typealias SecurityMicrosoftTeamsAuditRecord = Model<SecurityMicrosoftTeamsAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftTeamsAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftTeamsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftTeamsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftTeamsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftTeamsDeviceAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsdeviceauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftTeamsDeviceAuditRecord`.
-public typealias SecurityMicrosoftTeamsDeviceAuditRecord = Model<SecurityMicrosoftTeamsDeviceAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftTeamsDeviceAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftTeamsDeviceAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftTeamsDeviceAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftTeamsDeviceAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsretentionlabelactionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftTeamsRetentionLabelActionAuditRecord`.
-public typealias SecurityMicrosoftTeamsRetentionLabelActionAuditRecord =
-    Model<SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftTeamsRetentionLabelActionAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftTeamsRetentionLabelActionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamssensitivitylabelactionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftTeamsSensitivityLabelActionAuditRecord`.
-public typealias SecurityMicrosoftTeamsSensitivityLabelActionAuditRecord =
-    Model<SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftTeamsSensitivityLabelActionAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftTeamsSensitivityLabelActionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftTeamsShiftsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsshiftsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftTeamsShiftsAuditRecord`.
-public typealias SecurityMicrosoftTeamsShiftsAuditRecord = Model<SecurityMicrosoftTeamsShiftsAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftTeamsShiftsAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftTeamsShiftsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftTeamsShiftsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftTeamsShiftsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMicrosoftTeamsUserConcernAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-microsoftteamsuserconcernauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.microsoftTeamsUserConcernAuditRecord`.
-public typealias SecurityMicrosoftTeamsUserConcernAuditRecord =
-    Model<SecurityMicrosoftTeamsUserConcernAuditRecordFields>
-
-/// The properties of a `SecurityMicrosoftTeamsUserConcernAuditRecord`, inherited ones included.
-public struct SecurityMicrosoftTeamsUserConcernAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.microsoftTeamsUserConcernAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMicrosoftTeamsUserConcernAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipAutoLabelExchangeItemAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelexchangeitemauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipAutoLabelExchangeItemAuditRecord`.
-public typealias SecurityMipAutoLabelExchangeItemAuditRecord = Model<SecurityMipAutoLabelExchangeItemAuditRecordFields>
-
-/// The properties of a `SecurityMipAutoLabelExchangeItemAuditRecord`, inherited ones included.
-public struct SecurityMipAutoLabelExchangeItemAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipAutoLabelExchangeItemAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipAutoLabelExchangeItemAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipAutoLabelProgressFeedbackAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelprogressfeedbackauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipAutoLabelProgressFeedbackAuditRecord`.
-public typealias SecurityMipAutoLabelProgressFeedbackAuditRecord =
-    Model<SecurityMipAutoLabelProgressFeedbackAuditRecordFields>
-
-/// The properties of a `SecurityMipAutoLabelProgressFeedbackAuditRecord`, inherited ones included.
-public struct SecurityMipAutoLabelProgressFeedbackAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipAutoLabelProgressFeedbackAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipAutoLabelProgressFeedbackAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipAutoLabelSharePointItemAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsharepointitemauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSharePointItemAuditRecord`.
-public typealias SecurityMipAutoLabelSharePointItemAuditRecord =
-    Model<SecurityMipAutoLabelSharePointItemAuditRecordFields>
-
-/// The properties of a `SecurityMipAutoLabelSharePointItemAuditRecord`, inherited ones included.
-public struct SecurityMipAutoLabelSharePointItemAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipAutoLabelSharePointItemAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipAutoLabelSharePointItemAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsharepointpolicylocationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSharePointPolicyLocationAuditRecord`.
-public typealias SecurityMipAutoLabelSharePointPolicyLocationAuditRecord =
-    Model<SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields>
-
-/// The properties of a `SecurityMipAutoLabelSharePointPolicyLocationAuditRecord`, inherited ones included.
-public struct SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipAutoLabelSharePointPolicyLocationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipAutoLabelSimulationSharePointCompletionRecordFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsimulationsharepointcompletionrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSimulationSharePointCompletionRecord`.
-public typealias SecurityMipAutoLabelSimulationSharePointCompletionRecord =
-    Model<SecurityMipAutoLabelSimulationSharePointCompletionRecordFields>
-
-/// The properties of a `SecurityMipAutoLabelSimulationSharePointCompletionRecord`, inherited ones included.
-public struct SecurityMipAutoLabelSimulationSharePointCompletionRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipAutoLabelSimulationSharePointCompletionRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipAutoLabelSimulationSharePointCompletionRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipAutoLabelSimulationSharePointProgressRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsimulationsharepointprogressrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSimulationSharePointProgressRecord`.
-public typealias SecurityMipAutoLabelSimulationSharePointProgressRecord =
-    Model<SecurityMipAutoLabelSimulationSharePointProgressRecordFields>
-
-/// The properties of a `SecurityMipAutoLabelSimulationSharePointProgressRecord`, inherited ones included.
-public struct SecurityMipAutoLabelSimulationSharePointProgressRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipAutoLabelSimulationSharePointProgressRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipAutoLabelSimulationSharePointProgressRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipAutoLabelSimulationStatisticsRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mipautolabelsimulationstatisticsrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipAutoLabelSimulationStatisticsRecord`.
-public typealias SecurityMipAutoLabelSimulationStatisticsRecord =
-    Model<SecurityMipAutoLabelSimulationStatisticsRecordFields>
-
-/// The properties of a `SecurityMipAutoLabelSimulationStatisticsRecord`, inherited ones included.
-public struct SecurityMipAutoLabelSimulationStatisticsRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipAutoLabelSimulationStatisticsRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipAutoLabelSimulationStatisticsRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipExactDataMatchAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mipexactdatamatchauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipExactDataMatchAuditRecord`.
-public typealias SecurityMipExactDataMatchAuditRecord = Model<SecurityMipExactDataMatchAuditRecordFields>
-
-/// The properties of a `SecurityMipExactDataMatchAuditRecord`, inherited ones included.
-public struct SecurityMipExactDataMatchAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipExactDataMatchAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipExactDataMatchAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipLabelAnalyticsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-miplabelanalyticsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipLabelAnalyticsAuditRecord`.
-public typealias SecurityMipLabelAnalyticsAuditRecord = Model<SecurityMipLabelAnalyticsAuditRecordFields>
-
-/// The properties of a `SecurityMipLabelAnalyticsAuditRecord`, inherited ones included.
-public struct SecurityMipLabelAnalyticsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipLabelAnalyticsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipLabelAnalyticsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMipLabelAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-miplabelauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mipLabelAuditRecord`.
-public typealias SecurityMipLabelAuditRecord = Model<SecurityMipLabelAuditRecordFields>
-
-/// The properties of a `SecurityMipLabelAuditRecord`, inherited ones included.
-public struct SecurityMipLabelAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mipLabelAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMipLabelAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMosAgentInfoRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mosagentinforecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mosAgentInfoRecord`.
-public typealias SecurityMosAgentInfoRecord = Model<SecurityMosAgentInfoRecordFields>
-
-/// The properties of a `SecurityMosAgentInfoRecord`, inherited ones included.
-public struct SecurityMosAgentInfoRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mosAgentInfoRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMosAgentInfoRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMosAgentInfoRecordV2Fields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-mosagentinforecordv2?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mosAgentInfoRecordV2`.
-public typealias SecurityMosAgentInfoRecordV2 = Model<SecurityMosAgentInfoRecordV2Fields>
-
-/// The properties of a `SecurityMosAgentInfoRecordV2`, inherited ones included.
-public struct SecurityMosAgentInfoRecordV2Fields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mosAgentInfoRecordV2",
-        base: SecurityAuditData.self,
-        fields: SecurityMosAgentInfoRecordV2Fields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMs365dCustomDetectionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ms365dcustomdetectionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ms365dCustomDetectionAuditRecord`.
-public typealias SecurityMs365dCustomDetectionAuditRecord = Model<SecurityMs365dCustomDetectionAuditRecordFields>
-
-/// The properties of a `SecurityMs365dCustomDetectionAuditRecord`, inherited ones included.
-public struct SecurityMs365dCustomDetectionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ms365dCustomDetectionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMs365dCustomDetectionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMs365dIncidentAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ms365dincidentauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ms365dIncidentAuditRecord`.
-public typealias SecurityMs365dIncidentAuditRecord = Model<SecurityMs365dIncidentAuditRecordFields>
-
-/// The properties of a `SecurityMs365dIncidentAuditRecord`, inherited ones included.
-public struct SecurityMs365dIncidentAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ms365dIncidentAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMs365dIncidentAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMs365dSuppressionRuleAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ms365dsuppressionruleauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ms365dSuppressionRuleAuditRecord`.
-public typealias SecurityMs365dSuppressionRuleAuditRecord = Model<SecurityMs365dSuppressionRuleAuditRecordFields>
-
-/// The properties of a `SecurityMs365dSuppressionRuleAuditRecord`, inherited ones included.
-public struct SecurityMs365dSuppressionRuleAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.ms365dSuppressionRuleAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMs365dSuppressionRuleAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMsdeCustomCollectionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-msdecustomcollectionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.msdeCustomCollectionAuditRecord`.
-public typealias SecurityMsdeCustomCollectionAuditRecord = Model<SecurityMsdeCustomCollectionAuditRecordFields>
-
-/// The properties of a `SecurityMsdeCustomCollectionAuditRecord`, inherited ones included.
-public struct SecurityMsdeCustomCollectionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.msdeCustomCollectionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMsdeCustomCollectionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMsdeGeneralSettingsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-msdegeneralsettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.msdeGeneralSettingsAuditRecord`.
-public typealias SecurityMsdeGeneralSettingsAuditRecord = Model<SecurityMsdeGeneralSettingsAuditRecordFields>
-
-/// The properties of a `SecurityMsdeGeneralSettingsAuditRecord`, inherited ones included.
-public struct SecurityMsdeGeneralSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.msdeGeneralSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMsdeGeneralSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMsdeIndicatorsSettingsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-msdeindicatorssettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.msdeIndicatorsSettingsAuditRecord`.
-public typealias SecurityMsdeIndicatorsSettingsAuditRecord = Model<SecurityMsdeIndicatorsSettingsAuditRecordFields>
-
-/// The properties of a `SecurityMsdeIndicatorsSettingsAuditRecord`, inherited ones included.
-public struct SecurityMsdeIndicatorsSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.msdeIndicatorsSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMsdeIndicatorsSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMsdeResponseActionsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-msderesponseactionsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.msdeResponseActionsAuditRecord`.
-public typealias SecurityMsdeResponseActionsAuditRecord = Model<SecurityMsdeResponseActionsAuditRecordFields>
-
-/// The properties of a `SecurityMsdeResponseActionsAuditRecord`, inherited ones included.
-public struct SecurityMsdeResponseActionsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.msdeResponseActionsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMsdeResponseActionsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMsdeRolesSettingsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-msderolessettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.msdeRolesSettingsAuditRecord`.
-public typealias SecurityMsdeRolesSettingsAuditRecord = Model<SecurityMsdeRolesSettingsAuditRecordFields>
-
-/// The properties of a `SecurityMsdeRolesSettingsAuditRecord`, inherited ones included.
-public struct SecurityMsdeRolesSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.msdeRolesSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMsdeRolesSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMspVectorSearchContentMetadataAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-mspvectorsearchcontentmetadataauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.mspVectorSearchContentMetadataAuditRecord`.
-public typealias SecurityMspVectorSearchContentMetadataAuditRecord =
-    Model<SecurityMspVectorSearchContentMetadataAuditRecordFields>
-
-/// The properties of a `SecurityMspVectorSearchContentMetadataAuditRecord`, inherited ones included.
-public struct SecurityMspVectorSearchContentMetadataAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.mspVectorSearchContentMetadataAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMspVectorSearchContentMetadataAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMsticNationStateNotificationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-msticnationstatenotificationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.msticNationStateNotificationRecord`.
-public typealias SecurityMsticNationStateNotificationRecord = Model<SecurityMsticNationStateNotificationRecordFields>
-
-/// The properties of a `SecurityMsticNationStateNotificationRecord`, inherited ones included.
-public struct SecurityMsticNationStateNotificationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.msticNationStateNotificationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMsticNationStateNotificationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMultiStageDispositionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-multistagedispositionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.multiStageDispositionAuditRecord`.
-public typealias SecurityMultiStageDispositionAuditRecord = Model<SecurityMultiStageDispositionAuditRecordFields>
-
-/// The properties of a `SecurityMultiStageDispositionAuditRecord`, inherited ones included.
-public struct SecurityMultiStageDispositionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.multiStageDispositionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMultiStageDispositionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityMyAnalyticsSettingsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-myanalyticssettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.myAnalyticsSettingsAuditRecord`.
-public typealias SecurityMyAnalyticsSettingsAuditRecord = Model<SecurityMyAnalyticsSettingsAuditRecordFields>
-
-/// The properties of a `SecurityMyAnalyticsSettingsAuditRecord`, inherited ones included.
-public struct SecurityMyAnalyticsSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.myAnalyticsSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityMyAnalyticsSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityNetworkAdapterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-networkadapter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.networkAdapter`.
-public typealias SecurityNetworkAdapter = Model<SecurityNetworkAdapterFields>
-
-/// The properties of a `SecurityNetworkAdapter`, inherited ones included.
-public struct SecurityNetworkAdapterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.networkAdapter",
-        base: Entity.self,
-        fields: SecurityNetworkAdapterFields()
-    )
-
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-    public let name: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-        self.name = Field("name")
-    }
-}
-
-/// Requests for one `SecurityNetworkAdapter`: `request()` reads, updates or deletes it.
+/// Requests for one `BrowserSiteList`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.security.networkAdapter`.
-public struct SecurityNetworkAdapterRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityNetworkAdapter
+/// - Remark: Generated from `microsoft.graph.browserSiteList`.
+public struct BrowserSiteListRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BrowserSiteList
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -4493,2629 +133,80 @@ public struct SecurityNetworkAdapterRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.security.networkAdapter",
-        model: SecurityNetworkAdapter.self
-    )
-}
-
-/// Its properties are listed in `SecurityNetworkConnectionEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-networkconnectionevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.networkConnectionEvidence`.
-public typealias SecurityNetworkConnectionEvidence = Model<SecurityNetworkConnectionEvidenceFields>
-
-/// The properties of a `SecurityNetworkConnectionEvidence`, inherited ones included.
-public struct SecurityNetworkConnectionEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.networkConnectionEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityNetworkConnectionEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let destinationAddress: Field<SecurityIpEvidence>
-    public let destinationPort: Field<Int32>
-    public let `protocol`: Field<SecurityProtocolType>
-    public let sourceAddress: Field<SecurityIpEvidence>
-    public let sourcePort: Field<Int32>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.destinationAddress = Field("destinationAddress")
-        self.destinationPort = Field("destinationPort")
-        self.protocol = Field("protocol")
-        self.sourceAddress = Field("sourceAddress")
-        self.sourcePort = Field("sourcePort")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.securityNetworkProtocol`.
-public typealias SecurityNetworkProtocol = OpenEnum<SecurityNetworkProtocolValues>
-
-/// The values of `SecurityNetworkProtocol` that the spec declares; others decode and re-encode too.
-public enum SecurityNetworkProtocolValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "ip",
-        "icmp",
-        "igmp",
-        "ggp",
-        "ipv4",
-        "tcp",
-        "pup",
-        "udp",
-        "idp",
-        "ipv6",
-        "ipv6RoutingHeader",
-        "ipv6FragmentHeader",
-        "ipSecEncapsulatingSecurityPayload",
-        "ipSecAuthenticationHeader",
-        "icmpV6",
-        "ipv6NoNextHeader",
-        "ipv6DestinationOptions",
-        "nd",
-        "raw",
-        "ipx",
-        "spx",
-        "spxII",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityNetworkProtocol {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var ip: Self { Self(rawValue: "ip") }
-
-    public static var icmp: Self { Self(rawValue: "icmp") }
-
-    public static var igmp: Self { Self(rawValue: "igmp") }
-
-    public static var ggp: Self { Self(rawValue: "ggp") }
-
-    public static var ipv4: Self { Self(rawValue: "ipv4") }
-
-    public static var tcp: Self { Self(rawValue: "tcp") }
-
-    public static var pup: Self { Self(rawValue: "pup") }
-
-    public static var udp: Self { Self(rawValue: "udp") }
-
-    public static var idp: Self { Self(rawValue: "idp") }
-
-    public static var ipv6: Self { Self(rawValue: "ipv6") }
-
-    public static var ipv6RoutingHeader: Self { Self(rawValue: "ipv6RoutingHeader") }
-
-    public static var ipv6FragmentHeader: Self { Self(rawValue: "ipv6FragmentHeader") }
-
-    public static var ipSecEncapsulatingSecurityPayload: Self { Self(rawValue: "ipSecEncapsulatingSecurityPayload") }
-
-    public static var ipSecAuthenticationHeader: Self { Self(rawValue: "ipSecAuthenticationHeader") }
-
-    public static var icmpV6: Self { Self(rawValue: "icmpV6") }
-
-    public static var ipv6NoNextHeader: Self { Self(rawValue: "ipv6NoNextHeader") }
-
-    public static var ipv6DestinationOptions: Self { Self(rawValue: "ipv6DestinationOptions") }
-
-    public static var nd: Self { Self(rawValue: "nd") }
-
-    public static var raw: Self { Self(rawValue: "raw") }
-
-    public static var ipx: Self { Self(rawValue: "ipx") }
-
-    public static var spx: Self { Self(rawValue: "spx") }
-
-    public static var spxII: Self { Self(rawValue: "spxII") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityNicEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-nicevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.nicEvidence`.
-public typealias SecurityNicEvidence = Model<SecurityNicEvidenceFields>
-
-/// The properties of a `SecurityNicEvidence`, inherited ones included.
-public struct SecurityNicEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.nicEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityNicEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let ipAddress: Field<SecurityIpEvidence>
-    public let macAddress: Field<String>
-    public let vlans: Field<[String]>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.ipAddress = Field("ipAddress")
-        self.macAddress = Field("macAddress")
-        self.vlans = Field("vlans")
-    }
-}
-
-/// Its properties are listed in `SecurityNoisyAlertPolicyAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-noisyalertpolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.noisyAlertPolicyAuditRecord`.
-public typealias SecurityNoisyAlertPolicyAuditRecord = Model<SecurityNoisyAlertPolicyAuditRecordFields>
-
-/// The properties of a `SecurityNoisyAlertPolicyAuditRecord`, inherited ones included.
-public struct SecurityNoisyAlertPolicyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.noisyAlertPolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityNoisyAlertPolicyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityOauthApplicationEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-oauthapplicationevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.oauthApplicationEvidence`.
-public typealias SecurityOauthApplicationEvidence = Model<SecurityOauthApplicationEvidenceFields>
-
-/// The properties of a `SecurityOauthApplicationEvidence`, inherited ones included.
-public struct SecurityOauthApplicationEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.oauthApplicationEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityOauthApplicationEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let appId: Field<String>
-    public let displayName: Field<String>
-    public let objectId: Field<String>
-    public let publisher: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.objectId = Field("objectId")
-        self.publisher = Field("publisher")
-    }
-}
-
-/// Its properties are listed in `SecurityOcrSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-ocrsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.ocrSettings`.
-public typealias SecurityOcrSettings = Model<SecurityOcrSettingsFields>
-
-/// The properties of a `SecurityOcrSettings`, inherited ones included.
-public struct SecurityOcrSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.ocrSettings", fields: SecurityOcrSettingsFields())
-    public let isEnabled: Field<Bool>
-    public let maxImageSize: Field<Int32>
-    public let timeout: Field<String>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.maxImageSize = Field("maxImageSize")
-        self.timeout = Field("timeout")
-    }
-}
-
-/// Its properties are listed in `SecurityOfficeNativeAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-officenativeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.officeNativeAuditRecord`.
-public typealias SecurityOfficeNativeAuditRecord = Model<SecurityOfficeNativeAuditRecordFields>
-
-/// The properties of a `SecurityOfficeNativeAuditRecord`, inherited ones included.
-public struct SecurityOfficeNativeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.officeNativeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityOfficeNativeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityOmePortalAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-omeportalauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.omePortalAuditRecord`.
-public typealias SecurityOmePortalAuditRecord = Model<SecurityOmePortalAuditRecordFields>
-
-/// The properties of a `SecurityOmePortalAuditRecord`, inherited ones included.
-public struct SecurityOmePortalAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.omePortalAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityOmePortalAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityOnDemandSharePointClassificationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-ondemandsharepointclassificationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.onDemandSharePointClassificationAuditRecord`.
-public typealias SecurityOnDemandSharePointClassificationAuditRecord =
-    Model<SecurityOnDemandSharePointClassificationAuditRecordFields>
-
-/// The properties of a `SecurityOnDemandSharePointClassificationAuditRecord`, inherited ones included.
-public struct SecurityOnDemandSharePointClassificationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.onDemandSharePointClassificationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityOnDemandSharePointClassificationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityOnPremisesFileShareScannerDLPAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-onpremisesfilesharescannerdlpauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.onPremisesFileShareScannerDLPAuditRecord`.
-public typealias SecurityOnPremisesFileShareScannerDLPAuditRecord =
-    Model<SecurityOnPremisesFileShareScannerDLPAuditRecordFields>
-
-/// The properties of a `SecurityOnPremisesFileShareScannerDLPAuditRecord`, inherited ones included.
-public struct SecurityOnPremisesFileShareScannerDLPAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.onPremisesFileShareScannerDLPAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityOnPremisesFileShareScannerDLPAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityOnPremisesSharePointScannerDLPAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-onpremisessharepointscannerdlpauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.onPremisesSharePointScannerDLPAuditRecord`.
-public typealias SecurityOnPremisesSharePointScannerDLPAuditRecord =
-    Model<SecurityOnPremisesSharePointScannerDLPAuditRecordFields>
-
-/// The properties of a `SecurityOnPremisesSharePointScannerDLPAuditRecord`, inherited ones included.
-public struct SecurityOnPremisesSharePointScannerDLPAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.onPremisesSharePointScannerDLPAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityOnPremisesSharePointScannerDLPAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.onboardingStatus`.
-public typealias SecurityOnboardingStatus = OpenEnum<SecurityOnboardingStatusValues>
-
-/// The values of `SecurityOnboardingStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityOnboardingStatusValues: EnumValues {
-    public static let known: [String] = [
-        "insufficientInfo",
-        "onboarded",
-        "canBeOnboarded",
-        "unsupported",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityOnboardingStatus {
-    public static var insufficientInfo: Self { Self(rawValue: "insufficientInfo") }
-
-    public static var onboarded: Self { Self(rawValue: "onboarded") }
-
-    public static var canBeOnboarded: Self { Self(rawValue: "canBeOnboarded") }
-
-    public static var unsupported: Self { Self(rawValue: "unsupported") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityOneDriveAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-onedriveauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.oneDriveAuditRecord`.
-public typealias SecurityOneDriveAuditRecord = Model<SecurityOneDriveAuditRecordFields>
-
-/// The properties of a `SecurityOneDriveAuditRecord`, inherited ones included.
-public struct SecurityOneDriveAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.oneDriveAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityOneDriveAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityOrganizationalDataInM365AuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-organizationaldatainm365auditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.organizationalDataInM365AuditRecord`.
-public typealias SecurityOrganizationalDataInM365AuditRecord = Model<SecurityOrganizationalDataInM365AuditRecordFields>
-
-/// The properties of a `SecurityOrganizationalDataInM365AuditRecord`, inherited ones included.
-public struct SecurityOrganizationalDataInM365AuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.organizationalDataInM365AuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityOrganizationalDataInM365AuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityOutlookCopilotAutomationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-outlookcopilotautomationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.outlookCopilotAutomationAuditRecord`.
-public typealias SecurityOutlookCopilotAutomationAuditRecord = Model<SecurityOutlookCopilotAutomationAuditRecordFields>
-
-/// The properties of a `SecurityOutlookCopilotAutomationAuditRecord`, inherited ones included.
-public struct SecurityOutlookCopilotAutomationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.outlookCopilotAutomationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityOutlookCopilotAutomationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityOwaGetAccessTokenForResourceAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-owagetaccesstokenforresourceauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.owaGetAccessTokenForResourceAuditRecord`.
-public typealias SecurityOwaGetAccessTokenForResourceAuditRecord =
-    Model<SecurityOwaGetAccessTokenForResourceAuditRecordFields>
-
-/// The properties of a `SecurityOwaGetAccessTokenForResourceAuditRecord`, inherited ones included.
-public struct SecurityOwaGetAccessTokenForResourceAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.owaGetAccessTokenForResourceAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityOwaGetAccessTokenForResourceAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityP4AIRiskScoreRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-p4airiskscorerecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.p4AIRiskScoreRecord`.
-public typealias SecurityP4AIRiskScoreRecord = Model<SecurityP4AIRiskScoreRecordFields>
-
-/// The properties of a `SecurityP4AIRiskScoreRecord`, inherited ones included.
-public struct SecurityP4AIRiskScoreRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.p4AIRiskScoreRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityP4AIRiskScoreRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityP4aiAssessmentCategoryRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-p4aiassessmentcategoryrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.p4aiAssessmentCategoryRecord`.
-public typealias SecurityP4aiAssessmentCategoryRecord = Model<SecurityP4aiAssessmentCategoryRecordFields>
-
-/// The properties of a `SecurityP4aiAssessmentCategoryRecord`, inherited ones included.
-public struct SecurityP4aiAssessmentCategoryRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.p4aiAssessmentCategoryRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityP4aiAssessmentCategoryRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityP4aiAssessmentFabricScannerRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-p4aiassessmentfabricscannerrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.p4aiAssessmentFabricScannerRecord`.
-public typealias SecurityP4aiAssessmentFabricScannerRecord = Model<SecurityP4aiAssessmentFabricScannerRecordFields>
-
-/// The properties of a `SecurityP4aiAssessmentFabricScannerRecord`, inherited ones included.
-public struct SecurityP4aiAssessmentFabricScannerRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.p4aiAssessmentFabricScannerRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityP4aiAssessmentFabricScannerRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityP4aiAssessmentLocationResultRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-p4aiassessmentlocationresultrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.p4aiAssessmentLocationResultRecord`.
-public typealias SecurityP4aiAssessmentLocationResultRecord = Model<SecurityP4aiAssessmentLocationResultRecordFields>
-
-/// The properties of a `SecurityP4aiAssessmentLocationResultRecord`, inherited ones included.
-public struct SecurityP4aiAssessmentLocationResultRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.p4aiAssessmentLocationResultRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityP4aiAssessmentLocationResultRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityP4aiAssessmentRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-p4aiassessmentrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.p4aiAssessmentRecord`.
-public typealias SecurityP4aiAssessmentRecord = Model<SecurityP4aiAssessmentRecordFields>
-
-/// The properties of a `SecurityP4aiAssessmentRecord`, inherited ones included.
-public struct SecurityP4aiAssessmentRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.p4aiAssessmentRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityP4aiAssessmentRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPassiveDnsRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-passivednsrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.passiveDnsRecord`.
-public typealias SecurityPassiveDnsRecord = Model<SecurityPassiveDnsRecordFields>
-
-/// The properties of a `SecurityPassiveDnsRecord`, inherited ones included.
-public struct SecurityPassiveDnsRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.passiveDnsRecord",
-        base: SecurityArtifact.self,
-        fields: SecurityPassiveDnsRecordFields()
-    )
-
-    public let id: Field<String>
-    public let collectedDateTime: Field<Date>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let recordType: Field<String>
-
-    /// Present when the request expanded it (`expand("artifact")`).
-    public let artifact: Field<SecurityArtifact>
-
-    /// Present when the request expanded it (`expand("parentHost")`).
-    public let parentHost: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.collectedDateTime = Field("collectedDateTime")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.recordType = Field("recordType")
-        self.artifact = Field("artifact")
-        self.parentHost = Field("parentHost")
-    }
-}
-
-/// Requests for one `SecurityPassiveDnsRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.passiveDnsRecord`.
-public struct SecurityPassiveDnsRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityPassiveDnsRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.passiveDnsRecord",
-        model: SecurityPassiveDnsRecord.self,
+        "microsoft.graph.browserSiteList",
+        model: BrowserSiteList.self,
         children: [
-            .init("artifact", "microsoft.graph.security.artifact", collection: false),
-            .init("parentHost", "microsoft.graph.security.host", collection: false),
-        ]
-    )
-
-    public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
-
-    public var parentHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("parentHost")) }
-}
-
-/// Its properties are listed in `SecurityPeopleAdminSettingsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-peopleadminsettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.peopleAdminSettingsAuditRecord`.
-public typealias SecurityPeopleAdminSettingsAuditRecord = Model<SecurityPeopleAdminSettingsAuditRecordFields>
-
-/// The properties of a `SecurityPeopleAdminSettingsAuditRecord`, inherited ones included.
-public struct SecurityPeopleAdminSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.peopleAdminSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPeopleAdminSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPhysicalBadgingSignalAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-physicalbadgingsignalauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.physicalBadgingSignalAuditRecord`.
-public typealias SecurityPhysicalBadgingSignalAuditRecord = Model<SecurityPhysicalBadgingSignalAuditRecordFields>
-
-/// The properties of a `SecurityPhysicalBadgingSignalAuditRecord`, inherited ones included.
-public struct SecurityPhysicalBadgingSignalAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.physicalBadgingSignalAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPhysicalBadgingSignalAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlacesDirectoryAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-placesdirectoryauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.placesDirectoryAuditRecord`.
-public typealias SecurityPlacesDirectoryAuditRecord = Model<SecurityPlacesDirectoryAuditRecordFields>
-
-/// The properties of a `SecurityPlacesDirectoryAuditRecord`, inherited ones included.
-public struct SecurityPlacesDirectoryAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.placesDirectoryAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlacesDirectoryAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerChatMessageAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-plannerchatmessageauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerChatMessageAuditRecord`.
-public typealias SecurityPlannerChatMessageAuditRecord = Model<SecurityPlannerChatMessageAuditRecordFields>
-
-/// The properties of a `SecurityPlannerChatMessageAuditRecord`, inherited ones included.
-public struct SecurityPlannerChatMessageAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerChatMessageAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerChatMessageAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerChatMessageListAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-plannerchatmessagelistauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerChatMessageListAuditRecord`.
-public typealias SecurityPlannerChatMessageListAuditRecord = Model<SecurityPlannerChatMessageListAuditRecordFields>
-
-/// The properties of a `SecurityPlannerChatMessageListAuditRecord`, inherited ones included.
-public struct SecurityPlannerChatMessageListAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerChatMessageListAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerChatMessageListAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerCopyPlanAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannercopyplanauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerCopyPlanAuditRecord`.
-public typealias SecurityPlannerCopyPlanAuditRecord = Model<SecurityPlannerCopyPlanAuditRecordFields>
-
-/// The properties of a `SecurityPlannerCopyPlanAuditRecord`, inherited ones included.
-public struct SecurityPlannerCopyPlanAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerCopyPlanAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerCopyPlanAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerGoalAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannergoalauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerGoalAuditRecord`.
-public typealias SecurityPlannerGoalAuditRecord = Model<SecurityPlannerGoalAuditRecordFields>
-
-/// The properties of a `SecurityPlannerGoalAuditRecord`, inherited ones included.
-public struct SecurityPlannerGoalAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerGoalAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerGoalAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerGoalListAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannergoallistauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerGoalListAuditRecord`.
-public typealias SecurityPlannerGoalListAuditRecord = Model<SecurityPlannerGoalListAuditRecordFields>
-
-/// The properties of a `SecurityPlannerGoalListAuditRecord`, inherited ones included.
-public struct SecurityPlannerGoalListAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerGoalListAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerGoalListAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerPlanAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannerplanauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerPlanAuditRecord`.
-public typealias SecurityPlannerPlanAuditRecord = Model<SecurityPlannerPlanAuditRecordFields>
-
-/// The properties of a `SecurityPlannerPlanAuditRecord`, inherited ones included.
-public struct SecurityPlannerPlanAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerPlanAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerPlanAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerPlanListAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannerplanlistauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerPlanListAuditRecord`.
-public typealias SecurityPlannerPlanListAuditRecord = Model<SecurityPlannerPlanListAuditRecordFields>
-
-/// The properties of a `SecurityPlannerPlanListAuditRecord`, inherited ones included.
-public struct SecurityPlannerPlanListAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerPlanListAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerPlanListAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerPlanSensitivityLabelAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-plannerplansensitivitylabelauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerPlanSensitivityLabelAuditRecord`.
-public typealias SecurityPlannerPlanSensitivityLabelAuditRecord =
-    Model<SecurityPlannerPlanSensitivityLabelAuditRecordFields>
-
-/// The properties of a `SecurityPlannerPlanSensitivityLabelAuditRecord`, inherited ones included.
-public struct SecurityPlannerPlanSensitivityLabelAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerPlanSensitivityLabelAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerPlanSensitivityLabelAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerRosterAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannerrosterauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerRosterAuditRecord`.
-public typealias SecurityPlannerRosterAuditRecord = Model<SecurityPlannerRosterAuditRecordFields>
-
-/// The properties of a `SecurityPlannerRosterAuditRecord`, inherited ones included.
-public struct SecurityPlannerRosterAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerRosterAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerRosterAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerRosterSensitivityLabelAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-plannerrostersensitivitylabelauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerRosterSensitivityLabelAuditRecord`.
-public typealias SecurityPlannerRosterSensitivityLabelAuditRecord =
-    Model<SecurityPlannerRosterSensitivityLabelAuditRecordFields>
-
-/// The properties of a `SecurityPlannerRosterSensitivityLabelAuditRecord`, inherited ones included.
-public struct SecurityPlannerRosterSensitivityLabelAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerRosterSensitivityLabelAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerRosterSensitivityLabelAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerTaskAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannertaskauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerTaskAuditRecord`.
-public typealias SecurityPlannerTaskAuditRecord = Model<SecurityPlannerTaskAuditRecordFields>
-
-/// The properties of a `SecurityPlannerTaskAuditRecord`, inherited ones included.
-public struct SecurityPlannerTaskAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerTaskAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerTaskAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerTaskListAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-plannertasklistauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerTaskListAuditRecord`.
-public typealias SecurityPlannerTaskListAuditRecord = Model<SecurityPlannerTaskListAuditRecordFields>
-
-/// The properties of a `SecurityPlannerTaskListAuditRecord`, inherited ones included.
-public struct SecurityPlannerTaskListAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerTaskListAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerTaskListAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPlannerTenantSettingsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-plannertenantsettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.plannerTenantSettingsAuditRecord`.
-public typealias SecurityPlannerTenantSettingsAuditRecord = Model<SecurityPlannerTenantSettingsAuditRecordFields>
-
-/// The properties of a `SecurityPlannerTenantSettingsAuditRecord`, inherited ones included.
-public struct SecurityPlannerTenantSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.plannerTenantSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPlannerTenantSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPolicyConfigChangeAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-policyconfigchangeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.policyConfigChangeAuditRecord`.
-public typealias SecurityPolicyConfigChangeAuditRecord = Model<SecurityPolicyConfigChangeAuditRecordFields>
-
-/// The properties of a `SecurityPolicyConfigChangeAuditRecord`, inherited ones included.
-public struct SecurityPolicyConfigChangeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.policyConfigChangeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPolicyConfigChangeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerAppsAuditAppRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerappsauditapprecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerAppsAuditAppRecord`.
-public typealias SecurityPowerAppsAuditAppRecord = Model<SecurityPowerAppsAuditAppRecordFields>
-
-/// The properties of a `SecurityPowerAppsAuditAppRecord`, inherited ones included.
-public struct SecurityPowerAppsAuditAppRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerAppsAuditAppRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerAppsAuditAppRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerAppsAuditPlanRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerappsauditplanrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerAppsAuditPlanRecord`.
-public typealias SecurityPowerAppsAuditPlanRecord = Model<SecurityPowerAppsAuditPlanRecordFields>
-
-/// The properties of a `SecurityPowerAppsAuditPlanRecord`, inherited ones included.
-public struct SecurityPowerAppsAuditPlanRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerAppsAuditPlanRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerAppsAuditPlanRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerAppsAuditResourceRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-powerappsauditresourcerecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerAppsAuditResourceRecord`.
-public typealias SecurityPowerAppsAuditResourceRecord = Model<SecurityPowerAppsAuditResourceRecordFields>
-
-/// The properties of a `SecurityPowerAppsAuditResourceRecord`, inherited ones included.
-public struct SecurityPowerAppsAuditResourceRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerAppsAuditResourceRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerAppsAuditResourceRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerBIAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerbiauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerBIAuditRecord`.
-public typealias SecurityPowerBIAuditRecord = Model<SecurityPowerBIAuditRecordFields>
-
-/// The properties of a `SecurityPowerBIAuditRecord`, inherited ones included.
-public struct SecurityPowerBIAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerBIAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerBIAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerBIDlpAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerbidlpauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerBIDlpAuditRecord`.
-public typealias SecurityPowerBIDlpAuditRecord = Model<SecurityPowerBIDlpAuditRecordFields>
-
-/// The properties of a `SecurityPowerBIDlpAuditRecord`, inherited ones included.
-public struct SecurityPowerBIDlpAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerBIDlpAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerBIDlpAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerPagesSiteAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-powerpagessiteauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerPagesSiteAuditRecord`.
-public typealias SecurityPowerPagesSiteAuditRecord = Model<SecurityPowerPagesSiteAuditRecordFields>
-
-/// The properties of a `SecurityPowerPagesSiteAuditRecord`, inherited ones included.
-public struct SecurityPowerPagesSiteAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerPagesSiteAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerPagesSiteAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerPlatformAdminDlpAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformadmindlpauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerPlatformAdminDlpAuditRecord`.
-public typealias SecurityPowerPlatformAdminDlpAuditRecord = Model<SecurityPowerPlatformAdminDlpAuditRecordFields>
-
-/// The properties of a `SecurityPowerPlatformAdminDlpAuditRecord`, inherited ones included.
-public struct SecurityPowerPlatformAdminDlpAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerPlatformAdminDlpAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerPlatformAdminDlpAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerPlatformAdminEnvironmentAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformadminenvironmentauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerPlatformAdminEnvironmentAuditRecord`.
-public typealias SecurityPowerPlatformAdminEnvironmentAuditRecord =
-    Model<SecurityPowerPlatformAdminEnvironmentAuditRecordFields>
-
-/// The properties of a `SecurityPowerPlatformAdminEnvironmentAuditRecord`, inherited ones included.
-public struct SecurityPowerPlatformAdminEnvironmentAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerPlatformAdminEnvironmentAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerPlatformAdminEnvironmentAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerPlatformAdministratorActivityRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformadministratoractivityrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerPlatformAdministratorActivityRecord`.
-public typealias SecurityPowerPlatformAdministratorActivityRecord =
-    Model<SecurityPowerPlatformAdministratorActivityRecordFields>
-
-/// The properties of a `SecurityPowerPlatformAdministratorActivityRecord`, inherited ones included.
-public struct SecurityPowerPlatformAdministratorActivityRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerPlatformAdministratorActivityRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerPlatformAdministratorActivityRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields`; read and write
-/// them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformlockboxresourceaccessrequestauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerPlatformLockboxResourceAccessRequestAuditRecord`.
-public typealias SecurityPowerPlatformLockboxResourceAccessRequestAuditRecord =
-    Model<SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields>
-
-/// The properties of a `SecurityPowerPlatformLockboxResourceAccessRequestAuditRecord`, inherited ones included.
-public struct SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerPlatformLockboxResourceAccessRequestAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerPlatformLockboxResourceCommandAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformlockboxresourcecommandauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerPlatformLockboxResourceCommandAuditRecord`.
-public typealias SecurityPowerPlatformLockboxResourceCommandAuditRecord =
-    Model<SecurityPowerPlatformLockboxResourceCommandAuditRecordFields>
-
-/// The properties of a `SecurityPowerPlatformLockboxResourceCommandAuditRecord`, inherited ones included.
-public struct SecurityPowerPlatformLockboxResourceCommandAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerPlatformLockboxResourceCommandAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerPlatformLockboxResourceCommandAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerPlatformServiceActivityAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformserviceactivityauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerPlatformServiceActivityAuditRecord`.
-public typealias SecurityPowerPlatformServiceActivityAuditRecord =
-    Model<SecurityPowerPlatformServiceActivityAuditRecordFields>
-
-/// The properties of a `SecurityPowerPlatformServiceActivityAuditRecord`, inherited ones included.
-public struct SecurityPowerPlatformServiceActivityAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerPlatformServiceActivityAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerPlatformServiceActivityAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPowerPlatformTenantIsolationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-powerplatformtenantisolationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.powerPlatformTenantIsolationRecord`.
-public typealias SecurityPowerPlatformTenantIsolationRecord = Model<SecurityPowerPlatformTenantIsolationRecordFields>
-
-/// The properties of a `SecurityPowerPlatformTenantIsolationRecord`, inherited ones included.
-public struct SecurityPowerPlatformTenantIsolationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.powerPlatformTenantIsolationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPowerPlatformTenantIsolationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPrivaPrivacyAssessmentOperationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-privaprivacyassessmentoperationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.privaPrivacyAssessmentOperationRecord`.
-public typealias SecurityPrivaPrivacyAssessmentOperationRecord =
-    Model<SecurityPrivaPrivacyAssessmentOperationRecordFields>
-
-/// The properties of a `SecurityPrivaPrivacyAssessmentOperationRecord`, inherited ones included.
-public struct SecurityPrivaPrivacyAssessmentOperationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.privaPrivacyAssessmentOperationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPrivaPrivacyAssessmentOperationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPrivaPrivacyConsentOperationRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-privaprivacyconsentoperationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.privaPrivacyConsentOperationRecord`.
-public typealias SecurityPrivaPrivacyConsentOperationRecord = Model<SecurityPrivaPrivacyConsentOperationRecordFields>
-
-/// The properties of a `SecurityPrivaPrivacyConsentOperationRecord`, inherited ones included.
-public struct SecurityPrivaPrivacyConsentOperationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.privaPrivacyConsentOperationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPrivaPrivacyConsentOperationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPrivacyDataMatchAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-privacydatamatchauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.privacyDataMatchAuditRecord`.
-public typealias SecurityPrivacyDataMatchAuditRecord = Model<SecurityPrivacyDataMatchAuditRecordFields>
-
-/// The properties of a `SecurityPrivacyDataMatchAuditRecord`, inherited ones included.
-public struct SecurityPrivacyDataMatchAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.privacyDataMatchAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPrivacyDataMatchAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPrivacyDataMinimizationRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-privacydataminimizationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.privacyDataMinimizationRecord`.
-public typealias SecurityPrivacyDataMinimizationRecord = Model<SecurityPrivacyDataMinimizationRecordFields>
-
-/// The properties of a `SecurityPrivacyDataMinimizationRecord`, inherited ones included.
-public struct SecurityPrivacyDataMinimizationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.privacyDataMinimizationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPrivacyDataMinimizationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPrivacyDigestEmailRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-privacydigestemailrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.privacyDigestEmailRecord`.
-public typealias SecurityPrivacyDigestEmailRecord = Model<SecurityPrivacyDigestEmailRecordFields>
-
-/// The properties of a `SecurityPrivacyDigestEmailRecord`, inherited ones included.
-public struct SecurityPrivacyDigestEmailRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.privacyDigestEmailRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPrivacyDigestEmailRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPrivacyOpenAccessAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-privacyopenaccessauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.privacyOpenAccessAuditRecord`.
-public typealias SecurityPrivacyOpenAccessAuditRecord = Model<SecurityPrivacyOpenAccessAuditRecordFields>
-
-/// The properties of a `SecurityPrivacyOpenAccessAuditRecord`, inherited ones included.
-public struct SecurityPrivacyOpenAccessAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.privacyOpenAccessAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPrivacyOpenAccessAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPrivacyPortalAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-privacyportalauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.privacyPortalAuditRecord`.
-public typealias SecurityPrivacyPortalAuditRecord = Model<SecurityPrivacyPortalAuditRecordFields>
-
-/// The properties of a `SecurityPrivacyPortalAuditRecord`, inherited ones included.
-public struct SecurityPrivacyPortalAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.privacyPortalAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPrivacyPortalAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPrivacyRemediationActionRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-privacyremediationactionrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.privacyRemediationActionRecord`.
-public typealias SecurityPrivacyRemediationActionRecord = Model<SecurityPrivacyRemediationActionRecordFields>
-
-/// The properties of a `SecurityPrivacyRemediationActionRecord`, inherited ones included.
-public struct SecurityPrivacyRemediationActionRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.privacyRemediationActionRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPrivacyRemediationActionRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPrivacyRemediationRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-privacyremediationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.privacyRemediationRecord`.
-public typealias SecurityPrivacyRemediationRecord = Model<SecurityPrivacyRemediationRecordFields>
-
-/// The properties of a `SecurityPrivacyRemediationRecord`, inherited ones included.
-public struct SecurityPrivacyRemediationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.privacyRemediationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPrivacyRemediationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityProcessEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-processevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.processEvidence`.
-public typealias SecurityProcessEvidence = Model<SecurityProcessEvidenceFields>
-
-/// The properties of a `SecurityProcessEvidence`, inherited ones included.
-public struct SecurityProcessEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.processEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityProcessEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let detectionStatus: Field<SecurityDetectionStatus>
-    public let imageFile: Field<SecurityFileDetails>
-    public let mdeDeviceId: Field<String>
-    public let parentProcessCreationDateTime: Field<Date>
-    public let parentProcessId: Field<Int64>
-    public let parentProcessImageFile: Field<SecurityFileDetails>
-    public let processCommandLine: Field<String>
-    public let processCreationDateTime: Field<Date>
-    public let processId: Field<Int64>
-    public let userAccount: Field<SecurityUserAccount>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.detectionStatus = Field("detectionStatus")
-        self.imageFile = Field("imageFile")
-        self.mdeDeviceId = Field("mdeDeviceId")
-        self.parentProcessCreationDateTime = Field("parentProcessCreationDateTime")
-        self.parentProcessId = Field("parentProcessId")
-        self.parentProcessImageFile = Field("parentProcessImageFile")
-        self.processCommandLine = Field("processCommandLine")
-        self.processCreationDateTime = Field("processCreationDateTime")
-        self.processId = Field("processId")
-        self.userAccount = Field("userAccount")
-    }
-}
-
-/// Its properties are listed in `SecurityProjectAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-projectauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.projectAuditRecord`.
-public typealias SecurityProjectAuditRecord = Model<SecurityProjectAuditRecordFields>
-
-/// The properties of a `SecurityProjectAuditRecord`, inherited ones included.
-public struct SecurityProjectAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.projectAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityProjectAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebassignedtomesettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.projectForTheWebAssignedToMeSettingsAuditRecord`.
-public typealias SecurityProjectForTheWebAssignedToMeSettingsAuditRecord =
-    Model<SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields>
-
-/// The properties of a `SecurityProjectForTheWebAssignedToMeSettingsAuditRecord`, inherited ones included.
-public struct SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.projectForTheWebAssignedToMeSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityProjectForTheWebProjectAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebprojectauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.projectForTheWebProjectAuditRecord`.
-public typealias SecurityProjectForTheWebProjectAuditRecord = Model<SecurityProjectForTheWebProjectAuditRecordFields>
-
-/// The properties of a `SecurityProjectForTheWebProjectAuditRecord`, inherited ones included.
-public struct SecurityProjectForTheWebProjectAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.projectForTheWebProjectAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityProjectForTheWebProjectAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityProjectForTheWebProjectSettingsAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebprojectsettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.projectForTheWebProjectSettingsAuditRecord`.
-public typealias SecurityProjectForTheWebProjectSettingsAuditRecord =
-    Model<SecurityProjectForTheWebProjectSettingsAuditRecordFields>
-
-/// The properties of a `SecurityProjectForTheWebProjectSettingsAuditRecord`, inherited ones included.
-public struct SecurityProjectForTheWebProjectSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.projectForTheWebProjectSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityProjectForTheWebProjectSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityProjectForTheWebRoadmapAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebroadmapauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.projectForTheWebRoadmapAuditRecord`.
-public typealias SecurityProjectForTheWebRoadmapAuditRecord = Model<SecurityProjectForTheWebRoadmapAuditRecordFields>
-
-/// The properties of a `SecurityProjectForTheWebRoadmapAuditRecord`, inherited ones included.
-public struct SecurityProjectForTheWebRoadmapAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.projectForTheWebRoadmapAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityProjectForTheWebRoadmapAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityProjectForTheWebRoadmapItemAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebroadmapitemauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.projectForTheWebRoadmapItemAuditRecord`.
-public typealias SecurityProjectForTheWebRoadmapItemAuditRecord =
-    Model<SecurityProjectForTheWebRoadmapItemAuditRecordFields>
-
-/// The properties of a `SecurityProjectForTheWebRoadmapItemAuditRecord`, inherited ones included.
-public struct SecurityProjectForTheWebRoadmapItemAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.projectForTheWebRoadmapItemAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityProjectForTheWebRoadmapItemAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityProjectForTheWebRoadmapSettingsAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebroadmapsettingsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.projectForTheWebRoadmapSettingsAuditRecord`.
-public typealias SecurityProjectForTheWebRoadmapSettingsAuditRecord =
-    Model<SecurityProjectForTheWebRoadmapSettingsAuditRecordFields>
-
-/// The properties of a `SecurityProjectForTheWebRoadmapSettingsAuditRecord`, inherited ones included.
-public struct SecurityProjectForTheWebRoadmapSettingsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.projectForTheWebRoadmapSettingsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityProjectForTheWebRoadmapSettingsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityProjectForTheWebTaskAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-projectforthewebtaskauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.projectForTheWebTaskAuditRecord`.
-public typealias SecurityProjectForTheWebTaskAuditRecord = Model<SecurityProjectForTheWebTaskAuditRecordFields>
-
-/// The properties of a `SecurityProjectForTheWebTaskAuditRecord`, inherited ones included.
-public struct SecurityProjectForTheWebTaskAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.projectForTheWebTaskAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityProjectForTheWebTaskAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.protocolType`.
-public typealias SecurityProtocolType = OpenEnum<SecurityProtocolTypeValues>
-
-/// The values of `SecurityProtocolType` that the spec declares; others decode and re-encode too.
-public enum SecurityProtocolTypeValues: EnumValues {
-    public static let known: [String] = ["tcp", "udp", "unknownFutureValue"]
-}
-
-extension SecurityProtocolType {
-    public static var tcp: Self { Self(rawValue: "tcp") }
-
-    public static var udp: Self { Self(rawValue: "udp") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityPublicFolderAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-publicfolderauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.publicFolderAuditRecord`.
-public typealias SecurityPublicFolderAuditRecord = Model<SecurityPublicFolderAuditRecordFields>
-
-/// The properties of a `SecurityPublicFolderAuditRecord`, inherited ones included.
-public struct SecurityPublicFolderAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.publicFolderAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPublicFolderAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.purgeAreas`.
-public typealias SecurityPurgeAreas = OpenEnum<SecurityPurgeAreasValues>
-
-/// The values of `SecurityPurgeAreas` that the spec declares; others decode and re-encode too.
-public enum SecurityPurgeAreasValues: FlagValues {
-    public static let known: [String] = ["mailboxes", "teamsMessages", "unknownFutureValue"]
-}
-
-extension SecurityPurgeAreas {
-    public static var mailboxes: Self { Self(rawValue: "mailboxes") }
-
-    public static var teamsMessages: Self { Self(rawValue: "teamsMessages") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.purgeType`.
-public typealias SecurityPurgeType = OpenEnum<SecurityPurgeTypeValues>
-
-/// The values of `SecurityPurgeType` that the spec declares; others decode and re-encode too.
-public enum SecurityPurgeTypeValues: EnumValues {
-    public static let known: [String] = ["recoverable", "unknownFutureValue", "permanentlyDelete"]
-}
-
-extension SecurityPurgeType {
-    public static var recoverable: Self { Self(rawValue: "recoverable") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var permanentlyDelete: Self { Self(rawValue: "permanentlyDelete") }
-}
-
-/// Its properties are listed in `SecurityPurviewInsiderRiskAlertsRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-purviewinsiderriskalertsrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.purviewInsiderRiskAlertsRecord`.
-public typealias SecurityPurviewInsiderRiskAlertsRecord = Model<SecurityPurviewInsiderRiskAlertsRecordFields>
-
-/// The properties of a `SecurityPurviewInsiderRiskAlertsRecord`, inherited ones included.
-public struct SecurityPurviewInsiderRiskAlertsRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.purviewInsiderRiskAlertsRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPurviewInsiderRiskAlertsRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPurviewInsiderRiskCasesRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-purviewinsiderriskcasesrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.purviewInsiderRiskCasesRecord`.
-public typealias SecurityPurviewInsiderRiskCasesRecord = Model<SecurityPurviewInsiderRiskCasesRecordFields>
-
-/// The properties of a `SecurityPurviewInsiderRiskCasesRecord`, inherited ones included.
-public struct SecurityPurviewInsiderRiskCasesRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.purviewInsiderRiskCasesRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPurviewInsiderRiskCasesRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPurviewMCRecommendationRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-purviewmcrecommendationrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.purviewMCRecommendationRecord`.
-public typealias SecurityPurviewMCRecommendationRecord = Model<SecurityPurviewMCRecommendationRecordFields>
-
-/// The properties of a `SecurityPurviewMCRecommendationRecord`, inherited ones included.
-public struct SecurityPurviewMCRecommendationRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.purviewMCRecommendationRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPurviewMCRecommendationRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityPurviewPostureAgentAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-purviewpostureagentauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.purviewPostureAgentAuditRecord`.
-public typealias SecurityPurviewPostureAgentAuditRecord = Model<SecurityPurviewPostureAgentAuditRecordFields>
-
-/// The properties of a `SecurityPurviewPostureAgentAuditRecord`, inherited ones included.
-public struct SecurityPurviewPostureAgentAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.purviewPostureAgentAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityPurviewPostureAgentAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityQuarantineAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-quarantineauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.quarantineAuditRecord`.
-public typealias SecurityQuarantineAuditRecord = Model<SecurityQuarantineAuditRecordFields>
-
-/// The properties of a `SecurityQuarantineAuditRecord`, inherited ones included.
-public struct SecurityQuarantineAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.quarantineAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityQuarantineAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.queryType`.
-public typealias SecurityQueryType = OpenEnum<SecurityQueryTypeValues>
-
-/// The values of `SecurityQueryType` that the spec declares; others decode and re-encode too.
-public enum SecurityQueryTypeValues: EnumValues {
-    public static let known: [String] = ["files", "messages", "unknownFutureValue"]
-}
-
-extension SecurityQueryType {
-    public static var files: Self { Self(rawValue: "files") }
-
-    public static var messages: Self { Self(rawValue: "messages") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.recipientType`.
-public typealias SecurityRecipientType = OpenEnum<SecurityRecipientTypeValues>
-
-/// The values of `SecurityRecipientType` that the spec declares; others decode and re-encode too.
-public enum SecurityRecipientTypeValues: FlagValues {
-    public static let known: [String] = ["user", "roleGroup", "unknownFutureValue"]
-}
-
-extension SecurityRecipientType {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var roleGroup: Self { Self(rawValue: "roleGroup") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityRecordsManagementAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-recordsmanagementauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.recordsManagementAuditRecord`.
-public typealias SecurityRecordsManagementAuditRecord = Model<SecurityRecordsManagementAuditRecordFields>
-
-/// The properties of a `SecurityRecordsManagementAuditRecord`, inherited ones included.
-public struct SecurityRecordsManagementAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.recordsManagementAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityRecordsManagementAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityRedundancyDetectionSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-redundancydetectionsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.redundancyDetectionSettings`.
-public typealias SecurityRedundancyDetectionSettings = Model<SecurityRedundancyDetectionSettingsFields>
-
-/// The properties of a `SecurityRedundancyDetectionSettings`, inherited ones included.
-public struct SecurityRedundancyDetectionSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.redundancyDetectionSettings",
-        fields: SecurityRedundancyDetectionSettingsFields()
-    )
-
-    public let isEnabled: Field<Bool>
-    public let maxWords: Field<Int32>
-    public let minWords: Field<Int32>
-    public let similarityThreshold: Field<Int32>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.maxWords = Field("maxWords")
-        self.minWords = Field("minWords")
-        self.similarityThreshold = Field("similarityThreshold")
-    }
-}
-
-/// Its properties are listed in `SecurityRegistryKeyEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-registrykeyevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.registryKeyEvidence`.
-public typealias SecurityRegistryKeyEvidence = Model<SecurityRegistryKeyEvidenceFields>
-
-/// The properties of a `SecurityRegistryKeyEvidence`, inherited ones included.
-public struct SecurityRegistryKeyEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.registryKeyEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityRegistryKeyEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let registryHive: Field<String>
-    public let registryKey: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.registryHive = Field("registryHive")
-        self.registryKey = Field("registryKey")
-    }
-}
-
-/// Its properties are listed in `SecurityRegistryValueEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-registryvalueevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.registryValueEvidence`.
-public typealias SecurityRegistryValueEvidence = Model<SecurityRegistryValueEvidenceFields>
-
-/// The properties of a `SecurityRegistryValueEvidence`, inherited ones included.
-public struct SecurityRegistryValueEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.registryValueEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityRegistryValueEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let mdeDeviceId: Field<String>
-    public let registryHive: Field<String>
-    public let registryKey: Field<String>
-    public let registryValue: Field<String>
-    public let registryValueName: Field<String>
-    public let registryValueType: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.mdeDeviceId = Field("mdeDeviceId")
-        self.registryHive = Field("registryHive")
-        self.registryKey = Field("registryKey")
-        self.registryValue = Field("registryValue")
-        self.registryValueName = Field("registryValueName")
-        self.registryValueType = Field("registryValueType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.remediationAction`.
-public typealias SecurityRemediationAction = OpenEnum<SecurityRemediationActionValues>
-
-/// The values of `SecurityRemediationAction` that the spec declares; others decode and re-encode too.
-public enum SecurityRemediationActionValues: EnumValues {
-    public static let known: [String] = [
-        "moveToJunk",
-        "moveToInbox",
-        "hardDelete",
-        "softDelete",
-        "moveToDeletedItems",
-        "unknownFutureValue",
-        "moveToQuarantine",
-    ]
-}
-
-extension SecurityRemediationAction {
-    public static var moveToJunk: Self { Self(rawValue: "moveToJunk") }
-
-    public static var moveToInbox: Self { Self(rawValue: "moveToInbox") }
-
-    public static var hardDelete: Self { Self(rawValue: "hardDelete") }
-
-    public static var softDelete: Self { Self(rawValue: "softDelete") }
-
-    public static var moveToDeletedItems: Self { Self(rawValue: "moveToDeletedItems") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var moveToQuarantine: Self { Self(rawValue: "moveToQuarantine") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.remediationSeverity`.
-public typealias SecurityRemediationSeverity = OpenEnum<SecurityRemediationSeverityValues>
-
-/// The values of `SecurityRemediationSeverity` that the spec declares; others decode and re-encode too.
-public enum SecurityRemediationSeverityValues: EnumValues {
-    public static let known: [String] = ["low", "medium", "high", "unknownFutureValue"]
-}
-
-extension SecurityRemediationSeverity {
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityReportFileMetadataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-reportfilemetadata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.reportFileMetadata`.
-public typealias SecurityReportFileMetadata = Model<SecurityReportFileMetadataFields>
-
-/// The properties of a `SecurityReportFileMetadata`, inherited ones included.
-public struct SecurityReportFileMetadataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.reportFileMetadata",
-        fields: SecurityReportFileMetadataFields()
-    )
-
-    public let downloadUrl: Field<String>
-    public let fileName: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.downloadUrl = Field("downloadUrl")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-    }
-}
-
-/// Its properties are listed in `SecurityReportSubmissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-reportsubmission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.reportSubmission`.
-public typealias SecurityReportSubmission = Model<SecurityReportSubmissionFields>
-
-/// The properties of a `SecurityReportSubmission`, inherited ones included.
-public struct SecurityReportSubmissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.reportSubmission",
-        base: SecurityAuditData.self,
-        fields: SecurityReportSubmissionFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityReportSubmissionResultDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-reportsubmissionresultdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.reportSubmissionResultDetail`.
-public typealias SecurityReportSubmissionResultDetail = Model<SecurityReportSubmissionResultDetailFields>
-
-/// The properties of a `SecurityReportSubmissionResultDetail`, inherited ones included.
-public struct SecurityReportSubmissionResultDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.reportSubmissionResultDetail",
-        base: SecurityAuditData.self,
-        fields: SecurityReportSubmissionResultDetailFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityReportsRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securityreportsroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.securityReportsRoot`.
-public typealias SecurityReportsRoot = Model<SecurityReportsRootFields>
-
-/// The properties of a `SecurityReportsRoot`, inherited ones included.
-public struct SecurityReportsRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.securityReportsRoot",
-        base: Entity.self,
-        fields: SecurityReportsRootFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `SecurityReportsRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.securityReportsRoot`.
-public struct SecurityReportsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityReportsRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.securityReportsRoot",
-        model: SecurityReportsRoot.self,
-        operations: [
-            .init(
-                "getAttackSimulationRepeatOffenders",
-                .get,
-                response: .collection(.model(AttackSimulationRepeatOffender.self))
-            ),
-            .init(
-                "getAttackSimulationSimulationUserCoverage",
-                .get,
-                response: .collection(.model(AttackSimulationSimulationUserCoverage.self))
-            ),
-            .init(
-                "getAttackSimulationTrainingUserCoverage",
-                .get,
-                response: .collection(.model(AttackSimulationTrainingUserCoverage.self))
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.securityReportsRoot/getAttackSimulationRepeatOffenders` (GET).
-    public func getAttackSimulationRepeatOffenders() -> CollectionRequest<AttackSimulationRepeatOffender> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getAttackSimulationRepeatOffenders", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.securityReportsRoot/getAttackSimulationSimulationUserCoverage` (GET).
-    public func getAttackSimulationSimulationUserCoverage()
-        -> CollectionRequest<AttackSimulationSimulationUserCoverage>
-    {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getAttackSimulationSimulationUserCoverage", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.securityReportsRoot/getAttackSimulationTrainingUserCoverage` (GET).
-    public func getAttackSimulationTrainingUserCoverage() -> CollectionRequest<AttackSimulationTrainingUserCoverage> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getAttackSimulationTrainingUserCoverage", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `Security`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security`.
-public struct SecurityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Security
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security",
-        model: Security.self,
-        children: [
-            .init("alerts", "microsoft.graph.alert", collection: true, itemsRefusing: "DELETE"),
-            .init("alerts_v2", "microsoft.graph.security.alert", collection: true),
-            .init("attackSimulation", "microsoft.graph.attackSimulationRoot", collection: false),
-            .init("auditLog", "microsoft.graph.security.auditCoreRoot", collection: false),
-            .init("cases", "microsoft.graph.security.casesRoot", collection: false),
-            .init("collaboration", "microsoft.graph.security.collaborationRoot", collection: false),
-            .init("dataSecurityAndGovernance", "microsoft.graph.tenantDataSecurityAndGovernance", collection: false),
-            .init("identities", "microsoft.graph.security.identityContainer", collection: false),
-            .init("incidents", "microsoft.graph.security.incident", collection: true),
-            .init("labels", "microsoft.graph.security.labelsRoot", collection: false),
-            .init("secureScoreControlProfiles", "microsoft.graph.secureScoreControlProfile", collection: true),
-            .init("secureScores", "microsoft.graph.secureScore", collection: true),
-            .init("subjectRightsRequests", "microsoft.graph.subjectRightsRequest", collection: true),
-            .init("threatIntelligence", "microsoft.graph.security.threatIntelligence", collection: false),
-            .init("triggers", "microsoft.graph.security.triggersRoot", collection: false),
-            .init("triggerTypes", "microsoft.graph.security.triggerTypesRoot", collection: false),
+            .init("sharedCookies", "microsoft.graph.browserSharedCookie", collection: true),
+            .init("sites", "microsoft.graph.browserSite", collection: true),
         ],
-        operations: [
-            .init(
-                "runHuntingQuery",
-                .post,
-                path: "microsoft.graph.security.runHuntingQuery",
-                response: .model(SecurityHuntingQueryResults.self)
-            ),
-        ]
+        operations: [.init("publish", .post, response: .model(BrowserSiteList.self))]
     )
 
-    /// The service refuses `DELETE` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `alerts.request()` lists them; `alerts("alert-id")` addresses one.
-    public var alerts: CollectionRequestBuilder<AlertRequestBuilder> {
-        .init(client: client, path: path.appending("alerts", itemsRefusing: [.delete]))
+    /// `sharedCookies.request()` lists them; `sharedCookies("browserSharedCookie-id")` addresses one.
+    public var sharedCookies: CollectionRequestBuilder<BrowserSharedCookieRequestBuilder> {
+        .init(client: client, path: path.appending("sharedCookies"))
     }
 
-    /// `alertsV2.request()` lists them; `alertsV2("alert-id")` addresses one.
-    public var alertsV2: CollectionRequestBuilder<SecurityAlertRequestBuilder> {
-        .init(client: client, path: path.appending("alerts_v2"))
+    /// `sites.request()` lists them; `sites("browserSite-id")` addresses one.
+    public var sites: CollectionRequestBuilder<BrowserSiteRequestBuilder> {
+        .init(client: client, path: path.appending("sites"))
     }
 
-    public var attackSimulation: AttackSimulationRootRequestBuilder {
-        .init(client: client, path: path.appending("attackSimulation"))
-    }
-
-    public var auditLog: SecurityAuditCoreRootRequestBuilder { .init(client: client, path: path.appending("auditLog")) }
-
-    public var cases: SecurityCasesRootRequestBuilder { .init(client: client, path: path.appending("cases")) }
-
-    public var collaboration: SecurityCollaborationRootRequestBuilder {
-        .init(client: client, path: path.appending("collaboration"))
-    }
-
-    public var dataSecurityAndGovernance: TenantDataSecurityAndGovernanceRequestBuilder {
-        .init(client: client, path: path.appending("dataSecurityAndGovernance"))
-    }
-
-    public var identities: SecurityIdentityContainerRequestBuilder {
-        .init(client: client, path: path.appending("identities"))
-    }
-
-    /// `incidents.request()` lists them; `incidents("incident-id")` addresses one.
-    public var incidents: CollectionRequestBuilder<SecurityIncidentRequestBuilder> {
-        .init(client: client, path: path.appending("incidents"))
-    }
-
-    public var labels: SecurityLabelsRootRequestBuilder { .init(client: client, path: path.appending("labels")) }
-
-    /// `secureScoreControlProfiles.request()` lists them; `secureScoreControlProfiles("secureScoreControlProfile-id")`
-    /// addresses one.
-    public var secureScoreControlProfiles: CollectionRequestBuilder<SecureScoreControlProfileRequestBuilder> {
-        .init(client: client, path: path.appending("secureScoreControlProfiles"))
-    }
-
-    /// `secureScores.request()` lists them; `secureScores("secureScore-id")` addresses one.
-    public var secureScores: CollectionRequestBuilder<SecureScoreRequestBuilder> {
-        .init(client: client, path: path.appending("secureScores"))
-    }
-
-    /// `subjectRightsRequests.request()` lists them; `subjectRightsRequests("subjectRightsRequest-id")` addresses one.
-    public var subjectRightsRequests: CollectionRequestBuilder<SubjectRightsRequestRequestBuilder> {
-        .init(client: client, path: path.appending("subjectRightsRequests"))
-    }
-
-    public var threatIntelligence: SecurityThreatIntelligenceRequestBuilder {
-        .init(client: client, path: path.appending("threatIntelligence"))
-    }
-
-    public var triggers: SecurityTriggersRootRequestBuilder { .init(client: client, path: path.appending("triggers")) }
-
-    public var triggerTypes: SecurityTriggerTypesRootRequestBuilder {
-        .init(client: client, path: path.appending("triggerTypes"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security/runHuntingQuery` (POST).
-    public func runHuntingQuery(
-        query: String,
-        timespan: String? = nil
-    ) -> OperationRequest<SecurityHuntingQueryResults> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.runHuntingQuery"))
+    /// - Remark: Generated from `microsoft.graph.browserSiteList/publish` (POST).
+    public func publish(
+        revision: String,
+        sites: [BrowserSite],
+        sharedCookies: [BrowserSharedCookie]
+    ) -> OperationRequest<BrowserSiteList> {
+        var request = APIRequest(method: .post, path: path.appending("publish"))
         var body = JSONObject()
-        body.set("query", query)
-        if let timespan { body.set("timespan", timespan) }
+        body.set("revision", revision)
+        body.set("sites", sites)
+        body.set("sharedCookies", sharedCookies)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(SecurityHuntingQueryResults.self))
+        return OperationRequest(client: client, request: request, decoder: .model(BrowserSiteList.self))
     }
 }
 
-/// Its properties are listed in `SecurityResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securityresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.securityResource`.
-public typealias SecurityResource = Model<SecurityResourceFields>
+/// - Remark: Generated from `microsoft.graph.browserSiteListStatus`.
+public typealias BrowserSiteListStatus = OpenEnum<BrowserSiteListStatusValues>
 
-/// The properties of a `SecurityResource`, inherited ones included.
-public struct SecurityResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.securityResource", fields: SecurityResourceFields())
-    public let resource: Field<String>
-    public let resourceType: Field<SecurityResourceType>
-
-    private init() {
-        self.resource = Field("resource")
-        self.resourceType = Field("resourceType")
-    }
+/// The values of `BrowserSiteListStatus` that the spec declares; others decode and re-encode too.
+public enum BrowserSiteListStatusValues: EnumValues {
+    public static let known: [String] = ["draft", "published", "pending", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `SecurityResourceAccessEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-resourceaccessevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.resourceAccessEvent`.
-public typealias SecurityResourceAccessEvent = Model<SecurityResourceAccessEventFields>
+extension BrowserSiteListStatus {
+    public static var draft: Self { Self(rawValue: "draft") }
 
-/// The properties of a `SecurityResourceAccessEvent`, inherited ones included.
-public struct SecurityResourceAccessEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.resourceAccessEvent",
-        fields: SecurityResourceAccessEventFields()
-    )
+    public static var published: Self { Self(rawValue: "published") }
 
-    public let accessDateTime: Field<Date>
-    public let accountId: Field<String>
-    public let ipAddress: Field<String>
-    public let resourceIdentifier: Field<String>
-
-    private init() {
-        self.accessDateTime = Field("accessDateTime")
-        self.accountId = Field("accountId")
-        self.ipAddress = Field("ipAddress")
-        self.resourceIdentifier = Field("resourceIdentifier")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.securityResourceType`.
-public typealias SecurityResourceType = OpenEnum<SecurityResourceTypeValues>
-
-/// The values of `SecurityResourceType` that the spec declares; others decode and re-encode too.
-public enum SecurityResourceTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "attacked", "related", "unknownFutureValue"]
-}
-
-extension SecurityResourceType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var attacked: Self { Self(rawValue: "attacked") }
-
-    public static var related: Self { Self(rawValue: "related") }
+    public static var pending: Self { Self(rawValue: "pending") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `SecurityRestrictedModeAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-restrictedmodeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.restrictedModeAuditRecord`.
-public typealias SecurityRestrictedModeAuditRecord = Model<SecurityRestrictedModeAuditRecordFields>
+/// - Remark: Generated from `microsoft.graph.browserSiteMergeType`.
+public typealias BrowserSiteMergeType = OpenEnum<BrowserSiteMergeTypeValues>
 
-/// The properties of a `SecurityRestrictedModeAuditRecord`, inherited ones included.
-public struct SecurityRestrictedModeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.restrictedModeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityRestrictedModeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
+/// The values of `BrowserSiteMergeType` that the spec declares; others decode and re-encode too.
+public enum BrowserSiteMergeTypeValues: EnumValues {
+    public static let known: [String] = ["noMerge", "default", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `SecurityRetentionDurationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentionduration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.retentionDuration`.
-public typealias SecurityRetentionDuration = Model<SecurityRetentionDurationFields>
+extension BrowserSiteMergeType {
+    public static var noMerge: Self { Self(rawValue: "noMerge") }
 
-/// The properties of a `SecurityRetentionDuration`, inherited ones included.
-public struct SecurityRetentionDurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.retentionDuration",
-        derived: [SecurityRetentionDurationForever.self, SecurityRetentionDurationInDays.self],
-        fields: SecurityRetentionDurationFields()
-    )
+    public static var `default`: Self { Self(rawValue: "default") }
 
-    private init() {
-    }
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `SecurityRetentionDurationForeverFields`; read and write them as `value.name`.
+/// Requests for one `BrowserSite`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentiondurationforever?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.retentionDurationForever`.
-public typealias SecurityRetentionDurationForever = Model<SecurityRetentionDurationForeverFields>
-
-/// The properties of a `SecurityRetentionDurationForever`, inherited ones included.
-public struct SecurityRetentionDurationForeverFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.retentionDurationForever",
-        base: SecurityRetentionDuration.self,
-        fields: SecurityRetentionDurationForeverFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `SecurityRetentionDurationInDaysFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentiondurationindays?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.retentionDurationInDays`.
-public typealias SecurityRetentionDurationInDays = Model<SecurityRetentionDurationInDaysFields>
-
-/// The properties of a `SecurityRetentionDurationInDays`, inherited ones included.
-public struct SecurityRetentionDurationInDaysFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.retentionDurationInDays",
-        base: SecurityRetentionDuration.self,
-        fields: SecurityRetentionDurationInDaysFields()
-    )
-
-    public let days: Field<Int32>
-
-    private init() {
-        self.days = Field("days")
-    }
-}
-
-/// Its properties are listed in `SecurityRetentionEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentionevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.retentionEvent`.
-public typealias SecurityRetentionEvent = Model<SecurityRetentionEventFields>
-
-/// The properties of a `SecurityRetentionEvent`, inherited ones included.
-public struct SecurityRetentionEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.retentionEvent",
-        base: Entity.self,
-        fields: SecurityRetentionEventFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let eventPropagationResults: Field<[SecurityEventPropagationResult]>
-    public let eventQueries: Field<[SecurityEventQuery]>
-    public let eventStatus: Field<SecurityRetentionEventStatus>
-    public let eventTriggerDateTime: Field<Date>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let lastStatusUpdateDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("retentionEventType")`).
-    public let retentionEventType: Field<SecurityRetentionEventType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.eventPropagationResults = Field("eventPropagationResults")
-        self.eventQueries = Field("eventQueries")
-        self.eventStatus = Field("eventStatus")
-        self.eventTriggerDateTime = Field("eventTriggerDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.lastStatusUpdateDateTime = Field("lastStatusUpdateDateTime")
-        self.retentionEventType = Field("retentionEventType")
-    }
-}
-
-/// Requests for one `SecurityRetentionEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.retentionEvent`.
-public struct SecurityRetentionEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityRetentionEvent
+/// - Remark: Generated from `microsoft.graph.browserSite`.
+public struct BrowserSiteRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BrowserSite
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -7125,923 +216,217 @@ public struct SecurityRetentionEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.retentionEvent",
-        model: SecurityRetentionEvent.self,
-        children: [.init("retentionEventType", "microsoft.graph.security.retentionEventType", collection: false)]
-    )
-
-    public var retentionEventType: SecurityRetentionEventTypeRequestBuilder {
-        .init(client: client, path: path.appending("retentionEventType"))
-    }
+    public static let route = ResourceRoute("microsoft.graph.browserSite", model: BrowserSite.self)
 }
 
-/// Its properties are listed in `SecurityRetentionEventStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentioneventstatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.retentionEventStatus`.
-public typealias SecurityRetentionEventStatus = Model<SecurityRetentionEventStatusFields>
+/// - Remark: Generated from `microsoft.graph.browserSiteStatus`.
+public typealias BrowserSiteStatus = OpenEnum<BrowserSiteStatusValues>
 
-/// The properties of a `SecurityRetentionEventStatus`, inherited ones included.
-public struct SecurityRetentionEventStatusFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.retentionEventStatus",
-        fields: SecurityRetentionEventStatusFields()
-    )
-
-    public let error: Field<PublicError>
-    public let status: Field<SecurityEventStatusType>
-
-    private init() {
-        self.error = Field("error")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `SecurityRetentionEventTypeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentioneventtype?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.retentionEventType`.
-public typealias SecurityRetentionEventType = Model<SecurityRetentionEventTypeFields>
-
-/// The properties of a `SecurityRetentionEventType`, inherited ones included.
-public struct SecurityRetentionEventTypeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.retentionEventType",
-        base: Entity.self,
-        fields: SecurityRetentionEventTypeFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Requests for one `SecurityRetentionEventType`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.retentionEventType`.
-public struct SecurityRetentionEventTypeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityRetentionEventType
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.retentionEventType",
-        model: SecurityRetentionEventType.self
-    )
-}
-
-/// Its properties are listed in `SecurityRetentionLabelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentionlabel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.retentionLabel`.
-public typealias SecurityRetentionLabel = Model<SecurityRetentionLabelFields>
-
-/// The properties of a `SecurityRetentionLabel`, inherited ones included.
-public struct SecurityRetentionLabelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.retentionLabel",
-        base: Entity.self,
-        fields: SecurityRetentionLabelFields()
-    )
-
-    public let id: Field<String>
-    public let actionAfterRetentionPeriod: Field<SecurityActionAfterRetentionPeriod>
-    public let behaviorDuringRetentionPeriod: Field<SecurityBehaviorDuringRetentionPeriod>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let defaultRecordBehavior: Field<SecurityDefaultRecordBehavior>
-    public let descriptionForAdmins: Field<String>
-    public let descriptionForUsers: Field<String>
-    public let displayName: Field<String>
-    public let isInUse: Field<Bool>
-    public let labelToBeApplied: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let retentionDuration: Field<SecurityRetentionDuration>
-    public let retentionTrigger: Field<SecurityRetentionTrigger>
-
-    /// Present when the request expanded it (`expand("descriptors")`).
-    public let descriptors: Field<SecurityFilePlanDescriptor>
-
-    /// Present when the request expanded it (`expand("dispositionReviewStages")`).
-    public let dispositionReviewStages: Field<[SecurityDispositionReviewStage]>
-
-    /// Present when the request expanded it (`expand("retentionEventType")`).
-    public let retentionEventType: Field<SecurityRetentionEventType>
-
-    private init() {
-        self.id = Field("id")
-        self.actionAfterRetentionPeriod = Field("actionAfterRetentionPeriod")
-        self.behaviorDuringRetentionPeriod = Field("behaviorDuringRetentionPeriod")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.defaultRecordBehavior = Field("defaultRecordBehavior")
-        self.descriptionForAdmins = Field("descriptionForAdmins")
-        self.descriptionForUsers = Field("descriptionForUsers")
-        self.displayName = Field("displayName")
-        self.isInUse = Field("isInUse")
-        self.labelToBeApplied = Field("labelToBeApplied")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.retentionDuration = Field("retentionDuration")
-        self.retentionTrigger = Field("retentionTrigger")
-        self.descriptors = Field("descriptors")
-        self.dispositionReviewStages = Field("dispositionReviewStages")
-        self.retentionEventType = Field("retentionEventType")
-    }
-}
-
-/// Requests for one `SecurityRetentionLabel`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.retentionLabel`.
-public struct SecurityRetentionLabelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityRetentionLabel
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.retentionLabel",
-        model: SecurityRetentionLabel.self,
-        children: [
-            .init("descriptors", "microsoft.graph.security.filePlanDescriptor", collection: false),
-            .init("dispositionReviewStages", "microsoft.graph.security.dispositionReviewStage", collection: true),
-            .init("retentionEventType", "microsoft.graph.security.retentionEventType", collection: false),
-        ]
-    )
-
-    public var descriptors: SecurityFilePlanDescriptorRequestBuilder {
-        .init(client: client, path: path.appending("descriptors"))
-    }
-
-    /// `dispositionReviewStages.request()` lists them; `dispositionReviewStages("dispositionReviewStage-id")` addresses
-    /// one.
-    public var dispositionReviewStages: CollectionRequestBuilder<SecurityDispositionReviewStageRequestBuilder> {
-        .init(client: client, path: path.appending("dispositionReviewStages"))
-    }
-
-    public var retentionEventType: SecurityRetentionEventTypeRequestBuilder {
-        .init(client: client, path: path.appending("retentionEventType"))
-    }
-}
-
-/// Its properties are listed in `SecurityRetentionPolicyAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-retentionpolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.retentionPolicyAuditRecord`.
-public typealias SecurityRetentionPolicyAuditRecord = Model<SecurityRetentionPolicyAuditRecordFields>
-
-/// The properties of a `SecurityRetentionPolicyAuditRecord`, inherited ones included.
-public struct SecurityRetentionPolicyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.retentionPolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityRetentionPolicyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.retentionTrigger`.
-public typealias SecurityRetentionTrigger = OpenEnum<SecurityRetentionTriggerValues>
-
-/// The values of `SecurityRetentionTrigger` that the spec declares; others decode and re-encode too.
-public enum SecurityRetentionTriggerValues: EnumValues {
+/// The values of `BrowserSiteStatus` that the spec declares; others decode and re-encode too.
+public enum BrowserSiteStatusValues: EnumValues {
     public static let known: [String] = [
-        "dateLabeled",
-        "dateCreated",
-        "dateModified",
-        "dateOfEvent",
+        "published",
+        "pendingAdd",
+        "pendingEdit",
+        "pendingDelete",
         "unknownFutureValue",
     ]
 }
 
-extension SecurityRetentionTrigger {
-    public static var dateLabeled: Self { Self(rawValue: "dateLabeled") }
+extension BrowserSiteStatus {
+    public static var published: Self { Self(rawValue: "published") }
 
-    public static var dateCreated: Self { Self(rawValue: "dateCreated") }
+    public static var pendingAdd: Self { Self(rawValue: "pendingAdd") }
 
-    public static var dateModified: Self { Self(rawValue: "dateModified") }
+    public static var pendingEdit: Self { Self(rawValue: "pendingEdit") }
 
-    public static var dateOfEvent: Self { Self(rawValue: "dateOfEvent") }
+    public static var pendingDelete: Self { Self(rawValue: "pendingDelete") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.reviewSetSettings`.
-public typealias SecurityReviewSetSettings = OpenEnum<SecurityReviewSetSettingsValues>
+/// - Remark: Generated from `microsoft.graph.browserSiteTargetEnvironment`.
+public typealias BrowserSiteTargetEnvironment = OpenEnum<BrowserSiteTargetEnvironmentValues>
 
-/// The values of `SecurityReviewSetSettings` that the spec declares; others decode and re-encode too.
-public enum SecurityReviewSetSettingsValues: FlagValues {
-    public static let known: [String] = ["none", "disableGrouping", "unknownFutureValue"]
+/// The values of `BrowserSiteTargetEnvironment` that the spec declares; others decode and re-encode too.
+public enum BrowserSiteTargetEnvironmentValues: EnumValues {
+    public static let known: [String] = [
+        "internetExplorerMode",
+        "internetExplorer11",
+        "microsoftEdge",
+        "configurable",
+        "none",
+        "unknownFutureValue",
+    ]
 }
 
-extension SecurityReviewSetSettings {
+extension BrowserSiteTargetEnvironment {
+    public static var internetExplorerMode: Self { Self(rawValue: "internetExplorerMode") }
+
+    public static var internetExplorer11: Self { Self(rawValue: "internetExplorer11") }
+
+    public static var microsoftEdge: Self { Self(rawValue: "microsoftEdge") }
+
+    public static var configurable: Self { Self(rawValue: "configurable") }
+
     public static var none: Self { Self(rawValue: "none") }
 
-    public static var disableGrouping: Self { Self(rawValue: "disableGrouping") }
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `BucketAggregationDefinitionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bucketaggregationdefinition?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bucketAggregationDefinition`.
+public typealias BucketAggregationDefinition = Model<BucketAggregationDefinitionFields>
+
+/// The properties of a `BucketAggregationDefinition`, inherited ones included.
+public struct BucketAggregationDefinitionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bucketAggregationDefinition",
+        fields: BucketAggregationDefinitionFields()
+    )
+
+    public let isDescending: Field<Bool>
+    public let minimumCount: Field<Int32>
+    public let prefixFilter: Field<String>
+    public let ranges: Field<[BucketAggregationRange]>
+    public let sortBy: Field<BucketAggregationSortProperty>
+
+    private init() {
+        self.isDescending = Field("isDescending")
+        self.minimumCount = Field("minimumCount")
+        self.prefixFilter = Field("prefixFilter")
+        self.ranges = Field("ranges")
+        self.sortBy = Field("sortBy")
+    }
+}
+
+/// Its properties are listed in `BucketAggregationRangeFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bucketaggregationrange?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bucketAggregationRange`.
+public typealias BucketAggregationRange = Model<BucketAggregationRangeFields>
+
+/// The properties of a `BucketAggregationRange`, inherited ones included.
+public struct BucketAggregationRangeFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.bucketAggregationRange",
+        fields: BucketAggregationRangeFields()
+    )
+
+    public let from: Field<String>
+    public let to: Field<String>
+
+    private init() {
+        self.from = Field("from")
+        self.to = Field("to")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.bucketAggregationSortProperty`.
+public typealias BucketAggregationSortProperty = OpenEnum<BucketAggregationSortPropertyValues>
+
+/// The values of `BucketAggregationSortProperty` that the spec declares; others decode and re-encode too.
+public enum BucketAggregationSortPropertyValues: EnumValues {
+    public static let known: [String] = ["count", "keyAsString", "keyAsNumber", "unknownFutureValue"]
+}
+
+extension BucketAggregationSortProperty {
+    public static var count: Self { Self(rawValue: "count") }
+
+    public static var keyAsString: Self { Self(rawValue: "keyAsString") }
+
+    public static var keyAsNumber: Self { Self(rawValue: "keyAsNumber") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `SecurityRtiOperationsAgentAuditRecordFields`; read and write them as `value.name`.
+/// Its properties are listed in `BuildingFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-rtioperationsagentauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.rtiOperationsAgentAuditRecord`.
-public typealias SecurityRtiOperationsAgentAuditRecord = Model<SecurityRtiOperationsAgentAuditRecordFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/building?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.building`.
+public typealias Building = Model<BuildingFields>
 
-/// The properties of a `SecurityRtiOperationsAgentAuditRecord`, inherited ones included.
-public struct SecurityRtiOperationsAgentAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.rtiOperationsAgentAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityRtiOperationsAgentAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySasTokenEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sastokenevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sasTokenEvidence`.
-public typealias SecuritySasTokenEvidence = Model<SecuritySasTokenEvidenceFields>
-
-/// The properties of a `SecuritySasTokenEvidence`, inherited ones included.
-public struct SecuritySasTokenEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sasTokenEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecuritySasTokenEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
+/// The properties of a `Building`, inherited ones included.
+public struct BuildingFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.building", base: Place.self, fields: BuildingFields())
+    public let id: Field<String>
+    public let address: Field<PhysicalAddress>
+    public let displayName: Field<String>
+    public let geoCoordinates: Field<OutlookGeoCoordinates>
+    public let isWheelChairAccessible: Field<Bool>
+    public let label: Field<String>
+    public let parentId: Field<String>
+    public let phone: Field<String>
+    public let placeId: Field<String>
     public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let allowedIpAddresses: Field<String>
-    public let allowedResourceTypes: Field<[String]>
-    public let allowedServices: Field<[String]>
-    public let expiryDateTime: Field<Date>
-    public let permissions: Field<[String]>
-    public let `protocol`: Field<String>
-    public let signatureHash: Field<String>
-    public let signedWith: Field<String>
-    public let startDateTime: Field<Date>
-    public let storageResource: Field<SecurityAzureResourceEvidence>
+
+    /// Present when the request expanded it (`expand("checkIns")`).
+    public let checkIns: Field<[CheckInClaim]>
+
+    public let resourceLinks: Field<[ResourceLink]>
+    public let wifiState: Field<PlaceFeatureEnablement>
+
+    /// Present when the request expanded it (`expand("map")`).
+    public let map: Field<BuildingMap>
 
     private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
+        self.id = Field("id")
+        self.address = Field("address")
+        self.displayName = Field("displayName")
+        self.geoCoordinates = Field("geoCoordinates")
+        self.isWheelChairAccessible = Field("isWheelChairAccessible")
+        self.label = Field("label")
+        self.parentId = Field("parentId")
+        self.phone = Field("phone")
+        self.placeId = Field("placeId")
         self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.allowedIpAddresses = Field("allowedIpAddresses")
-        self.allowedResourceTypes = Field("allowedResourceTypes")
-        self.allowedServices = Field("allowedServices")
-        self.expiryDateTime = Field("expiryDateTime")
-        self.permissions = Field("permissions")
-        self.protocol = Field("protocol")
-        self.signatureHash = Field("signatureHash")
-        self.signedWith = Field("signedWith")
-        self.startDateTime = Field("startDateTime")
-        self.storageResource = Field("storageResource")
+        self.checkIns = Field("checkIns")
+        self.resourceLinks = Field("resourceLinks")
+        self.wifiState = Field("wifiState")
+        self.map = Field("map")
     }
 }
 
-/// Its properties are listed in `SecuritySbpConfigurationEventRecordFields`; read and write them as `value.name`.
+/// Its properties are listed in `BuildingMapFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sbpconfigurationeventrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sbpConfigurationEventRecord`.
-public typealias SecuritySbpConfigurationEventRecord = Model<SecuritySbpConfigurationEventRecordFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/buildingmap?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.buildingMap`.
+public typealias BuildingMap = Model<BuildingMapFields>
 
-/// The properties of a `SecuritySbpConfigurationEventRecord`, inherited ones included.
-public struct SecuritySbpConfigurationEventRecordFields: FieldSet {
+/// The properties of a `BuildingMap`, inherited ones included.
+public struct BuildingMapFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.sbpConfigurationEventRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySbpConfigurationEventRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySbpUsageEventRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sbpusageeventrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sbpUsageEventRecord`.
-public typealias SecuritySbpUsageEventRecord = Model<SecuritySbpUsageEventRecordFields>
-
-/// The properties of a `SecuritySbpUsageEventRecord`, inherited ones included.
-public struct SecuritySbpUsageEventRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sbpUsageEventRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySbpUsageEventRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityScoreEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-scoreevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.scoreEvidence`.
-public typealias SecurityScoreEvidence = Model<SecurityScoreEvidenceFields>
-
-/// The properties of a `SecurityScoreEvidence`, inherited ones included.
-public struct SecurityScoreEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.scoreEvidence",
-        base: SecurityAuditData.self,
-        fields: SecurityScoreEvidenceFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityScorePlatformGenericAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-scoreplatformgenericauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.scorePlatformGenericAuditRecord`.
-public typealias SecurityScorePlatformGenericAuditRecord = Model<SecurityScorePlatformGenericAuditRecordFields>
-
-/// The properties of a `SecurityScorePlatformGenericAuditRecord`, inherited ones included.
-public struct SecurityScorePlatformGenericAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.scorePlatformGenericAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityScorePlatformGenericAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityScriptRunAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-scriptrunauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.scriptRunAuditRecord`.
-public typealias SecurityScriptRunAuditRecord = Model<SecurityScriptRunAuditRecordFields>
-
-/// The properties of a `SecurityScriptRunAuditRecord`, inherited ones included.
-public struct SecurityScriptRunAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.scriptRunAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityScriptRunAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySearchFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-search?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.search`.
-public typealias SecuritySearch = Model<SecuritySearchFields>
-
-/// The properties of a `SecuritySearch`, inherited ones included.
-public struct SecuritySearchFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.search",
-        base: Entity.self,
-        derived: [SecurityEdiscoveryReviewSetQuery.self, SecurityEdiscoverySearch.self],
-        fields: SecuritySearchFields()
+        "microsoft.graph.buildingMap",
+        base: BaseMapFeature.self,
+        fields: BuildingMapFields()
     )
 
     public let id: Field<String>
-    public let contentQuery: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
+    public let properties: Field<String>
+    public let placeId: Field<String>
+
+    /// Present when the request expanded it (`expand("footprints")`).
+    public let footprints: Field<[FootprintMap]>
+
+    /// Present when the request expanded it (`expand("levels")`).
+    public let levels: Field<[LevelMap]>
 
     private init() {
         self.id = Field("id")
-        self.contentQuery = Field("contentQuery")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.properties = Field("properties")
+        self.placeId = Field("placeId")
+        self.footprints = Field("footprints")
+        self.levels = Field("levels")
     }
 }
 
-/// Its properties are listed in `SecuritySearchAuditRecordFields`; read and write them as `value.name`.
+/// Requests for one `BuildingMap`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-searchauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.searchAuditRecord`.
-public typealias SecuritySearchAuditRecord = Model<SecuritySearchAuditRecordFields>
-
-/// The properties of a `SecuritySearchAuditRecord`, inherited ones included.
-public struct SecuritySearchAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.searchAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySearchAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Requests for one `SecuritySearch`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.search`.
-public struct SecuritySearchRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySearch
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.search", model: SecuritySearch.self)
-}
-
-/// Its properties are listed in `SecuritySecurityComplianceAlertRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-securitycompliancealertrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.securityComplianceAlertRecord`.
-public typealias SecuritySecurityComplianceAlertRecord = Model<SecuritySecurityComplianceAlertRecordFields>
-
-/// The properties of a `SecuritySecurityComplianceAlertRecord`, inherited ones included.
-public struct SecuritySecurityComplianceAlertRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.securityComplianceAlertRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySecurityComplianceAlertRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-securitycompliancecentereopcmdletauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.securityComplianceCenterEOPCmdletAuditRecord`.
-public typealias SecuritySecurityComplianceCenterEOPCmdletAuditRecord =
-    Model<SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields>
-
-/// The properties of a `SecuritySecurityComplianceCenterEOPCmdletAuditRecord`, inherited ones included.
-public struct SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.securityComplianceCenterEOPCmdletAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySecurityComplianceInsightsAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-securitycomplianceinsightsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.securityComplianceInsightsAuditRecord`.
-public typealias SecuritySecurityComplianceInsightsAuditRecord =
-    Model<SecuritySecurityComplianceInsightsAuditRecordFields>
-
-/// The properties of a `SecuritySecurityComplianceInsightsAuditRecord`, inherited ones included.
-public struct SecuritySecurityComplianceInsightsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.securityComplianceInsightsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySecurityComplianceInsightsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySecurityComplianceRBACAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-securitycompliancerbacauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.securityComplianceRBACAuditRecord`.
-public typealias SecuritySecurityComplianceRBACAuditRecord = Model<SecuritySecurityComplianceRBACAuditRecordFields>
-
-/// The properties of a `SecuritySecurityComplianceRBACAuditRecord`, inherited ones included.
-public struct SecuritySecurityComplianceRBACAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.securityComplianceRBACAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySecurityComplianceRBACAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySecurityComplianceUserChangeAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-securitycomplianceuserchangeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.securityComplianceUserChangeAuditRecord`.
-public typealias SecuritySecurityComplianceUserChangeAuditRecord =
-    Model<SecuritySecurityComplianceUserChangeAuditRecordFields>
-
-/// The properties of a `SecuritySecurityComplianceUserChangeAuditRecord`, inherited ones included.
-public struct SecuritySecurityComplianceUserChangeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.securityComplianceUserChangeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySecurityComplianceUserChangeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySecurityCopilotIdentityManagementAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-securitycopilotidentitymanagementauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.securityCopilotIdentityManagementAuditRecord`.
-public typealias SecuritySecurityCopilotIdentityManagementAuditRecord =
-    Model<SecuritySecurityCopilotIdentityManagementAuditRecordFields>
-
-/// The properties of a `SecuritySecurityCopilotIdentityManagementAuditRecord`, inherited ones included.
-public struct SecuritySecurityCopilotIdentityManagementAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.securityCopilotIdentityManagementAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySecurityCopilotIdentityManagementAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-securitydevelopmentlifecycleailogauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.securityDevelopmentLifecycleAILogAuditRecord`.
-public typealias SecuritySecurityDevelopmentLifecycleAILogAuditRecord =
-    Model<SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields>
-
-/// The properties of a `SecuritySecurityDevelopmentLifecycleAILogAuditRecord`, inherited ones included.
-public struct SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.securityDevelopmentLifecycleAILogAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySecurityGroupEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-securitygroupevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.securityGroupEvidence`.
-public typealias SecuritySecurityGroupEvidence = Model<SecuritySecurityGroupEvidenceFields>
-
-/// The properties of a `SecuritySecurityGroupEvidence`, inherited ones included.
-public struct SecuritySecurityGroupEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.securityGroupEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecuritySecurityGroupEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let activeDirectoryObjectGuid: Field<String>
-    public let displayName: Field<String>
-    public let distinguishedName: Field<String>
-    public let friendlyName: Field<String>
-    public let securityGroupId: Field<String>
-    public let sid: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.activeDirectoryObjectGuid = Field("activeDirectoryObjectGuid")
-        self.displayName = Field("displayName")
-        self.distinguishedName = Field("distinguishedName")
-        self.friendlyName = Field("friendlyName")
-        self.securityGroupId = Field("securityGroupId")
-        self.sid = Field("sid")
-    }
-}
-
-/// Its properties are listed in `SecuritySensitiveInfoRemediationAgentDataRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sensitiveinforemediationagentdatarecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sensitiveInfoRemediationAgentDataRecord`.
-public typealias SecuritySensitiveInfoRemediationAgentDataRecord =
-    Model<SecuritySensitiveInfoRemediationAgentDataRecordFields>
-
-/// The properties of a `SecuritySensitiveInfoRemediationAgentDataRecord`, inherited ones included.
-public struct SecuritySensitiveInfoRemediationAgentDataRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensitiveInfoRemediationAgentDataRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySensitiveInfoRemediationAgentDataRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySensitivityLabelActionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sensitivitylabelactionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sensitivityLabelActionAuditRecord`.
-public typealias SecuritySensitivityLabelActionAuditRecord = Model<SecuritySensitivityLabelActionAuditRecordFields>
-
-/// The properties of a `SecuritySensitivityLabelActionAuditRecord`, inherited ones included.
-public struct SecuritySensitivityLabelActionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensitivityLabelActionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySensitivityLabelActionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySensitivityLabelPolicyMatchAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sensitivitylabelpolicymatchauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sensitivityLabelPolicyMatchAuditRecord`.
-public typealias SecuritySensitivityLabelPolicyMatchAuditRecord =
-    Model<SecuritySensitivityLabelPolicyMatchAuditRecordFields>
-
-/// The properties of a `SecuritySensitivityLabelPolicyMatchAuditRecord`, inherited ones included.
-public struct SecuritySensitivityLabelPolicyMatchAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensitivityLabelPolicyMatchAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySensitivityLabelPolicyMatchAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySensitivityLabeledFileActionAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sensitivitylabeledfileactionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sensitivityLabeledFileActionAuditRecord`.
-public typealias SecuritySensitivityLabeledFileActionAuditRecord =
-    Model<SecuritySensitivityLabeledFileActionAuditRecordFields>
-
-/// The properties of a `SecuritySensitivityLabeledFileActionAuditRecord`, inherited ones included.
-public struct SecuritySensitivityLabeledFileActionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensitivityLabeledFileActionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySensitivityLabeledFileActionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySensorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sensor?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sensor`.
-public typealias SecuritySensor = Model<SecuritySensorFields>
-
-/// The properties of a `SecuritySensor`, inherited ones included.
-public struct SecuritySensorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensor",
-        base: Entity.self,
-        fields: SecuritySensorFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deploymentStatus: Field<SecurityDeploymentStatus>
-    public let displayName: Field<String>
-    public let domainName: Field<String>
-    public let healthStatus: Field<SecuritySensorHealthStatus>
-    public let openHealthIssuesCount: Field<Int64>
-    public let sensorType: Field<SecuritySensorType>
-    public let serviceStatus: Field<SecurityServiceStatus>
-    public let settings: Field<SecuritySensorSettings>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("healthIssues")`).
-    public let healthIssues: Field<[SecurityHealthIssue]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.deploymentStatus = Field("deploymentStatus")
-        self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
-        self.healthStatus = Field("healthStatus")
-        self.openHealthIssuesCount = Field("openHealthIssuesCount")
-        self.sensorType = Field("sensorType")
-        self.serviceStatus = Field("serviceStatus")
-        self.settings = Field("settings")
-        self.version = Field("version")
-        self.healthIssues = Field("healthIssues")
-    }
-}
-
-/// Its properties are listed in `SecuritySensorCandidateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sensorcandidate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sensorCandidate`.
-public typealias SecuritySensorCandidate = Model<SecuritySensorCandidateFields>
-
-/// The properties of a `SecuritySensorCandidate`, inherited ones included.
-public struct SecuritySensorCandidateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensorCandidate",
-        base: Entity.self,
-        fields: SecuritySensorCandidateFields()
-    )
-
-    public let id: Field<String>
-    public let computerDnsName: Field<String>
-    public let domainName: Field<String>
-    public let lastSeenDateTime: Field<Date>
-    public let senseClientVersion: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.computerDnsName = Field("computerDnsName")
-        self.domainName = Field("domainName")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.senseClientVersion = Field("senseClientVersion")
-    }
-}
-
-/// Its properties are listed in `SecuritySensorCandidateActivationConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sensorcandidateactivationconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sensorCandidateActivationConfiguration`.
-public typealias SecuritySensorCandidateActivationConfiguration =
-    Model<SecuritySensorCandidateActivationConfigurationFields>
-
-/// The properties of a `SecuritySensorCandidateActivationConfiguration`, inherited ones included.
-public struct SecuritySensorCandidateActivationConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensorCandidateActivationConfiguration",
-        base: Entity.self,
-        fields: SecuritySensorCandidateActivationConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let activationMode: Field<SecuritySensorCandidateActivationMode>
-
-    private init() {
-        self.id = Field("id")
-        self.activationMode = Field("activationMode")
-    }
-}
-
-/// Requests for one `SecuritySensorCandidateActivationConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.sensorCandidateActivationConfiguration`.
-public struct SecuritySensorCandidateActivationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySensorCandidateActivationConfiguration
+/// - Remark: Generated from `microsoft.graph.buildingMap`.
+public struct BuildingMapRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BuildingMap
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -8052,32 +437,30 @@ public struct SecuritySensorCandidateActivationConfigurationRequestBuilder: Mode
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.security.sensorCandidateActivationConfiguration",
-        model: SecuritySensorCandidateActivationConfiguration.self
+        "microsoft.graph.buildingMap",
+        model: BuildingMap.self,
+        children: [
+            .init("footprints", "microsoft.graph.footprintMap", collection: true),
+            .init("levels", "microsoft.graph.levelMap", collection: true),
+        ]
     )
+
+    /// `footprints.request()` lists them; `footprints("footprintMap-id")` addresses one.
+    public var footprints: CollectionRequestBuilder<FootprintMapRequestBuilder> {
+        .init(client: client, path: path.appending("footprints"))
+    }
+
+    /// `levels.request()` lists them; `levels("levelMap-id")` addresses one.
+    public var levels: CollectionRequestBuilder<LevelMapRequestBuilder> {
+        .init(client: client, path: path.appending("levels"))
+    }
 }
 
-/// - Remark: Generated from `microsoft.graph.security.sensorCandidateActivationMode`.
-public typealias SecuritySensorCandidateActivationMode = OpenEnum<SecuritySensorCandidateActivationModeValues>
-
-/// The values of `SecuritySensorCandidateActivationMode` that the spec declares; others decode and re-encode too.
-public enum SecuritySensorCandidateActivationModeValues: EnumValues {
-    public static let known: [String] = ["manual", "automated", "unknownFutureValue"]
-}
-
-extension SecuritySensorCandidateActivationMode {
-    public static var manual: Self { Self(rawValue: "manual") }
-
-    public static var automated: Self { Self(rawValue: "automated") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `SecuritySensorCandidate`: `request()` reads, updates or deletes it.
+/// Requests for one `Building`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.security.sensorCandidate`.
-public struct SecuritySensorCandidateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySensorCandidate
+/// - Remark: Generated from `microsoft.graph.building`.
+public struct BuildingRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Building
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -8088,585 +471,991 @@ public struct SecuritySensorCandidateRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.security.sensorCandidate",
-        model: SecuritySensorCandidate.self,
-        operations: [.init("activate", .post, path: "microsoft.graph.security.activate", onCollection: true)]
+        "microsoft.graph.building",
+        model: Building.self,
+        children: [
+            .init("checkIns", "microsoft.graph.checkInClaim", collection: true),
+            .init("map", "microsoft.graph.buildingMap", collection: false),
+        ],
+        operations: [
+            .init("ingestMapFile", .post),
+            .init("descendants", .get, response: .collection(.model(Place.self))),
+        ]
     )
-}
 
-extension CollectionRequestBuilder where Item == SecuritySensorCandidateRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.security.sensorCandidate/activate` (POST).
-    public func activate(serverIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.activate"))
+    /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
+    public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
+        .init(client: client, path: path.appending("checkIns"))
+    }
+
+    public var map: BuildingMapRequestBuilder { .init(client: client, path: path.appending("map")) }
+
+    /// - Remark: Generated from `microsoft.graph.building/ingestMapFile` (POST).
+    public func ingestMapFile(file: String, importSetting: ImportBuildingMapSetting) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("ingestMapFile"))
         var body = JSONObject()
-        body.set("serverIds", serverIds)
+        body.set("file", file)
+        body.set("importSetting", importSetting)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.building/descendants` (GET).
+    public func descendants() -> CollectionRequest<Place> {
+        let request = APIRequest(method: .get, path: path.appending(function: "descendants", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `BuiltInIdentityProviderFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/builtinidentityprovider?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.builtInIdentityProvider`.
+public typealias BuiltInIdentityProvider = Model<BuiltInIdentityProviderFields>
+
+/// The properties of a `BuiltInIdentityProvider`, inherited ones included.
+public struct BuiltInIdentityProviderFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.builtInIdentityProvider",
+        base: IdentityProviderBase.self,
+        fields: BuiltInIdentityProviderFields()
+    )
+
+    public let id: Field<String>
+    public let displayName: Field<String>
+    public let identityProviderType: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.displayName = Field("displayName")
+        self.identityProviderType = Field("identityProviderType")
+    }
+}
+
+/// Requests for one `BuiltInIdentityProvider`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.builtInIdentityProvider`.
+public struct BuiltInIdentityProviderRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BuiltInIdentityProvider
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.builtInIdentityProvider",
+        model: BuiltInIdentityProvider.self,
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+    )
+}
+
+extension CollectionRequestBuilder where Item == BuiltInIdentityProviderRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.builtInIdentityProvider/availableProviderTypes` (GET).
+    public func availableProviderTypes() -> OperationRequest<[String]> {
+        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+}
+
+/// Its properties are listed in `BulkUploadFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bulkupload?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bulkUpload`.
+public typealias BulkUpload = Model<BulkUploadFields>
+
+/// The properties of a `BulkUpload`, inherited ones included.
+public struct BulkUploadFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.bulkUpload", base: Entity.self, fields: BulkUploadFields())
+    public let id: Field<String>
+
+    private init() {
+        self.id = Field("id")
+    }
+}
+
+/// Requests for one `BulkUpload`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.bulkUpload`.
+public struct BulkUploadRequestBuilder: ModelRequestBuilder {
+    public typealias Model = BulkUpload
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.bulkUpload", model: BulkUpload.self)
+}
+
+/// Its properties are listed in `BundleFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bundle?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.bundle`.
+public typealias Bundle = Model<BundleFields>
+
+/// The properties of a `Bundle`, inherited ones included.
+public struct BundleFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.bundle", fields: BundleFields())
+    public let album: Field<Album>
+    public let childCount: Field<Int32>
+
+    private init() {
+        self.album = Field("album")
+        self.childCount = Field("childCount")
+    }
+}
+
+/// Its properties are listed in `CaPoliciesDeletableRootFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/capoliciesdeletableroot?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.caPoliciesDeletableRoot`.
+public typealias CaPoliciesDeletableRoot = Model<CaPoliciesDeletableRootFields>
+
+/// The properties of a `CaPoliciesDeletableRoot`, inherited ones included.
+public struct CaPoliciesDeletableRootFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.caPoliciesDeletableRoot",
+        base: Entity.self,
+        fields: CaPoliciesDeletableRootFields()
+    )
+
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("namedLocations")`).
+    public let namedLocations: Field<[NamedLocation]>
+
+    /// Present when the request expanded it (`expand("policies")`).
+    public let policies: Field<[ConditionalAccessPolicy]>
+
+    private init() {
+        self.id = Field("id")
+        self.namedLocations = Field("namedLocations")
+        self.policies = Field("policies")
+    }
+}
+
+/// Requests for one `CaPoliciesDeletableRoot`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.caPoliciesDeletableRoot`.
+public struct CaPoliciesDeletableRootRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CaPoliciesDeletableRoot
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.caPoliciesDeletableRoot",
+        model: CaPoliciesDeletableRoot.self,
+        children: [
+            .init("namedLocations", "microsoft.graph.namedLocation", collection: true),
+            .init("policies", "microsoft.graph.conditionalAccessPolicy", collection: true),
+        ]
+    )
+
+    /// `namedLocations.request()` lists them; `namedLocations("namedLocation-id")` addresses one.
+    public var namedLocations: CollectionRequestBuilder<NamedLocationRequestBuilder> {
+        .init(client: client, path: path.appending("namedLocations"))
+    }
+
+    /// `policies.request()` lists them; `policies("conditionalAccessPolicy-id")` addresses one.
+    public var policies: CollectionRequestBuilder<ConditionalAccessPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("policies"))
+    }
+}
+
+/// Its properties are listed in `CalculatedColumnFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calculatedcolumn?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.calculatedColumn`.
+public typealias CalculatedColumn = Model<CalculatedColumnFields>
+
+/// The properties of a `CalculatedColumn`, inherited ones included.
+public struct CalculatedColumnFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.calculatedColumn", fields: CalculatedColumnFields())
+    public let format: Field<String>
+    public let formula: Field<String>
+    public let outputType: Field<String>
+
+    private init() {
+        self.format = Field("format")
+        self.formula = Field("formula")
+        self.outputType = Field("outputType")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.calendarColor`.
+public typealias CalendarColor = OpenEnum<CalendarColorValues>
+
+/// The values of `CalendarColor` that the spec declares; others decode and re-encode too.
+public enum CalendarColorValues: EnumValues {
+    public static let known: [String] = [
+        "auto",
+        "lightBlue",
+        "lightGreen",
+        "lightOrange",
+        "lightGray",
+        "lightYellow",
+        "lightTeal",
+        "lightPink",
+        "lightBrown",
+        "lightRed",
+        "maxColor",
+    ]
+}
+
+extension CalendarColor {
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    public static var lightBlue: Self { Self(rawValue: "lightBlue") }
+
+    public static var lightGreen: Self { Self(rawValue: "lightGreen") }
+
+    public static var lightOrange: Self { Self(rawValue: "lightOrange") }
+
+    public static var lightGray: Self { Self(rawValue: "lightGray") }
+
+    public static var lightYellow: Self { Self(rawValue: "lightYellow") }
+
+    public static var lightTeal: Self { Self(rawValue: "lightTeal") }
+
+    public static var lightPink: Self { Self(rawValue: "lightPink") }
+
+    public static var lightBrown: Self { Self(rawValue: "lightBrown") }
+
+    public static var lightRed: Self { Self(rawValue: "lightRed") }
+
+    public static var maxColor: Self { Self(rawValue: "maxColor") }
+}
+
+/// Its properties are listed in `CalendarGroupFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendargroup?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.calendarGroup`.
+public typealias CalendarGroup = Model<CalendarGroupFields>
+
+/// The properties of a `CalendarGroup`, inherited ones included.
+public struct CalendarGroupFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendarGroup",
+        base: Entity.self,
+        fields: CalendarGroupFields()
+    )
+
+    public let id: Field<String>
+    public let changeKey: Field<String>
+    public let classId: Field<String>
+    public let name: Field<String>
+
+    /// Present when the request expanded it (`expand("calendars")`).
+    public let calendars: Field<[OutlookCalendar]>
+
+    private init() {
+        self.id = Field("id")
+        self.changeKey = Field("changeKey")
+        self.classId = Field("classId")
+        self.name = Field("name")
+        self.calendars = Field("calendars")
+    }
+}
+
+/// Requests for one `CalendarGroup`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.calendarGroup`.
+public struct CalendarGroupRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CalendarGroup
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.calendarGroup",
+        model: CalendarGroup.self,
+        children: [.init("calendars", "microsoft.graph.calendar", collection: true)]
+    )
+
+    /// `calendars.request()` lists them; `calendars("calendar-id")` addresses one.
+    public var calendars: CollectionRequestBuilder<OutlookCalendarRequestBuilder> {
+        .init(client: client, path: path.appending("calendars"))
+    }
+}
+
+/// Its properties are listed in `CalendarPermissionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendarpermission?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.calendarPermission`.
+public typealias CalendarPermission = Model<CalendarPermissionFields>
+
+/// The properties of a `CalendarPermission`, inherited ones included.
+public struct CalendarPermissionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendarPermission",
+        base: Entity.self,
+        fields: CalendarPermissionFields()
+    )
+
+    public let id: Field<String>
+    public let allowedRoles: Field<[CalendarRoleType]>
+    public let emailAddress: Field<EmailAddress>
+    public let isInsideOrganization: Field<Bool>
+    public let isRemovable: Field<Bool>
+    public let role: Field<CalendarRoleType>
+
+    private init() {
+        self.id = Field("id")
+        self.allowedRoles = Field("allowedRoles")
+        self.emailAddress = Field("emailAddress")
+        self.isInsideOrganization = Field("isInsideOrganization")
+        self.isRemovable = Field("isRemovable")
+        self.role = Field("role")
+    }
+}
+
+/// Requests for one `CalendarPermission`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.calendarPermission`.
+public struct CalendarPermissionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CalendarPermission
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.calendarPermission", model: CalendarPermission.self)
+}
+
+/// - Remark: Generated from `microsoft.graph.calendarRoleType`.
+public typealias CalendarRoleType = OpenEnum<CalendarRoleTypeValues>
+
+/// The values of `CalendarRoleType` that the spec declares; others decode and re-encode too.
+public enum CalendarRoleTypeValues: EnumValues {
+    public static let known: [String] = [
+        "none",
+        "freeBusyRead",
+        "limitedRead",
+        "read",
+        "write",
+        "delegateWithoutPrivateEventAccess",
+        "delegateWithPrivateEventAccess",
+        "custom",
+    ]
+}
+
+extension CalendarRoleType {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var freeBusyRead: Self { Self(rawValue: "freeBusyRead") }
+
+    public static var limitedRead: Self { Self(rawValue: "limitedRead") }
+
+    public static var read: Self { Self(rawValue: "read") }
+
+    public static var write: Self { Self(rawValue: "write") }
+
+    public static var delegateWithoutPrivateEventAccess: Self { Self(rawValue: "delegateWithoutPrivateEventAccess") }
+
+    public static var delegateWithPrivateEventAccess: Self { Self(rawValue: "delegateWithPrivateEventAccess") }
+
+    public static var custom: Self { Self(rawValue: "custom") }
+}
+
+/// - Remark: Generated from `microsoft.graph.calendarSharingAction`.
+public typealias CalendarSharingAction = OpenEnum<CalendarSharingActionValues>
+
+/// The values of `CalendarSharingAction` that the spec declares; others decode and re-encode too.
+public enum CalendarSharingActionValues: EnumValues {
+    public static let known: [String] = ["accept", "acceptAndViewCalendar", "viewCalendar", "addThisCalendar"]
+}
+
+extension CalendarSharingAction {
+    public static var accept: Self { Self(rawValue: "accept") }
+
+    public static var acceptAndViewCalendar: Self { Self(rawValue: "acceptAndViewCalendar") }
+
+    public static var viewCalendar: Self { Self(rawValue: "viewCalendar") }
+
+    public static var addThisCalendar: Self { Self(rawValue: "addThisCalendar") }
+}
+
+/// - Remark: Generated from `microsoft.graph.calendarSharingActionImportance`.
+public typealias CalendarSharingActionImportance = OpenEnum<CalendarSharingActionImportanceValues>
+
+/// The values of `CalendarSharingActionImportance` that the spec declares; others decode and re-encode too.
+public enum CalendarSharingActionImportanceValues: EnumValues {
+    public static let known: [String] = ["primary", "secondary"]
+}
+
+extension CalendarSharingActionImportance {
+    public static var primary: Self { Self(rawValue: "primary") }
+
+    public static var secondary: Self { Self(rawValue: "secondary") }
+}
+
+/// - Remark: Generated from `microsoft.graph.calendarSharingActionType`.
+public typealias CalendarSharingActionType = OpenEnum<CalendarSharingActionTypeValues>
+
+/// The values of `CalendarSharingActionType` that the spec declares; others decode and re-encode too.
+public enum CalendarSharingActionTypeValues: EnumValues {
+    public static let known: [String] = ["accept"]
+}
+
+extension CalendarSharingActionType {
+    public static var accept: Self { Self(rawValue: "accept") }
+}
+
+/// Its properties are listed in `CalendarSharingMessageFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendarsharingmessage?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.calendarSharingMessage`.
+public typealias CalendarSharingMessage = Model<CalendarSharingMessageFields>
+
+/// The properties of a `CalendarSharingMessage`, inherited ones included.
+public struct CalendarSharingMessageFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendarSharingMessage",
+        base: Message.self,
+        fields: CalendarSharingMessageFields()
+    )
+
+    public let id: Field<String>
+    public let categories: Field<[String]>
+    public let changeKey: Field<String>
+    public let createdDateTime: Field<Date>
+    public let lastModifiedDateTime: Field<Date>
+    public let bccRecipients: Field<[Recipient]>
+    public let body: Field<ItemBody>
+    public let bodyPreview: Field<String>
+    public let ccRecipients: Field<[Recipient]>
+    public let conversationId: Field<String>
+    public let conversationIndex: Field<Data>
+    public let flag: Field<FollowupFlag>
+    public let from: Field<Recipient>
+    public let hasAttachments: Field<Bool>
+    public let importance: Field<Importance>
+    public let inferenceClassification: Field<InferenceClassificationType>
+    public let internetMessageHeaders: Field<[InternetMessageHeader]>
+    public let internetMessageId: Field<String>
+    public let isDeliveryReceiptRequested: Field<Bool>
+    public let isDraft: Field<Bool>
+    public let isRead: Field<Bool>
+    public let isReadReceiptRequested: Field<Bool>
+    public let parentFolderId: Field<String>
+    public let receivedDateTime: Field<Date>
+    public let replyTo: Field<[Recipient]>
+    public let sender: Field<Recipient>
+    public let sentDateTime: Field<Date>
+    public let subject: Field<String>
+    public let toRecipients: Field<[Recipient]>
+    public let uniqueBody: Field<ItemBody>
+    public let webLink: Field<String>
+
+    /// Present when the request expanded it (`expand("attachments")`).
+    public let attachments: Field<[Attachment]>
+
+    /// Present when the request expanded it (`expand("extensions")`).
+    public let extensions: Field<[Extension]>
+
+    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
+    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
+
+    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
+    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+
+    public let canAccept: Field<Bool>
+    public let sharingMessageAction: Field<CalendarSharingMessageAction>
+    public let sharingMessageActions: Field<[CalendarSharingMessageAction]>
+    public let suggestedCalendarName: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.categories = Field("categories")
+        self.changeKey = Field("changeKey")
+        self.createdDateTime = Field("createdDateTime")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.bccRecipients = Field("bccRecipients")
+        self.body = Field("body")
+        self.bodyPreview = Field("bodyPreview")
+        self.ccRecipients = Field("ccRecipients")
+        self.conversationId = Field("conversationId")
+        self.conversationIndex = Field("conversationIndex")
+        self.flag = Field("flag")
+        self.from = Field("from")
+        self.hasAttachments = Field("hasAttachments")
+        self.importance = Field("importance")
+        self.inferenceClassification = Field("inferenceClassification")
+        self.internetMessageHeaders = Field("internetMessageHeaders")
+        self.internetMessageId = Field("internetMessageId")
+        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
+        self.isDraft = Field("isDraft")
+        self.isRead = Field("isRead")
+        self.isReadReceiptRequested = Field("isReadReceiptRequested")
+        self.parentFolderId = Field("parentFolderId")
+        self.receivedDateTime = Field("receivedDateTime")
+        self.replyTo = Field("replyTo")
+        self.sender = Field("sender")
+        self.sentDateTime = Field("sentDateTime")
+        self.subject = Field("subject")
+        self.toRecipients = Field("toRecipients")
+        self.uniqueBody = Field("uniqueBody")
+        self.webLink = Field("webLink")
+        self.attachments = Field("attachments")
+        self.extensions = Field("extensions")
+        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
+        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
+        self.canAccept = Field("canAccept")
+        self.sharingMessageAction = Field("sharingMessageAction")
+        self.sharingMessageActions = Field("sharingMessageActions")
+        self.suggestedCalendarName = Field("suggestedCalendarName")
+    }
+}
+
+/// Its properties are listed in `CalendarSharingMessageActionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendarsharingmessageaction?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.calendarSharingMessageAction`.
+public typealias CalendarSharingMessageAction = Model<CalendarSharingMessageActionFields>
+
+/// The properties of a `CalendarSharingMessageAction`, inherited ones included.
+public struct CalendarSharingMessageActionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendarSharingMessageAction",
+        fields: CalendarSharingMessageActionFields()
+    )
+
+    public let action: Field<CalendarSharingAction>
+    public let actionType: Field<CalendarSharingActionType>
+    public let importance: Field<CalendarSharingActionImportance>
+
+    private init() {
+        self.action = Field("action")
+        self.actionType = Field("actionType")
+        self.importance = Field("importance")
+    }
+}
+
+/// Requests for one `CalendarSharingMessage`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.calendarSharingMessage`.
+public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CalendarSharingMessage
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.calendarSharingMessage",
+        model: CalendarSharingMessage.self,
+        children: [
+            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
+            .init("extensions", "microsoft.graph.extension", collection: true),
+            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
+            .init(
+                "singleValueExtendedProperties",
+                "microsoft.graph.singleValueLegacyExtendedProperty",
+                collection: true
+            ),
+        ],
+        operations: [
+            .init("accept", .post, response: .model(OutlookCalendar.self)),
+            .init("copy", .post, response: .model(Message.self)),
+            .init("createForward", .post, response: .model(Message.self)),
+            .init("createReply", .post, response: .model(Message.self)),
+            .init("createReplyAll", .post, response: .model(Message.self)),
+            .init("forward", .post),
+            .init("move", .post, response: .model(Message.self)),
+            .init("permanentDelete", .post),
+            .init("reply", .post),
+            .init("replyAll", .post),
+            .init("send", .post),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
+        ]
+    )
+
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
+    public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
+        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
+    }
+
+    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
+        .init(client: client, path: path.appending("extensions"))
+    }
+
+    /// `multiValueExtendedProperties.request()` lists them;
+    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
+        .init(client: client, path: path.appending("multiValueExtendedProperties"))
+    }
+
+    /// `singleValueExtendedProperties.request()` lists them;
+    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    public var singleValueExtendedProperties:
+        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
+    {
+        .init(client: client, path: path.appending("singleValueExtendedProperties"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/accept` (POST).
+    public func accept() -> OperationRequest<OutlookCalendar> {
+        let request = APIRequest(method: .post, path: path.appending("accept"))
+        return OperationRequest(client: client, request: request, decoder: .model(OutlookCalendar.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/copy` (POST).
+    public func copy(destinationId: String) -> OperationRequest<Message> {
+        var request = APIRequest(method: .post, path: path.appending("copy"))
+        var body = JSONObject()
+        body.set("DestinationId", destinationId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/createForward` (POST).
+    public func createForward(
+        toRecipients: [Recipient],
+        message: Message,
+        comment: String
+    ) -> OperationRequest<Message> {
+        var request = APIRequest(method: .post, path: path.appending("createForward"))
+        var body = JSONObject()
+        body.set("ToRecipients", toRecipients)
+        body.set("Message", message)
+        body.set("Comment", comment)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/createReply` (POST).
+    public func createReply(message: Message, comment: String) -> OperationRequest<Message> {
+        var request = APIRequest(method: .post, path: path.appending("createReply"))
+        var body = JSONObject()
+        body.set("Message", message)
+        body.set("Comment", comment)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/createReplyAll` (POST).
+    public func createReplyAll(message: Message, comment: String) -> OperationRequest<Message> {
+        var request = APIRequest(method: .post, path: path.appending("createReplyAll"))
+        var body = JSONObject()
+        body.set("Message", message)
+        body.set("Comment", comment)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/forward` (POST).
+    public func forward(toRecipients: [Recipient], message: Message, comment: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("forward"))
+        var body = JSONObject()
+        body.set("ToRecipients", toRecipients)
+        body.set("Message", message)
+        body.set("Comment", comment)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/move` (POST).
+    public func move(destinationId: String) -> OperationRequest<Message> {
+        var request = APIRequest(method: .post, path: path.appending("move"))
+        var body = JSONObject()
+        body.set("DestinationId", destinationId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/permanentDelete` (POST).
+    public func permanentDelete() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/reply` (POST).
+    public func reply(message: Message, comment: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("reply"))
+        var body = JSONObject()
+        body.set("Message", message)
+        body.set("Comment", comment)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/replyAll` (POST).
+    public func replyAll(message: Message, comment: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("replyAll"))
+        var body = JSONObject()
+        body.set("Message", message)
+        body.set("Comment", comment)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/send` (POST).
+    public func send() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("send"))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `SecuritySensorDeploymentPackageFields`; read and write them as `value.name`.
+extension CollectionRequestBuilder where Item == CalendarSharingMessageRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/delta` (GET).
+    public func delta() -> CollectionRequest<Message> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `CallFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sensordeploymentpackage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sensorDeploymentPackage`.
-public typealias SecuritySensorDeploymentPackage = Model<SecuritySensorDeploymentPackageFields>
-
-/// The properties of a `SecuritySensorDeploymentPackage`, inherited ones included.
-public struct SecuritySensorDeploymentPackageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensorDeploymentPackage",
-        fields: SecuritySensorDeploymentPackageFields()
-    )
-
-    public let downloadUrl: Field<String>
-    public let version: Field<String>
-
-    private init() {
-        self.downloadUrl = Field("downloadUrl")
-        self.version = Field("version")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.sensorHealthStatus`.
-public typealias SecuritySensorHealthStatus = OpenEnum<SecuritySensorHealthStatusValues>
-
-/// The values of `SecuritySensorHealthStatus` that the spec declares; others decode and re-encode too.
-public enum SecuritySensorHealthStatusValues: EnumValues {
-    public static let known: [String] = [
-        "healthy",
-        "notHealthyLow",
-        "notHealthyMedium",
-        "notHealthyHigh",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecuritySensorHealthStatus {
-    public static var healthy: Self { Self(rawValue: "healthy") }
-
-    public static var notHealthyLow: Self { Self(rawValue: "notHealthyLow") }
-
-    public static var notHealthyMedium: Self { Self(rawValue: "notHealthyMedium") }
-
-    public static var notHealthyHigh: Self { Self(rawValue: "notHealthyHigh") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `SecuritySensor`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.sensor`.
-public struct SecuritySensorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySensor
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.sensor",
-        model: SecuritySensor.self,
-        children: [.init("healthIssues", "microsoft.graph.security.healthIssue", collection: true)],
-        operations: [
-            .init(
-                "regenerateDeploymentAccessKey",
-                .post,
-                path: "microsoft.graph.security.regenerateDeploymentAccessKey",
-                onCollection: true,
-                response: .model(SecurityDeploymentAccessKeyType.self)
-            ),
-            .init(
-                "getDeploymentAccessKey",
-                .get,
-                path: "microsoft.graph.security.getDeploymentAccessKey",
-                onCollection: true,
-                response: .model(SecurityDeploymentAccessKeyType.self)
-            ),
-            .init(
-                "getDeploymentPackageUri",
-                .get,
-                path: "microsoft.graph.security.getDeploymentPackageUri",
-                onCollection: true,
-                response: .model(SecuritySensorDeploymentPackage.self)
-            ),
-        ]
-    )
-
-    /// `healthIssues.request()` lists them; `healthIssues("healthIssue-id")` addresses one.
-    public var healthIssues: CollectionRequestBuilder<SecurityHealthIssueRequestBuilder> {
-        .init(client: client, path: path.appending("healthIssues"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == SecuritySensorRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.security.sensor/regenerateDeploymentAccessKey` (POST).
-    public func regenerateDeploymentAccessKey() -> OperationRequest<SecurityDeploymentAccessKeyType> {
-        let request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.security.regenerateDeploymentAccessKey")
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(SecurityDeploymentAccessKeyType.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.sensor/getDeploymentAccessKey` (GET).
-    public func getDeploymentAccessKey() -> OperationRequest<SecurityDeploymentAccessKeyType> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "microsoft.graph.security.getDeploymentAccessKey", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(SecurityDeploymentAccessKeyType.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.security.sensor/getDeploymentPackageUri` (GET).
-    public func getDeploymentPackageUri() -> OperationRequest<SecuritySensorDeploymentPackage> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "microsoft.graph.security.getDeploymentPackageUri", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(SecuritySensorDeploymentPackage.self))
-    }
-}
-
-/// Its properties are listed in `SecuritySensorSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sensorsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sensorSettings`.
-public typealias SecuritySensorSettings = Model<SecuritySensorSettingsFields>
-
-/// The properties of a `SecuritySensorSettings`, inherited ones included.
-public struct SecuritySensorSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensorSettings",
-        fields: SecuritySensorSettingsFields()
-    )
-
-    public let description: Field<String>
-    public let domainControllerDnsNames: Field<[String]>
-    public let isDelayedDeploymentEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("networkAdapters")`).
-    public let networkAdapters: Field<[SecurityNetworkAdapter]>
-
-    private init() {
-        self.description = Field("description")
-        self.domainControllerDnsNames = Field("domainControllerDnsNames")
-        self.isDelayedDeploymentEnabled = Field("isDelayedDeploymentEnabled")
-        self.networkAdapters = Field("networkAdapters")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.sensorType`.
-public typealias SecuritySensorType = OpenEnum<SecuritySensorTypeValues>
-
-/// The values of `SecuritySensorType` that the spec declares; others decode and re-encode too.
-public enum SecuritySensorTypeValues: EnumValues {
-    public static let known: [String] = [
-        "adConnectIntegrated",
-        "adcsIntegrated",
-        "adfsIntegrated",
-        "domainControllerIntegrated",
-        "domainControllerStandalone",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecuritySensorType {
-    public static var adConnectIntegrated: Self { Self(rawValue: "adConnectIntegrated") }
-
-    public static var adcsIntegrated: Self { Self(rawValue: "adcsIntegrated") }
-
-    public static var adfsIntegrated: Self { Self(rawValue: "adfsIntegrated") }
-
-    public static var domainControllerIntegrated: Self { Self(rawValue: "domainControllerIntegrated") }
-
-    public static var domainControllerStandalone: Self { Self(rawValue: "domainControllerStandalone") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecuritySentinelAIToolAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sentinelaitoolauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sentinelAIToolAuditRecord`.
-public typealias SecuritySentinelAIToolAuditRecord = Model<SecuritySentinelAIToolAuditRecordFields>
-
-/// The properties of a `SecuritySentinelAIToolAuditRecord`, inherited ones included.
-public struct SecuritySentinelAIToolAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sentinelAIToolAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySentinelAIToolAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySentinelGraphAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sentinelgraphauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sentinelGraphAuditRecord`.
-public typealias SecuritySentinelGraphAuditRecord = Model<SecuritySentinelGraphAuditRecordFields>
-
-/// The properties of a `SecuritySentinelGraphAuditRecord`, inherited ones included.
-public struct SecuritySentinelGraphAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sentinelGraphAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySentinelGraphAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySentinelJobAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sentineljobauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sentinelJobAuditRecord`.
-public typealias SecuritySentinelJobAuditRecord = Model<SecuritySentinelJobAuditRecordFields>
-
-/// The properties of a `SecuritySentinelJobAuditRecord`, inherited ones included.
-public struct SecuritySentinelJobAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sentinelJobAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySentinelJobAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySentinelKQLOnLakeAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sentinelkqlonlakeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sentinelKQLOnLakeAuditRecord`.
-public typealias SecuritySentinelKQLOnLakeAuditRecord = Model<SecuritySentinelKQLOnLakeAuditRecordFields>
-
-/// The properties of a `SecuritySentinelKQLOnLakeAuditRecord`, inherited ones included.
-public struct SecuritySentinelKQLOnLakeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sentinelKQLOnLakeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySentinelKQLOnLakeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySentinelLakeDataOnboardingAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sentinellakedataonboardingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sentinelLakeDataOnboardingAuditRecord`.
-public typealias SecuritySentinelLakeDataOnboardingAuditRecord =
-    Model<SecuritySentinelLakeDataOnboardingAuditRecordFields>
-
-/// The properties of a `SecuritySentinelLakeDataOnboardingAuditRecord`, inherited ones included.
-public struct SecuritySentinelLakeDataOnboardingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sentinelLakeDataOnboardingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySentinelLakeDataOnboardingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySentinelLakeEncryptionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sentinellakeencryptionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sentinelLakeEncryptionAuditRecord`.
-public typealias SecuritySentinelLakeEncryptionAuditRecord = Model<SecuritySentinelLakeEncryptionAuditRecordFields>
-
-/// The properties of a `SecuritySentinelLakeEncryptionAuditRecord`, inherited ones included.
-public struct SecuritySentinelLakeEncryptionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sentinelLakeEncryptionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySentinelLakeEncryptionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySentinelLakeOnboardingAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sentinellakeonboardingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sentinelLakeOnboardingAuditRecord`.
-public typealias SecuritySentinelLakeOnboardingAuditRecord = Model<SecuritySentinelLakeOnboardingAuditRecordFields>
-
-/// The properties of a `SecuritySentinelLakeOnboardingAuditRecord`, inherited ones included.
-public struct SecuritySentinelLakeOnboardingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sentinelLakeOnboardingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySentinelLakeOnboardingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySentinelNotebookOnLakeAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sentinelnotebookonlakeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sentinelNotebookOnLakeAuditRecord`.
-public typealias SecuritySentinelNotebookOnLakeAuditRecord = Model<SecuritySentinelNotebookOnLakeAuditRecordFields>
-
-/// The properties of a `SecuritySentinelNotebookOnLakeAuditRecord`, inherited ones included.
-public struct SecuritySentinelNotebookOnLakeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sentinelNotebookOnLakeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySentinelNotebookOnLakeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySentinelPackageAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sentinelpackageauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sentinelPackageAuditRecord`.
-public typealias SecuritySentinelPackageAuditRecord = Model<SecuritySentinelPackageAuditRecordFields>
-
-/// The properties of a `SecuritySentinelPackageAuditRecord`, inherited ones included.
-public struct SecuritySentinelPackageAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sentinelPackageAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySentinelPackageAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityServicePrincipalEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-serviceprincipalevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.servicePrincipalEvidence`.
-public typealias SecurityServicePrincipalEvidence = Model<SecurityServicePrincipalEvidenceFields>
-
-/// The properties of a `SecurityServicePrincipalEvidence`, inherited ones included.
-public struct SecurityServicePrincipalEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.servicePrincipalEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityServicePrincipalEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let appId: Field<String>
-    public let appOwnerTenantId: Field<String>
-    public let servicePrincipalName: Field<String>
-    public let servicePrincipalObjectId: Field<String>
-    public let servicePrincipalType: Field<SecurityServicePrincipalType>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.appId = Field("appId")
-        self.appOwnerTenantId = Field("appOwnerTenantId")
-        self.servicePrincipalName = Field("servicePrincipalName")
-        self.servicePrincipalObjectId = Field("servicePrincipalObjectId")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.servicePrincipalType`.
-public typealias SecurityServicePrincipalType = OpenEnum<SecurityServicePrincipalTypeValues>
-
-/// The values of `SecurityServicePrincipalType` that the spec declares; others decode and re-encode too.
-public enum SecurityServicePrincipalTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "application", "managedIdentity", "legacy", "unknownFutureValue"]
-}
-
-extension SecurityServicePrincipalType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var application: Self { Self(rawValue: "application") }
-
-    public static var managedIdentity: Self { Self(rawValue: "managedIdentity") }
-
-    public static var legacy: Self { Self(rawValue: "legacy") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.serviceSource`.
-public typealias SecurityServiceSource = OpenEnum<SecurityServiceSourceValues>
-
-/// The values of `SecurityServiceSource` that the spec declares; others decode and re-encode too.
-public enum SecurityServiceSourceValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "microsoftDefenderForEndpoint",
-        "microsoftDefenderForIdentity",
-        "microsoftDefenderForCloudApps",
-        "microsoftDefenderForOffice365",
-        "microsoft365Defender",
-        "azureAdIdentityProtection",
-        "microsoftAppGovernance",
-        "dataLossPrevention",
-        "unknownFutureValue",
-        "microsoftDefenderForCloud",
-        "microsoftSentinel",
-        "microsoftInsiderRiskManagement",
-        "microsoftThreatIntelligence",
-        "microsoftSecurityForAI",
-    ]
-}
-
-extension SecurityServiceSource {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var microsoftDefenderForEndpoint: Self { Self(rawValue: "microsoftDefenderForEndpoint") }
-
-    public static var microsoftDefenderForIdentity: Self { Self(rawValue: "microsoftDefenderForIdentity") }
-
-    public static var microsoftDefenderForCloudApps: Self { Self(rawValue: "microsoftDefenderForCloudApps") }
-
-    public static var microsoftDefenderForOffice365: Self { Self(rawValue: "microsoftDefenderForOffice365") }
-
-    public static var microsoft365Defender: Self { Self(rawValue: "microsoft365Defender") }
-
-    public static var azureAdIdentityProtection: Self { Self(rawValue: "azureAdIdentityProtection") }
-
-    public static var microsoftAppGovernance: Self { Self(rawValue: "microsoftAppGovernance") }
-
-    public static var dataLossPrevention: Self { Self(rawValue: "dataLossPrevention") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var microsoftDefenderForCloud: Self { Self(rawValue: "microsoftDefenderForCloud") }
-
-    public static var microsoftSentinel: Self { Self(rawValue: "microsoftSentinel") }
-
-    public static var microsoftInsiderRiskManagement: Self { Self(rawValue: "microsoftInsiderRiskManagement") }
-
-    public static var microsoftThreatIntelligence: Self { Self(rawValue: "microsoftThreatIntelligence") }
-
-    public static var microsoftSecurityForAI: Self { Self(rawValue: "microsoftSecurityForAI") }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.serviceStatus`.
-public typealias SecurityServiceStatus = OpenEnum<SecurityServiceStatusValues>
-
-/// The values of `SecurityServiceStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityServiceStatusValues: EnumValues {
-    public static let known: [String] = [
-        "stopped",
-        "starting",
-        "running",
-        "disabled",
-        "onboarding",
-        "unknown",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityServiceStatus {
-    public static var stopped: Self { Self(rawValue: "stopped") }
-
-    public static var starting: Self { Self(rawValue: "starting") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var onboarding: Self { Self(rawValue: "onboarding") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecuritySettingsContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-settingscontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.settingsContainer`.
-public typealias SecuritySettingsContainer = Model<SecuritySettingsContainerFields>
-
-/// The properties of a `SecuritySettingsContainer`, inherited ones included.
-public struct SecuritySettingsContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.settingsContainer",
-        base: Entity.self,
-        fields: SecuritySettingsContainerFields()
-    )
-
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/call?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.call`.
+public typealias Call = Model<CallFields>
+
+/// The properties of a `Call`, inherited ones included.
+public struct CallFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.call", base: Entity.self, fields: CallFields())
     public let id: Field<String>
+    public let callbackUri: Field<String>
+    public let callChainId: Field<String>
+    public let callOptions: Field<CallOptions>
+    public let callRoutes: Field<[CallRoute]>
+    public let chatInfo: Field<ChatInfo>
+    public let direction: Field<CallDirection>
+    public let incomingContext: Field<IncomingContext>
+    public let mediaConfig: Field<MediaConfig>
+    public let mediaState: Field<CallMediaState>
+    public let meetingInfo: Field<MeetingInfo>
+    public let myParticipantId: Field<String>
+    public let requestedModalities: Field<[Modality]>
+    public let resultInfo: Field<ResultInfo>
+    public let source: Field<ParticipantInfo>
+    public let state: Field<CallState>
+    public let subject: Field<String>
+    public let targets: Field<[InvitationParticipantInfo]>
+    public let tenantId: Field<String>
+    public let toneInfo: Field<ToneInfo>
+    public let transcription: Field<CallTranscriptionInfo>
 
-    /// Present when the request expanded it (`expand("autoAuditingConfiguration")`).
-    public let autoAuditingConfiguration: Field<SecurityAutoAuditingConfiguration>
+    /// Present when the request expanded it (`expand("audioRoutingGroups")`).
+    public let audioRoutingGroups: Field<[AudioRoutingGroup]>
+
+    /// Present when the request expanded it (`expand("contentSharingSessions")`).
+    public let contentSharingSessions: Field<[ContentSharingSession]>
+
+    /// Present when the request expanded it (`expand("operations")`).
+    public let operations: Field<[CommsOperation]>
+
+    /// Present when the request expanded it (`expand("participants")`).
+    public let participants: Field<[Participant]>
 
     private init() {
         self.id = Field("id")
-        self.autoAuditingConfiguration = Field("autoAuditingConfiguration")
+        self.callbackUri = Field("callbackUri")
+        self.callChainId = Field("callChainId")
+        self.callOptions = Field("callOptions")
+        self.callRoutes = Field("callRoutes")
+        self.chatInfo = Field("chatInfo")
+        self.direction = Field("direction")
+        self.incomingContext = Field("incomingContext")
+        self.mediaConfig = Field("mediaConfig")
+        self.mediaState = Field("mediaState")
+        self.meetingInfo = Field("meetingInfo")
+        self.myParticipantId = Field("myParticipantId")
+        self.requestedModalities = Field("requestedModalities")
+        self.resultInfo = Field("resultInfo")
+        self.source = Field("source")
+        self.state = Field("state")
+        self.subject = Field("subject")
+        self.targets = Field("targets")
+        self.tenantId = Field("tenantId")
+        self.toneInfo = Field("toneInfo")
+        self.transcription = Field("transcription")
+        self.audioRoutingGroups = Field("audioRoutingGroups")
+        self.contentSharingSessions = Field("contentSharingSessions")
+        self.operations = Field("operations")
+        self.participants = Field("participants")
     }
 }
 
-/// Requests for one `SecuritySettingsContainer`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `CallAiInsightFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.security.settingsContainer`.
-public struct SecuritySettingsContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySettingsContainer
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callaiinsight?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callAiInsight`.
+public typealias CallAiInsight = Model<CallAiInsightFields>
+
+/// The properties of a `CallAiInsight`, inherited ones included.
+public struct CallAiInsightFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callAiInsight",
+        base: Entity.self,
+        fields: CallAiInsightFields()
+    )
+
+    public let id: Field<String>
+    public let actionItems: Field<[ActionItem]>
+    public let callId: Field<String>
+    public let contentCorrelationId: Field<String>
+    public let createdDateTime: Field<Date>
+    public let endDateTime: Field<Date>
+    public let meetingNotes: Field<[MeetingNote]>
+    public let viewpoint: Field<CallAiInsightViewPoint>
+
+    private init() {
+        self.id = Field("id")
+        self.actionItems = Field("actionItems")
+        self.callId = Field("callId")
+        self.contentCorrelationId = Field("contentCorrelationId")
+        self.createdDateTime = Field("createdDateTime")
+        self.endDateTime = Field("endDateTime")
+        self.meetingNotes = Field("meetingNotes")
+        self.viewpoint = Field("viewpoint")
+    }
+}
+
+/// Requests for one `CallAiInsight`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.callAiInsight`.
+public struct CallAiInsightRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallAiInsight
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.callAiInsight", model: CallAiInsight.self)
+}
+
+/// Its properties are listed in `CallAiInsightViewPointFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callaiinsightviewpoint?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callAiInsightViewPoint`.
+public typealias CallAiInsightViewPoint = Model<CallAiInsightViewPointFields>
+
+/// The properties of a `CallAiInsightViewPoint`, inherited ones included.
+public struct CallAiInsightViewPointFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callAiInsightViewPoint",
+        fields: CallAiInsightViewPointFields()
+    )
+
+    public let mentionEvents: Field<[MentionEvent]>
+
+    private init() {
+        self.mentionEvents = Field("mentionEvents")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.callDirection`.
+public typealias CallDirection = OpenEnum<CallDirectionValues>
+
+/// The values of `CallDirection` that the spec declares; others decode and re-encode too.
+public enum CallDirectionValues: EnumValues {
+    public static let known: [String] = ["incoming", "outgoing"]
+}
+
+extension CallDirection {
+    public static var incoming: Self { Self(rawValue: "incoming") }
+
+    public static var outgoing: Self { Self(rawValue: "outgoing") }
+}
+
+/// Its properties are listed in `CallEndedEventMessageDetailFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callendedeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callEndedEventMessageDetail`.
+public typealias CallEndedEventMessageDetail = Model<CallEndedEventMessageDetailFields>
+
+/// The properties of a `CallEndedEventMessageDetail`, inherited ones included.
+public struct CallEndedEventMessageDetailFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callEndedEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: CallEndedEventMessageDetailFields()
+    )
+
+    public let callDuration: Field<String>
+    public let callEventType: Field<TeamworkCallEventType>
+    public let callId: Field<String>
+    public let callParticipants: Field<[CallParticipantInfo]>
+    public let initiator: Field<IdentitySet>
+
+    private init() {
+        self.callDuration = Field("callDuration")
+        self.callEventType = Field("callEventType")
+        self.callId = Field("callId")
+        self.callParticipants = Field("callParticipants")
+        self.initiator = Field("initiator")
+    }
+}
+
+/// Its properties are listed in `CallEventFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callevent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callEvent`.
+public typealias CallEvent = Model<CallEventFields>
+
+/// The properties of a `CallEvent`, inherited ones included.
+public struct CallEventFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callEvent",
+        base: Entity.self,
+        derived: [EmergencyCallEvent.self],
+        fields: CallEventFields()
+    )
+
+    public let id: Field<String>
+    public let callEventType: Field<CallEventType>
+    public let eventDateTime: Field<Date>
+
+    /// Present when the request expanded it (`expand("participants")`).
+    public let participants: Field<[Participant]>
+
+    private init() {
+        self.id = Field("id")
+        self.callEventType = Field("callEventType")
+        self.eventDateTime = Field("eventDateTime")
+        self.participants = Field("participants")
+    }
+}
+
+/// Requests for one `CallEvent`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.callEvent`.
+public struct CallEventRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -8677,14 +1466,192 @@ public struct SecuritySettingsContainerRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.security.settingsContainer",
-        model: SecuritySettingsContainer.self,
-        children: [
-            .init("autoAuditingConfiguration", "microsoft.graph.security.autoAuditingConfiguration", collection: false),
-        ]
+        "microsoft.graph.callEvent",
+        model: CallEvent.self,
+        children: [.init("participants", "microsoft.graph.participant", collection: true)]
     )
 
-    public var autoAuditingConfiguration: SecurityAutoAuditingConfigurationRequestBuilder {
-        .init(client: client, path: path.appending("autoAuditingConfiguration"))
+    /// `participants.request()` lists them; `participants("participant-id")` addresses one.
+    public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
+        .init(client: client, path: path.appending("participants"))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.callEventType`.
+public typealias CallEventType = OpenEnum<CallEventTypeValues>
+
+/// The values of `CallEventType` that the spec declares; others decode and re-encode too.
+public enum CallEventTypeValues: EnumValues {
+    public static let known: [String] = ["callStarted", "callEnded", "unknownFutureValue", "rosterUpdated"]
+}
+
+extension CallEventType {
+    public static var callStarted: Self { Self(rawValue: "callStarted") }
+
+    public static var callEnded: Self { Self(rawValue: "callEnded") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+
+    public static var rosterUpdated: Self { Self(rawValue: "rosterUpdated") }
+}
+
+/// Its properties are listed in `CallMediaStateFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callmediastate?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callMediaState`.
+public typealias CallMediaState = Model<CallMediaStateFields>
+
+/// The properties of a `CallMediaState`, inherited ones included.
+public struct CallMediaStateFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.callMediaState", fields: CallMediaStateFields())
+    public let audio: Field<MediaState>
+
+    private init() {
+        self.audio = Field("audio")
+    }
+}
+
+/// Its properties are listed in `CallOptionsFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calloptions?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callOptions`.
+public typealias CallOptions = Model<CallOptionsFields>
+
+/// The properties of a `CallOptions`, inherited ones included.
+public struct CallOptionsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callOptions",
+        derived: [IncomingCallOptions.self, OutgoingCallOptions.self],
+        fields: CallOptionsFields()
+    )
+
+    public let hideBotAfterEscalation: Field<Bool>
+    public let isContentSharingNotificationEnabled: Field<Bool>
+    public let isDeltaRosterEnabled: Field<Bool>
+    public let isInteractiveRosterEnabled: Field<Bool>
+
+    private init() {
+        self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
+        self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
+        self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
+        self.isInteractiveRosterEnabled = Field("isInteractiveRosterEnabled")
+    }
+}
+
+/// Its properties are listed in `CallParticipantInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callparticipantinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callParticipantInfo`.
+public typealias CallParticipantInfo = Model<CallParticipantInfoFields>
+
+/// The properties of a `CallParticipantInfo`, inherited ones included.
+public struct CallParticipantInfoFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.callParticipantInfo", fields: CallParticipantInfoFields())
+    public let participant: Field<IdentitySet>
+
+    private init() {
+        self.participant = Field("participant")
+    }
+}
+
+/// Its properties are listed in `CallRecordingFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecording?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecording`.
+public typealias CallRecording = Model<CallRecordingFields>
+
+/// The properties of a `CallRecording`, inherited ones included.
+public struct CallRecordingFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecording",
+        base: Entity.self,
+        fields: CallRecordingFields()
+    )
+
+    public let id: Field<String>
+    public let callId: Field<String>
+    public let contentCorrelationId: Field<String>
+    public let createdDateTime: Field<Date>
+    public let endDateTime: Field<Date>
+    public let meetingId: Field<String>
+    public let meetingOrganizer: Field<IdentitySet>
+    public let recordingContentUrl: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.callId = Field("callId")
+        self.contentCorrelationId = Field("contentCorrelationId")
+        self.createdDateTime = Field("createdDateTime")
+        self.endDateTime = Field("endDateTime")
+        self.meetingId = Field("meetingId")
+        self.meetingOrganizer = Field("meetingOrganizer")
+        self.recordingContentUrl = Field("recordingContentUrl")
+    }
+}
+
+/// Its properties are listed in `CallRecordingEventMessageDetailFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecordingeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecordingEventMessageDetail`.
+public typealias CallRecordingEventMessageDetail = Model<CallRecordingEventMessageDetailFields>
+
+/// The properties of a `CallRecordingEventMessageDetail`, inherited ones included.
+public struct CallRecordingEventMessageDetailFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecordingEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: CallRecordingEventMessageDetailFields()
+    )
+
+    public let callId: Field<String>
+    public let callRecordingDisplayName: Field<String>
+    public let callRecordingDuration: Field<String>
+    public let callRecordingStatus: Field<CallRecordingStatus>
+    public let callRecordingUrl: Field<String>
+    public let initiator: Field<IdentitySet>
+    public let meetingOrganizer: Field<IdentitySet>
+
+    private init() {
+        self.callId = Field("callId")
+        self.callRecordingDisplayName = Field("callRecordingDisplayName")
+        self.callRecordingDuration = Field("callRecordingDuration")
+        self.callRecordingStatus = Field("callRecordingStatus")
+        self.callRecordingUrl = Field("callRecordingUrl")
+        self.initiator = Field("initiator")
+        self.meetingOrganizer = Field("meetingOrganizer")
+    }
+}
+
+/// Requests for one `CallRecording`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.callRecording`.
+public struct CallRecordingRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallRecording
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.callRecording",
+        model: CallRecording.self,
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallRecording.self)))]
+    )
+
+    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
+    public var content: StreamRequestBuilder<CallRecording> { .init(client: client, path: path.appending("content")) }
+}
+
+extension CollectionRequestBuilder where Item == CallRecordingRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.callRecording/delta` (GET).
+    public func delta() -> CollectionRequest<CallRecording> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+        return CollectionRequest(client: client, request: request)
     }
 }

@@ -4,7504 +4,182 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `SecuritySharePointAppPermissionOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointapppermissionoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointAppPermissionOperationAuditRecord`.
-public typealias SecuritySharePointAppPermissionOperationAuditRecord =
-    Model<SecuritySharePointAppPermissionOperationAuditRecordFields>
+/// - Remark: Generated from `microsoft.graph.callRecordingStatus`.
+public typealias CallRecordingStatus = OpenEnum<CallRecordingStatusValues>
 
-/// The properties of a `SecuritySharePointAppPermissionOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointAppPermissionOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointAppPermissionOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointAppPermissionOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
+/// The values of `CallRecordingStatus` that the spec declares; others decode and re-encode too.
+public enum CallRecordingStatusValues: EnumValues {
+    public static let known: [String] = ["success", "failure", "initial", "chunkFinished", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `SecuritySharePointAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sharepointauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointAuditRecord`.
-public typealias SecuritySharePointAuditRecord = Model<SecuritySharePointAuditRecordFields>
+extension CallRecordingStatus {
+    public static var success: Self { Self(rawValue: "success") }
 
-/// The properties of a `SecuritySharePointAuditRecord`, inherited ones included.
-public struct SecuritySharePointAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointAuditRecordFields()
-    )
+    public static var failure: Self { Self(rawValue: "failure") }
 
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
+    public static var initial: Self { Self(rawValue: "initial") }
 
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointCommentOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcommentoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointCommentOperationAuditRecord`.
-public typealias SecuritySharePointCommentOperationAuditRecord =
-    Model<SecuritySharePointCommentOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointCommentOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointCommentOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointCommentOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointCommentOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointContentSecurityPolicyAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcontentsecuritypolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointContentSecurityPolicyAuditRecord`.
-public typealias SecuritySharePointContentSecurityPolicyAuditRecord =
-    Model<SecuritySharePointContentSecurityPolicyAuditRecordFields>
-
-/// The properties of a `SecuritySharePointContentSecurityPolicyAuditRecord`, inherited ones included.
-public struct SecuritySharePointContentSecurityPolicyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointContentSecurityPolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointContentSecurityPolicyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointContentTypeOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointcontenttypeoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointContentTypeOperationAuditRecord`.
-public typealias SecuritySharePointContentTypeOperationAuditRecord =
-    Model<SecuritySharePointContentTypeOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointContentTypeOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointContentTypeOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointContentTypeOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointContentTypeOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointESignatureAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointesignatureauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointESignatureAuditRecord`.
-public typealias SecuritySharePointESignatureAuditRecord = Model<SecuritySharePointESignatureAuditRecordFields>
-
-/// The properties of a `SecuritySharePointESignatureAuditRecord`, inherited ones included.
-public struct SecuritySharePointESignatureAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointESignatureAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointESignatureAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointFieldOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointfieldoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointFieldOperationAuditRecord`.
-public typealias SecuritySharePointFieldOperationAuditRecord = Model<SecuritySharePointFieldOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointFieldOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointFieldOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointFieldOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointFieldOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointFileOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointfileoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointFileOperationAuditRecord`.
-public typealias SecuritySharePointFileOperationAuditRecord = Model<SecuritySharePointFileOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointFileOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointFileOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointFileOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointFileOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointListItemOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointlistitemoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointListItemOperationAuditRecord`.
-public typealias SecuritySharePointListItemOperationAuditRecord =
-    Model<SecuritySharePointListItemOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointListItemOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointListItemOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointListItemOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointListItemOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointListOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointlistoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointListOperationAuditRecord`.
-public typealias SecuritySharePointListOperationAuditRecord = Model<SecuritySharePointListOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointListOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointListOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointListOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointListOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySharePointSharingOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sharepointsharingoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sharePointSharingOperationAuditRecord`.
-public typealias SecuritySharePointSharingOperationAuditRecord =
-    Model<SecuritySharePointSharingOperationAuditRecordFields>
-
-/// The properties of a `SecuritySharePointSharingOperationAuditRecord`, inherited ones included.
-public struct SecuritySharePointSharingOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sharePointSharingOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySharePointSharingOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySinglePropertySchemaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-singlepropertyschema?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.singlePropertySchema`.
-public typealias SecuritySinglePropertySchema = Model<SecuritySinglePropertySchemaFields>
-
-/// The properties of a `SecuritySinglePropertySchema`, inherited ones included.
-public struct SecuritySinglePropertySchemaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.singlePropertySchema",
-        fields: SecuritySinglePropertySchemaFields()
-    )
-
-    public let name: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `SecuritySiteSourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sitesource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.siteSource`.
-public typealias SecuritySiteSource = Model<SecuritySiteSourceFields>
-
-/// The properties of a `SecuritySiteSource`, inherited ones included.
-public struct SecuritySiteSourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.siteSource",
-        base: SecurityDataSource.self,
-        fields: SecuritySiteSourceFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-
-    /// Present when the request expanded it (`expand("site")`).
-    public let site: Field<Site>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.site = Field("site")
-    }
-}
-
-/// Requests for one `SecuritySiteSource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.siteSource`.
-public struct SecuritySiteSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySiteSource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.siteSource",
-        model: SecuritySiteSource.self,
-        children: [.init("site", "microsoft.graph.site", collection: false, refusing: "DELETE")]
-    )
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var site: SiteRequestBuilder { .init(client: client, path: path.appending("site", refusing: [.delete])) }
-}
-
-/// Its properties are listed in `SecuritySkypeForBusinessCmdletsAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-skypeforbusinesscmdletsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.skypeForBusinessCmdletsAuditRecord`.
-public typealias SecuritySkypeForBusinessCmdletsAuditRecord = Model<SecuritySkypeForBusinessCmdletsAuditRecordFields>
-
-/// The properties of a `SecuritySkypeForBusinessCmdletsAuditRecord`, inherited ones included.
-public struct SecuritySkypeForBusinessCmdletsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.skypeForBusinessCmdletsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySkypeForBusinessCmdletsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySkypeForBusinessPSTNUsageAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-skypeforbusinesspstnusageauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.skypeForBusinessPSTNUsageAuditRecord`.
-public typealias SecuritySkypeForBusinessPSTNUsageAuditRecord =
-    Model<SecuritySkypeForBusinessPSTNUsageAuditRecordFields>
-
-/// The properties of a `SecuritySkypeForBusinessPSTNUsageAuditRecord`, inherited ones included.
-public struct SecuritySkypeForBusinessPSTNUsageAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.skypeForBusinessPSTNUsageAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySkypeForBusinessPSTNUsageAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySkypeForBusinessUsersBlockedAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-skypeforbusinessusersblockedauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.skypeForBusinessUsersBlockedAuditRecord`.
-public typealias SecuritySkypeForBusinessUsersBlockedAuditRecord =
-    Model<SecuritySkypeForBusinessUsersBlockedAuditRecordFields>
-
-/// The properties of a `SecuritySkypeForBusinessUsersBlockedAuditRecord`, inherited ones included.
-public struct SecuritySkypeForBusinessUsersBlockedAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.skypeForBusinessUsersBlockedAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySkypeForBusinessUsersBlockedAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySonarDetonationContentMetadataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sonardetonationcontentmetadata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sonarDetonationContentMetadata`.
-public typealias SecuritySonarDetonationContentMetadata = Model<SecuritySonarDetonationContentMetadataFields>
-
-/// The properties of a `SecuritySonarDetonationContentMetadata`, inherited ones included.
-public struct SecuritySonarDetonationContentMetadataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sonarDetonationContentMetadata",
-        base: SecurityAuditData.self,
-        fields: SecuritySonarDetonationContentMetadataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySonarDetonationEntityAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sonardetonationentityauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sonarDetonationEntityAuditRecord`.
-public typealias SecuritySonarDetonationEntityAuditRecord = Model<SecuritySonarDetonationEntityAuditRecordFields>
-
-/// The properties of a `SecuritySonarDetonationEntityAuditRecord`, inherited ones included.
-public struct SecuritySonarDetonationEntityAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sonarDetonationEntityAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySonarDetonationEntityAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySonarFileDetonationEntityAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sonarfiledetonationentityauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sonarFileDetonationEntityAuditRecord`.
-public typealias SecuritySonarFileDetonationEntityAuditRecord =
-    Model<SecuritySonarFileDetonationEntityAuditRecordFields>
-
-/// The properties of a `SecuritySonarFileDetonationEntityAuditRecord`, inherited ones included.
-public struct SecuritySonarFileDetonationEntityAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sonarFileDetonationEntityAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySonarFileDetonationEntityAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySonarSubmissionEntityAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sonarsubmissionentityauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sonarSubmissionEntityAuditRecord`.
-public typealias SecuritySonarSubmissionEntityAuditRecord = Model<SecuritySonarSubmissionEntityAuditRecordFields>
-
-/// The properties of a `SecuritySonarSubmissionEntityAuditRecord`, inherited ones included.
-public struct SecuritySonarSubmissionEntityAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sonarSubmissionEntityAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySonarSubmissionEntityAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySonarUrlDetonationEntityAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sonarurldetonationentityauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sonarUrlDetonationEntityAuditRecord`.
-public typealias SecuritySonarUrlDetonationEntityAuditRecord = Model<SecuritySonarUrlDetonationEntityAuditRecordFields>
-
-/// The properties of a `SecuritySonarUrlDetonationEntityAuditRecord`, inherited ones included.
-public struct SecuritySonarUrlDetonationEntityAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sonarUrlDetonationEntityAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySonarUrlDetonationEntityAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.sourceType`.
-public typealias SecuritySourceType = OpenEnum<SecuritySourceTypeValues>
-
-/// The values of `SecuritySourceType` that the spec declares; others decode and re-encode too.
-public enum SecuritySourceTypeValues: FlagValues {
-    public static let known: [String] = ["mailbox", "site", "unknownFutureValue"]
-}
-
-extension SecuritySourceType {
-    public static var mailbox: Self { Self(rawValue: "mailbox") }
-
-    public static var site: Self { Self(rawValue: "site") }
+    public static var chunkFinished: Self { Self(rawValue: "chunkFinished") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `SecuritySparkCoreCustomLivePoolRecordFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsAdministrativeUnitInfoFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-sparkcorecustomlivepoolrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sparkCoreCustomLivePoolRecord`.
-public typealias SecuritySparkCoreCustomLivePoolRecord = Model<SecuritySparkCoreCustomLivePoolRecordFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-administrativeunitinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.administrativeUnitInfo`.
+public typealias CallRecordsAdministrativeUnitInfo = Model<CallRecordsAdministrativeUnitInfoFields>
 
-/// The properties of a `SecuritySparkCoreCustomLivePoolRecord`, inherited ones included.
-public struct SecuritySparkCoreCustomLivePoolRecordFields: FieldSet {
+/// The properties of a `CallRecordsAdministrativeUnitInfo`, inherited ones included.
+public struct CallRecordsAdministrativeUnitInfoFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.security.sparkCoreCustomLivePoolRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySparkCoreCustomLivePoolRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySslCertificateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sslcertificate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sslCertificate`.
-public typealias SecuritySslCertificate = Model<SecuritySslCertificateFields>
-
-/// The properties of a `SecuritySslCertificate`, inherited ones included.
-public struct SecuritySslCertificateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sslCertificate",
-        base: SecurityArtifact.self,
-        fields: SecuritySslCertificateFields()
+        "microsoft.graph.callRecords.administrativeUnitInfo",
+        fields: CallRecordsAdministrativeUnitInfoFields()
     )
 
     public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let fingerprint: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let issueDateTime: Field<Date>
-    public let issuer: Field<SecuritySslCertificateEntity>
-    public let lastSeenDateTime: Field<Date>
-    public let serialNumber: Field<String>
-    public let sha1: Field<String>
-    public let subject: Field<SecuritySslCertificateEntity>
-
-    /// Present when the request expanded it (`expand("relatedHosts")`).
-    public let relatedHosts: Field<[SecurityHost]>
 
     private init() {
         self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.fingerprint = Field("fingerprint")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.issueDateTime = Field("issueDateTime")
-        self.issuer = Field("issuer")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.serialNumber = Field("serialNumber")
-        self.sha1 = Field("sha1")
-        self.subject = Field("subject")
-        self.relatedHosts = Field("relatedHosts")
     }
 }
 
-/// Its properties are listed in `SecuritySslCertificateEntityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-sslcertificateentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.sslCertificateEntity`.
-public typealias SecuritySslCertificateEntity = Model<SecuritySslCertificateEntityFields>
-
-/// The properties of a `SecuritySslCertificateEntity`, inherited ones included.
-public struct SecuritySslCertificateEntityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sslCertificateEntity",
-        fields: SecuritySslCertificateEntityFields()
-    )
-
-    public let address: Field<PhysicalAddress>
-    public let alternateNames: Field<[String]>
-    public let commonName: Field<String>
-    public let email: Field<String>
-    public let givenName: Field<String>
-    public let organizationName: Field<String>
-    public let organizationUnitName: Field<String>
-    public let serialNumber: Field<String>
-    public let surname: Field<String>
-
-    private init() {
-        self.address = Field("address")
-        self.alternateNames = Field("alternateNames")
-        self.commonName = Field("commonName")
-        self.email = Field("email")
-        self.givenName = Field("givenName")
-        self.organizationName = Field("organizationName")
-        self.organizationUnitName = Field("organizationUnitName")
-        self.serialNumber = Field("serialNumber")
-        self.surname = Field("surname")
-    }
-}
-
-/// Requests for one `SecuritySslCertificate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.sslCertificate`.
-public struct SecuritySslCertificateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySslCertificate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.sslCertificate",
-        model: SecuritySslCertificate.self,
-        children: [.init("relatedHosts", "microsoft.graph.security.host", collection: true)]
-    )
-
-    /// `relatedHosts.request()` lists them; `relatedHosts("host-id")` addresses one.
-    public var relatedHosts: CollectionRequestBuilder<SecurityHostRequestBuilder> {
-        .init(client: client, path: path.appending("relatedHosts"))
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.security.statisticsOptions`.
-public typealias SecurityStatisticsOptions = OpenEnum<SecurityStatisticsOptionsValues>
-
-/// The values of `SecurityStatisticsOptions` that the spec declares; others decode and re-encode too.
-public enum SecurityStatisticsOptionsValues: FlagValues {
-    public static let known: [String] = [
-        "includeRefiners",
-        "includeQueryStats",
-        "includeUnindexedStats",
-        "advancedIndexing",
-        "locationsWithoutHits",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityStatisticsOptions {
-    public static var includeRefiners: Self { Self(rawValue: "includeRefiners") }
-
-    public static var includeQueryStats: Self { Self(rawValue: "includeQueryStats") }
-
-    public static var includeUnindexedStats: Self { Self(rawValue: "includeUnindexedStats") }
-
-    public static var advancedIndexing: Self { Self(rawValue: "advancedIndexing") }
-
-    public static var locationsWithoutHits: Self { Self(rawValue: "locationsWithoutHits") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityStreamFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-stream?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.stream`.
-public typealias SecurityStream = Model<SecurityStreamFields>
-
-/// The properties of a `SecurityStream`, inherited ones included.
-public struct SecurityStreamFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.stream", fields: SecurityStreamFields())
-    public let name: Field<String>
-
-    private init() {
-        self.name = Field("name")
-    }
-}
-
-/// Its properties are listed in `SecurityStringValueDictionaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-stringvaluedictionary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.stringValueDictionary`.
-public typealias SecurityStringValueDictionary = Model<SecurityStringValueDictionaryFields>
-
-/// The properties of a `SecurityStringValueDictionary`, inherited ones included.
-public struct SecurityStringValueDictionaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.stringValueDictionary",
-        fields: SecurityStringValueDictionaryFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `SecuritySubcategoryTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-subcategorytemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.subcategoryTemplate`.
-public typealias SecuritySubcategoryTemplate = Model<SecuritySubcategoryTemplateFields>
-
-/// The properties of a `SecuritySubcategoryTemplate`, inherited ones included.
-public struct SecuritySubcategoryTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.subcategoryTemplate",
-        base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecuritySubcategoryTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `SecuritySubcategoryTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.subcategoryTemplate`.
-public struct SecuritySubcategoryTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySubcategoryTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.subcategoryTemplate",
-        model: SecuritySubcategoryTemplate.self
-    )
-}
-
-/// Its properties are listed in `SecuritySubdomainFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-subdomain?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.subdomain`.
-public typealias SecuritySubdomain = Model<SecuritySubdomainFields>
-
-/// The properties of a `SecuritySubdomain`, inherited ones included.
-public struct SecuritySubdomainFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.subdomain",
-        base: Entity.self,
-        fields: SecuritySubdomainFields()
-    )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.host = Field("host")
-    }
-}
-
-/// Requests for one `SecuritySubdomain`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.subdomain`.
-public struct SecuritySubdomainRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySubdomain
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.subdomain",
-        model: SecuritySubdomain.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
-
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
-}
-
-/// Its properties are listed in `SecuritySubmissionEntityAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-submissionentityauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.submissionEntityAuditRecord`.
-public typealias SecuritySubmissionEntityAuditRecord = Model<SecuritySubmissionEntityAuditRecordFields>
-
-/// The properties of a `SecuritySubmissionEntityAuditRecord`, inherited ones included.
-public struct SecuritySubmissionEntityAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.submissionEntityAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySubmissionEntityAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySubmissionMailEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-submissionmailevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.submissionMailEvidence`.
-public typealias SecuritySubmissionMailEvidence = Model<SecuritySubmissionMailEvidenceFields>
-
-/// The properties of a `SecuritySubmissionMailEvidence`, inherited ones included.
-public struct SecuritySubmissionMailEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.submissionMailEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecuritySubmissionMailEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let networkMessageId: Field<String>
-    public let recipient: Field<String>
-    public let reportType: Field<String>
-    public let sender: Field<String>
-    public let senderIp: Field<String>
-    public let subject: Field<String>
-    public let submissionDateTime: Field<Date>
-    public let submissionId: Field<String>
-    public let submitter: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.networkMessageId = Field("networkMessageId")
-        self.recipient = Field("recipient")
-        self.reportType = Field("reportType")
-        self.sender = Field("sender")
-        self.senderIp = Field("senderIp")
-        self.subject = Field("subject")
-        self.submissionDateTime = Field("submissionDateTime")
-        self.submissionId = Field("submissionId")
-        self.submitter = Field("submitter")
-    }
-}
-
-/// Its properties are listed in `SecuritySupervisoryReviewDayXInsightsAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-supervisoryreviewdayxinsightsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.supervisoryReviewDayXInsightsAuditRecord`.
-public typealias SecuritySupervisoryReviewDayXInsightsAuditRecord =
-    Model<SecuritySupervisoryReviewDayXInsightsAuditRecordFields>
-
-/// The properties of a `SecuritySupervisoryReviewDayXInsightsAuditRecord`, inherited ones included.
-public struct SecuritySupervisoryReviewDayXInsightsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.supervisoryReviewDayXInsightsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySupervisoryReviewDayXInsightsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecuritySyntheticProbeAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-syntheticprobeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.syntheticProbeAuditRecord`.
-public typealias SecuritySyntheticProbeAuditRecord = Model<SecuritySyntheticProbeAuditRecordFields>
-
-/// The properties of a `SecuritySyntheticProbeAuditRecord`, inherited ones included.
-public struct SecuritySyntheticProbeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.syntheticProbeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecuritySyntheticProbeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityTagFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-tag?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.tag`.
-public typealias SecurityTag = Model<SecurityTagFields>
-
-/// The properties of a `SecurityTag`, inherited ones included.
-public struct SecurityTagFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.tag",
-        base: Entity.self,
-        derived: [SecurityEdiscoveryReviewTag.self],
-        fields: SecurityTagFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Requests for one `SecurityTag`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.tag`.
-public struct SecurityTagRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityTag
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.tag", model: SecurityTag.self)
-}
-
-/// Its properties are listed in `SecurityTeamCopilotInteractionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-teamcopilotinteractionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.teamCopilotInteractionAuditRecord`.
-public typealias SecurityTeamCopilotInteractionAuditRecord = Model<SecurityTeamCopilotInteractionAuditRecordFields>
-
-/// The properties of a `SecurityTeamCopilotInteractionAuditRecord`, inherited ones included.
-public struct SecurityTeamCopilotInteractionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.teamCopilotInteractionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTeamCopilotInteractionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.teamsDeliveryLocation`.
-public typealias SecurityTeamsDeliveryLocation = OpenEnum<SecurityTeamsDeliveryLocationValues>
-
-/// The values of `SecurityTeamsDeliveryLocation` that the spec declares; others decode and re-encode too.
-public enum SecurityTeamsDeliveryLocationValues: EnumValues {
-    public static let known: [String] = ["unknown", "teams", "quarantine", "failed", "unknownFutureValue"]
-}
-
-extension SecurityTeamsDeliveryLocation {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var teams: Self { Self(rawValue: "teams") }
-
-    public static var quarantine: Self { Self(rawValue: "quarantine") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityTeamsEasyApprovalsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-teamseasyapprovalsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.teamsEasyApprovalsAuditRecord`.
-public typealias SecurityTeamsEasyApprovalsAuditRecord = Model<SecurityTeamsEasyApprovalsAuditRecordFields>
-
-/// The properties of a `SecurityTeamsEasyApprovalsAuditRecord`, inherited ones included.
-public struct SecurityTeamsEasyApprovalsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.teamsEasyApprovalsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTeamsEasyApprovalsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityTeamsEvalDataHubAdminOperationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-teamsevaldatahubadminoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.teamsEvalDataHubAdminOperationAuditRecord`.
-public typealias SecurityTeamsEvalDataHubAdminOperationAuditRecord =
-    Model<SecurityTeamsEvalDataHubAdminOperationAuditRecordFields>
-
-/// The properties of a `SecurityTeamsEvalDataHubAdminOperationAuditRecord`, inherited ones included.
-public struct SecurityTeamsEvalDataHubAdminOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.teamsEvalDataHubAdminOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTeamsEvalDataHubAdminOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityTeamsEvalDataHubDataAccessAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-teamsevaldatahubdataaccessauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.teamsEvalDataHubDataAccessAuditRecord`.
-public typealias SecurityTeamsEvalDataHubDataAccessAuditRecord =
-    Model<SecurityTeamsEvalDataHubDataAccessAuditRecordFields>
-
-/// The properties of a `SecurityTeamsEvalDataHubDataAccessAuditRecord`, inherited ones included.
-public struct SecurityTeamsEvalDataHubDataAccessAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.teamsEvalDataHubDataAccessAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTeamsEvalDataHubDataAccessAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-teamsevaldatahubpermissionchangeauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.teamsEvalDataHubPermissionChangeAuditRecord`.
-public typealias SecurityTeamsEvalDataHubPermissionChangeAuditRecord =
-    Model<SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields>
-
-/// The properties of a `SecurityTeamsEvalDataHubPermissionChangeAuditRecord`, inherited ones included.
-public struct SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.teamsEvalDataHubPermissionChangeAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityTeamsHealthcareAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-teamshealthcareauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.teamsHealthcareAuditRecord`.
-public typealias SecurityTeamsHealthcareAuditRecord = Model<SecurityTeamsHealthcareAuditRecordFields>
-
-/// The properties of a `SecurityTeamsHealthcareAuditRecord`, inherited ones included.
-public struct SecurityTeamsHealthcareAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.teamsHealthcareAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTeamsHealthcareAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.teamsMessageDeliveryAction`.
-public typealias SecurityTeamsMessageDeliveryAction = OpenEnum<SecurityTeamsMessageDeliveryActionValues>
-
-/// The values of `SecurityTeamsMessageDeliveryAction` that the spec declares; others decode and re-encode too.
-public enum SecurityTeamsMessageDeliveryActionValues: EnumValues {
+/// - Remark: Generated from `microsoft.graph.callRecords.audioCodec`.
+public typealias CallRecordsAudioCodec = OpenEnum<CallRecordsAudioCodecValues>
+
+/// The values of `CallRecordsAudioCodec` that the spec declares; others decode and re-encode too.
+public enum CallRecordsAudioCodecValues: EnumValues {
     public static let known: [String] = [
         "unknown",
-        "deliveredAsSpam",
-        "delivered",
-        "blocked",
-        "replaced",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityTeamsMessageDeliveryAction {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var deliveredAsSpam: Self { Self(rawValue: "deliveredAsSpam") }
-
-    public static var delivered: Self { Self(rawValue: "delivered") }
-
-    public static var blocked: Self { Self(rawValue: "blocked") }
-
-    public static var replaced: Self { Self(rawValue: "replaced") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityTeamsMessageEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-teamsmessageevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.teamsMessageEvidence`.
-public typealias SecurityTeamsMessageEvidence = Model<SecurityTeamsMessageEvidenceFields>
-
-/// The properties of a `SecurityTeamsMessageEvidence`, inherited ones included.
-public struct SecurityTeamsMessageEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.teamsMessageEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityTeamsMessageEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let campaignId: Field<String>
-    public let channelId: Field<String>
-    public let deliveryAction: Field<SecurityTeamsMessageDeliveryAction>
-    public let deliveryLocation: Field<SecurityTeamsDeliveryLocation>
-    public let files: Field<[SecurityFileEvidence]>
-    public let groupId: Field<String>
-    public let isExternal: Field<Bool>
-    public let isOwned: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let messageDirection: Field<SecurityAntispamTeamsDirection>
-    public let messageId: Field<String>
-    public let owningTenantId: Field<String>
-    public let parentMessageId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let recipients: Field<[String]>
-    public let senderFromAddress: Field<String>
-    public let senderIP: Field<String>
-    public let sourceAppName: Field<String>
-    public let sourceId: Field<String>
-    public let subject: Field<String>
-    public let suspiciousRecipients: Field<[String]>
-    public let threadId: Field<String>
-    public let threadType: Field<String>
-    public let urls: Field<[SecurityUrlEvidence]>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.campaignId = Field("campaignId")
-        self.channelId = Field("channelId")
-        self.deliveryAction = Field("deliveryAction")
-        self.deliveryLocation = Field("deliveryLocation")
-        self.files = Field("files")
-        self.groupId = Field("groupId")
-        self.isExternal = Field("isExternal")
-        self.isOwned = Field("isOwned")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.messageDirection = Field("messageDirection")
-        self.messageId = Field("messageId")
-        self.owningTenantId = Field("owningTenantId")
-        self.parentMessageId = Field("parentMessageId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.recipients = Field("recipients")
-        self.senderFromAddress = Field("senderFromAddress")
-        self.senderIP = Field("senderIP")
-        self.sourceAppName = Field("sourceAppName")
-        self.sourceId = Field("sourceId")
-        self.subject = Field("subject")
-        self.suspiciousRecipients = Field("suspiciousRecipients")
-        self.threadId = Field("threadId")
-        self.threadType = Field("threadType")
-        self.urls = Field("urls")
-    }
-}
-
-/// Its properties are listed in `SecurityTeamsUpdatesAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-teamsupdatesauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.teamsUpdatesAuditRecord`.
-public typealias SecurityTeamsUpdatesAuditRecord = Model<SecurityTeamsUpdatesAuditRecordFields>
-
-/// The properties of a `SecurityTeamsUpdatesAuditRecord`, inherited ones included.
-public struct SecurityTeamsUpdatesAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.teamsUpdatesAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTeamsUpdatesAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityTenantAllowBlockListAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-tenantallowblocklistauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.tenantAllowBlockListAuditRecord`.
-public typealias SecurityTenantAllowBlockListAuditRecord = Model<SecurityTenantAllowBlockListAuditRecordFields>
-
-/// The properties of a `SecurityTenantAllowBlockListAuditRecord`, inherited ones included.
-public struct SecurityTenantAllowBlockListAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.tenantAllowBlockListAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTenantAllowBlockListAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityThreatDetectionDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-threatdetectiondetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.threatDetectionDetail`.
-public typealias SecurityThreatDetectionDetail = Model<SecurityThreatDetectionDetailFields>
-
-/// The properties of a `SecurityThreatDetectionDetail`, inherited ones included.
-public struct SecurityThreatDetectionDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.threatDetectionDetail",
-        fields: SecurityThreatDetectionDetailFields()
-    )
-
-    public let confidenceLevel: Field<String>
-    public let priorityAccountProtection: Field<String>
-    public let threats: Field<String>
-
-    private init() {
-        self.confidenceLevel = Field("confidenceLevel")
-        self.priorityAccountProtection = Field("priorityAccountProtection")
-        self.threats = Field("threats")
-    }
-}
-
-/// Its properties are listed in `SecurityThreatFinderAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-threatfinderauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.threatFinderAuditRecord`.
-public typealias SecurityThreatFinderAuditRecord = Model<SecurityThreatFinderAuditRecordFields>
-
-/// The properties of a `SecurityThreatFinderAuditRecord`, inherited ones included.
-public struct SecurityThreatFinderAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.threatFinderAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityThreatFinderAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityThreatIntelligenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-threatintelligence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.threatIntelligence`.
-public typealias SecurityThreatIntelligence = Model<SecurityThreatIntelligenceFields>
-
-/// The properties of a `SecurityThreatIntelligence`, inherited ones included.
-public struct SecurityThreatIntelligenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.threatIntelligence",
-        base: Entity.self,
-        fields: SecurityThreatIntelligenceFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("articleIndicators")`).
-    public let articleIndicators: Field<[SecurityArticleIndicator]>
-
-    /// Present when the request expanded it (`expand("articles")`).
-    public let articles: Field<[SecurityArticle]>
-
-    /// Present when the request expanded it (`expand("hostComponents")`).
-    public let hostComponents: Field<[SecurityHostComponent]>
-
-    /// Present when the request expanded it (`expand("hostCookies")`).
-    public let hostCookies: Field<[SecurityHostCookie]>
-
-    /// Present when the request expanded it (`expand("hostPairs")`).
-    public let hostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("hostPorts")`).
-    public let hostPorts: Field<[SecurityHostPort]>
-
-    /// Present when the request expanded it (`expand("hosts")`).
-    public let hosts: Field<[SecurityHost]>
-
-    /// Present when the request expanded it (`expand("hostSslCertificates")`).
-    public let hostSslCertificates: Field<[SecurityHostSslCertificate]>
-
-    /// Present when the request expanded it (`expand("hostTrackers")`).
-    public let hostTrackers: Field<[SecurityHostTracker]>
-
-    /// Present when the request expanded it (`expand("intelligenceProfileIndicators")`).
-    public let intelligenceProfileIndicators: Field<[SecurityIntelligenceProfileIndicator]>
-
-    /// Present when the request expanded it (`expand("intelProfiles")`).
-    public let intelProfiles: Field<[SecurityIntelligenceProfile]>
-
-    /// Present when the request expanded it (`expand("passiveDnsRecords")`).
-    public let passiveDnsRecords: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("sslCertificates")`).
-    public let sslCertificates: Field<[SecuritySslCertificate]>
-
-    /// Present when the request expanded it (`expand("subdomains")`).
-    public let subdomains: Field<[SecuritySubdomain]>
-
-    /// Present when the request expanded it (`expand("vulnerabilities")`).
-    public let vulnerabilities: Field<[SecurityVulnerability]>
-
-    /// Present when the request expanded it (`expand("whoisHistoryRecords")`).
-    public let whoisHistoryRecords: Field<[SecurityWhoisHistoryRecord]>
-
-    /// Present when the request expanded it (`expand("whoisRecords")`).
-    public let whoisRecords: Field<[SecurityWhoisRecord]>
-
-    private init() {
-        self.id = Field("id")
-        self.articleIndicators = Field("articleIndicators")
-        self.articles = Field("articles")
-        self.hostComponents = Field("hostComponents")
-        self.hostCookies = Field("hostCookies")
-        self.hostPairs = Field("hostPairs")
-        self.hostPorts = Field("hostPorts")
-        self.hosts = Field("hosts")
-        self.hostSslCertificates = Field("hostSslCertificates")
-        self.hostTrackers = Field("hostTrackers")
-        self.intelligenceProfileIndicators = Field("intelligenceProfileIndicators")
-        self.intelProfiles = Field("intelProfiles")
-        self.passiveDnsRecords = Field("passiveDnsRecords")
-        self.sslCertificates = Field("sslCertificates")
-        self.subdomains = Field("subdomains")
-        self.vulnerabilities = Field("vulnerabilities")
-        self.whoisHistoryRecords = Field("whoisHistoryRecords")
-        self.whoisRecords = Field("whoisRecords")
-    }
-}
-
-/// Its properties are listed in `SecurityThreatIntelligenceAtpContentDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-threatintelligenceatpcontentdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.threatIntelligenceAtpContentData`.
-public typealias SecurityThreatIntelligenceAtpContentData = Model<SecurityThreatIntelligenceAtpContentDataFields>
-
-/// The properties of a `SecurityThreatIntelligenceAtpContentData`, inherited ones included.
-public struct SecurityThreatIntelligenceAtpContentDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.threatIntelligenceAtpContentData",
-        base: SecurityAuditData.self,
-        fields: SecurityThreatIntelligenceAtpContentDataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityThreatIntelligenceExportAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-threatintelligenceexportauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.threatIntelligenceExportAuditRecord`.
-public typealias SecurityThreatIntelligenceExportAuditRecord = Model<SecurityThreatIntelligenceExportAuditRecordFields>
-
-/// The properties of a `SecurityThreatIntelligenceExportAuditRecord`, inherited ones included.
-public struct SecurityThreatIntelligenceExportAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.threatIntelligenceExportAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityThreatIntelligenceExportAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityThreatIntelligenceMailDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-threatintelligencemaildata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.threatIntelligenceMailData`.
-public typealias SecurityThreatIntelligenceMailData = Model<SecurityThreatIntelligenceMailDataFields>
-
-/// The properties of a `SecurityThreatIntelligenceMailData`, inherited ones included.
-public struct SecurityThreatIntelligenceMailDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.threatIntelligenceMailData",
-        base: SecurityAuditData.self,
-        fields: SecurityThreatIntelligenceMailDataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityThreatIntelligenceObjectAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-threatintelligenceobjectauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.threatIntelligenceObjectAuditRecord`.
-public typealias SecurityThreatIntelligenceObjectAuditRecord = Model<SecurityThreatIntelligenceObjectAuditRecordFields>
-
-/// The properties of a `SecurityThreatIntelligenceObjectAuditRecord`, inherited ones included.
-public struct SecurityThreatIntelligenceObjectAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.threatIntelligenceObjectAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityThreatIntelligenceObjectAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Requests for one `SecurityThreatIntelligence`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.threatIntelligence`.
-public struct SecurityThreatIntelligenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityThreatIntelligence
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.threatIntelligence",
-        model: SecurityThreatIntelligence.self,
-        children: [
-            .init("articleIndicators", "microsoft.graph.security.articleIndicator", collection: true),
-            .init("articles", "microsoft.graph.security.article", collection: true),
-            .init("hostComponents", "microsoft.graph.security.hostComponent", collection: true),
-            .init("hostCookies", "microsoft.graph.security.hostCookie", collection: true),
-            .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("hostPorts", "microsoft.graph.security.hostPort", collection: true),
-            .init("hosts", "microsoft.graph.security.host", collection: true),
-            .init("hostSslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
-            .init("hostTrackers", "microsoft.graph.security.hostTracker", collection: true),
-            .init(
-                "intelligenceProfileIndicators",
-                "microsoft.graph.security.intelligenceProfileIndicator",
-                collection: true
-            ),
-            .init("intelProfiles", "microsoft.graph.security.intelligenceProfile", collection: true),
-            .init("passiveDnsRecords", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("sslCertificates", "microsoft.graph.security.sslCertificate", collection: true),
-            .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
-            .init("vulnerabilities", "microsoft.graph.security.vulnerability", collection: true),
-            .init("whoisHistoryRecords", "microsoft.graph.security.whoisHistoryRecord", collection: true),
-            .init("whoisRecords", "microsoft.graph.security.whoisRecord", collection: true),
-        ]
-    )
-
-    /// `articleIndicators.request()` lists them; `articleIndicators("articleIndicator-id")` addresses one.
-    public var articleIndicators: CollectionRequestBuilder<SecurityArticleIndicatorRequestBuilder> {
-        .init(client: client, path: path.appending("articleIndicators"))
-    }
-
-    /// `articles.request()` lists them; `articles("article-id")` addresses one.
-    public var articles: CollectionRequestBuilder<SecurityArticleRequestBuilder> {
-        .init(client: client, path: path.appending("articles"))
-    }
-
-    /// `hostComponents.request()` lists them; `hostComponents("hostComponent-id")` addresses one.
-    public var hostComponents: CollectionRequestBuilder<SecurityHostComponentRequestBuilder> {
-        .init(client: client, path: path.appending("hostComponents"))
-    }
-
-    /// `hostCookies.request()` lists them; `hostCookies("hostCookie-id")` addresses one.
-    public var hostCookies: CollectionRequestBuilder<SecurityHostCookieRequestBuilder> {
-        .init(client: client, path: path.appending("hostCookies"))
-    }
-
-    /// `hostPairs.request()` lists them; `hostPairs("hostPair-id")` addresses one.
-    public var hostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
-        .init(client: client, path: path.appending("hostPairs"))
-    }
-
-    /// `hostPorts.request()` lists them; `hostPorts("hostPort-id")` addresses one.
-    public var hostPorts: CollectionRequestBuilder<SecurityHostPortRequestBuilder> {
-        .init(client: client, path: path.appending("hostPorts"))
-    }
-
-    /// `hosts.request()` lists them; `hosts("host-id")` addresses one.
-    public var hosts: CollectionRequestBuilder<SecurityHostRequestBuilder> {
-        .init(client: client, path: path.appending("hosts"))
-    }
-
-    /// `hostSslCertificates.request()` lists them; `hostSslCertificates("hostSslCertificate-id")` addresses one.
-    public var hostSslCertificates: CollectionRequestBuilder<SecurityHostSslCertificateRequestBuilder> {
-        .init(client: client, path: path.appending("hostSslCertificates"))
-    }
-
-    /// `hostTrackers.request()` lists them; `hostTrackers("hostTracker-id")` addresses one.
-    public var hostTrackers: CollectionRequestBuilder<SecurityHostTrackerRequestBuilder> {
-        .init(client: client, path: path.appending("hostTrackers"))
-    }
-
-    /// `intelligenceProfileIndicators.request()` lists them;
-    /// `intelligenceProfileIndicators("intelligenceProfileIndicator-id")` addresses one.
-    public var intelligenceProfileIndicators:
-        CollectionRequestBuilder<SecurityIntelligenceProfileIndicatorRequestBuilder>
-    {
-        .init(client: client, path: path.appending("intelligenceProfileIndicators"))
-    }
-
-    /// `intelProfiles.request()` lists them; `intelProfiles("intelligenceProfile-id")` addresses one.
-    public var intelProfiles: CollectionRequestBuilder<SecurityIntelligenceProfileRequestBuilder> {
-        .init(client: client, path: path.appending("intelProfiles"))
-    }
-
-    /// `passiveDnsRecords.request()` lists them; `passiveDnsRecords("passiveDnsRecord-id")` addresses one.
-    public var passiveDnsRecords: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
-        .init(client: client, path: path.appending("passiveDnsRecords"))
-    }
-
-    /// `sslCertificates.request()` lists them; `sslCertificates("sslCertificate-id")` addresses one.
-    public var sslCertificates: CollectionRequestBuilder<SecuritySslCertificateRequestBuilder> {
-        .init(client: client, path: path.appending("sslCertificates"))
-    }
-
-    /// `subdomains.request()` lists them; `subdomains("subdomain-id")` addresses one.
-    public var subdomains: CollectionRequestBuilder<SecuritySubdomainRequestBuilder> {
-        .init(client: client, path: path.appending("subdomains"))
-    }
-
-    /// `vulnerabilities.request()` lists them; `vulnerabilities("vulnerability-id")` addresses one.
-    public var vulnerabilities: CollectionRequestBuilder<SecurityVulnerabilityRequestBuilder> {
-        .init(client: client, path: path.appending("vulnerabilities"))
-    }
-
-    /// `whoisHistoryRecords.request()` lists them; `whoisHistoryRecords("whoisHistoryRecord-id")` addresses one.
-    public var whoisHistoryRecords: CollectionRequestBuilder<SecurityWhoisHistoryRecordRequestBuilder> {
-        .init(client: client, path: path.appending("whoisHistoryRecords"))
-    }
-
-    /// `whoisRecords.request()` lists them; `whoisRecords("whoisRecord-id")` addresses one.
-    public var whoisRecords: CollectionRequestBuilder<SecurityWhoisRecordRequestBuilder> {
-        .init(client: client, path: path.appending("whoisRecords"))
-    }
-}
-
-/// Its properties are listed in `SecurityThreatIntelligenceUrlClickDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-threatintelligenceurlclickdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.threatIntelligenceUrlClickData`.
-public typealias SecurityThreatIntelligenceUrlClickData = Model<SecurityThreatIntelligenceUrlClickDataFields>
-
-/// The properties of a `SecurityThreatIntelligenceUrlClickData`, inherited ones included.
-public struct SecurityThreatIntelligenceUrlClickDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.threatIntelligenceUrlClickData",
-        base: SecurityAuditData.self,
-        fields: SecurityThreatIntelligenceUrlClickDataFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.threatType`.
-public typealias SecurityThreatType = OpenEnum<SecurityThreatTypeValues>
-
-/// The values of `SecurityThreatType` that the spec declares; others decode and re-encode too.
-public enum SecurityThreatTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "spam", "malware", "phish", "none", "unknownFutureValue"]
-}
-
-extension SecurityThreatType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var spam: Self { Self(rawValue: "spam") }
-
-    public static var malware: Self { Self(rawValue: "malware") }
-
-    public static var phish: Self { Self(rawValue: "phish") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityTimelineEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-timelineevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.timelineEvent`.
-public typealias SecurityTimelineEvent = Model<SecurityTimelineEventFields>
-
-/// The properties of a `SecurityTimelineEvent`, inherited ones included.
-public struct SecurityTimelineEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.timelineEvent",
-        fields: SecurityTimelineEventFields()
-    )
-    public let eventDateTime: Field<Date>
-    public let eventDetails: Field<String>
-    public let eventResult: Field<String>
-    public let eventSource: Field<SecurityEventSource>
-    public let eventThreats: Field<[String]>
-    public let eventType: Field<SecurityTimelineEventType>
-
-    private init() {
-        self.eventDateTime = Field("eventDateTime")
-        self.eventDetails = Field("eventDetails")
-        self.eventResult = Field("eventResult")
-        self.eventSource = Field("eventSource")
-        self.eventThreats = Field("eventThreats")
-        self.eventType = Field("eventType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.timelineEventType`.
-public typealias SecurityTimelineEventType = OpenEnum<SecurityTimelineEventTypeValues>
-
-/// The values of `SecurityTimelineEventType` that the spec declares; others decode and re-encode too.
-public enum SecurityTimelineEventTypeValues: EnumValues {
-    public static let known: [String] = [
-        "originalDelivery",
-        "systemTimeTravel",
-        "dynamicDelivery",
-        "userUrlClick",
-        "reprocessed",
-        "zap",
-        "quarantineRelease",
-        "air",
-        "unknown",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityTimelineEventType {
-    public static var originalDelivery: Self { Self(rawValue: "originalDelivery") }
-
-    public static var systemTimeTravel: Self { Self(rawValue: "systemTimeTravel") }
-
-    public static var dynamicDelivery: Self { Self(rawValue: "dynamicDelivery") }
-
-    public static var userUrlClick: Self { Self(rawValue: "userUrlClick") }
-
-    public static var reprocessed: Self { Self(rawValue: "reprocessed") }
-
-    public static var zap: Self { Self(rawValue: "zap") }
-
-    public static var quarantineRelease: Self { Self(rawValue: "quarantineRelease") }
-
-    public static var air: Self { Self(rawValue: "air") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityTodoAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-todoauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.todoAuditRecord`.
-public typealias SecurityTodoAuditRecord = Model<SecurityTodoAuditRecordFields>
-
-/// The properties of a `SecurityTodoAuditRecord`, inherited ones included.
-public struct SecurityTodoAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.todoAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTodoAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityTopicModelingSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-topicmodelingsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.topicModelingSettings`.
-public typealias SecurityTopicModelingSettings = Model<SecurityTopicModelingSettingsFields>
-
-/// The properties of a `SecurityTopicModelingSettings`, inherited ones included.
-public struct SecurityTopicModelingSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.topicModelingSettings",
-        fields: SecurityTopicModelingSettingsFields()
-    )
-
-    public let dynamicallyAdjustTopicCount: Field<Bool>
-    public let ignoreNumbers: Field<Bool>
-    public let isEnabled: Field<Bool>
-    public let topicCount: Field<Int32>
-
-    private init() {
-        self.dynamicallyAdjustTopicCount = Field("dynamicallyAdjustTopicCount")
-        self.ignoreNumbers = Field("ignoreNumbers")
-        self.isEnabled = Field("isEnabled")
-        self.topicCount = Field("topicCount")
-    }
-}
-
-/// Its properties are listed in `SecurityTrainableClassifierAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-trainableclassifierauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.trainableClassifierAuditRecord`.
-public typealias SecurityTrainableClassifierAuditRecord = Model<SecurityTrainableClassifierAuditRecordFields>
-
-/// The properties of a `SecurityTrainableClassifierAuditRecord`, inherited ones included.
-public struct SecurityTrainableClassifierAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.trainableClassifierAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityTrainableClassifierAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityTriggerTypesRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-triggertypesroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.triggerTypesRoot`.
-public typealias SecurityTriggerTypesRoot = Model<SecurityTriggerTypesRootFields>
-
-/// The properties of a `SecurityTriggerTypesRoot`, inherited ones included.
-public struct SecurityTriggerTypesRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.triggerTypesRoot",
-        base: Entity.self,
-        fields: SecurityTriggerTypesRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("retentionEventTypes")`).
-    public let retentionEventTypes: Field<[SecurityRetentionEventType]>
-
-    private init() {
-        self.id = Field("id")
-        self.retentionEventTypes = Field("retentionEventTypes")
-    }
-}
-
-/// Requests for one `SecurityTriggerTypesRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.triggerTypesRoot`.
-public struct SecurityTriggerTypesRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityTriggerTypesRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.triggerTypesRoot",
-        model: SecurityTriggerTypesRoot.self,
-        children: [.init("retentionEventTypes", "microsoft.graph.security.retentionEventType", collection: true)]
-    )
-
-    /// `retentionEventTypes.request()` lists them; `retentionEventTypes("retentionEventType-id")` addresses one.
-    public var retentionEventTypes: CollectionRequestBuilder<SecurityRetentionEventTypeRequestBuilder> {
-        .init(client: client, path: path.appending("retentionEventTypes"))
-    }
-}
-
-/// Its properties are listed in `SecurityTriggersRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-triggersroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.triggersRoot`.
-public typealias SecurityTriggersRoot = Model<SecurityTriggersRootFields>
-
-/// The properties of a `SecurityTriggersRoot`, inherited ones included.
-public struct SecurityTriggersRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.triggersRoot",
-        base: Entity.self,
-        fields: SecurityTriggersRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("retentionEvents")`).
-    public let retentionEvents: Field<[SecurityRetentionEvent]>
-
-    private init() {
-        self.id = Field("id")
-        self.retentionEvents = Field("retentionEvents")
-    }
-}
-
-/// Requests for one `SecurityTriggersRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.triggersRoot`.
-public struct SecurityTriggersRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityTriggersRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.triggersRoot",
-        model: SecurityTriggersRoot.self,
-        children: [.init("retentionEvents", "microsoft.graph.security.retentionEvent", collection: true)]
-    )
-
-    /// `retentionEvents.request()` lists them; `retentionEvents("retentionEvent-id")` addresses one.
-    public var retentionEvents: CollectionRequestBuilder<SecurityRetentionEventRequestBuilder> {
-        .init(client: client, path: path.appending("retentionEvents"))
-    }
-}
-
-/// Its properties are listed in `SecurityUamOperationAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-uamoperationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.uamOperationAuditRecord`.
-public typealias SecurityUamOperationAuditRecord = Model<SecurityUamOperationAuditRecordFields>
-
-/// The properties of a `SecurityUamOperationAuditRecord`, inherited ones included.
-public struct SecurityUamOperationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.uamOperationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUamOperationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUnclassifiedArtifactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-unclassifiedartifact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.unclassifiedArtifact`.
-public typealias SecurityUnclassifiedArtifact = Model<SecurityUnclassifiedArtifactFields>
-
-/// The properties of a `SecurityUnclassifiedArtifact`, inherited ones included.
-public struct SecurityUnclassifiedArtifactFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.unclassifiedArtifact",
-        base: SecurityArtifact.self,
-        fields: SecurityUnclassifiedArtifactFields()
-    )
-
-    public let id: Field<String>
-    public let kind: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.kind = Field("kind")
-        self.value = Field("value")
-    }
-}
-
-/// Requests for one `SecurityUnclassifiedArtifact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.unclassifiedArtifact`.
-public struct SecurityUnclassifiedArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityUnclassifiedArtifact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.unclassifiedArtifact",
-        model: SecurityUnclassifiedArtifact.self
-    )
-}
-
-/// Its properties are listed in `SecurityUnifiedGroupAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-unifiedgroupauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.unifiedGroupAuditRecord`.
-public typealias SecurityUnifiedGroupAuditRecord = Model<SecurityUnifiedGroupAuditRecordFields>
-
-/// The properties of a `SecurityUnifiedGroupAuditRecord`, inherited ones included.
-public struct SecurityUnifiedGroupAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.unifiedGroupAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUnifiedGroupAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUnifiedGroupSourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-unifiedgroupsource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.unifiedGroupSource`.
-public typealias SecurityUnifiedGroupSource = Model<SecurityUnifiedGroupSourceFields>
-
-/// The properties of a `SecurityUnifiedGroupSource`, inherited ones included.
-public struct SecurityUnifiedGroupSourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.unifiedGroupSource",
-        base: SecurityDataSource.self,
-        fields: SecurityUnifiedGroupSourceFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let includedSources: Field<SecuritySourceType>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.includedSources = Field("includedSources")
-        self.group = Field("group")
-    }
-}
-
-/// Requests for one `SecurityUnifiedGroupSource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.unifiedGroupSource`.
-public struct SecurityUnifiedGroupSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityUnifiedGroupSource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.unifiedGroupSource",
-        model: SecurityUnifiedGroupSource.self,
-        children: [.init("group", "microsoft.graph.group", collection: false)]
-    )
-
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-}
-
-/// Its properties are listed in `SecurityUnifiedSimulationMatchedItemAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-unifiedsimulationmatcheditemauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.unifiedSimulationMatchedItemAuditRecord`.
-public typealias SecurityUnifiedSimulationMatchedItemAuditRecord =
-    Model<SecurityUnifiedSimulationMatchedItemAuditRecordFields>
-
-/// The properties of a `SecurityUnifiedSimulationMatchedItemAuditRecord`, inherited ones included.
-public struct SecurityUnifiedSimulationMatchedItemAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.unifiedSimulationMatchedItemAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUnifiedSimulationMatchedItemAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUnifiedSimulationSummaryAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-unifiedsimulationsummaryauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.unifiedSimulationSummaryAuditRecord`.
-public typealias SecurityUnifiedSimulationSummaryAuditRecord = Model<SecurityUnifiedSimulationSummaryAuditRecordFields>
-
-/// The properties of a `SecurityUnifiedSimulationSummaryAuditRecord`, inherited ones included.
-public struct SecurityUnifiedSimulationSummaryAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.unifiedSimulationSummaryAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUnifiedSimulationSummaryAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUniversalPrintManagementAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-universalprintmanagementauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.universalPrintManagementAuditRecord`.
-public typealias SecurityUniversalPrintManagementAuditRecord = Model<SecurityUniversalPrintManagementAuditRecordFields>
-
-/// The properties of a `SecurityUniversalPrintManagementAuditRecord`, inherited ones included.
-public struct SecurityUniversalPrintManagementAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.universalPrintManagementAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUniversalPrintManagementAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUniversalPrintPrintJobAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-universalprintprintjobauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.universalPrintPrintJobAuditRecord`.
-public typealias SecurityUniversalPrintPrintJobAuditRecord = Model<SecurityUniversalPrintPrintJobAuditRecordFields>
-
-/// The properties of a `SecurityUniversalPrintPrintJobAuditRecord`, inherited ones included.
-public struct SecurityUniversalPrintPrintJobAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.universalPrintPrintJobAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUniversalPrintPrintJobAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUrbacAssignmentAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-urbacassignmentauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.urbacAssignmentAuditRecord`.
-public typealias SecurityUrbacAssignmentAuditRecord = Model<SecurityUrbacAssignmentAuditRecordFields>
-
-/// The properties of a `SecurityUrbacAssignmentAuditRecord`, inherited ones included.
-public struct SecurityUrbacAssignmentAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.urbacAssignmentAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUrbacAssignmentAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUrbacEnableStateAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-urbacenablestateauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.urbacEnableStateAuditRecord`.
-public typealias SecurityUrbacEnableStateAuditRecord = Model<SecurityUrbacEnableStateAuditRecordFields>
-
-/// The properties of a `SecurityUrbacEnableStateAuditRecord`, inherited ones included.
-public struct SecurityUrbacEnableStateAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.urbacEnableStateAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUrbacEnableStateAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUrbacRoleAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-urbacroleauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.urbacRoleAuditRecord`.
-public typealias SecurityUrbacRoleAuditRecord = Model<SecurityUrbacRoleAuditRecordFields>
-
-/// The properties of a `SecurityUrbacRoleAuditRecord`, inherited ones included.
-public struct SecurityUrbacRoleAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.urbacRoleAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUrbacRoleAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUrlEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-urlevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.urlEvidence`.
-public typealias SecurityUrlEvidence = Model<SecurityUrlEvidenceFields>
-
-/// The properties of a `SecurityUrlEvidence`, inherited ones included.
-public struct SecurityUrlEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.urlEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityUrlEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let url: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `SecurityUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-user?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.user`.
-public typealias SecurityUser = Model<SecurityUserFields>
-
-/// The properties of a `SecurityUser`, inherited ones included.
-public struct SecurityUserFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.user",
-        base: SecurityIdentityAccounts.self,
-        fields: SecurityUserFields()
-    )
-
-    public let id: Field<String>
-    public let accounts: Field<[SecurityAccount]>
-    public let cloudSecurityIdentifier: Field<String>
-    public let displayName: Field<String>
-    public let domain: Field<String>
-    public let isEnabled: Field<Bool>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let emailAddress: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.accounts = Field("accounts")
-        self.cloudSecurityIdentifier = Field("cloudSecurityIdentifier")
-        self.displayName = Field("displayName")
-        self.domain = Field("domain")
-        self.isEnabled = Field("isEnabled")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.emailAddress = Field("emailAddress")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `SecurityUserAccountFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-useraccount?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.userAccount`.
-public typealias SecurityUserAccount = Model<SecurityUserAccountFields>
-
-/// The properties of a `SecurityUserAccount`, inherited ones included.
-public struct SecurityUserAccountFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.userAccount", fields: SecurityUserAccountFields())
-    public let accountName: Field<String>
-    public let activeDirectoryObjectGuid: Field<String>
-    public let azureAdUserId: Field<String>
-    public let displayName: Field<String>
-    public let domainName: Field<String>
-    public let resourceAccessEvents: Field<[SecurityResourceAccessEvent]>
-    public let tenantId: Field<String>
-    public let userPrincipalName: Field<String>
-    public let userSid: Field<String>
-
-    private init() {
-        self.accountName = Field("accountName")
-        self.activeDirectoryObjectGuid = Field("activeDirectoryObjectGuid")
-        self.azureAdUserId = Field("azureAdUserId")
-        self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
-        self.resourceAccessEvents = Field("resourceAccessEvents")
-        self.tenantId = Field("tenantId")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userSid = Field("userSid")
-    }
-}
-
-/// Its properties are listed in `SecurityUserEvidenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-userevidence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.userEvidence`.
-public typealias SecurityUserEvidence = Model<SecurityUserEvidenceFields>
-
-/// The properties of a `SecurityUserEvidence`, inherited ones included.
-public struct SecurityUserEvidenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.userEvidence",
-        base: SecurityAlertEvidence.self,
-        fields: SecurityUserEvidenceFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let stream: Field<SecurityStream>
-    public let userAccount: Field<SecurityUserAccount>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.stream = Field("stream")
-        self.userAccount = Field("userAccount")
-    }
-}
-
-/// Requests for one `SecurityUser`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.user`.
-public struct SecurityUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityUser
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.user",
-        model: SecurityUser.self,
-        operations: [
-            .init(
-                "invokeAction",
-                .post,
-                path: "microsoft.graph.security.invokeAction",
-                response: .model(SecurityInvokeActionResult.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.security.user/invokeAction` (POST).
-    public func invokeAction(
-        accountId: String,
-        action: SecurityAction,
-        identityProvider: SecurityIdentityProvider
-    ) -> OperationRequest<SecurityInvokeActionResult> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.invokeAction"))
-        var body = JSONObject()
-        body.set("accountId", accountId)
-        body.set("action", action)
-        body.set("identityProvider", identityProvider)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(SecurityInvokeActionResult.self))
-    }
-}
-
-/// Its properties are listed in `SecurityUserSourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-usersource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.userSource`.
-public typealias SecurityUserSource = Model<SecurityUserSourceFields>
-
-/// The properties of a `SecurityUserSource`, inherited ones included.
-public struct SecurityUserSourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.userSource",
-        base: SecurityDataSource.self,
-        fields: SecurityUserSourceFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let email: Field<String>
-    public let includedSources: Field<SecuritySourceType>
-    public let siteWebUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.email = Field("email")
-        self.includedSources = Field("includedSources")
-        self.siteWebUrl = Field("siteWebUrl")
-    }
-}
-
-/// Requests for one `SecurityUserSource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.userSource`.
-public struct SecurityUserSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityUserSource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.userSource", model: SecurityUserSource.self)
-}
-
-/// Its properties are listed in `SecurityUserTrainingAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-usertrainingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.userTrainingAuditRecord`.
-public typealias SecurityUserTrainingAuditRecord = Model<SecurityUserTrainingAuditRecordFields>
-
-/// The properties of a `SecurityUserTrainingAuditRecord`, inherited ones included.
-public struct SecurityUserTrainingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.userTrainingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUserTrainingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityUsxWorkspaceOnboardingAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-usxworkspaceonboardingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.usxWorkspaceOnboardingAuditRecord`.
-public typealias SecurityUsxWorkspaceOnboardingAuditRecord = Model<SecurityUsxWorkspaceOnboardingAuditRecordFields>
-
-/// The properties of a `SecurityUsxWorkspaceOnboardingAuditRecord`, inherited ones included.
-public struct SecurityUsxWorkspaceOnboardingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.usxWorkspaceOnboardingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityUsxWorkspaceOnboardingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVendorInformationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/securityvendorinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.securityVendorInformation`.
-public typealias SecurityVendorInformation = Model<SecurityVendorInformationFields>
-
-/// The properties of a `SecurityVendorInformation`, inherited ones included.
-public struct SecurityVendorInformationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.securityVendorInformation",
-        fields: SecurityVendorInformationFields()
-    )
-
-    public let provider: Field<String>
-    public let providerVersion: Field<String>
-    public let subProvider: Field<String>
-    public let vendor: Field<String>
-
-    private init() {
-        self.provider = Field("provider")
-        self.providerVersion = Field("providerVersion")
-        self.subProvider = Field("subProvider")
-        self.vendor = Field("vendor")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.verdictCategory`.
-public typealias SecurityVerdictCategory = OpenEnum<SecurityVerdictCategoryValues>
-
-/// The values of `SecurityVerdictCategory` that the spec declares; others decode and re-encode too.
-public enum SecurityVerdictCategoryValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "malware",
-        "phish",
-        "siteUnavailable",
-        "spam",
-        "decryptionFailed",
-        "unsupportedUriScheme",
-        "unsupportedFileType",
-        "undefined",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityVerdictCategory {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var malware: Self { Self(rawValue: "malware") }
-
-    public static var phish: Self { Self(rawValue: "phish") }
-
-    public static var siteUnavailable: Self { Self(rawValue: "siteUnavailable") }
-
-    public static var spam: Self { Self(rawValue: "spam") }
-
-    public static var decryptionFailed: Self { Self(rawValue: "decryptionFailed") }
-
-    public static var unsupportedUriScheme: Self { Self(rawValue: "unsupportedUriScheme") }
-
-    public static var unsupportedFileType: Self { Self(rawValue: "unsupportedFileType") }
-
-    public static var undefined: Self { Self(rawValue: "undefined") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityVfamCreatePolicyAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vfamcreatepolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vfamCreatePolicyAuditRecord`.
-public typealias SecurityVfamCreatePolicyAuditRecord = Model<SecurityVfamCreatePolicyAuditRecordFields>
-
-/// The properties of a `SecurityVfamCreatePolicyAuditRecord`, inherited ones included.
-public struct SecurityVfamCreatePolicyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vfamCreatePolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVfamCreatePolicyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVfamDeletePolicyAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vfamdeletepolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vfamDeletePolicyAuditRecord`.
-public typealias SecurityVfamDeletePolicyAuditRecord = Model<SecurityVfamDeletePolicyAuditRecordFields>
-
-/// The properties of a `SecurityVfamDeletePolicyAuditRecord`, inherited ones included.
-public struct SecurityVfamDeletePolicyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vfamDeletePolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVfamDeletePolicyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVfamUpdatePolicyAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vfamupdatepolicyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vfamUpdatePolicyAuditRecord`.
-public typealias SecurityVfamUpdatePolicyAuditRecord = Model<SecurityVfamUpdatePolicyAuditRecordFields>
-
-/// The properties of a `SecurityVfamUpdatePolicyAuditRecord`, inherited ones included.
-public struct SecurityVfamUpdatePolicyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vfamUpdatePolicyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVfamUpdatePolicyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaAmplifyAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivaamplifyauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaAmplifyAuditRecord`.
-public typealias SecurityVivaAmplifyAuditRecord = Model<SecurityVivaAmplifyAuditRecordFields>
-
-/// The properties of a `SecurityVivaAmplifyAuditRecord`, inherited ones included.
-public struct SecurityVivaAmplifyAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaAmplifyAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaAmplifyAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaEngageEventsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaengageeventsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaEngageEventsAuditRecord`.
-public typealias SecurityVivaEngageEventsAuditRecord = Model<SecurityVivaEngageEventsAuditRecordFields>
-
-/// The properties of a `SecurityVivaEngageEventsAuditRecord`, inherited ones included.
-public struct SecurityVivaEngageEventsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaEngageEventsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaEngageEventsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaEngageNetworkAssociationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaengagenetworkassociationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaEngageNetworkAssociationAuditRecord`.
-public typealias SecurityVivaEngageNetworkAssociationAuditRecord =
-    Model<SecurityVivaEngageNetworkAssociationAuditRecordFields>
-
-/// The properties of a `SecurityVivaEngageNetworkAssociationAuditRecord`, inherited ones included.
-public struct SecurityVivaEngageNetworkAssociationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaEngageNetworkAssociationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaEngageNetworkAssociationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaEngageSegmentAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaengagesegmentauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaEngageSegmentAuditRecord`.
-public typealias SecurityVivaEngageSegmentAuditRecord = Model<SecurityVivaEngageSegmentAuditRecordFields>
-
-/// The properties of a `SecurityVivaEngageSegmentAuditRecord`, inherited ones included.
-public struct SecurityVivaEngageSegmentAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaEngageSegmentAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaEngageSegmentAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintAdvancedConfigurationAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintadvancedconfigurationauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintAdvancedConfigurationAuditRecord`.
-public typealias SecurityVivaGlintAdvancedConfigurationAuditRecord =
-    Model<SecurityVivaGlintAdvancedConfigurationAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintAdvancedConfigurationAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintAdvancedConfigurationAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintAdvancedConfigurationAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintAdvancedConfigurationAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintAgenticCampaignAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintagenticcampaignauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintAgenticCampaignAuditRecord`.
-public typealias SecurityVivaGlintAgenticCampaignAuditRecord = Model<SecurityVivaGlintAgenticCampaignAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintAgenticCampaignAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintAgenticCampaignAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintAgenticCampaignAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintAgenticCampaignAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintFeedbackProgramAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintfeedbackprogramauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintFeedbackProgramAuditRecord`.
-public typealias SecurityVivaGlintFeedbackProgramAuditRecord = Model<SecurityVivaGlintFeedbackProgramAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintFeedbackProgramAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintFeedbackProgramAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintFeedbackProgramAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintFeedbackProgramAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintOrganizationalDataAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintorganizationaldataauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintOrganizationalDataAuditRecord`.
-public typealias SecurityVivaGlintOrganizationalDataAuditRecord =
-    Model<SecurityVivaGlintOrganizationalDataAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintOrganizationalDataAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintOrganizationalDataAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintOrganizationalDataAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintOrganizationalDataAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintPulseProgramAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintpulseprogramauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintPulseProgramAuditRecord`.
-public typealias SecurityVivaGlintPulseProgramAuditRecord = Model<SecurityVivaGlintPulseProgramAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintPulseProgramAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintPulseProgramAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintPulseProgramAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintPulseProgramAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintpulseprogramrespondentrateauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintPulseProgramRespondentRateAuditRecord`.
-public typealias SecurityVivaGlintPulseProgramRespondentRateAuditRecord =
-    Model<SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintPulseProgramRespondentRateAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintPulseProgramRespondentRateAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintQuestionAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintquestionauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintQuestionAuditRecord`.
-public typealias SecurityVivaGlintQuestionAuditRecord = Model<SecurityVivaGlintQuestionAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintQuestionAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintQuestionAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintQuestionAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintQuestionAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintRoleAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivaglintroleauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintRoleAuditRecord`.
-public typealias SecurityVivaGlintRoleAuditRecord = Model<SecurityVivaGlintRoleAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintRoleAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintRoleAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintRoleAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintRoleAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintRubiconAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintrubiconauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintRubiconAuditRecord`.
-public typealias SecurityVivaGlintRubiconAuditRecord = Model<SecurityVivaGlintRubiconAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintRubiconAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintRubiconAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintRubiconAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintRubiconAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintSupportAccessAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintsupportaccessauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintSupportAccessAuditRecord`.
-public typealias SecurityVivaGlintSupportAccessAuditRecord = Model<SecurityVivaGlintSupportAccessAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintSupportAccessAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintSupportAccessAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintSupportAccessAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintSupportAccessAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintSystemAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivaglintsystemauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintSystemAuditRecord`.
-public typealias SecurityVivaGlintSystemAuditRecord = Model<SecurityVivaGlintSystemAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintSystemAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintSystemAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintSystemAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintSystemAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintUserAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivaglintuserauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintUserAuditRecord`.
-public typealias SecurityVivaGlintUserAuditRecord = Model<SecurityVivaGlintUserAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintUserAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintUserAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintUserAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintUserAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGlintUserGroupAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivaglintusergroupauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGlintUserGroupAuditRecord`.
-public typealias SecurityVivaGlintUserGroupAuditRecord = Model<SecurityVivaGlintUserGroupAuditRecordFields>
-
-/// The properties of a `SecurityVivaGlintUserGroupAuditRecord`, inherited ones included.
-public struct SecurityVivaGlintUserGroupAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGlintUserGroupAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGlintUserGroupAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaGoalsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivagoalsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaGoalsAuditRecord`.
-public typealias SecurityVivaGoalsAuditRecord = Model<SecurityVivaGoalsAuditRecordFields>
-
-/// The properties of a `SecurityVivaGoalsAuditRecord`, inherited ones included.
-public struct SecurityVivaGoalsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaGoalsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaGoalsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaLearningAdminAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivalearningadminauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaLearningAdminAuditRecord`.
-public typealias SecurityVivaLearningAdminAuditRecord = Model<SecurityVivaLearningAdminAuditRecordFields>
-
-/// The properties of a `SecurityVivaLearningAdminAuditRecord`, inherited ones included.
-public struct SecurityVivaLearningAdminAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaLearningAdminAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaLearningAdminAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaLearningAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivalearningauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaLearningAuditRecord`.
-public typealias SecurityVivaLearningAuditRecord = Model<SecurityVivaLearningAuditRecordFields>
-
-/// The properties of a `SecurityVivaLearningAuditRecord`, inherited ones included.
-public struct SecurityVivaLearningAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaLearningAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaLearningAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaPulseAdminAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivapulseadminauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaPulseAdminAuditRecord`.
-public typealias SecurityVivaPulseAdminAuditRecord = Model<SecurityVivaPulseAdminAuditRecordFields>
-
-/// The properties of a `SecurityVivaPulseAdminAuditRecord`, inherited ones included.
-public struct SecurityVivaPulseAdminAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaPulseAdminAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaPulseAdminAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaPulseOrganizerAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivapulseorganizerauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaPulseOrganizerAuditRecord`.
-public typealias SecurityVivaPulseOrganizerAuditRecord = Model<SecurityVivaPulseOrganizerAuditRecordFields>
-
-/// The properties of a `SecurityVivaPulseOrganizerAuditRecord`, inherited ones included.
-public struct SecurityVivaPulseOrganizerAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaPulseOrganizerAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaPulseOrganizerAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaPulseReportAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vivapulsereportauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaPulseReportAuditRecord`.
-public typealias SecurityVivaPulseReportAuditRecord = Model<SecurityVivaPulseReportAuditRecordFields>
-
-/// The properties of a `SecurityVivaPulseReportAuditRecord`, inherited ones included.
-public struct SecurityVivaPulseReportAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaPulseReportAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaPulseReportAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityVivaPulseResponseAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-vivapulseresponseauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vivaPulseResponseAuditRecord`.
-public typealias SecurityVivaPulseResponseAuditRecord = Model<SecurityVivaPulseResponseAuditRecordFields>
-
-/// The properties of a `SecurityVivaPulseResponseAuditRecord`, inherited ones included.
-public struct SecurityVivaPulseResponseAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vivaPulseResponseAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityVivaPulseResponseAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.vmCloudProvider`.
-public typealias SecurityVmCloudProvider = OpenEnum<SecurityVmCloudProviderValues>
-
-/// The values of `SecurityVmCloudProvider` that the spec declares; others decode and re-encode too.
-public enum SecurityVmCloudProviderValues: EnumValues {
-    public static let known: [String] = ["unknown", "azure", "unknownFutureValue"]
-}
-
-extension SecurityVmCloudProvider {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var azure: Self { Self(rawValue: "azure") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityVmMetadataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vmmetadata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vmMetadata`.
-public typealias SecurityVmMetadata = Model<SecurityVmMetadataFields>
-
-/// The properties of a `SecurityVmMetadata`, inherited ones included.
-public struct SecurityVmMetadataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.vmMetadata", fields: SecurityVmMetadataFields())
-    public let cloudProvider: Field<SecurityVmCloudProvider>
-    public let resourceId: Field<String>
-    public let subscriptionId: Field<String>
-    public let vmId: Field<String>
-
-    private init() {
-        self.cloudProvider = Field("cloudProvider")
-        self.resourceId = Field("resourceId")
-        self.subscriptionId = Field("subscriptionId")
-        self.vmId = Field("vmId")
-    }
-}
-
-/// Its properties are listed in `SecurityVulnerabilityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vulnerability?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vulnerability`.
-public typealias SecurityVulnerability = Model<SecurityVulnerabilityFields>
-
-/// The properties of a `SecurityVulnerability`, inherited ones included.
-public struct SecurityVulnerabilityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vulnerability",
-        base: Entity.self,
-        fields: SecurityVulnerabilityFields()
-    )
-
-    public let id: Field<String>
-    public let activeExploitsObserved: Field<Bool>
-    public let commonWeaknessEnumerationIds: Field<[String]>
-    public let createdDateTime: Field<Date>
-    public let cvss2Summary: Field<SecurityCvssSummary>
-    public let cvss3Summary: Field<SecurityCvssSummary>
-    public let description: Field<SecurityFormattedContent>
-    public let exploits: Field<[SecurityHyperlink]>
-    public let exploitsAvailable: Field<Bool>
-    public let hasChatter: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let priorityScore: Field<Int32>
-    public let publishedDateTime: Field<Date>
-    public let references: Field<[SecurityHyperlink]>
-    public let remediation: Field<SecurityFormattedContent>
-    public let severity: Field<SecurityVulnerabilitySeverity>
-
-    /// Present when the request expanded it (`expand("articles")`).
-    public let articles: Field<[SecurityArticle]>
-
-    /// Present when the request expanded it (`expand("components")`).
-    public let components: Field<[SecurityVulnerabilityComponent]>
-
-    private init() {
-        self.id = Field("id")
-        self.activeExploitsObserved = Field("activeExploitsObserved")
-        self.commonWeaknessEnumerationIds = Field("commonWeaknessEnumerationIds")
-        self.createdDateTime = Field("createdDateTime")
-        self.cvss2Summary = Field("cvss2Summary")
-        self.cvss3Summary = Field("cvss3Summary")
-        self.description = Field("description")
-        self.exploits = Field("exploits")
-        self.exploitsAvailable = Field("exploitsAvailable")
-        self.hasChatter = Field("hasChatter")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priorityScore = Field("priorityScore")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.references = Field("references")
-        self.remediation = Field("remediation")
-        self.severity = Field("severity")
-        self.articles = Field("articles")
-        self.components = Field("components")
-    }
-}
-
-/// Its properties are listed in `SecurityVulnerabilityComponentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-vulnerabilitycomponent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.vulnerabilityComponent`.
-public typealias SecurityVulnerabilityComponent = Model<SecurityVulnerabilityComponentFields>
-
-/// The properties of a `SecurityVulnerabilityComponent`, inherited ones included.
-public struct SecurityVulnerabilityComponentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.vulnerabilityComponent",
-        base: Entity.self,
-        fields: SecurityVulnerabilityComponentFields()
-    )
-
-    public let id: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-    }
-}
-
-/// Requests for one `SecurityVulnerabilityComponent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.vulnerabilityComponent`.
-public struct SecurityVulnerabilityComponentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityVulnerabilityComponent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.vulnerabilityComponent",
-        model: SecurityVulnerabilityComponent.self
-    )
-}
-
-/// Requests for one `SecurityVulnerability`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.vulnerability`.
-public struct SecurityVulnerabilityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityVulnerability
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.vulnerability",
-        model: SecurityVulnerability.self,
-        children: [
-            .init("articles", "microsoft.graph.security.article", collection: true),
-            .init("components", "microsoft.graph.security.vulnerabilityComponent", collection: true),
-        ]
-    )
-
-    /// `articles.request()` lists them; `articles("article-id")` addresses one.
-    public var articles: CollectionRequestBuilder<SecurityArticleRequestBuilder> {
-        .init(client: client, path: path.appending("articles"))
-    }
-
-    /// `components.request()` lists them; `components("vulnerabilityComponent-id")` addresses one.
-    public var components: CollectionRequestBuilder<SecurityVulnerabilityComponentRequestBuilder> {
-        .init(client: client, path: path.appending("components"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.vulnerabilitySeverity`.
-public typealias SecurityVulnerabilitySeverity = OpenEnum<SecurityVulnerabilitySeverityValues>
-
-/// The values of `SecurityVulnerabilitySeverity` that the spec declares; others decode and re-encode too.
-public enum SecurityVulnerabilitySeverityValues: EnumValues {
-    public static let known: [String] = ["none", "low", "medium", "high", "critical", "unknownFutureValue"]
-}
-
-extension SecurityVulnerabilitySeverity {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var critical: Self { Self(rawValue: "critical") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityWdatpAlertsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-wdatpalertsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.wdatpAlertsAuditRecord`.
-public typealias SecurityWdatpAlertsAuditRecord = Model<SecurityWdatpAlertsAuditRecordFields>
-
-/// The properties of a `SecurityWdatpAlertsAuditRecord`, inherited ones included.
-public struct SecurityWdatpAlertsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.wdatpAlertsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityWdatpAlertsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityWebContentFilteringAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-webcontentfilteringauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.webContentFilteringAuditRecord`.
-public typealias SecurityWebContentFilteringAuditRecord = Model<SecurityWebContentFilteringAuditRecordFields>
-
-/// The properties of a `SecurityWebContentFilteringAuditRecord`, inherited ones included.
-public struct SecurityWebContentFilteringAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.webContentFilteringAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityWebContentFilteringAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityWhoisBaseRecordFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoisbaserecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.whoisBaseRecord`.
-public typealias SecurityWhoisBaseRecord = Model<SecurityWhoisBaseRecordFields>
-
-/// The properties of a `SecurityWhoisBaseRecord`, inherited ones included.
-public struct SecurityWhoisBaseRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.whoisBaseRecord",
-        base: Entity.self,
-        derived: [SecurityWhoisHistoryRecord.self, SecurityWhoisRecord.self],
-        fields: SecurityWhoisBaseRecordFields()
-    )
-
-    public let id: Field<String>
-    public let abuse: Field<SecurityWhoisContact>
-    public let admin: Field<SecurityWhoisContact>
-    public let billing: Field<SecurityWhoisContact>
-    public let domainStatus: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<Date>
-    public let nameservers: Field<[SecurityWhoisNameserver]>
-    public let noc: Field<SecurityWhoisContact>
-    public let rawWhoisText: Field<String>
-    public let registrant: Field<SecurityWhoisContact>
-    public let registrar: Field<SecurityWhoisContact>
-    public let registrationDateTime: Field<Date>
-    public let technical: Field<SecurityWhoisContact>
-    public let whoisServer: Field<String>
-    public let zone: Field<SecurityWhoisContact>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.abuse = Field("abuse")
-        self.admin = Field("admin")
-        self.billing = Field("billing")
-        self.domainStatus = Field("domainStatus")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.nameservers = Field("nameservers")
-        self.noc = Field("noc")
-        self.rawWhoisText = Field("rawWhoisText")
-        self.registrant = Field("registrant")
-        self.registrar = Field("registrar")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.technical = Field("technical")
-        self.whoisServer = Field("whoisServer")
-        self.zone = Field("zone")
-        self.host = Field("host")
-    }
-}
-
-/// Requests for one `SecurityWhoisBaseRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.whoisBaseRecord`.
-public struct SecurityWhoisBaseRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityWhoisBaseRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.whoisBaseRecord",
-        model: SecurityWhoisBaseRecord.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
-
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
-}
-
-/// Its properties are listed in `SecurityWhoisContactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoiscontact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.whoisContact`.
-public typealias SecurityWhoisContact = Model<SecurityWhoisContactFields>
-
-/// The properties of a `SecurityWhoisContact`, inherited ones included.
-public struct SecurityWhoisContactFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.whoisContact",
-        fields: SecurityWhoisContactFields()
-    )
-    public let address: Field<PhysicalAddress>
-    public let email: Field<String>
-    public let fax: Field<String>
-    public let name: Field<String>
-    public let organization: Field<String>
-    public let telephone: Field<String>
-
-    private init() {
-        self.address = Field("address")
-        self.email = Field("email")
-        self.fax = Field("fax")
-        self.name = Field("name")
-        self.organization = Field("organization")
-        self.telephone = Field("telephone")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.security.whoisDomainStatus`.
-public typealias SecurityWhoisDomainStatus = OpenEnum<SecurityWhoisDomainStatusValues>
-
-/// The values of `SecurityWhoisDomainStatus` that the spec declares; others decode and re-encode too.
-public enum SecurityWhoisDomainStatusValues: EnumValues {
-    public static let known: [String] = [
-        "clientDeleteProhibited",
-        "clientHold",
-        "clientRenewProhibited",
-        "clientTransferProhibited",
-        "clientUpdateProhibited",
-        "unknownFutureValue",
-    ]
-}
-
-extension SecurityWhoisDomainStatus {
-    public static var clientDeleteProhibited: Self { Self(rawValue: "clientDeleteProhibited") }
-
-    public static var clientHold: Self { Self(rawValue: "clientHold") }
-
-    public static var clientRenewProhibited: Self { Self(rawValue: "clientRenewProhibited") }
-
-    public static var clientTransferProhibited: Self { Self(rawValue: "clientTransferProhibited") }
-
-    public static var clientUpdateProhibited: Self { Self(rawValue: "clientUpdateProhibited") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SecurityWhoisHistoryRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoishistoryrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.whoisHistoryRecord`.
-public typealias SecurityWhoisHistoryRecord = Model<SecurityWhoisHistoryRecordFields>
-
-/// The properties of a `SecurityWhoisHistoryRecord`, inherited ones included.
-public struct SecurityWhoisHistoryRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.whoisHistoryRecord",
-        base: SecurityWhoisBaseRecord.self,
-        fields: SecurityWhoisHistoryRecordFields()
-    )
-
-    public let id: Field<String>
-    public let abuse: Field<SecurityWhoisContact>
-    public let admin: Field<SecurityWhoisContact>
-    public let billing: Field<SecurityWhoisContact>
-    public let domainStatus: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<Date>
-    public let nameservers: Field<[SecurityWhoisNameserver]>
-    public let noc: Field<SecurityWhoisContact>
-    public let rawWhoisText: Field<String>
-    public let registrant: Field<SecurityWhoisContact>
-    public let registrar: Field<SecurityWhoisContact>
-    public let registrationDateTime: Field<Date>
-    public let technical: Field<SecurityWhoisContact>
-    public let whoisServer: Field<String>
-    public let zone: Field<SecurityWhoisContact>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.abuse = Field("abuse")
-        self.admin = Field("admin")
-        self.billing = Field("billing")
-        self.domainStatus = Field("domainStatus")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.nameservers = Field("nameservers")
-        self.noc = Field("noc")
-        self.rawWhoisText = Field("rawWhoisText")
-        self.registrant = Field("registrant")
-        self.registrar = Field("registrar")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.technical = Field("technical")
-        self.whoisServer = Field("whoisServer")
-        self.zone = Field("zone")
-        self.host = Field("host")
-    }
-}
-
-/// Requests for one `SecurityWhoisHistoryRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.whoisHistoryRecord`.
-public struct SecurityWhoisHistoryRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityWhoisHistoryRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.whoisHistoryRecord",
-        model: SecurityWhoisHistoryRecord.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
-
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
-}
-
-/// Its properties are listed in `SecurityWhoisNameserverFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoisnameserver?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.whoisNameserver`.
-public typealias SecurityWhoisNameserver = Model<SecurityWhoisNameserverFields>
-
-/// The properties of a `SecurityWhoisNameserver`, inherited ones included.
-public struct SecurityWhoisNameserverFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.whoisNameserver",
-        fields: SecurityWhoisNameserverFields()
-    )
-
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.host = Field("host")
-    }
-}
-
-/// Its properties are listed in `SecurityWhoisRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-whoisrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.whoisRecord`.
-public typealias SecurityWhoisRecord = Model<SecurityWhoisRecordFields>
-
-/// The properties of a `SecurityWhoisRecord`, inherited ones included.
-public struct SecurityWhoisRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.whoisRecord",
-        base: SecurityWhoisBaseRecord.self,
-        fields: SecurityWhoisRecordFields()
-    )
-
-    public let id: Field<String>
-    public let abuse: Field<SecurityWhoisContact>
-    public let admin: Field<SecurityWhoisContact>
-    public let billing: Field<SecurityWhoisContact>
-    public let domainStatus: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<Date>
-    public let nameservers: Field<[SecurityWhoisNameserver]>
-    public let noc: Field<SecurityWhoisContact>
-    public let rawWhoisText: Field<String>
-    public let registrant: Field<SecurityWhoisContact>
-    public let registrar: Field<SecurityWhoisContact>
-    public let registrationDateTime: Field<Date>
-    public let technical: Field<SecurityWhoisContact>
-    public let whoisServer: Field<String>
-    public let zone: Field<SecurityWhoisContact>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[SecurityWhoisHistoryRecord]>
-
-    private init() {
-        self.id = Field("id")
-        self.abuse = Field("abuse")
-        self.admin = Field("admin")
-        self.billing = Field("billing")
-        self.domainStatus = Field("domainStatus")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.nameservers = Field("nameservers")
-        self.noc = Field("noc")
-        self.rawWhoisText = Field("rawWhoisText")
-        self.registrant = Field("registrant")
-        self.registrar = Field("registrar")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.technical = Field("technical")
-        self.whoisServer = Field("whoisServer")
-        self.zone = Field("zone")
-        self.host = Field("host")
-        self.history = Field("history")
-    }
-}
-
-/// Requests for one `SecurityWhoisRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.security.whoisRecord`.
-public struct SecurityWhoisRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityWhoisRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.whoisRecord",
-        model: SecurityWhoisRecord.self,
-        children: [
-            .init("host", "microsoft.graph.security.host", collection: false),
-            .init("history", "microsoft.graph.security.whoisHistoryRecord", collection: true),
-        ]
-    )
-
-    public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
-
-    /// `history.request()` lists them; `history("whoisHistoryRecord-id")` addresses one.
-    public var history: CollectionRequestBuilder<SecurityWhoisHistoryRecordRequestBuilder> {
-        .init(client: client, path: path.appending("history"))
-    }
-}
-
-/// Its properties are listed in `SecurityWindows365CustomerLockboxAuditRecordFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-windows365customerlockboxauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.windows365CustomerLockboxAuditRecord`.
-public typealias SecurityWindows365CustomerLockboxAuditRecord =
-    Model<SecurityWindows365CustomerLockboxAuditRecordFields>
-
-/// The properties of a `SecurityWindows365CustomerLockboxAuditRecord`, inherited ones included.
-public struct SecurityWindows365CustomerLockboxAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.windows365CustomerLockboxAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityWindows365CustomerLockboxAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityWorkplaceAnalyticsAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-workplaceanalyticsauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.workplaceAnalyticsAuditRecord`.
-public typealias SecurityWorkplaceAnalyticsAuditRecord = Model<SecurityWorkplaceAnalyticsAuditRecordFields>
-
-/// The properties of a `SecurityWorkplaceAnalyticsAuditRecord`, inherited ones included.
-public struct SecurityWorkplaceAnalyticsAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.workplaceAnalyticsAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityWorkplaceAnalyticsAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityYammerAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/security-yammerauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.yammerAuditRecord`.
-public typealias SecurityYammerAuditRecord = Model<SecurityYammerAuditRecordFields>
-
-/// The properties of a `SecurityYammerAuditRecord`, inherited ones included.
-public struct SecurityYammerAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.yammerAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityYammerAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// Its properties are listed in `SecurityYammerUserHidingAuditRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/security-yammeruserhidingauditrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.security.yammerUserHidingAuditRecord`.
-public typealias SecurityYammerUserHidingAuditRecord = Model<SecurityYammerUserHidingAuditRecordFields>
-
-/// The properties of a `SecurityYammerUserHidingAuditRecord`, inherited ones included.
-public struct SecurityYammerUserHidingAuditRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.yammerUserHidingAuditRecord",
-        base: SecurityAuditData.self,
-        fields: SecurityYammerUserHidingAuditRecordFields()
-    )
-
-    public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
-
-    private init() {
-        self.dynamicProperties = Field("dynamicProperties")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.selectionLikelihoodInfo`.
-public typealias SelectionLikelihoodInfo = OpenEnum<SelectionLikelihoodInfoValues>
-
-/// The values of `SelectionLikelihoodInfo` that the spec declares; others decode and re-encode too.
-public enum SelectionLikelihoodInfoValues: EnumValues {
-    public static let known: [String] = ["notSpecified", "high"]
-}
-
-extension SelectionLikelihoodInfo {
-    public static var notSpecified: Self { Self(rawValue: "notSpecified") }
-
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// Its properties are listed in `SelfServiceSignUpAuthenticationFlowConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/selfservicesignupauthenticationflowconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.selfServiceSignUpAuthenticationFlowConfiguration`.
-public typealias SelfServiceSignUpAuthenticationFlowConfiguration =
-    Model<SelfServiceSignUpAuthenticationFlowConfigurationFields>
-
-/// The properties of a `SelfServiceSignUpAuthenticationFlowConfiguration`, inherited ones included.
-public struct SelfServiceSignUpAuthenticationFlowConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.selfServiceSignUpAuthenticationFlowConfiguration",
-        fields: SelfServiceSignUpAuthenticationFlowConfigurationFields()
-    )
-
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-    }
-}
-
-/// Its properties are listed in `SelfSignedCertificateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/selfsignedcertificate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.selfSignedCertificate`.
-public typealias SelfSignedCertificate = Model<SelfSignedCertificateFields>
-
-/// The properties of a `SelfSignedCertificate`, inherited ones included.
-public struct SelfSignedCertificateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.selfSignedCertificate",
-        fields: SelfSignedCertificateFields()
-    )
-    public let customKeyIdentifier: Field<Data>
-    public let displayName: Field<String>
-    public let endDateTime: Field<Date>
-    public let key: Field<Data>
-    public let keyId: Field<String>
-    public let startDateTime: Field<Date>
-    public let thumbprint: Field<String>
-    public let type: Field<String>
-    public let usage: Field<String>
-
-    private init() {
-        self.customKeyIdentifier = Field("customKeyIdentifier")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.key = Field("key")
-        self.keyId = Field("keyId")
-        self.startDateTime = Field("startDateTime")
-        self.thumbprint = Field("thumbprint")
-        self.type = Field("type")
-        self.usage = Field("usage")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.sendDtmfCompletionReason`.
-public typealias SendDtmfCompletionReason = OpenEnum<SendDtmfCompletionReasonValues>
-
-/// The values of `SendDtmfCompletionReason` that the spec declares; others decode and re-encode too.
-public enum SendDtmfCompletionReasonValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "completedSuccessfully",
-        "mediaOperationCanceled",
-        "unknownFutureValue",
-    ]
-}
-
-extension SendDtmfCompletionReason {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var completedSuccessfully: Self { Self(rawValue: "completedSuccessfully") }
-
-    public static var mediaOperationCanceled: Self { Self(rawValue: "mediaOperationCanceled") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SendDtmfTonesOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/senddtmftonesoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sendDtmfTonesOperation`.
-public typealias SendDtmfTonesOperation = Model<SendDtmfTonesOperationFields>
-
-/// The properties of a `SendDtmfTonesOperation`, inherited ones included.
-public struct SendDtmfTonesOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sendDtmfTonesOperation",
-        base: CommsOperation.self,
-        fields: SendDtmfTonesOperationFields()
-    )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-    public let completionReason: Field<SendDtmfCompletionReason>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.completionReason = Field("completionReason")
-    }
-}
-
-/// Requests for one `SendDtmfTonesOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sendDtmfTonesOperation`.
-public struct SendDtmfTonesOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SendDtmfTonesOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sendDtmfTonesOperation",
-        model: SendDtmfTonesOperation.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.sensitivity`.
-public typealias Sensitivity = OpenEnum<SensitivityValues>
-
-/// The values of `Sensitivity` that the spec declares; others decode and re-encode too.
-public enum SensitivityValues: EnumValues {
-    public static let known: [String] = ["normal", "personal", "private", "confidential"]
-}
-
-extension Sensitivity {
-    public static var normal: Self { Self(rawValue: "normal") }
-
-    public static var personal: Self { Self(rawValue: "personal") }
-
-    public static var `private`: Self { Self(rawValue: "private") }
-
-    public static var confidential: Self { Self(rawValue: "confidential") }
-}
-
-/// Its properties are listed in `SensitivityLabelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sensitivitylabel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sensitivityLabel`.
-public typealias SensitivityLabel = Model<SensitivityLabelFields>
-
-/// The properties of a `SensitivityLabel`, inherited ones included.
-public struct SensitivityLabelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sensitivityLabel",
-        base: Entity.self,
-        fields: SensitivityLabelFields()
-    )
-
-    public let id: Field<String>
-    public let actionSource: Field<LabelActionSource>
-    public let autoTooltip: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let hasProtection: Field<Bool>
-    public let isDefault: Field<Bool>
-    public let isEndpointProtectionEnabled: Field<Bool>
-    public let isScopedToUser: Field<Bool>
-    public let locale: Field<String>
-    public let name: Field<String>
-    public let priority: Field<Int32>
-    public let toolTip: Field<String>
-
-    /// Present when the request expanded it (`expand("rights")`).
-    public let rights: Field<UsageRightsIncluded>
-
-    /// Present when the request expanded it (`expand("sublabels")`).
-    public let sublabels: Field<[SensitivityLabel]>
-
-    private init() {
-        self.id = Field("id")
-        self.actionSource = Field("actionSource")
-        self.autoTooltip = Field("autoTooltip")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.hasProtection = Field("hasProtection")
-        self.isDefault = Field("isDefault")
-        self.isEndpointProtectionEnabled = Field("isEndpointProtectionEnabled")
-        self.isScopedToUser = Field("isScopedToUser")
-        self.locale = Field("locale")
-        self.name = Field("name")
-        self.priority = Field("priority")
-        self.toolTip = Field("toolTip")
-        self.rights = Field("rights")
-        self.sublabels = Field("sublabels")
-    }
-}
-
-/// Its properties are listed in `SensitivityLabelAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sensitivitylabelassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sensitivityLabelAssignment`.
-public typealias SensitivityLabelAssignment = Model<SensitivityLabelAssignmentFields>
-
-/// The properties of a `SensitivityLabelAssignment`, inherited ones included.
-public struct SensitivityLabelAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sensitivityLabelAssignment",
-        fields: SensitivityLabelAssignmentFields()
-    )
-
-    public let assignmentMethod: Field<SensitivityLabelAssignmentMethod>
-    public let sensitivityLabelId: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.assignmentMethod = Field("assignmentMethod")
-        self.sensitivityLabelId = Field("sensitivityLabelId")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.sensitivityLabelAssignmentMethod`.
-public typealias SensitivityLabelAssignmentMethod = OpenEnum<SensitivityLabelAssignmentMethodValues>
-
-/// The values of `SensitivityLabelAssignmentMethod` that the spec declares; others decode and re-encode too.
-public enum SensitivityLabelAssignmentMethodValues: EnumValues {
-    public static let known: [String] = ["standard", "privileged", "auto", "unknownFutureValue"]
-}
-
-extension SensitivityLabelAssignmentMethod {
-    public static var standard: Self { Self(rawValue: "standard") }
-
-    public static var privileged: Self { Self(rawValue: "privileged") }
-
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SensitivityLabelInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sensitivitylabelinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sensitivityLabelInfo`.
-public typealias SensitivityLabelInfo = Model<SensitivityLabelInfoFields>
-
-/// The properties of a `SensitivityLabelInfo`, inherited ones included.
-public struct SensitivityLabelInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sensitivityLabelInfo", fields: SensitivityLabelInfoFields())
-    public let color: Field<String>
-    public let displayName: Field<String>
-    public let priority: Field<Int32>
-    public let sensitivityLabelId: Field<String>
-    public let tooltip: Field<String>
-
-    private init() {
-        self.color = Field("color")
-        self.displayName = Field("displayName")
-        self.priority = Field("priority")
-        self.sensitivityLabelId = Field("sensitivityLabelId")
-        self.tooltip = Field("tooltip")
-    }
-}
-
-/// Requests for one `SensitivityLabel`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sensitivityLabel`.
-public struct SensitivityLabelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SensitivityLabel
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sensitivityLabel",
-        model: SensitivityLabel.self,
-        children: [
-            .init("rights", "microsoft.graph.usageRightsIncluded", collection: false),
-            .init("sublabels", "microsoft.graph.sensitivityLabel", collection: true),
-        ],
-        operations: [
-            .init(
-                "computeRightsAndInheritance",
-                .post,
-                onCollection: true,
-                response: .model(ComputeRightsAndInheritanceResult.self)
-            ),
-            .init("computeInheritance", .get, onCollection: true, response: .model(SensitivityLabel.self)),
-        ]
-    )
-
-    public var rights: UsageRightsIncludedRequestBuilder { .init(client: client, path: path.appending("rights")) }
-
-    /// `sublabels.request()` lists them; `sublabels("sensitivityLabel-id")` addresses one.
-    public var sublabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
-        .init(client: client, path: path.appending("sublabels"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == SensitivityLabelRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.sensitivityLabel/computeRightsAndInheritance` (POST).
-    public func computeRightsAndInheritance(
-        delegatedUserEmail: String,
-        locale: String,
-        protectedContents: [ProtectedContent],
-        supportedContentFormats: [String]
-    ) -> OperationRequest<ComputeRightsAndInheritanceResult> {
-        var request = APIRequest(method: .post, path: path.appending("computeRightsAndInheritance"))
-        var body = JSONObject()
-        body.set("delegatedUserEmail", delegatedUserEmail)
-        body.set("locale", locale)
-        body.set("protectedContents", protectedContents)
-        body.set("supportedContentFormats", supportedContentFormats)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(ComputeRightsAndInheritanceResult.self)
-        )
-    }
-
-    /// - Remark: Generated from `microsoft.graph.sensitivityLabel/computeInheritance` (GET).
-    public func computeInheritance(
-        labelIds: [String],
-        locale: String,
-        contentFormats: [String]
-    ) -> OperationRequest<SensitivityLabel> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "computeInheritance",
-                parameters: [
-                    ("labelIds", ODataLiteral(json: labelIds)),
-                    ("locale", ODataLiteral(json: locale)),
-                    ("contentFormats", ODataLiteral(json: contentFormats)),
-                ]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(SensitivityLabel.self))
-    }
-}
-
-/// Its properties are listed in `ServerProcessedContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serverprocessedcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serverProcessedContent`.
-public typealias ServerProcessedContent = Model<ServerProcessedContentFields>
-
-/// The properties of a `ServerProcessedContent`, inherited ones included.
-public struct ServerProcessedContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serverProcessedContent",
-        fields: ServerProcessedContentFields()
-    )
-
-    public let htmlStrings: Field<[MetaDataKeyStringPair]>
-    public let imageSources: Field<[MetaDataKeyStringPair]>
-    public let links: Field<[MetaDataKeyStringPair]>
-    public let searchablePlainTexts: Field<[MetaDataKeyStringPair]>
-
-    private init() {
-        self.htmlStrings = Field("htmlStrings")
-        self.imageSources = Field("imageSources")
-        self.links = Field("links")
-        self.searchablePlainTexts = Field("searchablePlainTexts")
-    }
-}
-
-/// Its properties are listed in `ServiceAnnouncementFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceannouncement?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceAnnouncement`.
-public typealias ServiceAnnouncement = Model<ServiceAnnouncementFields>
-
-/// The properties of a `ServiceAnnouncement`, inherited ones included.
-public struct ServiceAnnouncementFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceAnnouncement",
-        base: Entity.self,
-        fields: ServiceAnnouncementFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("healthOverviews")`).
-    public let healthOverviews: Field<[ServiceHealth]>
-
-    /// Present when the request expanded it (`expand("issues")`).
-    public let issues: Field<[ServiceHealthIssue]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[ServiceUpdateMessage]>
-
-    private init() {
-        self.id = Field("id")
-        self.healthOverviews = Field("healthOverviews")
-        self.issues = Field("issues")
-        self.messages = Field("messages")
-    }
-}
-
-/// Its properties are listed in `ServiceAnnouncementAttachmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceannouncementattachment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceAnnouncementAttachment`.
-public typealias ServiceAnnouncementAttachment = Model<ServiceAnnouncementAttachmentFields>
-
-/// The properties of a `ServiceAnnouncementAttachment`, inherited ones included.
-public struct ServiceAnnouncementAttachmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceAnnouncementAttachment",
-        base: Entity.self,
-        fields: ServiceAnnouncementAttachmentFields()
-    )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
-}
-
-/// Requests for one `ServiceAnnouncementAttachment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.serviceAnnouncementAttachment`.
-public struct ServiceAnnouncementAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceAnnouncementAttachment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceAnnouncementAttachment",
-        model: ServiceAnnouncementAttachment.self
-    )
-
-    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
-    public var content: StreamRequestBuilder<ServiceAnnouncementAttachment> {
-        .init(client: client, path: path.appending("content"))
-    }
-}
-
-/// Its properties are listed in `ServiceAnnouncementBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceannouncementbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceAnnouncementBase`.
-public typealias ServiceAnnouncementBase = Model<ServiceAnnouncementBaseFields>
-
-/// The properties of a `ServiceAnnouncementBase`, inherited ones included.
-public struct ServiceAnnouncementBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceAnnouncementBase",
-        base: Entity.self,
-        derived: [ServiceHealthIssue.self, ServiceUpdateMessage.self],
-        fields: ServiceAnnouncementBaseFields()
-    )
-
-    public let id: Field<String>
-    public let details: Field<[KeyValuePair]>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let title: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.details = Field("details")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.title = Field("title")
-    }
-}
-
-/// Requests for one `ServiceAnnouncementBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.serviceAnnouncementBase`.
-public struct ServiceAnnouncementBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceAnnouncementBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceAnnouncementBase",
-        model: ServiceAnnouncementBase.self
-    )
-}
-
-/// Requests for one `ServiceAnnouncement`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.serviceAnnouncement`.
-public struct ServiceAnnouncementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceAnnouncement
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceAnnouncement",
-        model: ServiceAnnouncement.self,
-        children: [
-            .init("healthOverviews", "microsoft.graph.serviceHealth", collection: true),
-            .init("issues", "microsoft.graph.serviceHealthIssue", collection: true),
-            .init("messages", "microsoft.graph.serviceUpdateMessage", collection: true),
-        ]
-    )
-
-    /// `healthOverviews.request()` lists them; `healthOverviews("serviceHealth-id")` addresses one.
-    public var healthOverviews: CollectionRequestBuilder<ServiceHealthRequestBuilder> {
-        .init(client: client, path: path.appending("healthOverviews"))
-    }
-
-    /// `issues.request()` lists them; `issues("serviceHealthIssue-id")` addresses one.
-    public var issues: CollectionRequestBuilder<ServiceHealthIssueRequestBuilder> {
-        .init(client: client, path: path.appending("issues"))
-    }
-
-    /// `messages.request()` lists them; `messages("serviceUpdateMessage-id")` addresses one.
-    public var messages: CollectionRequestBuilder<ServiceUpdateMessageRequestBuilder> {
-        .init(client: client, path: path.appending("messages"))
-    }
-}
-
-/// Its properties are listed in `ServiceAppFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceapp?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceApp`.
-public typealias ServiceApp = Model<ServiceAppFields>
-
-/// The properties of a `ServiceApp`, inherited ones included.
-public struct ServiceAppFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.serviceApp", base: Entity.self, fields: ServiceAppFields())
-    public let id: Field<String>
-    public let application: Field<Identity>
-    public let effectiveDateTime: Field<Date>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let registrationDateTime: Field<Date>
-    public let status: Field<ServiceAppStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.application = Field("application")
-        self.effectiveDateTime = Field("effectiveDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `ServiceApp`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.serviceApp`.
-public struct ServiceAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceApp
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceApp",
-        model: ServiceApp.self,
-        operations: [
-            .init("activate", .post, response: .model(ServiceApp.self)),
-            .init("deactivate", .post, response: .model(ServiceApp.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.serviceApp/activate` (POST).
-    public func activate(effectiveDateTime: Date) -> OperationRequest<ServiceApp> {
-        var request = APIRequest(method: .post, path: path.appending("activate"))
-        var body = JSONObject()
-        body.set("effectiveDateTime", effectiveDateTime)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ServiceApp.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.serviceApp/deactivate` (POST).
-    public func deactivate() -> OperationRequest<ServiceApp> {
-        let request = APIRequest(method: .post, path: path.appending("deactivate"))
-        return OperationRequest(client: client, request: request, decoder: .model(ServiceApp.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.serviceAppStatus`.
-public typealias ServiceAppStatus = OpenEnum<ServiceAppStatusValues>
-
-/// The values of `ServiceAppStatus` that the spec declares; others decode and re-encode too.
-public enum ServiceAppStatusValues: EnumValues {
-    public static let known: [String] = ["inactive", "active", "pendingActive", "pendingInactive", "unknownFutureValue"]
-}
-
-extension ServiceAppStatus {
-    public static var inactive: Self { Self(rawValue: "inactive") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var pendingActive: Self { Self(rawValue: "pendingActive") }
-
-    public static var pendingInactive: Self { Self(rawValue: "pendingInactive") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ServiceHealthFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicehealth?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceHealth`.
-public typealias ServiceHealth = Model<ServiceHealthFields>
-
-/// The properties of a `ServiceHealth`, inherited ones included.
-public struct ServiceHealthFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceHealth",
-        base: Entity.self,
-        fields: ServiceHealthFields()
-    )
-
-    public let id: Field<String>
-    public let service: Field<String>
-    public let status: Field<ServiceHealthStatus>
-
-    /// Present when the request expanded it (`expand("issues")`).
-    public let issues: Field<[ServiceHealthIssue]>
-
-    private init() {
-        self.id = Field("id")
-        self.service = Field("service")
-        self.status = Field("status")
-        self.issues = Field("issues")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.serviceHealthClassificationType`.
-public typealias ServiceHealthClassificationType = OpenEnum<ServiceHealthClassificationTypeValues>
-
-/// The values of `ServiceHealthClassificationType` that the spec declares; others decode and re-encode too.
-public enum ServiceHealthClassificationTypeValues: EnumValues {
-    public static let known: [String] = ["advisory", "incident", "unknownFutureValue"]
-}
-
-extension ServiceHealthClassificationType {
-    public static var advisory: Self { Self(rawValue: "advisory") }
-
-    public static var incident: Self { Self(rawValue: "incident") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ServiceHealthIssueFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicehealthissue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceHealthIssue`.
-public typealias ServiceHealthIssue = Model<ServiceHealthIssueFields>
-
-/// The properties of a `ServiceHealthIssue`, inherited ones included.
-public struct ServiceHealthIssueFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceHealthIssue",
-        base: ServiceAnnouncementBase.self,
-        fields: ServiceHealthIssueFields()
-    )
-
-    public let id: Field<String>
-    public let details: Field<[KeyValuePair]>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let title: Field<String>
-    public let classification: Field<ServiceHealthClassificationType>
-    public let feature: Field<String>
-    public let featureGroup: Field<String>
-    public let impactDescription: Field<String>
-    public let isResolved: Field<Bool>
-    public let origin: Field<ServiceHealthOrigin>
-    public let posts: Field<[ServiceHealthIssuePost]>
-    public let service: Field<String>
-    public let status: Field<ServiceHealthStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.details = Field("details")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.title = Field("title")
-        self.classification = Field("classification")
-        self.feature = Field("feature")
-        self.featureGroup = Field("featureGroup")
-        self.impactDescription = Field("impactDescription")
-        self.isResolved = Field("isResolved")
-        self.origin = Field("origin")
-        self.posts = Field("posts")
-        self.service = Field("service")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `ServiceHealthIssuePostFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicehealthissuepost?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceHealthIssuePost`.
-public typealias ServiceHealthIssuePost = Model<ServiceHealthIssuePostFields>
-
-/// The properties of a `ServiceHealthIssuePost`, inherited ones included.
-public struct ServiceHealthIssuePostFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceHealthIssuePost",
-        fields: ServiceHealthIssuePostFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let description: Field<ItemBody>
-    public let postType: Field<PostType>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.postType = Field("postType")
-    }
-}
-
-/// Requests for one `ServiceHealthIssue`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.serviceHealthIssue`.
-public struct ServiceHealthIssueRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceHealthIssue
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceHealthIssue",
-        model: ServiceHealthIssue.self,
-        operations: [.init("incidentReport", .get)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.serviceHealthIssue/incidentReport` (GET).
-    public func incidentReport() -> OperationRequest<[UInt8]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "incidentReport", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.serviceHealthOrigin`.
-public typealias ServiceHealthOrigin = OpenEnum<ServiceHealthOriginValues>
-
-/// The values of `ServiceHealthOrigin` that the spec declares; others decode and re-encode too.
-public enum ServiceHealthOriginValues: EnumValues {
-    public static let known: [String] = ["microsoft", "thirdParty", "customer", "unknownFutureValue"]
-}
-
-extension ServiceHealthOrigin {
-    public static var microsoft: Self { Self(rawValue: "microsoft") }
-
-    public static var thirdParty: Self { Self(rawValue: "thirdParty") }
-
-    public static var customer: Self { Self(rawValue: "customer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `ServiceHealth`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.serviceHealth`.
-public struct ServiceHealthRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceHealth
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceHealth",
-        model: ServiceHealth.self,
-        children: [.init("issues", "microsoft.graph.serviceHealthIssue", collection: true)]
-    )
-
-    /// `issues.request()` lists them; `issues("serviceHealthIssue-id")` addresses one.
-    public var issues: CollectionRequestBuilder<ServiceHealthIssueRequestBuilder> {
-        .init(client: client, path: path.appending("issues"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.serviceHealthStatus`.
-public typealias ServiceHealthStatus = OpenEnum<ServiceHealthStatusValues>
-
-/// The values of `ServiceHealthStatus` that the spec declares; others decode and re-encode too.
-public enum ServiceHealthStatusValues: EnumValues {
-    public static let known: [String] = [
-        "serviceOperational",
-        "investigating",
-        "restoringService",
-        "verifyingService",
-        "serviceRestored",
-        "postIncidentReviewPublished",
-        "serviceDegradation",
-        "serviceInterruption",
-        "extendedRecovery",
-        "falsePositive",
-        "investigationSuspended",
-        "resolved",
-        "mitigatedExternal",
-        "mitigated",
-        "resolvedExternal",
-        "confirmed",
-        "reported",
-        "unknownFutureValue",
-    ]
-}
-
-extension ServiceHealthStatus {
-    public static var serviceOperational: Self { Self(rawValue: "serviceOperational") }
-
-    public static var investigating: Self { Self(rawValue: "investigating") }
-
-    public static var restoringService: Self { Self(rawValue: "restoringService") }
-
-    public static var verifyingService: Self { Self(rawValue: "verifyingService") }
-
-    public static var serviceRestored: Self { Self(rawValue: "serviceRestored") }
-
-    public static var postIncidentReviewPublished: Self { Self(rawValue: "postIncidentReviewPublished") }
-
-    public static var serviceDegradation: Self { Self(rawValue: "serviceDegradation") }
-
-    public static var serviceInterruption: Self { Self(rawValue: "serviceInterruption") }
-
-    public static var extendedRecovery: Self { Self(rawValue: "extendedRecovery") }
-
-    public static var falsePositive: Self { Self(rawValue: "falsePositive") }
-
-    public static var investigationSuspended: Self { Self(rawValue: "investigationSuspended") }
-
-    public static var resolved: Self { Self(rawValue: "resolved") }
-
-    public static var mitigatedExternal: Self { Self(rawValue: "mitigatedExternal") }
-
-    public static var mitigated: Self { Self(rawValue: "mitigated") }
-
-    public static var resolvedExternal: Self { Self(rawValue: "resolvedExternal") }
-
-    public static var confirmed: Self { Self(rawValue: "confirmed") }
-
-    public static var reported: Self { Self(rawValue: "reported") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ServiceHostedMediaConfigFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicehostedmediaconfig?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceHostedMediaConfig`.
-public typealias ServiceHostedMediaConfig = Model<ServiceHostedMediaConfigFields>
-
-/// The properties of a `ServiceHostedMediaConfig`, inherited ones included.
-public struct ServiceHostedMediaConfigFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceHostedMediaConfig",
-        base: MediaConfig.self,
-        fields: ServiceHostedMediaConfigFields()
-    )
-
-    public let preFetchMedia: Field<[MediaInfo]>
-
-    private init() {
-        self.preFetchMedia = Field("preFetchMedia")
-    }
-}
-
-/// Its properties are listed in `ServicePlanInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceplaninfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.servicePlanInfo`.
-public typealias ServicePlanInfo = Model<ServicePlanInfoFields>
-
-/// The properties of a `ServicePlanInfo`, inherited ones included.
-public struct ServicePlanInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.servicePlanInfo", fields: ServicePlanInfoFields())
-    public let appliesTo: Field<String>
-    public let provisioningStatus: Field<String>
-    public let servicePlanId: Field<String>
-    public let servicePlanName: Field<String>
-
-    private init() {
-        self.appliesTo = Field("appliesTo")
-        self.provisioningStatus = Field("provisioningStatus")
-        self.servicePlanId = Field("servicePlanId")
-        self.servicePlanName = Field("servicePlanName")
-    }
-}
-
-/// Its properties are listed in `ServicePrincipalFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipal?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.servicePrincipal`.
-public typealias ServicePrincipal = Model<ServicePrincipalFields>
-
-/// The properties of a `ServicePrincipal`, inherited ones included.
-public struct ServicePrincipalFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.servicePrincipal",
-        base: DirectoryObject.self,
-        derived: [AgentIdentity.self, AgentIdentityBlueprintPrincipal.self],
-        fields: ServicePrincipalFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let accountEnabled: Field<Bool>
-    public let addIns: Field<[AddIn]>
-    public let alternativeNames: Field<[String]>
-    public let appDescription: Field<String>
-    public let appDisplayName: Field<String>
-    public let appId: Field<String>
-    public let applicationTemplateId: Field<String>
-    public let appOwnerOrganizationId: Field<String>
-    public let appRoleAssignmentRequired: Field<Bool>
-    public let appRoles: Field<[AppRole]>
-
-    /// Set by the service: read it, do not send it.
-    public let createdByAppId: Field<String>
-
-    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
-    public let description: Field<String>
-    public let disabledByMicrosoftStatus: Field<String>
-    public let displayName: Field<String>
-    public let homepage: Field<String>
-    public let info: Field<InformationalUrl>
-    public let isDisabled: Field<Bool>
-    public let keyCredentials: Field<[KeyCredential]>
-    public let loginUrl: Field<String>
-    public let logoutUrl: Field<String>
-    public let notes: Field<String>
-    public let notificationEmailAddresses: Field<[String]>
-    public let oauth2PermissionScopes: Field<[PermissionScope]>
-    public let passwordCredentials: Field<[PasswordCredential]>
-    public let preferredSingleSignOnMode: Field<String>
-    public let preferredTokenSigningKeyThumbprint: Field<String>
-    public let replyUrls: Field<[String]>
-    public let resourceSpecificApplicationPermissions: Field<[ResourceSpecificPermission]>
-    public let samlSingleSignOnSettings: Field<SamlSingleSignOnSettings>
-    public let servicePrincipalNames: Field<[String]>
-    public let servicePrincipalType: Field<String>
-    public let signInAudience: Field<String>
-    public let tags: Field<[String]>
-    public let tokenEncryptionKeyId: Field<String>
-    public let verifiedPublisher: Field<VerifiedPublisher>
-
-    /// Present when the request expanded it (`expand("appManagementPolicies")`).
-    public let appManagementPolicies: Field<[AppManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignedTo")`).
-    public let appRoleAssignedTo: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignments")`).
-    public let appRoleAssignments: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("claimsMappingPolicies")`).
-    public let claimsMappingPolicies: Field<[ClaimsMappingPolicy]>
-
-    /// Present when the request expanded it (`expand("createdObjects")`).
-    public let createdObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("delegatedPermissionClassifications")`).
-    public let delegatedPermissionClassifications: Field<[DelegatedPermissionClassification]>
-
-    /// Present when the request expanded it (`expand("endpoints")`).
-    public let endpoints: Field<[Endpoint]>
-
-    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
-    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
-
-    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
-    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
-    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
-
-    /// Present when the request expanded it (`expand("ownedObjects")`).
-    public let ownedObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("remoteDesktopSecurityConfiguration")`).
-    public let remoteDesktopSecurityConfiguration: Field<RemoteDesktopSecurityConfiguration>
-
-    /// Present when the request expanded it (`expand("synchronization")`).
-    public let synchronization: Field<Synchronization>
-
-    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
-    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
-
-    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
-    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.accountEnabled = Field("accountEnabled")
-        self.addIns = Field("addIns")
-        self.alternativeNames = Field("alternativeNames")
-        self.appDescription = Field("appDescription")
-        self.appDisplayName = Field("appDisplayName")
-        self.appId = Field("appId")
-        self.applicationTemplateId = Field("applicationTemplateId")
-        self.appOwnerOrganizationId = Field("appOwnerOrganizationId")
-        self.appRoleAssignmentRequired = Field("appRoleAssignmentRequired")
-        self.appRoles = Field("appRoles")
-        self.createdByAppId = Field("createdByAppId")
-        self.customSecurityAttributes = Field("customSecurityAttributes")
-        self.description = Field("description")
-        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
-        self.displayName = Field("displayName")
-        self.homepage = Field("homepage")
-        self.info = Field("info")
-        self.isDisabled = Field("isDisabled")
-        self.keyCredentials = Field("keyCredentials")
-        self.loginUrl = Field("loginUrl")
-        self.logoutUrl = Field("logoutUrl")
-        self.notes = Field("notes")
-        self.notificationEmailAddresses = Field("notificationEmailAddresses")
-        self.oauth2PermissionScopes = Field("oauth2PermissionScopes")
-        self.passwordCredentials = Field("passwordCredentials")
-        self.preferredSingleSignOnMode = Field("preferredSingleSignOnMode")
-        self.preferredTokenSigningKeyThumbprint = Field("preferredTokenSigningKeyThumbprint")
-        self.replyUrls = Field("replyUrls")
-        self.resourceSpecificApplicationPermissions = Field("resourceSpecificApplicationPermissions")
-        self.samlSingleSignOnSettings = Field("samlSingleSignOnSettings")
-        self.servicePrincipalNames = Field("servicePrincipalNames")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.signInAudience = Field("signInAudience")
-        self.tags = Field("tags")
-        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
-        self.verifiedPublisher = Field("verifiedPublisher")
-        self.appManagementPolicies = Field("appManagementPolicies")
-        self.appRoleAssignedTo = Field("appRoleAssignedTo")
-        self.appRoleAssignments = Field("appRoleAssignments")
-        self.claimsMappingPolicies = Field("claimsMappingPolicies")
-        self.createdObjects = Field("createdObjects")
-        self.delegatedPermissionClassifications = Field("delegatedPermissionClassifications")
-        self.endpoints = Field("endpoints")
-        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
-        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
-        self.memberOf = Field("memberOf")
-        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
-        self.ownedObjects = Field("ownedObjects")
-        self.owners = Field("owners")
-        self.remoteDesktopSecurityConfiguration = Field("remoteDesktopSecurityConfiguration")
-        self.synchronization = Field("synchronization")
-        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
-        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-    }
-}
-
-/// Its properties are listed in `ServicePrincipalIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipalidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.servicePrincipalIdentity`.
-public typealias ServicePrincipalIdentity = Model<ServicePrincipalIdentityFields>
-
-/// The properties of a `ServicePrincipalIdentity`, inherited ones included.
-public struct ServicePrincipalIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.servicePrincipalIdentity",
-        base: Identity.self,
-        fields: ServicePrincipalIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let appId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.appId = Field("appId")
-    }
-}
-
-/// Its properties are listed in `ServicePrincipalLockConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipallockconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.servicePrincipalLockConfiguration`.
-public typealias ServicePrincipalLockConfiguration = Model<ServicePrincipalLockConfigurationFields>
-
-/// The properties of a `ServicePrincipalLockConfiguration`, inherited ones included.
-public struct ServicePrincipalLockConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.servicePrincipalLockConfiguration",
-        fields: ServicePrincipalLockConfigurationFields()
-    )
-
-    public let allProperties: Field<Bool>
-    public let credentialsWithUsageSign: Field<Bool>
-    public let credentialsWithUsageVerify: Field<Bool>
-    public let isEnabled: Field<Bool>
-    public let tokenEncryptionKeyId: Field<Bool>
-
-    private init() {
-        self.allProperties = Field("allProperties")
-        self.credentialsWithUsageSign = Field("credentialsWithUsageSign")
-        self.credentialsWithUsageVerify = Field("credentialsWithUsageVerify")
-        self.isEnabled = Field("isEnabled")
-        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
-    }
-}
-
-/// Requests for one `ServicePrincipal`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.servicePrincipal`.
-public struct ServicePrincipalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServicePrincipal
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.servicePrincipal",
-        model: ServicePrincipal.self,
-        children: [
-            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
-            .init("appRoleAssignedTo", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
-            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "delegatedPermissionClassifications",
-                "microsoft.graph.delegatedPermissionClassification",
-                collection: true
-            ),
-            .init("endpoints", "microsoft.graph.endpoint", collection: true),
-            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
-            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
-            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
-            .init("owners", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "remoteDesktopSecurityConfiguration",
-                "microsoft.graph.remoteDesktopSecurityConfiguration",
-                collection: false
-            ),
-            .init("synchronization", "microsoft.graph.synchronization", collection: false),
-            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
-            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("addKey", .post, response: .model(KeyCredential.self)),
-            .init("addPassword", .post, response: .model(PasswordCredential.self)),
-            .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeKey", .post),
-            .init("removePassword", .post),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
-        ]
-    )
-
-    /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
-    public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("appManagementPolicies"))
-    }
-
-    /// `appRoleAssignedTo.request()` lists them; `appRoleAssignedTo("appRoleAssignment-id")` addresses one.
-    public var appRoleAssignedTo: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("appRoleAssignedTo"))
-    }
-
-    /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
-    public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("appRoleAssignments"))
-    }
-
-    /// `claimsMappingPolicies.request()` lists them; `claimsMappingPolicies("claimsMappingPolicy-id")` addresses one.
-    public var claimsMappingPolicies: CollectionRequestBuilder<ClaimsMappingPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("claimsMappingPolicies"))
-    }
-
-    /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
-    public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("createdObjects"))
-    }
-
-    /// `delegatedPermissionClassifications.request()` lists them;
-    /// `delegatedPermissionClassifications("delegatedPermissionClassification-id")` addresses one.
-    public var delegatedPermissionClassifications:
-        CollectionRequestBuilder<DelegatedPermissionClassificationRequestBuilder>
-    {
-        .init(client: client, path: path.appending("delegatedPermissionClassifications"))
-    }
-
-    /// `endpoints.request()` lists them; `endpoints("endpoint-id")` addresses one.
-    public var endpoints: CollectionRequestBuilder<EndpointRequestBuilder> {
-        .init(client: client, path: path.appending("endpoints"))
-    }
-
-    /// `federatedIdentityCredentials.request()` lists them;
-    /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
-    public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
-        .init(client: client, path: path.appending("federatedIdentityCredentials"))
-    }
-
-    /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
-    /// addresses one.
-    public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
-    }
-
-    /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
-    public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("memberOf"))
-    }
-
-    /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
-    /// one.
-    public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
-        .init(client: client, path: path.appending("oauth2PermissionGrants"))
-    }
-
-    /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
-    public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("ownedObjects"))
-    }
-
-    /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
-    public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("owners"))
-    }
-
-    public var remoteDesktopSecurityConfiguration: RemoteDesktopSecurityConfigurationRequestBuilder {
-        .init(client: client, path: path.appending("remoteDesktopSecurityConfiguration"))
-    }
-
-    public var synchronization: SynchronizationRequestBuilder {
-        .init(client: client, path: path.appending("synchronization"))
-    }
-
-    /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
-    public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
-        .init(client: client, path: path.appending("tokenIssuancePolicies"))
-    }
-
-    /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
-    public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
-        .init(client: client, path: path.appending("tokenLifetimePolicies"))
-    }
-
-    /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
-    public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("transitiveMemberOf"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/addKey` (POST).
-    public func addKey(
-        keyCredential: KeyCredential,
-        passwordCredential: PasswordCredential,
-        proof: String
-    ) -> OperationRequest<KeyCredential> {
-        var request = APIRequest(method: .post, path: path.appending("addKey"))
-        var body = JSONObject()
-        body.set("keyCredential", keyCredential)
-        body.set("passwordCredential", passwordCredential)
-        body.set("proof", proof)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(KeyCredential.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/addPassword` (POST).
-    public func addPassword(passwordCredential: PasswordCredential) -> OperationRequest<PasswordCredential> {
-        var request = APIRequest(method: .post, path: path.appending("addPassword"))
-        var body = JSONObject()
-        body.set("passwordCredential", passwordCredential)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordCredential.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/addTokenSigningCertificate` (POST).
-    public func addTokenSigningCertificate(
-        displayName: String,
-        endDateTime: Date
-    ) -> OperationRequest<SelfSignedCertificate> {
-        var request = APIRequest(method: .post, path: path.appending("addTokenSigningCertificate"))
-        var body = JSONObject()
-        body.set("displayName", displayName)
-        body.set("endDateTime", endDateTime)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(SelfSignedCertificate.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/removeKey` (POST).
-    public func removeKey(keyId: String, proof: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("removeKey"))
-        var body = JSONObject()
-        body.set("keyId", keyId)
-        body.set("proof", proof)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/removePassword` (POST).
-    public func removePassword(keyId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("removePassword"))
-        var body = JSONObject()
-        body.set("keyId", keyId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == ServicePrincipalRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.servicePrincipal/delta` (GET).
-    public func delta() -> CollectionRequest<ServicePrincipal> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `ServicePrincipalRiskDetectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipalriskdetection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.servicePrincipalRiskDetection`.
-public typealias ServicePrincipalRiskDetection = Model<ServicePrincipalRiskDetectionFields>
-
-/// The properties of a `ServicePrincipalRiskDetection`, inherited ones included.
-public struct ServicePrincipalRiskDetectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.servicePrincipalRiskDetection",
-        base: Entity.self,
-        fields: ServicePrincipalRiskDetectionFields()
-    )
-
-    public let id: Field<String>
-    public let activity: Field<ActivityType>
-    public let activityDateTime: Field<Date>
-    public let additionalInfo: Field<String>
-    public let appId: Field<String>
-    public let correlationId: Field<String>
-    public let detectedDateTime: Field<Date>
-    public let detectionTimingType: Field<RiskDetectionTimingType>
-    public let ipAddress: Field<String>
-    public let keyIds: Field<[String]>
-    public let lastUpdatedDateTime: Field<Date>
-    public let location: Field<SignInLocation>
-    public let requestId: Field<String>
-    public let riskDetail: Field<RiskDetail>
-    public let riskEventType: Field<String>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let servicePrincipalDisplayName: Field<String>
-    public let servicePrincipalId: Field<String>
-    public let source: Field<String>
-    public let tokenIssuerType: Field<TokenIssuerType>
-
-    private init() {
-        self.id = Field("id")
-        self.activity = Field("activity")
-        self.activityDateTime = Field("activityDateTime")
-        self.additionalInfo = Field("additionalInfo")
-        self.appId = Field("appId")
-        self.correlationId = Field("correlationId")
-        self.detectedDateTime = Field("detectedDateTime")
-        self.detectionTimingType = Field("detectionTimingType")
-        self.ipAddress = Field("ipAddress")
-        self.keyIds = Field("keyIds")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.location = Field("location")
-        self.requestId = Field("requestId")
-        self.riskDetail = Field("riskDetail")
-        self.riskEventType = Field("riskEventType")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.servicePrincipalDisplayName = Field("servicePrincipalDisplayName")
-        self.servicePrincipalId = Field("servicePrincipalId")
-        self.source = Field("source")
-        self.tokenIssuerType = Field("tokenIssuerType")
-    }
-}
-
-/// Requests for one `ServicePrincipalRiskDetection`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.servicePrincipalRiskDetection`.
-public struct ServicePrincipalRiskDetectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServicePrincipalRiskDetection
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.servicePrincipalRiskDetection",
-        model: ServicePrincipalRiskDetection.self
-    )
-}
-
-/// Its properties are listed in `ServicePrincipalSignInFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprincipalsignin?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.servicePrincipalSignIn`.
-public typealias ServicePrincipalSignIn = Model<ServicePrincipalSignInFields>
-
-/// The properties of a `ServicePrincipalSignIn`, inherited ones included.
-public struct ServicePrincipalSignInFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.servicePrincipalSignIn",
-        base: SignInIdentity.self,
-        fields: ServicePrincipalSignInFields()
-    )
-
-    public let servicePrincipalId: Field<String>
-
-    private init() {
-        self.servicePrincipalId = Field("servicePrincipalId")
-    }
-}
-
-/// Its properties are listed in `ServiceProviderConstraintsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceproviderconstraints?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceProviderConstraints`.
-public typealias ServiceProviderConstraints = Model<ServiceProviderConstraintsFields>
-
-/// The properties of a `ServiceProviderConstraints`, inherited ones included.
-public struct ServiceProviderConstraintsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceProviderConstraints",
-        base: Entity.self,
-        derived: [DelegatedAdminServiceProviderConstraints.self],
-        fields: ServiceProviderConstraintsFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `ServiceProviderConstraints`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.serviceProviderConstraints`.
-public struct ServiceProviderConstraintsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceProviderConstraints
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceProviderConstraints",
-        model: ServiceProviderConstraints.self
-    )
-}
-
-/// Its properties are listed in `ServiceProvisioningErrorFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprovisioningerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceProvisioningError`.
-public typealias ServiceProvisioningError = Model<ServiceProvisioningErrorFields>
-
-/// The properties of a `ServiceProvisioningError`, inherited ones included.
-public struct ServiceProvisioningErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceProvisioningError",
-        derived: [ServiceProvisioningXmlError.self],
-        fields: ServiceProvisioningErrorFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let isResolved: Field<Bool>
-    public let serviceInstance: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.isResolved = Field("isResolved")
-        self.serviceInstance = Field("serviceInstance")
-    }
-}
-
-/// Its properties are listed in `ServiceProvisioningXmlErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceprovisioningxmlerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceProvisioningXmlError`.
-public typealias ServiceProvisioningXmlError = Model<ServiceProvisioningXmlErrorFields>
-
-/// The properties of a `ServiceProvisioningXmlError`, inherited ones included.
-public struct ServiceProvisioningXmlErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceProvisioningXmlError",
-        base: ServiceProvisioningError.self,
-        fields: ServiceProvisioningXmlErrorFields()
-    )
-
-    public let createdDateTime: Field<Date>
-    public let isResolved: Field<Bool>
-    public let serviceInstance: Field<String>
-    public let errorDetail: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.isResolved = Field("isResolved")
-        self.serviceInstance = Field("serviceInstance")
-        self.errorDetail = Field("errorDetail")
-    }
-}
-
-/// Its properties are listed in `ServiceStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicestatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceStatus`.
-public typealias ServiceStatus = Model<ServiceStatusFields>
-
-/// The properties of a `ServiceStatus`, inherited ones included.
-public struct ServiceStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.serviceStatus", fields: ServiceStatusFields())
-    public let backupServiceConsumer: Field<BackupServiceConsumer>
-    public let disableReason: Field<DisableReason>
-    public let gracePeriodDateTime: Field<Date>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let restoreAllowedTillDateTime: Field<Date>
-    public let status: Field<BackupServiceStatus>
-
-    private init() {
-        self.backupServiceConsumer = Field("backupServiceConsumer")
-        self.disableReason = Field("disableReason")
-        self.gracePeriodDateTime = Field("gracePeriodDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreAllowedTillDateTime = Field("restoreAllowedTillDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `ServiceStorageQuotaBreakdownFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/servicestoragequotabreakdown?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceStorageQuotaBreakdown`.
-public typealias ServiceStorageQuotaBreakdown = Model<ServiceStorageQuotaBreakdownFields>
-
-/// The properties of a `ServiceStorageQuotaBreakdown`, inherited ones included.
-public struct ServiceStorageQuotaBreakdownFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceStorageQuotaBreakdown",
-        base: StorageQuotaBreakdown.self,
-        fields: ServiceStorageQuotaBreakdownFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let manageWebUrl: Field<String>
-    public let used: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.manageWebUrl = Field("manageWebUrl")
-        self.used = Field("used")
-    }
-}
-
-/// Requests for one `ServiceStorageQuotaBreakdown`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.serviceStorageQuotaBreakdown`.
-public struct ServiceStorageQuotaBreakdownRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceStorageQuotaBreakdown
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceStorageQuotaBreakdown",
-        model: ServiceStorageQuotaBreakdown.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.serviceUpdateCategory`.
-public typealias ServiceUpdateCategory = OpenEnum<ServiceUpdateCategoryValues>
-
-/// The values of `ServiceUpdateCategory` that the spec declares; others decode and re-encode too.
-public enum ServiceUpdateCategoryValues: EnumValues {
-    public static let known: [String] = ["preventOrFixIssue", "planForChange", "stayInformed", "unknownFutureValue"]
-}
-
-extension ServiceUpdateCategory {
-    public static var preventOrFixIssue: Self { Self(rawValue: "preventOrFixIssue") }
-
-    public static var planForChange: Self { Self(rawValue: "planForChange") }
-
-    public static var stayInformed: Self { Self(rawValue: "stayInformed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ServiceUpdateMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceupdatemessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceUpdateMessage`.
-public typealias ServiceUpdateMessage = Model<ServiceUpdateMessageFields>
-
-/// The properties of a `ServiceUpdateMessage`, inherited ones included.
-public struct ServiceUpdateMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceUpdateMessage",
-        base: ServiceAnnouncementBase.self,
-        fields: ServiceUpdateMessageFields()
-    )
-
-    public let id: Field<String>
-    public let details: Field<[KeyValuePair]>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let title: Field<String>
-    public let actionRequiredByDateTime: Field<Date>
-    public let body: Field<ItemBody>
-    public let category: Field<ServiceUpdateCategory>
-    public let hasAttachments: Field<Bool>
-    public let isMajorChange: Field<Bool>
-    public let services: Field<[String]>
-    public let severity: Field<ServiceUpdateSeverity>
-    public let tags: Field<[String]>
-    public let viewPoint: Field<ServiceUpdateMessageViewpoint>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[ServiceAnnouncementAttachment]>
-
-    private init() {
-        self.id = Field("id")
-        self.details = Field("details")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.title = Field("title")
-        self.actionRequiredByDateTime = Field("actionRequiredByDateTime")
-        self.body = Field("body")
-        self.category = Field("category")
-        self.hasAttachments = Field("hasAttachments")
-        self.isMajorChange = Field("isMajorChange")
-        self.services = Field("services")
-        self.severity = Field("severity")
-        self.tags = Field("tags")
-        self.viewPoint = Field("viewPoint")
-        self.attachments = Field("attachments")
-    }
-}
-
-/// Requests for one `ServiceUpdateMessage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.serviceUpdateMessage`.
-public struct ServiceUpdateMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceUpdateMessage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceUpdateMessage",
-        model: ServiceUpdateMessage.self,
-        children: [.init("attachments", "microsoft.graph.serviceAnnouncementAttachment", collection: true)],
-        operations: [
-            .init("archive", .post, onCollection: true, response: .boolean),
-            .init("favorite", .post, onCollection: true, response: .boolean),
-            .init("markRead", .post, onCollection: true, response: .boolean),
-            .init("markUnread", .post, onCollection: true, response: .boolean),
-            .init("unarchive", .post, onCollection: true, response: .boolean),
-            .init("unfavorite", .post, onCollection: true, response: .boolean),
-        ]
-    )
-
-    /// `attachments.request()` lists them; `attachments("serviceAnnouncementAttachment-id")` addresses one.
-    public var attachments: CollectionRequestBuilder<ServiceAnnouncementAttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments"))
-    }
-
-    /// The `attachmentsArchive` stream: `attachmentsArchive.download()`, `attachmentsArchive.download(to:)`,
-    /// `attachmentsArchive.upload(_:)`.
-    public var attachmentsArchive: StreamRequestBuilder<ServiceUpdateMessage> {
-        .init(client: client, path: path.appending("attachmentsArchive"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == ServiceUpdateMessageRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage/archive` (POST).
-    public func archive(messageIds: [String]) -> OperationRequest<Bool> {
-        var request = APIRequest(method: .post, path: path.appending("archive"))
-        var body = JSONObject()
-        body.set("messageIds", messageIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage/favorite` (POST).
-    public func favorite(messageIds: [String]) -> OperationRequest<Bool> {
-        var request = APIRequest(method: .post, path: path.appending("favorite"))
-        var body = JSONObject()
-        body.set("messageIds", messageIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage/markRead` (POST).
-    public func markRead(messageIds: [String]) -> OperationRequest<Bool> {
-        var request = APIRequest(method: .post, path: path.appending("markRead"))
-        var body = JSONObject()
-        body.set("messageIds", messageIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage/markUnread` (POST).
-    public func markUnread(messageIds: [String]) -> OperationRequest<Bool> {
-        var request = APIRequest(method: .post, path: path.appending("markUnread"))
-        var body = JSONObject()
-        body.set("messageIds", messageIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage/unarchive` (POST).
-    public func unarchive(messageIds: [String]) -> OperationRequest<Bool> {
-        var request = APIRequest(method: .post, path: path.appending("unarchive"))
-        var body = JSONObject()
-        body.set("messageIds", messageIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage/unfavorite` (POST).
-    public func unfavorite(messageIds: [String]) -> OperationRequest<Bool> {
-        var request = APIRequest(method: .post, path: path.appending("unfavorite"))
-        var body = JSONObject()
-        body.set("messageIds", messageIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-}
-
-/// Its properties are listed in `ServiceUpdateMessageViewpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/serviceupdatemessageviewpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.serviceUpdateMessageViewpoint`.
-public typealias ServiceUpdateMessageViewpoint = Model<ServiceUpdateMessageViewpointFields>
-
-/// The properties of a `ServiceUpdateMessageViewpoint`, inherited ones included.
-public struct ServiceUpdateMessageViewpointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serviceUpdateMessageViewpoint",
-        fields: ServiceUpdateMessageViewpointFields()
-    )
-
-    public let isArchived: Field<Bool>
-    public let isFavorited: Field<Bool>
-    public let isRead: Field<Bool>
-
-    private init() {
-        self.isArchived = Field("isArchived")
-        self.isFavorited = Field("isFavorited")
-        self.isRead = Field("isRead")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.serviceUpdateSeverity`.
-public typealias ServiceUpdateSeverity = OpenEnum<ServiceUpdateSeverityValues>
-
-/// The values of `ServiceUpdateSeverity` that the spec declares; others decode and re-encode too.
-public enum ServiceUpdateSeverityValues: EnumValues {
-    public static let known: [String] = ["normal", "high", "critical", "unknownFutureValue"]
-}
-
-extension ServiceUpdateSeverity {
-    public static var normal: Self { Self(rawValue: "normal") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var critical: Self { Self(rawValue: "critical") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SettingSourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/settingsource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.settingSource`.
-public typealias SettingSource = Model<SettingSourceFields>
-
-/// The properties of a `SettingSource`, inherited ones included.
-public struct SettingSourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.settingSource", fields: SettingSourceFields())
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let sourceType: Field<SettingSourceType>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.sourceType = Field("sourceType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.settingSourceType`.
-public typealias SettingSourceType = OpenEnum<SettingSourceTypeValues>
-
-/// The values of `SettingSourceType` that the spec declares; others decode and re-encode too.
-public enum SettingSourceTypeValues: EnumValues {
-    public static let known: [String] = ["deviceConfiguration", "deviceIntent"]
-}
-
-extension SettingSourceType {
-    public static var deviceConfiguration: Self { Self(rawValue: "deviceConfiguration") }
-
-    public static var deviceIntent: Self { Self(rawValue: "deviceIntent") }
-}
-
-/// Its properties are listed in `SettingStateDeviceSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/settingstatedevicesummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.settingStateDeviceSummary`.
-public typealias SettingStateDeviceSummary = Model<SettingStateDeviceSummaryFields>
-
-/// The properties of a `SettingStateDeviceSummary`, inherited ones included.
-public struct SettingStateDeviceSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.settingStateDeviceSummary",
-        base: Entity.self,
-        fields: SettingStateDeviceSummaryFields()
-    )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let errorDeviceCount: Field<Int32>
-    public let instancePath: Field<String>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let remediatedDeviceCount: Field<Int32>
-    public let settingName: Field<String>
-    public let unknownDeviceCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.instancePath = Field("instancePath")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.settingName = Field("settingName")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-    }
-}
-
-/// Requests for one `SettingStateDeviceSummary`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.settingStateDeviceSummary`.
-public struct SettingStateDeviceSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SettingStateDeviceSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.settingStateDeviceSummary",
-        model: SettingStateDeviceSummary.self
-    )
-}
-
-/// Its properties are listed in `SettingTemplateValueFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/settingtemplatevalue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.settingTemplateValue`.
-public typealias SettingTemplateValue = Model<SettingTemplateValueFields>
-
-/// The properties of a `SettingTemplateValue`, inherited ones included.
-public struct SettingTemplateValueFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.settingTemplateValue", fields: SettingTemplateValueFields())
-    public let defaultValue: Field<String>
-    public let description: Field<String>
-    public let name: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.defaultValue = Field("defaultValue")
-        self.description = Field("description")
-        self.name = Field("name")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `SettingValueFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/settingvalue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.settingValue`.
-public typealias SettingValue = Model<SettingValueFields>
-
-/// The properties of a `SettingValue`, inherited ones included.
-public struct SettingValueFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.settingValue", fields: SettingValueFields())
-    public let name: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `ShareActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shareaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.shareAction`.
-public typealias ShareAction = Model<ShareActionFields>
-
-/// The properties of a `ShareAction`, inherited ones included.
-public struct ShareActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.shareAction", fields: ShareActionFields())
-    public let recipients: Field<[IdentitySet]>
-
-    private init() {
-        self.recipients = Field("recipients")
-    }
-}
-
-/// Its properties are listed in `SharePointBrowseSessionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointbrowsesession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointBrowseSession`.
-public typealias SharePointBrowseSession = Model<SharePointBrowseSessionFields>
-
-/// The properties of a `SharePointBrowseSession`, inherited ones included.
-public struct SharePointBrowseSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointBrowseSession",
-        base: BrowseSessionBase.self,
-        fields: SharePointBrowseSessionFields()
-    )
-
-    public let id: Field<String>
-    public let backupSizeInBytes: Field<String>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let expirationDateTime: Field<Date>
-    public let restorePointDateTime: Field<Date>
-    public let restorePointId: Field<String>
-    public let status: Field<BrowseSessionStatus>
-    public let siteId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.backupSizeInBytes = Field("backupSizeInBytes")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.restorePointId = Field("restorePointId")
-        self.status = Field("status")
-        self.siteId = Field("siteId")
-    }
-}
-
-/// Requests for one `SharePointBrowseSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointBrowseSession`.
-public struct SharePointBrowseSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointBrowseSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointBrowseSession",
-        model: SharePointBrowseSession.self,
-        operations: [
-            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
-            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.sharePointBrowseSession/browse` (GET).
-    public func browse(nextFetchToken: String) -> CollectionRequest<BrowseQueryResponseItem> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "browse",
-                parameters: [("nextFetchToken", ODataLiteral(json: nextFetchToken))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.sharePointBrowseSession/browse` (POST).
-    public func browse(
-        browseLocationItemKey: String,
-        browseResourceType: BrowsableResourceType,
-        filter: String,
-        orderBy: BrowseQueryOrder
-    ) -> OperationRequest<[BrowseQueryResponseItem]> {
-        var request = APIRequest(method: .post, path: path.appending("browse"))
-        var body = JSONObject()
-        body.set("browseLocationItemKey", browseLocationItemKey)
-        body.set("browseResourceType", browseResourceType)
-        body.set("filter", filter)
-        body.set("orderBy", orderBy)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([BrowseQueryResponseItem].self))
-    }
-}
-
-/// Its properties are listed in `SharePointGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointgroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointGroup`.
-public typealias SharePointGroup = Model<SharePointGroupFields>
-
-/// The properties of a `SharePointGroup`, inherited ones included.
-public struct SharePointGroupFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointGroup",
-        base: Entity.self,
-        fields: SharePointGroupFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let principalId: Field<String>
-    public let title: Field<String>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[SharePointGroupMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.principalId = Field("principalId")
-        self.title = Field("title")
-        self.members = Field("members")
-    }
-}
-
-/// Its properties are listed in `SharePointGroupIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointgroupidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointGroupIdentity`.
-public typealias SharePointGroupIdentity = Model<SharePointGroupIdentityFields>
-
-/// The properties of a `SharePointGroupIdentity`, inherited ones included.
-public struct SharePointGroupIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointGroupIdentity",
-        base: Identity.self,
-        fields: SharePointGroupIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let principalId: Field<String>
-    public let title: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.principalId = Field("principalId")
-        self.title = Field("title")
-    }
-}
-
-/// Its properties are listed in `SharePointGroupMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointgroupmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointGroupMember`.
-public typealias SharePointGroupMember = Model<SharePointGroupMemberFields>
-
-/// The properties of a `SharePointGroupMember`, inherited ones included.
-public struct SharePointGroupMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointGroupMember",
-        base: Entity.self,
-        fields: SharePointGroupMemberFields()
-    )
-
-    public let id: Field<String>
-    public let identity: Field<SharePointIdentitySet>
-
-    private init() {
-        self.id = Field("id")
-        self.identity = Field("identity")
-    }
-}
-
-/// Requests for one `SharePointGroupMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointGroupMember`.
-public struct SharePointGroupMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointGroupMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.sharePointGroupMember", model: SharePointGroupMember.self)
-}
-
-/// Requests for one `SharePointGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointGroup`.
-public struct SharePointGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointGroup",
-        model: SharePointGroup.self,
-        children: [.init("members", "microsoft.graph.sharePointGroupMember", collection: true)]
-    )
-
-    /// `members.request()` lists them; `members("sharePointGroupMember-id")` addresses one.
-    public var members: CollectionRequestBuilder<SharePointGroupMemberRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-}
-
-/// Its properties are listed in `SharePointIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointIdentity`.
-public typealias SharePointIdentity = Model<SharePointIdentityFields>
-
-/// The properties of a `SharePointIdentity`, inherited ones included.
-public struct SharePointIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointIdentity",
-        base: Identity.self,
-        fields: SharePointIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let loginName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.loginName = Field("loginName")
-    }
-}
-
-/// Its properties are listed in `SharePointIdentitySetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointidentityset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointIdentitySet`.
-public typealias SharePointIdentitySet = Model<SharePointIdentitySetFields>
-
-/// The properties of a `SharePointIdentitySet`, inherited ones included.
-public struct SharePointIdentitySetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointIdentitySet",
-        base: IdentitySet.self,
-        fields: SharePointIdentitySetFields()
-    )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-    public let group: Field<Identity>
-    public let sharePointGroup: Field<SharePointGroupIdentity>
-    public let siteGroup: Field<SharePointIdentity>
-    public let siteUser: Field<SharePointIdentity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-        self.group = Field("group")
-        self.sharePointGroup = Field("sharePointGroup")
-        self.siteGroup = Field("siteGroup")
-        self.siteUser = Field("siteUser")
-    }
-}
-
-/// Its properties are listed in `SharePointMigrationContainerInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationcontainerinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationContainerInfo`.
-public typealias SharePointMigrationContainerInfo = Model<SharePointMigrationContainerInfoFields>
-
-/// The properties of a `SharePointMigrationContainerInfo`, inherited ones included.
-public struct SharePointMigrationContainerInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationContainerInfo",
-        fields: SharePointMigrationContainerInfoFields()
-    )
-
-    public let dataContainerUri: Field<String>
-    public let encryptionKey: Field<String>
-    public let metadataContainerUri: Field<String>
-
-    private init() {
-        self.dataContainerUri = Field("dataContainerUri")
-        self.encryptionKey = Field("encryptionKey")
-        self.metadataContainerUri = Field("metadataContainerUri")
-    }
-}
-
-/// Its properties are listed in `SharePointMigrationEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationEvent`.
-public typealias SharePointMigrationEvent = Model<SharePointMigrationEventFields>
-
-/// The properties of a `SharePointMigrationEvent`, inherited ones included.
-public struct SharePointMigrationEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationEvent",
-        base: Entity.self,
-        derived: [
-            SharePointMigrationFinishManifestFileUploadEvent.self,
-            SharePointMigrationJobCancelledEvent.self,
-            SharePointMigrationJobDeletedEvent.self,
-            SharePointMigrationJobErrorEvent.self,
-            SharePointMigrationJobPostponedEvent.self,
-            SharePointMigrationJobProgressEvent.self,
-            SharePointMigrationJobQueuedEvent.self,
-            SharePointMigrationJobStartEvent.self,
-        ],
-        fields: SharePointMigrationEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-    }
-}
-
-/// Requests for one `SharePointMigrationEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationEvent`.
-public struct SharePointMigrationEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationEvent",
-        model: SharePointMigrationEvent.self
-    )
-}
-
-/// Its properties are listed in `SharePointMigrationFinishManifestFileUploadEventFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/sharepointmigrationfinishmanifestfileuploadevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent`.
-public typealias SharePointMigrationFinishManifestFileUploadEvent =
-    Model<SharePointMigrationFinishManifestFileUploadEventFields>
-
-/// The properties of a `SharePointMigrationFinishManifestFileUploadEvent`, inherited ones included.
-public struct SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
-        base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationFinishManifestFileUploadEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let manifestFileName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.manifestFileName = Field("manifestFileName")
-    }
-}
-
-/// Requests for one `SharePointMigrationFinishManifestFileUploadEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent`.
-public struct SharePointMigrationFinishManifestFileUploadEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationFinishManifestFileUploadEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
-        model: SharePointMigrationFinishManifestFileUploadEvent.self
-    )
-}
-
-/// Its properties are listed in `SharePointMigrationJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJob`.
-public typealias SharePointMigrationJob = Model<SharePointMigrationJobFields>
-
-/// The properties of a `SharePointMigrationJob`, inherited ones included.
-public struct SharePointMigrationJobFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationJob",
-        base: Entity.self,
-        fields: SharePointMigrationJobFields()
-    )
-
-    public let id: Field<String>
-    public let containerInfo: Field<SharePointMigrationContainerInfo>
-
-    /// Present when the request expanded it (`expand("progressEvents")`).
-    public let progressEvents: Field<[SharePointMigrationEvent]>
-
-    private init() {
-        self.id = Field("id")
-        self.containerInfo = Field("containerInfo")
-        self.progressEvents = Field("progressEvents")
-    }
-}
-
-/// Its properties are listed in `SharePointMigrationJobCancelledEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobcancelledevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobCancelledEvent`.
-public typealias SharePointMigrationJobCancelledEvent = Model<SharePointMigrationJobCancelledEventFields>
-
-/// The properties of a `SharePointMigrationJobCancelledEvent`, inherited ones included.
-public struct SharePointMigrationJobCancelledEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationJobCancelledEvent",
-        base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobCancelledEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let isCancelledByUser: Field<Bool>
-    public let totalRetryCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.isCancelledByUser = Field("isCancelledByUser")
-        self.totalRetryCount = Field("totalRetryCount")
-    }
-}
-
-/// Requests for one `SharePointMigrationJobCancelledEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobCancelledEvent`.
-public struct SharePointMigrationJobCancelledEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobCancelledEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobCancelledEvent",
-        model: SharePointMigrationJobCancelledEvent.self
-    )
-}
-
-/// Its properties are listed in `SharePointMigrationJobDeletedEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobdeletedevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobDeletedEvent`.
-public typealias SharePointMigrationJobDeletedEvent = Model<SharePointMigrationJobDeletedEventFields>
-
-/// The properties of a `SharePointMigrationJobDeletedEvent`, inherited ones included.
-public struct SharePointMigrationJobDeletedEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationJobDeletedEvent",
-        base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobDeletedEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-    }
-}
-
-/// Requests for one `SharePointMigrationJobDeletedEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobDeletedEvent`.
-public struct SharePointMigrationJobDeletedEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobDeletedEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobDeletedEvent",
-        model: SharePointMigrationJobDeletedEvent.self
-    )
-}
-
-/// Its properties are listed in `SharePointMigrationJobErrorEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjoberrorevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobErrorEvent`.
-public typealias SharePointMigrationJobErrorEvent = Model<SharePointMigrationJobErrorEventFields>
-
-/// The properties of a `SharePointMigrationJobErrorEvent`, inherited ones included.
-public struct SharePointMigrationJobErrorEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationJobErrorEvent",
-        base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobErrorEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let error: Field<PublicError>
-    public let errorLevel: Field<SharePointMigrationJobErrorLevel>
-    public let objectId: Field<String>
-    public let objectType: Field<SharePointMigrationObjectType>
-    public let objectUrl: Field<String>
-    public let totalRetryCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.error = Field("error")
-        self.errorLevel = Field("errorLevel")
-        self.objectId = Field("objectId")
-        self.objectType = Field("objectType")
-        self.objectUrl = Field("objectUrl")
-        self.totalRetryCount = Field("totalRetryCount")
-    }
-}
-
-/// Requests for one `SharePointMigrationJobErrorEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobErrorEvent`.
-public struct SharePointMigrationJobErrorEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobErrorEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobErrorEvent",
-        model: SharePointMigrationJobErrorEvent.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobErrorLevel`.
-public typealias SharePointMigrationJobErrorLevel = OpenEnum<SharePointMigrationJobErrorLevelValues>
-
-/// The values of `SharePointMigrationJobErrorLevel` that the spec declares; others decode and re-encode too.
-public enum SharePointMigrationJobErrorLevelValues: EnumValues {
-    public static let known: [String] = ["important", "warning", "error", "fatalError", "unknownFutureValue"]
-}
-
-extension SharePointMigrationJobErrorLevel {
-    public static var important: Self { Self(rawValue: "important") }
-
-    public static var warning: Self { Self(rawValue: "warning") }
-
-    public static var error: Self { Self(rawValue: "error") }
-
-    public static var fatalError: Self { Self(rawValue: "fatalError") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SharePointMigrationJobPostponedEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobpostponedevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobPostponedEvent`.
-public typealias SharePointMigrationJobPostponedEvent = Model<SharePointMigrationJobPostponedEventFields>
-
-/// The properties of a `SharePointMigrationJobPostponedEvent`, inherited ones included.
-public struct SharePointMigrationJobPostponedEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationJobPostponedEvent",
-        base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobPostponedEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let jobsInQueue: Field<Int64>
-    public let nextPickupDateTime: Field<Date>
-    public let reason: Field<String>
-    public let totalRetryCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.jobsInQueue = Field("jobsInQueue")
-        self.nextPickupDateTime = Field("nextPickupDateTime")
-        self.reason = Field("reason")
-        self.totalRetryCount = Field("totalRetryCount")
-    }
-}
-
-/// Requests for one `SharePointMigrationJobPostponedEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobPostponedEvent`.
-public struct SharePointMigrationJobPostponedEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobPostponedEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobPostponedEvent",
-        model: SharePointMigrationJobPostponedEvent.self
-    )
-}
-
-/// Its properties are listed in `SharePointMigrationJobProgressEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobprogressevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobProgressEvent`.
-public typealias SharePointMigrationJobProgressEvent = Model<SharePointMigrationJobProgressEventFields>
-
-/// The properties of a `SharePointMigrationJobProgressEvent`, inherited ones included.
-public struct SharePointMigrationJobProgressEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationJobProgressEvent",
-        base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobProgressEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let bytesProcessed: Field<Int64>
-    public let bytesProcessedOnlyCurrentVersion: Field<Int64>
-    public let cpuDurationMs: Field<Int64>
-    public let filesProcessed: Field<Int64>
-    public let filesProcessedOnlyCurrentVersion: Field<Int64>
-    public let isCompleted: Field<Bool>
-    public let lastProcessedObjectId: Field<String>
-    public let objectsProcessed: Field<Int64>
-    public let sqlDurationMs: Field<Int64>
-    public let sqlQueryCount: Field<Int64>
-    public let totalDurationMs: Field<Int64>
-    public let totalErrors: Field<Int64>
-    public let totalExpectedBytes: Field<Int64>
-    public let totalExpectedObjects: Field<Int64>
-    public let totalRetryCount: Field<Int32>
-    public let totalWarnings: Field<Int64>
-    public let waitTimeOnSqlThrottlingMs: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.bytesProcessed = Field("bytesProcessed")
-        self.bytesProcessedOnlyCurrentVersion = Field("bytesProcessedOnlyCurrentVersion")
-        self.cpuDurationMs = Field("cpuDurationMs")
-        self.filesProcessed = Field("filesProcessed")
-        self.filesProcessedOnlyCurrentVersion = Field("filesProcessedOnlyCurrentVersion")
-        self.isCompleted = Field("isCompleted")
-        self.lastProcessedObjectId = Field("lastProcessedObjectId")
-        self.objectsProcessed = Field("objectsProcessed")
-        self.sqlDurationMs = Field("sqlDurationMs")
-        self.sqlQueryCount = Field("sqlQueryCount")
-        self.totalDurationMs = Field("totalDurationMs")
-        self.totalErrors = Field("totalErrors")
-        self.totalExpectedBytes = Field("totalExpectedBytes")
-        self.totalExpectedObjects = Field("totalExpectedObjects")
-        self.totalRetryCount = Field("totalRetryCount")
-        self.totalWarnings = Field("totalWarnings")
-        self.waitTimeOnSqlThrottlingMs = Field("waitTimeOnSqlThrottlingMs")
-    }
-}
-
-/// Requests for one `SharePointMigrationJobProgressEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobProgressEvent`.
-public struct SharePointMigrationJobProgressEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobProgressEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobProgressEvent",
-        model: SharePointMigrationJobProgressEvent.self
-    )
-}
-
-/// Its properties are listed in `SharePointMigrationJobQueuedEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobqueuedevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobQueuedEvent`.
-public typealias SharePointMigrationJobQueuedEvent = Model<SharePointMigrationJobQueuedEventFields>
-
-/// The properties of a `SharePointMigrationJobQueuedEvent`, inherited ones included.
-public struct SharePointMigrationJobQueuedEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationJobQueuedEvent",
-        base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobQueuedEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-    }
-}
-
-/// Requests for one `SharePointMigrationJobQueuedEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobQueuedEvent`.
-public struct SharePointMigrationJobQueuedEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobQueuedEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobQueuedEvent",
-        model: SharePointMigrationJobQueuedEvent.self
-    )
-}
-
-/// Requests for one `SharePointMigrationJob`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJob`.
-public struct SharePointMigrationJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJob
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJob",
-        model: SharePointMigrationJob.self,
-        children: [.init("progressEvents", "microsoft.graph.sharePointMigrationEvent", collection: true)]
-    )
-
-    /// `progressEvents.request()` lists them; `progressEvents("sharePointMigrationEvent-id")` addresses one.
-    public var progressEvents: CollectionRequestBuilder<SharePointMigrationEventRequestBuilder> {
-        .init(client: client, path: path.appending("progressEvents"))
-    }
-}
-
-/// Its properties are listed in `SharePointMigrationJobStartEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointmigrationjobstartevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobStartEvent`.
-public typealias SharePointMigrationJobStartEvent = Model<SharePointMigrationJobStartEventFields>
-
-/// The properties of a `SharePointMigrationJobStartEvent`, inherited ones included.
-public struct SharePointMigrationJobStartEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationJobStartEvent",
-        base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobStartEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let isRestarted: Field<Bool>
-    public let totalRetryCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.isRestarted = Field("isRestarted")
-        self.totalRetryCount = Field("totalRetryCount")
-    }
-}
-
-/// Requests for one `SharePointMigrationJobStartEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobStartEvent`.
-public struct SharePointMigrationJobStartEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobStartEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobStartEvent",
-        model: SharePointMigrationJobStartEvent.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.sharePointMigrationObjectType`.
-public typealias SharePointMigrationObjectType = OpenEnum<SharePointMigrationObjectTypeValues>
-
-/// The values of `SharePointMigrationObjectType` that the spec declares; others decode and re-encode too.
-public enum SharePointMigrationObjectTypeValues: EnumValues {
-    public static let known: [String] = [
-        "site",
-        "web",
-        "folder",
-        "list",
-        "listItem",
-        "file",
-        "alert",
-        "sharedWithObject",
         "invalid",
+        "cn",
+        "pcma",
+        "pcmu",
+        "amrWide",
+        "g722",
+        "g7221",
+        "g7221c",
+        "g729",
+        "multiChannelAudio",
+        "muchv2",
+        "opus",
+        "satin",
+        "satinFullband",
+        "rtAudio8",
+        "rtAudio16",
+        "silk",
+        "silkNarrow",
+        "silkWide",
+        "siren",
+        "xmsRta",
         "unknownFutureValue",
     ]
 }
 
-extension SharePointMigrationObjectType {
-    public static var site: Self { Self(rawValue: "site") }
-
-    public static var web: Self { Self(rawValue: "web") }
-
-    public static var folder: Self { Self(rawValue: "folder") }
-
-    public static var list: Self { Self(rawValue: "list") }
-
-    public static var listItem: Self { Self(rawValue: "listItem") }
-
-    public static var file: Self { Self(rawValue: "file") }
-
-    public static var alert: Self { Self(rawValue: "alert") }
-
-    public static var sharedWithObject: Self { Self(rawValue: "sharedWithObject") }
+extension CallRecordsAudioCodec {
+    public static var unknown: Self { Self(rawValue: "unknown") }
 
     public static var invalid: Self { Self(rawValue: "invalid") }
 
+    public static var cn: Self { Self(rawValue: "cn") }
+
+    public static var pcma: Self { Self(rawValue: "pcma") }
+
+    public static var pcmu: Self { Self(rawValue: "pcmu") }
+
+    public static var amrWide: Self { Self(rawValue: "amrWide") }
+
+    public static var g722: Self { Self(rawValue: "g722") }
+
+    public static var g7221: Self { Self(rawValue: "g7221") }
+
+    public static var g7221c: Self { Self(rawValue: "g7221c") }
+
+    public static var g729: Self { Self(rawValue: "g729") }
+
+    public static var multiChannelAudio: Self { Self(rawValue: "multiChannelAudio") }
+
+    public static var muchv2: Self { Self(rawValue: "muchv2") }
+
+    public static var opus: Self { Self(rawValue: "opus") }
+
+    public static var satin: Self { Self(rawValue: "satin") }
+
+    public static var satinFullband: Self { Self(rawValue: "satinFullband") }
+
+    public static var rtAudio8: Self { Self(rawValue: "rtAudio8") }
+
+    public static var rtAudio16: Self { Self(rawValue: "rtAudio16") }
+
+    public static var silk: Self { Self(rawValue: "silk") }
+
+    public static var silkNarrow: Self { Self(rawValue: "silkNarrow") }
+
+    public static var silkWide: Self { Self(rawValue: "silkWide") }
+
+    public static var siren: Self { Self(rawValue: "siren") }
+
+    public static var xmsRta: Self { Self(rawValue: "xmsRta") }
+
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `SharePointOneDriveOptionsFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsCallRecordFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointonedriveoptions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointOneDriveOptions`.
-public typealias SharePointOneDriveOptions = Model<SharePointOneDriveOptionsFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-callrecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.callRecord`.
+public typealias CallRecordsCallRecord = Model<CallRecordsCallRecordFields>
 
-/// The properties of a `SharePointOneDriveOptions`, inherited ones included.
-public struct SharePointOneDriveOptionsFields: FieldSet {
+/// The properties of a `CallRecordsCallRecord`, inherited ones included.
+public struct CallRecordsCallRecordFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.sharePointOneDriveOptions",
-        fields: SharePointOneDriveOptionsFields()
-    )
-
-    public let includeContent: Field<SearchContent>
-
-    private init() {
-        self.includeContent = Field("includeContent")
-    }
-}
-
-/// Its properties are listed in `SharePointProtectionPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointprotectionpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy`.
-public typealias SharePointProtectionPolicy = Model<SharePointProtectionPolicyFields>
-
-/// The properties of a `SharePointProtectionPolicy`, inherited ones included.
-public struct SharePointProtectionPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointProtectionPolicy",
-        base: ProtectionPolicyBase.self,
-        fields: SharePointProtectionPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>
-    public let retentionSettings: Field<[RetentionSetting]>
-    public let status: Field<ProtectionPolicyStatus>
-
-    /// Present when the request expanded it (`expand("siteInclusionRules")`).
-    public let siteInclusionRules: Field<[SiteProtectionRule]>
-
-    /// Present when the request expanded it (`expand("siteProtectionUnits")`).
-    public let siteProtectionUnits: Field<[SiteProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("siteProtectionUnitsBulkAdditionJobs")`).
-    public let siteProtectionUnitsBulkAdditionJobs: Field<[SiteProtectionUnitsBulkAdditionJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionPolicyArtifactCount = Field("protectionPolicyArtifactCount")
-        self.retentionSettings = Field("retentionSettings")
-        self.status = Field("status")
-        self.siteInclusionRules = Field("siteInclusionRules")
-        self.siteProtectionUnits = Field("siteProtectionUnits")
-        self.siteProtectionUnitsBulkAdditionJobs = Field("siteProtectionUnitsBulkAdditionJobs")
-    }
-}
-
-/// Requests for one `SharePointProtectionPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy`.
-public struct SharePointProtectionPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointProtectionPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointProtectionPolicy",
-        model: SharePointProtectionPolicy.self,
-        children: [
-            .init("siteInclusionRules", "microsoft.graph.siteProtectionRule", collection: true),
-            .init("siteProtectionUnits", "microsoft.graph.siteProtectionUnit", collection: true),
-            .init(
-                "siteProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
-        ]
-    )
-
-    /// `siteInclusionRules.request()` lists them; `siteInclusionRules("siteProtectionRule-id")` addresses one.
-    public var siteInclusionRules: CollectionRequestBuilder<SiteProtectionRuleRequestBuilder> {
-        .init(client: client, path: path.appending("siteInclusionRules"))
-    }
-
-    /// `siteProtectionUnits.request()` lists them; `siteProtectionUnits("siteProtectionUnit-id")` addresses one.
-    public var siteProtectionUnits: CollectionRequestBuilder<SiteProtectionUnitRequestBuilder> {
-        .init(client: client, path: path.appending("siteProtectionUnits"))
-    }
-
-    /// `siteProtectionUnitsBulkAdditionJobs.request()` lists them; `siteProtectionUnitsBulkAdditionJobs("id")`
-    /// addresses one.
-    public var siteProtectionUnitsBulkAdditionJobs:
-        CollectionRequestBuilder<SiteProtectionUnitsBulkAdditionJobRequestBuilder>
-    {
-        .init(client: client, path: path.appending("siteProtectionUnitsBulkAdditionJobs"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy/activate` (POST).
-    public func activate() -> OperationRequest<ProtectionPolicyBase> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionPolicyBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy/deactivate` (POST).
-    public func deactivate() -> OperationRequest<ProtectionPolicyBase> {
-        let request = APIRequest(method: .post, path: path.appending("deactivate"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionPolicyBase.self))
-    }
-}
-
-/// Its properties are listed in `SharePointRestoreSessionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointrestoresession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharePointRestoreSession`.
-public typealias SharePointRestoreSession = Model<SharePointRestoreSessionFields>
-
-/// The properties of a `SharePointRestoreSession`, inherited ones included.
-public struct SharePointRestoreSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointRestoreSession",
-        base: RestoreSessionBase.self,
-        fields: SharePointRestoreSessionFields()
-    )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let restoreJobType: Field<RestoreJobType>
-    public let restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>
-    public let status: Field<RestoreSessionStatus>
-
-    /// Present when the request expanded it (`expand("granularSiteRestoreArtifacts")`).
-    public let granularSiteRestoreArtifacts: Field<[GranularSiteRestoreArtifact]>
-
-    /// Present when the request expanded it (`expand("siteRestoreArtifacts")`).
-    public let siteRestoreArtifacts: Field<[SiteRestoreArtifact]>
-
-    /// Present when the request expanded it (`expand("siteRestoreArtifactsBulkAdditionRequests")`).
-    public let siteRestoreArtifactsBulkAdditionRequests: Field<[SiteRestoreArtifactsBulkAdditionRequest]>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreJobType = Field("restoreJobType")
-        self.restoreSessionArtifactCount = Field("restoreSessionArtifactCount")
-        self.status = Field("status")
-        self.granularSiteRestoreArtifacts = Field("granularSiteRestoreArtifacts")
-        self.siteRestoreArtifacts = Field("siteRestoreArtifacts")
-        self.siteRestoreArtifactsBulkAdditionRequests = Field("siteRestoreArtifactsBulkAdditionRequests")
-    }
-}
-
-/// Requests for one `SharePointRestoreSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharePointRestoreSession`.
-public struct SharePointRestoreSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointRestoreSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointRestoreSession",
-        model: SharePointRestoreSession.self,
-        children: [
-            .init("granularSiteRestoreArtifacts", "microsoft.graph.granularSiteRestoreArtifact", collection: true),
-            .init("siteRestoreArtifacts", "microsoft.graph.siteRestoreArtifact", collection: true),
-            .init(
-                "siteRestoreArtifactsBulkAdditionRequests",
-                "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
-                collection: true
-            ),
-        ],
-        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
-    )
-
-    /// `granularSiteRestoreArtifacts.request()` lists them;
-    /// `granularSiteRestoreArtifacts("granularSiteRestoreArtifact-id")` addresses one.
-    public var granularSiteRestoreArtifacts: CollectionRequestBuilder<GranularSiteRestoreArtifactRequestBuilder> {
-        .init(client: client, path: path.appending("granularSiteRestoreArtifacts"))
-    }
-
-    /// `siteRestoreArtifacts.request()` lists them; `siteRestoreArtifacts("siteRestoreArtifact-id")` addresses one.
-    public var siteRestoreArtifacts: CollectionRequestBuilder<SiteRestoreArtifactRequestBuilder> {
-        .init(client: client, path: path.appending("siteRestoreArtifacts"))
-    }
-
-    /// `siteRestoreArtifactsBulkAdditionRequests.request()` lists them;
-    /// `siteRestoreArtifactsBulkAdditionRequests("id")` addresses one.
-    public var siteRestoreArtifactsBulkAdditionRequests:
-        CollectionRequestBuilder<SiteRestoreArtifactsBulkAdditionRequestRequestBuilder>
-    {
-        .init(client: client, path: path.appending("siteRestoreArtifactsBulkAdditionRequests"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.sharePointRestoreSession/activate` (POST).
-    public func activate() -> OperationRequest<RestoreSessionBase> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .model(RestoreSessionBase.self))
-    }
-}
-
-/// Its properties are listed in `SharedFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shared?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.shared`.
-public typealias Shared = Model<SharedFields>
-
-/// The properties of a `Shared`, inherited ones included.
-public struct SharedFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.shared", fields: SharedFields())
-    public let owner: Field<IdentitySet>
-    public let scope: Field<String>
-    public let sharedBy: Field<IdentitySet>
-    public let sharedDateTime: Field<Date>
-
-    private init() {
-        self.owner = Field("owner")
-        self.scope = Field("scope")
-        self.sharedBy = Field("sharedBy")
-        self.sharedDateTime = Field("sharedDateTime")
-    }
-}
-
-/// Its properties are listed in `SharedDriveItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shareddriveitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharedDriveItem`.
-public typealias SharedDriveItem = Model<SharedDriveItemFields>
-
-/// The properties of a `SharedDriveItem`, inherited ones included.
-public struct SharedDriveItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharedDriveItem",
-        base: BaseItem.self,
-        fields: SharedDriveItemFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let owner: Field<IdentitySet>
-
-    /// Present when the request expanded it (`expand("driveItem")`).
-    public let driveItem: Field<DriveItem>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("list")`).
-    public let list: Field<List>
-
-    /// Present when the request expanded it (`expand("listItem")`).
-    public let listItem: Field<ListItem>
-
-    /// Present when the request expanded it (`expand("permission")`).
-    public let permission: Field<Permission>
-
-    /// Present when the request expanded it (`expand("root")`).
-    public let root: Field<DriveItem>
-
-    /// Present when the request expanded it (`expand("site")`).
-    public let site: Field<Site>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.owner = Field("owner")
-        self.driveItem = Field("driveItem")
-        self.items = Field("items")
-        self.list = Field("list")
-        self.listItem = Field("listItem")
-        self.permission = Field("permission")
-        self.root = Field("root")
-        self.site = Field("site")
-    }
-}
-
-/// Requests for one `SharedDriveItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharedDriveItem`.
-public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedDriveItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharedDriveItem",
-        model: SharedDriveItem.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("driveItem", "microsoft.graph.driveItem", collection: false),
-            .init("items", "microsoft.graph.driveItem", collection: true),
-            .init("list", "microsoft.graph.list", collection: false),
-            .init("listItem", "microsoft.graph.listItem", collection: false),
-            .init("permission", "microsoft.graph.permission", collection: false),
-            .init("root", "microsoft.graph.driveItem", collection: false),
-            .init("site", "microsoft.graph.site", collection: false, refusing: "DELETE"),
-        ]
-    )
-
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
-
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
-    }
-
-    public var driveItem: DriveItemRequestBuilder { .init(client: client, path: path.appending("driveItem")) }
-
-    /// `items.request()` lists them; `items("driveItem-id")` addresses one.
-    public var items: CollectionRequestBuilder<DriveItemRequestBuilder> {
-        .init(client: client, path: path.appending("items"))
-    }
-
-    public var list: ListRequestBuilder { .init(client: client, path: path.appending("list")) }
-
-    public var listItem: ListItemRequestBuilder { .init(client: client, path: path.appending("listItem")) }
-
-    public var permission: PermissionRequestBuilder { .init(client: client, path: path.appending("permission")) }
-
-    public var root: DriveItemRequestBuilder { .init(client: client, path: path.appending("root")) }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var site: SiteRequestBuilder { .init(client: client, path: path.appending("site", refusing: [.delete])) }
-}
-
-/// Its properties are listed in `SharedInsightFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharedinsight?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharedInsight`.
-public typealias SharedInsight = Model<SharedInsightFields>
-
-/// The properties of a `SharedInsight`, inherited ones included.
-public struct SharedInsightFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharedInsight",
+        "microsoft.graph.callRecords.callRecord",
         base: Entity.self,
-        fields: SharedInsightFields()
+        fields: CallRecordsCallRecordFields()
     )
 
     public let id: Field<String>
-    public let lastShared: Field<SharingDetail>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceReference: Field<ResourceReference>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceVisualization: Field<ResourceVisualization>
-
-    public let sharingHistory: Field<[SharingDetail]>
-
-    /// Present when the request expanded it (`expand("lastSharedMethod")`).
-    public let lastSharedMethod: Field<Entity>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<Entity>
-
-    private init() {
-        self.id = Field("id")
-        self.lastShared = Field("lastShared")
-        self.resourceReference = Field("resourceReference")
-        self.resourceVisualization = Field("resourceVisualization")
-        self.sharingHistory = Field("sharingHistory")
-        self.lastSharedMethod = Field("lastSharedMethod")
-        self.resource = Field("resource")
-    }
-}
-
-/// Requests for one `SharedInsight`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharedInsight`.
-public struct SharedInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedInsight
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharedInsight",
-        model: SharedInsight.self,
-        children: [
-            .init("lastSharedMethod", "microsoft.graph.entity", collection: false),
-            .init("resource", "microsoft.graph.entity", collection: false),
-        ]
-    )
-
-    public var lastSharedMethod: EntityRequestBuilder {
-        .init(client: client, path: path.appending("lastSharedMethod"))
-    }
-
-    public var resource: EntityRequestBuilder { .init(client: client, path: path.appending("resource")) }
-}
-
-/// - Remark: Generated from `microsoft.graph.sharedPCAccountDeletionPolicyType`.
-public typealias SharedPCAccountDeletionPolicyType = OpenEnum<SharedPCAccountDeletionPolicyTypeValues>
-
-/// The values of `SharedPCAccountDeletionPolicyType` that the spec declares; others decode and re-encode too.
-public enum SharedPCAccountDeletionPolicyTypeValues: EnumValues {
-    public static let known: [String] = ["immediate", "diskSpaceThreshold", "diskSpaceThresholdOrInactiveThreshold"]
-}
-
-extension SharedPCAccountDeletionPolicyType {
-    public static var immediate: Self { Self(rawValue: "immediate") }
-
-    public static var diskSpaceThreshold: Self { Self(rawValue: "diskSpaceThreshold") }
-
-    public static var diskSpaceThresholdOrInactiveThreshold: Self {
-        Self(rawValue: "diskSpaceThresholdOrInactiveThreshold")
-    }
-}
-
-/// Its properties are listed in `SharedPCAccountManagerPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharedpcaccountmanagerpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharedPCAccountManagerPolicy`.
-public typealias SharedPCAccountManagerPolicy = Model<SharedPCAccountManagerPolicyFields>
-
-/// The properties of a `SharedPCAccountManagerPolicy`, inherited ones included.
-public struct SharedPCAccountManagerPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharedPCAccountManagerPolicy",
-        fields: SharedPCAccountManagerPolicyFields()
-    )
-
-    public let accountDeletionPolicy: Field<SharedPCAccountDeletionPolicyType>
-    public let cacheAccountsAboveDiskFreePercentage: Field<Int32>
-    public let inactiveThresholdDays: Field<Int32>
-    public let removeAccountsBelowDiskFreePercentage: Field<Int32>
-
-    private init() {
-        self.accountDeletionPolicy = Field("accountDeletionPolicy")
-        self.cacheAccountsAboveDiskFreePercentage = Field("cacheAccountsAboveDiskFreePercentage")
-        self.inactiveThresholdDays = Field("inactiveThresholdDays")
-        self.removeAccountsBelowDiskFreePercentage = Field("removeAccountsBelowDiskFreePercentage")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.sharedPCAllowedAccountType`.
-public typealias SharedPCAllowedAccountType = OpenEnum<SharedPCAllowedAccountTypeValues>
-
-/// The values of `SharedPCAllowedAccountType` that the spec declares; others decode and re-encode too.
-public enum SharedPCAllowedAccountTypeValues: FlagValues {
-    public static let known: [String] = ["guest", "domain"]
-}
-
-extension SharedPCAllowedAccountType {
-    public static var guest: Self { Self(rawValue: "guest") }
-
-    public static var domain: Self { Self(rawValue: "domain") }
-}
-
-/// Its properties are listed in `SharedPCConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharedpcconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharedPCConfiguration`.
-public typealias SharedPCConfiguration = Model<SharedPCConfigurationFields>
-
-/// The properties of a `SharedPCConfiguration`, inherited ones included.
-public struct SharedPCConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharedPCConfiguration",
-        base: DeviceConfiguration.self,
-        fields: SharedPCConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
+    public let endDateTime: Field<Date>
+    public let joinWebUrl: Field<String>
     public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
+    public let modalities: Field<[CallRecordsModality]>
+    public let organizer: Field<IdentitySet>
+    public let participants: Field<[IdentitySet]>
+    public let startDateTime: Field<Date>
+    public let type: Field<CallRecordsCallType>
+    public let version: Field<Int64>
 
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
+    /// Present when the request expanded it (`expand("organizer_v2")`).
+    public let organizerV2: Field<CallRecordsOrganizer>
 
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
+    /// Present when the request expanded it (`expand("participants_v2")`).
+    public let participantsV2: Field<[CallRecordsParticipant]>
 
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let accountManagerPolicy: Field<SharedPCAccountManagerPolicy>
-    public let allowedAccounts: Field<SharedPCAllowedAccountType>
-    public let allowLocalStorage: Field<Bool>
-    public let disableAccountManager: Field<Bool>
-    public let disableEduPolicies: Field<Bool>
-    public let disablePowerPolicies: Field<Bool>
-    public let disableSignInOnResume: Field<Bool>
-    public let enabled: Field<Bool>
-    public let idleTimeBeforeSleepInSeconds: Field<Int32>
-    public let kioskAppDisplayName: Field<String>
-    public let kioskAppUserModelId: Field<String>
-    public let maintenanceStartTime: Field<TimeOfDay>
+    /// Present when the request expanded it (`expand("sessions")`).
+    public let sessions: Field<[CallRecordsSession]>
 
     private init() {
         self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
+        self.endDateTime = Field("endDateTime")
+        self.joinWebUrl = Field("joinWebUrl")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.modalities = Field("modalities")
+        self.organizer = Field("organizer")
+        self.participants = Field("participants")
+        self.startDateTime = Field("startDateTime")
+        self.type = Field("type")
         self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.accountManagerPolicy = Field("accountManagerPolicy")
-        self.allowedAccounts = Field("allowedAccounts")
-        self.allowLocalStorage = Field("allowLocalStorage")
-        self.disableAccountManager = Field("disableAccountManager")
-        self.disableEduPolicies = Field("disableEduPolicies")
-        self.disablePowerPolicies = Field("disablePowerPolicies")
-        self.disableSignInOnResume = Field("disableSignInOnResume")
-        self.enabled = Field("enabled")
-        self.idleTimeBeforeSleepInSeconds = Field("idleTimeBeforeSleepInSeconds")
-        self.kioskAppDisplayName = Field("kioskAppDisplayName")
-        self.kioskAppUserModelId = Field("kioskAppUserModelId")
-        self.maintenanceStartTime = Field("maintenanceStartTime")
+        self.organizerV2 = Field("organizer_v2")
+        self.participantsV2 = Field("participants_v2")
+        self.sessions = Field("sessions")
     }
 }
 
-/// Requests for one `SharedPCConfiguration`: `request()` reads, updates or deletes it.
+/// Requests for one `CallRecordsCallRecord`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.sharedPCConfiguration`.
-public struct SharedPCConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedPCConfiguration
+/// - Remark: Generated from `microsoft.graph.callRecords.callRecord`.
+public struct CallRecordsCallRecordRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallRecordsCallRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -7512,1255 +190,728 @@ public struct SharedPCConfigurationRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.sharedPCConfiguration",
-        model: SharedPCConfiguration.self,
+        "microsoft.graph.callRecords.callRecord",
+        model: CallRecordsCallRecord.self,
         children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            .init("organizer_v2", "microsoft.graph.callRecords.organizer", collection: false),
+            .init("participants_v2", "microsoft.graph.callRecords.participant", collection: true),
+            .init("sessions", "microsoft.graph.callRecords.session", collection: true),
         ],
         operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
+            .init(
+                "getDirectRoutingCalls",
+                .get,
+                path: "microsoft.graph.callRecords.getDirectRoutingCalls",
+                onCollection: true,
+                response: .collection(.model(CallRecordsDirectRoutingLogRow.self))
+            ),
+            .init(
+                "getPstnCalls",
+                .get,
+                path: "microsoft.graph.callRecords.getPstnCalls",
+                onCollection: true,
+                response: .collection(.model(CallRecordsPstnCallLogRow.self))
+            ),
         ]
     )
 
-    /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
+    public var organizerV2: CallRecordsOrganizerRequestBuilder {
+        .init(client: client, path: path.appending("organizer_v2"))
     }
 
-    /// `deviceSettingStateSummaries.request()` lists them;
-    /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
-    public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
-        .init(client: client, path: path.appending("deviceSettingStateSummaries"))
+    /// `participantsV2.request()` lists them; `participantsV2("participant-id")` addresses one.
+    public var participantsV2: CollectionRequestBuilder<CallRecordsParticipantRequestBuilder> {
+        .init(client: client, path: path.appending("participants_v2"))
     }
 
-    /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
-    public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
-        .init(client: client, path: path.appending("deviceStatuses"))
+    /// `sessions.request()` lists them; `sessions("session-id")` addresses one.
+    public var sessions: CollectionRequestBuilder<CallRecordsSessionRequestBuilder> {
+        .init(client: client, path: path.appending("sessions"))
     }
+}
 
-    public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
-        .init(client: client, path: path.appending("deviceStatusOverview"))
-    }
-
-    /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
-    public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
-        .init(client: client, path: path.appending("userStatuses"))
-    }
-
-    public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
-        .init(client: client, path: path.appending("userStatusOverview"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration/assign` (POST).
-    public func assign(
-        assignments: [DeviceConfigurationAssignment]
-    ) -> OperationRequest<[DeviceConfigurationAssignment]> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("assignments", assignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DeviceConfigurationAssignment].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration/getOmaSettingPlainTextValue` (GET).
-    public func getOmaSettingPlainTextValue(secretReferenceValueId: String) -> OperationRequest<String> {
+extension CollectionRequestBuilder where Item == CallRecordsCallRecordRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.callRecords.callRecord/getDirectRoutingCalls` (GET).
+    public func getDirectRoutingCalls(
+        fromDateTime: Date,
+        toDateTime: Date
+    ) -> CollectionRequest<CallRecordsDirectRoutingLogRow> {
         let request = APIRequest(
             method: .get,
             path: path.appending(
-                function: "getOmaSettingPlainTextValue",
-                parameters: [("secretReferenceValueId", ODataLiteral(json: secretReferenceValueId))]
+                function: "microsoft.graph.callRecords.getDirectRoutingCalls",
+                parameters: [
+                    ("fromDateTime", ODataLiteral(json: fromDateTime)),
+                    ("toDateTime", ODataLiteral(json: toDateTime)),
+                ]
             )
         )
-        return OperationRequest(client: client, request: request, decoder: .value(String.self))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.callRecords.callRecord/getPstnCalls` (GET).
+    public func getPstnCalls(fromDateTime: Date, toDateTime: Date) -> CollectionRequest<CallRecordsPstnCallLogRow> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "microsoft.graph.callRecords.getPstnCalls",
+                parameters: [
+                    ("fromDateTime", ODataLiteral(json: fromDateTime)),
+                    ("toDateTime", ODataLiteral(json: toDateTime)),
+                ]
+            )
+        )
+        return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `SharedWithChannelTeamInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharedwithchannelteaminfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharedWithChannelTeamInfo`.
-public typealias SharedWithChannelTeamInfo = Model<SharedWithChannelTeamInfoFields>
+/// - Remark: Generated from `microsoft.graph.callRecords.callType`.
+public typealias CallRecordsCallType = OpenEnum<CallRecordsCallTypeValues>
 
-/// The properties of a `SharedWithChannelTeamInfo`, inherited ones included.
-public struct SharedWithChannelTeamInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharedWithChannelTeamInfo",
-        base: TeamInfo.self,
-        fields: SharedWithChannelTeamInfoFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
-
-    public let isHostTeam: Field<Bool>
-
-    /// Present when the request expanded it (`expand("allowedMembers")`).
-    public let allowedMembers: Field<[ConversationMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.team = Field("team")
-        self.isHostTeam = Field("isHostTeam")
-        self.allowedMembers = Field("allowedMembers")
-    }
+/// The values of `CallRecordsCallType` that the spec declares; others decode and re-encode too.
+public enum CallRecordsCallTypeValues: EnumValues {
+    public static let known: [String] = ["unknown", "groupCall", "peerToPeer", "unknownFutureValue"]
 }
 
-/// Requests for one `SharedWithChannelTeamInfo`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharedWithChannelTeamInfo`.
-public struct SharedWithChannelTeamInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedWithChannelTeamInfo
-    public let client: ServiceClient
-    public let path: ResourcePath
+extension CallRecordsCallType {
+    public static var unknown: Self { Self(rawValue: "unknown") }
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
+    public static var groupCall: Self { Self(rawValue: "groupCall") }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharedWithChannelTeamInfo",
-        model: SharedWithChannelTeamInfo.self,
-        children: [
-            .init("team", "microsoft.graph.team", collection: false),
-            .init("allowedMembers", "microsoft.graph.conversationMember", collection: true),
-        ]
-    )
+    public static var peerToPeer: Self { Self(rawValue: "peerToPeer") }
 
-    public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
-
-    /// `allowedMembers.request()` lists them; `allowedMembers("conversationMember-id")` addresses one.
-    public var allowedMembers: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
-        .init(client: client, path: path.appending("allowedMembers"))
-    }
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `SharepointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharepoint`.
-public typealias Sharepoint = Model<SharepointFields>
+/// - Remark: Generated from `microsoft.graph.callRecords.clientPlatform`.
+public typealias CallRecordsClientPlatform = OpenEnum<CallRecordsClientPlatformValues>
 
-/// The properties of a `Sharepoint`, inherited ones included.
-public struct SharepointFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharepoint", base: Entity.self, fields: SharepointFields())
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<SharepointSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.settings = Field("settings")
-    }
-}
-
-/// Its properties are listed in `SharepointIdsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointids?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharepointIds`.
-public typealias SharepointIds = Model<SharepointIdsFields>
-
-/// The properties of a `SharepointIds`, inherited ones included.
-public struct SharepointIdsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharepointIds", fields: SharepointIdsFields())
-    public let listId: Field<String>
-    public let listItemId: Field<String>
-    public let listItemUniqueId: Field<String>
-    public let siteId: Field<String>
-    public let siteUrl: Field<String>
-    public let tenantId: Field<String>
-    public let webId: Field<String>
-
-    private init() {
-        self.listId = Field("listId")
-        self.listItemId = Field("listItemId")
-        self.listItemUniqueId = Field("listItemUniqueId")
-        self.siteId = Field("siteId")
-        self.siteUrl = Field("siteUrl")
-        self.tenantId = Field("tenantId")
-        self.webId = Field("webId")
-    }
-}
-
-/// Requests for one `Sharepoint`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharepoint`.
-public struct SharepointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Sharepoint
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharepoint",
-        model: Sharepoint.self,
-        children: [.init("settings", "microsoft.graph.sharepointSettings", collection: false)]
-    )
-
-    public var settings: SharepointSettingsRequestBuilder { .init(client: client, path: path.appending("settings")) }
-}
-
-/// Its properties are listed in `SharepointSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharepointsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharepointSettings`.
-public typealias SharepointSettings = Model<SharepointSettingsFields>
-
-/// The properties of a `SharepointSettings`, inherited ones included.
-public struct SharepointSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharepointSettings",
-        base: Entity.self,
-        fields: SharepointSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let allowedDomainGuidsForSyncApp: Field<[String]>
-    public let availableManagedPathsForSiteCreation: Field<[String]>
-    public let deletedUserPersonalSiteRetentionPeriodInDays: Field<Int32>
-    public let excludedFileExtensionsForSyncApp: Field<[String]>
-    public let idleSessionSignOut: Field<IdleSessionSignOut>
-    public let imageTaggingOption: Field<ImageTaggingChoice>
-    public let isCommentingOnSitePagesEnabled: Field<Bool>
-    public let isFileActivityNotificationEnabled: Field<Bool>
-    public let isLegacyAuthProtocolsEnabled: Field<Bool>
-    public let isLoopEnabled: Field<Bool>
-    public let isMacSyncAppEnabled: Field<Bool>
-    public let isRequireAcceptingUserToMatchInvitedUserEnabled: Field<Bool>
-    public let isResharingByExternalUsersEnabled: Field<Bool>
-    public let isSharePointMobileNotificationEnabled: Field<Bool>
-    public let isSharePointNewsfeedEnabled: Field<Bool>
-    public let isSiteCreationEnabled: Field<Bool>
-    public let isSiteCreationUIEnabled: Field<Bool>
-    public let isSitePagesCreationEnabled: Field<Bool>
-    public let isSitesStorageLimitAutomatic: Field<Bool>
-    public let isSyncButtonHiddenOnPersonalSite: Field<Bool>
-    public let isUnmanagedSyncAppForTenantRestricted: Field<Bool>
-    public let personalSiteDefaultStorageLimitInMB: Field<Int64>
-    public let sharingAllowedDomainList: Field<[String]>
-    public let sharingBlockedDomainList: Field<[String]>
-    public let sharingCapability: Field<SharingCapabilities>
-    public let sharingDomainRestrictionMode: Field<SharingDomainRestrictionMode>
-    public let siteCreationDefaultManagedPath: Field<String>
-    public let siteCreationDefaultStorageLimitInMB: Field<Int32>
-    public let tenantDefaultTimezone: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedDomainGuidsForSyncApp = Field("allowedDomainGuidsForSyncApp")
-        self.availableManagedPathsForSiteCreation = Field("availableManagedPathsForSiteCreation")
-        self.deletedUserPersonalSiteRetentionPeriodInDays = Field("deletedUserPersonalSiteRetentionPeriodInDays")
-        self.excludedFileExtensionsForSyncApp = Field("excludedFileExtensionsForSyncApp")
-        self.idleSessionSignOut = Field("idleSessionSignOut")
-        self.imageTaggingOption = Field("imageTaggingOption")
-        self.isCommentingOnSitePagesEnabled = Field("isCommentingOnSitePagesEnabled")
-        self.isFileActivityNotificationEnabled = Field("isFileActivityNotificationEnabled")
-        self.isLegacyAuthProtocolsEnabled = Field("isLegacyAuthProtocolsEnabled")
-        self.isLoopEnabled = Field("isLoopEnabled")
-        self.isMacSyncAppEnabled = Field("isMacSyncAppEnabled")
-        self.isRequireAcceptingUserToMatchInvitedUserEnabled = Field("isRequireAcceptingUserToMatchInvitedUserEnabled")
-        self.isResharingByExternalUsersEnabled = Field("isResharingByExternalUsersEnabled")
-        self.isSharePointMobileNotificationEnabled = Field("isSharePointMobileNotificationEnabled")
-        self.isSharePointNewsfeedEnabled = Field("isSharePointNewsfeedEnabled")
-        self.isSiteCreationEnabled = Field("isSiteCreationEnabled")
-        self.isSiteCreationUIEnabled = Field("isSiteCreationUIEnabled")
-        self.isSitePagesCreationEnabled = Field("isSitePagesCreationEnabled")
-        self.isSitesStorageLimitAutomatic = Field("isSitesStorageLimitAutomatic")
-        self.isSyncButtonHiddenOnPersonalSite = Field("isSyncButtonHiddenOnPersonalSite")
-        self.isUnmanagedSyncAppForTenantRestricted = Field("isUnmanagedSyncAppForTenantRestricted")
-        self.personalSiteDefaultStorageLimitInMB = Field("personalSiteDefaultStorageLimitInMB")
-        self.sharingAllowedDomainList = Field("sharingAllowedDomainList")
-        self.sharingBlockedDomainList = Field("sharingBlockedDomainList")
-        self.sharingCapability = Field("sharingCapability")
-        self.sharingDomainRestrictionMode = Field("sharingDomainRestrictionMode")
-        self.siteCreationDefaultManagedPath = Field("siteCreationDefaultManagedPath")
-        self.siteCreationDefaultStorageLimitInMB = Field("siteCreationDefaultStorageLimitInMB")
-        self.tenantDefaultTimezone = Field("tenantDefaultTimezone")
-    }
-}
-
-/// Requests for one `SharepointSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.sharepointSettings`.
-public struct SharepointSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharepointSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.sharepointSettings", model: SharepointSettings.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.sharingCapabilities`.
-public typealias SharingCapabilities = OpenEnum<SharingCapabilitiesValues>
-
-/// The values of `SharingCapabilities` that the spec declares; others decode and re-encode too.
-public enum SharingCapabilitiesValues: EnumValues {
+/// The values of `CallRecordsClientPlatform` that the spec declares; others decode and re-encode too.
+public enum CallRecordsClientPlatformValues: EnumValues {
     public static let known: [String] = [
-        "disabled",
-        "externalUserSharingOnly",
-        "externalUserAndGuestSharing",
-        "existingExternalUserSharingOnly",
+        "unknown",
+        "windows",
+        "macOS",
+        "iOS",
+        "android",
+        "web",
+        "ipPhone",
+        "roomSystem",
+        "surfaceHub",
+        "holoLens",
         "unknownFutureValue",
     ]
 }
 
-extension SharingCapabilities {
-    public static var disabled: Self { Self(rawValue: "disabled") }
+extension CallRecordsClientPlatform {
+    public static var unknown: Self { Self(rawValue: "unknown") }
 
-    public static var externalUserSharingOnly: Self { Self(rawValue: "externalUserSharingOnly") }
+    public static var windows: Self { Self(rawValue: "windows") }
 
-    public static var externalUserAndGuestSharing: Self { Self(rawValue: "externalUserAndGuestSharing") }
+    public static var macOS: Self { Self(rawValue: "macOS") }
 
-    public static var existingExternalUserSharingOnly: Self { Self(rawValue: "existingExternalUserSharingOnly") }
+    public static var iOS: Self { Self(rawValue: "iOS") }
 
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
+    public static var android: Self { Self(rawValue: "android") }
 
-/// Its properties are listed in `SharingDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharingdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharingDetail`.
-public typealias SharingDetail = Model<SharingDetailFields>
+    public static var web: Self { Self(rawValue: "web") }
 
-/// The properties of a `SharingDetail`, inherited ones included.
-public struct SharingDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharingDetail", fields: SharingDetailFields())
-    public let sharedBy: Field<InsightIdentity>
-    public let sharedDateTime: Field<Date>
+    public static var ipPhone: Self { Self(rawValue: "ipPhone") }
 
-    /// Set by the service: read it, do not send it.
-    public let sharingReference: Field<ResourceReference>
+    public static var roomSystem: Self { Self(rawValue: "roomSystem") }
 
-    public let sharingSubject: Field<String>
-    public let sharingType: Field<String>
+    public static var surfaceHub: Self { Self(rawValue: "surfaceHub") }
 
-    private init() {
-        self.sharedBy = Field("sharedBy")
-        self.sharedDateTime = Field("sharedDateTime")
-        self.sharingReference = Field("sharingReference")
-        self.sharingSubject = Field("sharingSubject")
-        self.sharingType = Field("sharingType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.sharingDomainRestrictionMode`.
-public typealias SharingDomainRestrictionMode = OpenEnum<SharingDomainRestrictionModeValues>
-
-/// The values of `SharingDomainRestrictionMode` that the spec declares; others decode and re-encode too.
-public enum SharingDomainRestrictionModeValues: EnumValues {
-    public static let known: [String] = ["none", "allowList", "blockList", "unknownFutureValue"]
-}
-
-extension SharingDomainRestrictionMode {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var allowList: Self { Self(rawValue: "allowList") }
-
-    public static var blockList: Self { Self(rawValue: "blockList") }
+    public static var holoLens: Self { Self(rawValue: "holoLens") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `SharingInvitationFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsClientUserAgentFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharinginvitation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharingInvitation`.
-public typealias SharingInvitation = Model<SharingInvitationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-clientuseragent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.clientUserAgent`.
+public typealias CallRecordsClientUserAgent = Model<CallRecordsClientUserAgentFields>
 
-/// The properties of a `SharingInvitation`, inherited ones included.
-public struct SharingInvitationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharingInvitation", fields: SharingInvitationFields())
-    public let email: Field<String>
-    public let invitedBy: Field<IdentitySet>
-    public let redeemedBy: Field<String>
-    public let signInRequired: Field<Bool>
-
-    private init() {
-        self.email = Field("email")
-        self.invitedBy = Field("invitedBy")
-        self.redeemedBy = Field("redeemedBy")
-        self.signInRequired = Field("signInRequired")
-    }
-}
-
-/// Its properties are listed in `SharingLinkFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sharinglink?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sharingLink`.
-public typealias SharingLink = Model<SharingLinkFields>
-
-/// The properties of a `SharingLink`, inherited ones included.
-public struct SharingLinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharingLink", fields: SharingLinkFields())
-    public let application: Field<Identity>
-    public let preventsDownload: Field<Bool>
-    public let scope: Field<String>
-    public let type: Field<String>
-    public let webHtml: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.application = Field("application")
-        self.preventsDownload = Field("preventsDownload")
-        self.scope = Field("scope")
-        self.type = Field("type")
-        self.webHtml = Field("webHtml")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Its properties are listed in `ShiftFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shift?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.shift`.
-public typealias Shift = Model<ShiftFields>
-
-/// The properties of a `Shift`, inherited ones included.
-public struct ShiftFields: FieldSet {
+/// The properties of a `CallRecordsClientUserAgent`, inherited ones included.
+public struct CallRecordsClientUserAgentFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.shift",
-        base: ChangeTrackedEntity.self,
-        fields: ShiftFields()
+        "microsoft.graph.callRecords.clientUserAgent",
+        base: CallRecordsUserAgent.self,
+        fields: CallRecordsClientUserAgentFields()
     )
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
 
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let draftShift: Field<ShiftItem>
-    public let isStagedForDeletion: Field<Bool>
-    public let schedulingGroupId: Field<String>
-    public let sharedShift: Field<ShiftItem>
-    public let userId: Field<String>
+    public let applicationVersion: Field<String>
+    public let headerValue: Field<String>
+    public let azureADAppId: Field<String>
+    public let communicationServiceId: Field<String>
+    public let platform: Field<CallRecordsClientPlatform>
+    public let productFamily: Field<CallRecordsProductFamily>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.draftShift = Field("draftShift")
-        self.isStagedForDeletion = Field("isStagedForDeletion")
-        self.schedulingGroupId = Field("schedulingGroupId")
-        self.sharedShift = Field("sharedShift")
-        self.userId = Field("userId")
+        self.applicationVersion = Field("applicationVersion")
+        self.headerValue = Field("headerValue")
+        self.azureADAppId = Field("azureADAppId")
+        self.communicationServiceId = Field("communicationServiceId")
+        self.platform = Field("platform")
+        self.productFamily = Field("productFamily")
     }
 }
 
-/// Its properties are listed in `ShiftActivityFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsDeviceInfoFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shiftactivity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.shiftActivity`.
-public typealias ShiftActivity = Model<ShiftActivityFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-deviceinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.deviceInfo`.
+public typealias CallRecordsDeviceInfo = Model<CallRecordsDeviceInfoFields>
 
-/// The properties of a `ShiftActivity`, inherited ones included.
-public struct ShiftActivityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.shiftActivity", fields: ShiftActivityFields())
-    public let code: Field<String>
-    public let displayName: Field<String>
-    public let endDateTime: Field<Date>
-    public let isPaid: Field<Bool>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
-
-    private init() {
-        self.code = Field("code")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.isPaid = Field("isPaid")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-    }
-}
-
-/// Its properties are listed in `ShiftAvailabilityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shiftavailability?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.shiftAvailability`.
-public typealias ShiftAvailability = Model<ShiftAvailabilityFields>
-
-/// The properties of a `ShiftAvailability`, inherited ones included.
-public struct ShiftAvailabilityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.shiftAvailability", fields: ShiftAvailabilityFields())
-    public let recurrence: Field<PatternedRecurrence>
-    public let timeSlots: Field<[TimeRange]>
-    public let timeZone: Field<String>
-
-    private init() {
-        self.recurrence = Field("recurrence")
-        self.timeSlots = Field("timeSlots")
-        self.timeZone = Field("timeZone")
-    }
-}
-
-/// Its properties are listed in `ShiftItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shiftitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.shiftItem`.
-public typealias ShiftItem = Model<ShiftItemFields>
-
-/// The properties of a `ShiftItem`, inherited ones included.
-public struct ShiftItemFields: FieldSet {
+/// The properties of a `CallRecordsDeviceInfo`, inherited ones included.
+public struct CallRecordsDeviceInfoFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.shiftItem",
-        base: ScheduleEntity.self,
-        derived: [OpenShiftItem.self],
-        fields: ShiftItemFields()
+        "microsoft.graph.callRecords.deviceInfo",
+        fields: CallRecordsDeviceInfoFields()
     )
-
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
-    public let activities: Field<[ShiftActivity]>
-    public let displayName: Field<String>
-    public let notes: Field<String>
+    public let captureDeviceDriver: Field<String>
+    public let captureDeviceName: Field<String>
+    public let captureNotFunctioningEventRatio: Field<Float>
+    public let cpuInsufficentEventRatio: Field<Float>
+    public let deviceClippingEventRatio: Field<Float>
+    public let deviceGlitchEventRatio: Field<Float>
+    public let howlingEventCount: Field<Int32>
+    public let initialSignalLevelRootMeanSquare: Field<Float>
+    public let lowSpeechLevelEventRatio: Field<Float>
+    public let lowSpeechToNoiseEventRatio: Field<Float>
+    public let micGlitchRate: Field<Float>
+    public let receivedNoiseLevel: Field<Int32>
+    public let receivedSignalLevel: Field<Int32>
+    public let renderDeviceDriver: Field<String>
+    public let renderDeviceName: Field<String>
+    public let renderMuteEventRatio: Field<Float>
+    public let renderNotFunctioningEventRatio: Field<Float>
+    public let renderZeroVolumeEventRatio: Field<Float>
+    public let sentNoiseLevel: Field<Int32>
+    public let sentSignalLevel: Field<Int32>
+    public let speakerGlitchRate: Field<Float>
 
     private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-        self.activities = Field("activities")
-        self.displayName = Field("displayName")
-        self.notes = Field("notes")
+        self.captureDeviceDriver = Field("captureDeviceDriver")
+        self.captureDeviceName = Field("captureDeviceName")
+        self.captureNotFunctioningEventRatio = Field("captureNotFunctioningEventRatio")
+        self.cpuInsufficentEventRatio = Field("cpuInsufficentEventRatio")
+        self.deviceClippingEventRatio = Field("deviceClippingEventRatio")
+        self.deviceGlitchEventRatio = Field("deviceGlitchEventRatio")
+        self.howlingEventCount = Field("howlingEventCount")
+        self.initialSignalLevelRootMeanSquare = Field("initialSignalLevelRootMeanSquare")
+        self.lowSpeechLevelEventRatio = Field("lowSpeechLevelEventRatio")
+        self.lowSpeechToNoiseEventRatio = Field("lowSpeechToNoiseEventRatio")
+        self.micGlitchRate = Field("micGlitchRate")
+        self.receivedNoiseLevel = Field("receivedNoiseLevel")
+        self.receivedSignalLevel = Field("receivedSignalLevel")
+        self.renderDeviceDriver = Field("renderDeviceDriver")
+        self.renderDeviceName = Field("renderDeviceName")
+        self.renderMuteEventRatio = Field("renderMuteEventRatio")
+        self.renderNotFunctioningEventRatio = Field("renderNotFunctioningEventRatio")
+        self.renderZeroVolumeEventRatio = Field("renderZeroVolumeEventRatio")
+        self.sentNoiseLevel = Field("sentNoiseLevel")
+        self.sentSignalLevel = Field("sentSignalLevel")
+        self.speakerGlitchRate = Field("speakerGlitchRate")
     }
 }
 
-/// Its properties are listed in `ShiftPreferencesFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsDirectRoutingLogRowFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/shiftpreferences?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.shiftPreferences`.
-public typealias ShiftPreferences = Model<ShiftPreferencesFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-directroutinglogrow?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.directRoutingLogRow`.
+public typealias CallRecordsDirectRoutingLogRow = Model<CallRecordsDirectRoutingLogRowFields>
 
-/// The properties of a `ShiftPreferences`, inherited ones included.
-public struct ShiftPreferencesFields: FieldSet {
+/// The properties of a `CallRecordsDirectRoutingLogRow`, inherited ones included.
+public struct CallRecordsDirectRoutingLogRowFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.shiftPreferences",
-        base: ChangeTrackedEntity.self,
-        fields: ShiftPreferencesFields()
+        "microsoft.graph.callRecords.directRoutingLogRow",
+        fields: CallRecordsDirectRoutingLogRowFields()
     )
 
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let availability: Field<[ShiftAvailability]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.availability = Field("availability")
-    }
-}
-
-/// Requests for one `ShiftPreferences`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.shiftPreferences`.
-public struct ShiftPreferencesRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ShiftPreferences
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.shiftPreferences",
-        model: ShiftPreferences.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.shiftPreferences/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Requests for one `Shift`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.shift`.
-public struct ShiftRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Shift
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.shift",
-        model: Shift.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.shift/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SignInFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signin?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.signIn`.
-public typealias SignIn = Model<SignInFields>
-
-/// The properties of a `SignIn`, inherited ones included.
-public struct SignInFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signIn", base: Entity.self, fields: SignInFields())
-    public let id: Field<String>
-    public let appDisplayName: Field<String>
-    public let appId: Field<String>
-    public let appliedConditionalAccessPolicies: Field<[AppliedConditionalAccessPolicy]>
-    public let authenticationAppDeviceDetails: Field<AuthenticationAppDeviceDetails>
-    public let clientAppUsed: Field<String>
-    public let conditionalAccessStatus: Field<ConditionalAccessStatus>
+    public let calleeNumber: Field<String>
+    public let callEndSubReason: Field<Int32>
+    public let callerNumber: Field<String>
+    public let callType: Field<String>
     public let correlationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deviceDetail: Field<DeviceDetail>
-    public let homeTenantId: Field<String>
-    public let ipAddress: Field<String>
-    public let isInteractive: Field<Bool>
-    public let location: Field<SignInLocation>
-    public let resourceDisplayName: Field<String>
-    public let resourceId: Field<String>
-    public let resourceTenantId: Field<String>
-    public let riskDetail: Field<RiskDetail>
-    public let riskEventTypes: Field<[RiskEventType]>
-    public let riskEventTypesV2: Field<[String]>
-    public let riskLevelAggregated: Field<RiskLevel>
-    public let riskLevelDuringSignIn: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let servicePrincipalId: Field<String>
-    public let servicePrincipalName: Field<String>
-    public let status: Field<SignInStatus>
-    public let userAgent: Field<String>
+    public let duration: Field<Int32>
+    public let endDateTime: Field<Date>
+    public let failureDateTime: Field<Date>
+    public let finalSipCode: Field<Int32>
+    public let finalSipCodePhrase: Field<String>
+    public let id: Field<String>
+    public let inviteDateTime: Field<Date>
+    public let mediaBypassEnabled: Field<Bool>
+    public let mediaPathLocation: Field<String>
+    public let signalingLocation: Field<String>
+    public let startDateTime: Field<Date>
+    public let successfulCall: Field<Bool>
+    public let trunkFullyQualifiedDomainName: Field<String>
     public let userDisplayName: Field<String>
     public let userId: Field<String>
     public let userPrincipalName: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.appDisplayName = Field("appDisplayName")
-        self.appId = Field("appId")
-        self.appliedConditionalAccessPolicies = Field("appliedConditionalAccessPolicies")
-        self.authenticationAppDeviceDetails = Field("authenticationAppDeviceDetails")
-        self.clientAppUsed = Field("clientAppUsed")
-        self.conditionalAccessStatus = Field("conditionalAccessStatus")
+        self.calleeNumber = Field("calleeNumber")
+        self.callEndSubReason = Field("callEndSubReason")
+        self.callerNumber = Field("callerNumber")
+        self.callType = Field("callType")
         self.correlationId = Field("correlationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.deviceDetail = Field("deviceDetail")
-        self.homeTenantId = Field("homeTenantId")
-        self.ipAddress = Field("ipAddress")
-        self.isInteractive = Field("isInteractive")
-        self.location = Field("location")
-        self.resourceDisplayName = Field("resourceDisplayName")
-        self.resourceId = Field("resourceId")
-        self.resourceTenantId = Field("resourceTenantId")
-        self.riskDetail = Field("riskDetail")
-        self.riskEventTypes = Field("riskEventTypes")
-        self.riskEventTypesV2 = Field("riskEventTypes_v2")
-        self.riskLevelAggregated = Field("riskLevelAggregated")
-        self.riskLevelDuringSignIn = Field("riskLevelDuringSignIn")
-        self.riskState = Field("riskState")
-        self.servicePrincipalId = Field("servicePrincipalId")
-        self.servicePrincipalName = Field("servicePrincipalName")
-        self.status = Field("status")
-        self.userAgent = Field("userAgent")
+        self.duration = Field("duration")
+        self.endDateTime = Field("endDateTime")
+        self.failureDateTime = Field("failureDateTime")
+        self.finalSipCode = Field("finalSipCode")
+        self.finalSipCodePhrase = Field("finalSipCodePhrase")
+        self.id = Field("id")
+        self.inviteDateTime = Field("inviteDateTime")
+        self.mediaBypassEnabled = Field("mediaBypassEnabled")
+        self.mediaPathLocation = Field("mediaPathLocation")
+        self.signalingLocation = Field("signalingLocation")
+        self.startDateTime = Field("startDateTime")
+        self.successfulCall = Field("successfulCall")
+        self.trunkFullyQualifiedDomainName = Field("trunkFullyQualifiedDomainName")
         self.userDisplayName = Field("userDisplayName")
         self.userId = Field("userId")
         self.userPrincipalName = Field("userPrincipalName")
     }
 }
 
-/// Its properties are listed in `SignInActivityFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsEndpointFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinactivity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.signInActivity`.
-public typealias SignInActivity = Model<SignInActivityFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-endpoint?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.endpoint`.
+public typealias CallRecordsEndpoint = Model<CallRecordsEndpointFields>
 
-/// The properties of a `SignInActivity`, inherited ones included.
-public struct SignInActivityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signInActivity", fields: SignInActivityFields())
-    public let lastNonInteractiveSignInDateTime: Field<Date>
-    public let lastNonInteractiveSignInRequestId: Field<String>
-    public let lastSignInDateTime: Field<Date>
-    public let lastSignInRequestId: Field<String>
-    public let lastSuccessfulSignInDateTime: Field<Date>
-    public let lastSuccessfulSignInRequestId: Field<String>
-
-    private init() {
-        self.lastNonInteractiveSignInDateTime = Field("lastNonInteractiveSignInDateTime")
-        self.lastNonInteractiveSignInRequestId = Field("lastNonInteractiveSignInRequestId")
-        self.lastSignInDateTime = Field("lastSignInDateTime")
-        self.lastSignInRequestId = Field("lastSignInRequestId")
-        self.lastSuccessfulSignInDateTime = Field("lastSuccessfulSignInDateTime")
-        self.lastSuccessfulSignInRequestId = Field("lastSuccessfulSignInRequestId")
-    }
-}
-
-/// Its properties are listed in `SignInConditionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinconditions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.signInConditions`.
-public typealias SignInConditions = Model<SignInConditionsFields>
-
-/// The properties of a `SignInConditions`, inherited ones included.
-public struct SignInConditionsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signInConditions", fields: SignInConditionsFields())
-    public let authenticationFlow: Field<AuthenticationFlow>
-    public let clientAppType: Field<ConditionalAccessClientApp>
-    public let country: Field<String>
-    public let deviceInfo: Field<DeviceInfo>
-    public let devicePlatform: Field<ConditionalAccessDevicePlatform>
-    public let insiderRiskLevel: Field<InsiderRiskLevel>
-    public let ipAddress: Field<String>
-    public let servicePrincipalRiskLevel: Field<RiskLevel>
-    public let signInRiskLevel: Field<RiskLevel>
-    public let userRiskLevel: Field<RiskLevel>
-
-    private init() {
-        self.authenticationFlow = Field("authenticationFlow")
-        self.clientAppType = Field("clientAppType")
-        self.country = Field("country")
-        self.deviceInfo = Field("deviceInfo")
-        self.devicePlatform = Field("devicePlatform")
-        self.insiderRiskLevel = Field("insiderRiskLevel")
-        self.ipAddress = Field("ipAddress")
-        self.servicePrincipalRiskLevel = Field("servicePrincipalRiskLevel")
-        self.signInRiskLevel = Field("signInRiskLevel")
-        self.userRiskLevel = Field("userRiskLevel")
-    }
-}
-
-/// Its properties are listed in `SignInContextFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signincontext?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.signInContext`.
-public typealias SignInContext = Model<SignInContextFields>
-
-/// The properties of a `SignInContext`, inherited ones included.
-public struct SignInContextFields: FieldSet {
+/// The properties of a `CallRecordsEndpoint`, inherited ones included.
+public struct CallRecordsEndpointFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.signInContext",
-        derived: [ApplicationContext.self, AuthContext.self, UserActionContext.self],
-        fields: SignInContextFields()
+        "microsoft.graph.callRecords.endpoint",
+        derived: [CallRecordsParticipantEndpoint.self, CallRecordsServiceEndpoint.self],
+        fields: CallRecordsEndpointFields()
     )
 
+    public let userAgent: Field<CallRecordsUserAgent>
+
     private init() {
+        self.userAgent = Field("userAgent")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.signInFrequencyAuthenticationType`.
-public typealias SignInFrequencyAuthenticationType = OpenEnum<SignInFrequencyAuthenticationTypeValues>
-
-/// The values of `SignInFrequencyAuthenticationType` that the spec declares; others decode and re-encode too.
-public enum SignInFrequencyAuthenticationTypeValues: EnumValues {
-    public static let known: [String] = [
-        "primaryAndSecondaryAuthentication",
-        "secondaryAuthentication",
-        "unknownFutureValue",
-    ]
-}
-
-extension SignInFrequencyAuthenticationType {
-    public static var primaryAndSecondaryAuthentication: Self { Self(rawValue: "primaryAndSecondaryAuthentication") }
-
-    public static var secondaryAuthentication: Self { Self(rawValue: "secondaryAuthentication") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.signInFrequencyInterval`.
-public typealias SignInFrequencyInterval = OpenEnum<SignInFrequencyIntervalValues>
-
-/// The values of `SignInFrequencyInterval` that the spec declares; others decode and re-encode too.
-public enum SignInFrequencyIntervalValues: EnumValues {
-    public static let known: [String] = ["timeBased", "everyTime", "unknownFutureValue"]
-}
-
-extension SignInFrequencyInterval {
-    public static var timeBased: Self { Self(rawValue: "timeBased") }
-
-    public static var everyTime: Self { Self(rawValue: "everyTime") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SignInFrequencySessionControlFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsFailureInfoFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinfrequencysessioncontrol?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.signInFrequencySessionControl`.
-public typealias SignInFrequencySessionControl = Model<SignInFrequencySessionControlFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-failureinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.failureInfo`.
+public typealias CallRecordsFailureInfo = Model<CallRecordsFailureInfoFields>
 
-/// The properties of a `SignInFrequencySessionControl`, inherited ones included.
-public struct SignInFrequencySessionControlFields: FieldSet {
+/// The properties of a `CallRecordsFailureInfo`, inherited ones included.
+public struct CallRecordsFailureInfoFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.signInFrequencySessionControl",
-        base: ConditionalAccessSessionControl.self,
-        fields: SignInFrequencySessionControlFields()
+        "microsoft.graph.callRecords.failureInfo",
+        fields: CallRecordsFailureInfoFields()
     )
 
-    public let isEnabled: Field<Bool>
-    public let authenticationType: Field<SignInFrequencyAuthenticationType>
-    public let frequencyInterval: Field<SignInFrequencyInterval>
-    public let type: Field<SigninFrequencyType>
-    public let value: Field<Int32>
+    public let reason: Field<String>
+    public let stage: Field<CallRecordsFailureStage>
 
     private init() {
-        self.isEnabled = Field("isEnabled")
-        self.authenticationType = Field("authenticationType")
-        self.frequencyInterval = Field("frequencyInterval")
-        self.type = Field("type")
-        self.value = Field("value")
+        self.reason = Field("reason")
+        self.stage = Field("stage")
     }
 }
 
-/// Its properties are listed in `SignInIdentityFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.signInIdentity`.
-public typealias SignInIdentity = Model<SignInIdentityFields>
+/// - Remark: Generated from `microsoft.graph.callRecords.failureStage`.
+public typealias CallRecordsFailureStage = OpenEnum<CallRecordsFailureStageValues>
 
-/// The properties of a `SignInIdentity`, inherited ones included.
-public struct SignInIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.signInIdentity",
-        derived: [ServicePrincipalSignIn.self, UserSignIn.self],
-        fields: SignInIdentityFields()
-    )
-
-    private init() {
-    }
+/// The values of `CallRecordsFailureStage` that the spec declares; others decode and re-encode too.
+public enum CallRecordsFailureStageValues: EnumValues {
+    public static let known: [String] = ["unknown", "callSetup", "midcall", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `SignInLocationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinlocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.signInLocation`.
-public typealias SignInLocation = Model<SignInLocationFields>
-
-/// The properties of a `SignInLocation`, inherited ones included.
-public struct SignInLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signInLocation", fields: SignInLocationFields())
-    public let city: Field<String>
-    public let countryOrRegion: Field<String>
-    public let geoCoordinates: Field<GeoCoordinates>
-    public let state: Field<String>
-
-    private init() {
-        self.city = Field("city")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.state = Field("state")
-    }
-}
-
-/// Requests for one `SignIn`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.signIn`.
-public struct SignInRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SignIn
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.signIn",
-        model: SignIn.self,
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("confirmSafe", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == SignInRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.signIn/confirmCompromised` (POST).
-    public func confirmCompromised(requestIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))
-        var body = JSONObject()
-        body.set("requestIds", requestIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.signIn/confirmSafe` (POST).
-    public func confirmSafe(requestIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("confirmSafe"))
-        var body = JSONObject()
-        body.set("requestIds", requestIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.signIn/dismiss` (POST).
-    public func dismiss(requestIds: [String]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("dismiss"))
-        var body = JSONObject()
-        body.set("requestIds", requestIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SignInStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signinstatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.signInStatus`.
-public typealias SignInStatus = Model<SignInStatusFields>
-
-/// The properties of a `SignInStatus`, inherited ones included.
-public struct SignInStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signInStatus", fields: SignInStatusFields())
-    public let additionalDetails: Field<String>
-    public let errorCode: Field<Int32>
-    public let failureReason: Field<String>
-
-    private init() {
-        self.additionalDetails = Field("additionalDetails")
-        self.errorCode = Field("errorCode")
-        self.failureReason = Field("failureReason")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.signInUserType`.
-public typealias SignInUserType = OpenEnum<SignInUserTypeValues>
-
-/// The values of `SignInUserType` that the spec declares; others decode and re-encode too.
-public enum SignInUserTypeValues: EnumValues {
-    public static let known: [String] = ["member", "guest", "unknownFutureValue"]
-}
-
-extension SignInUserType {
-    public static var member: Self { Self(rawValue: "member") }
-
-    public static var guest: Self { Self(rawValue: "guest") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.signinFrequencyType`.
-public typealias SigninFrequencyType = OpenEnum<SigninFrequencyTypeValues>
-
-/// The values of `SigninFrequencyType` that the spec declares; others decode and re-encode too.
-public enum SigninFrequencyTypeValues: EnumValues {
-    public static let known: [String] = ["days", "hours"]
-}
-
-extension SigninFrequencyType {
-    public static var days: Self { Self(rawValue: "days") }
-
-    public static var hours: Self { Self(rawValue: "hours") }
-}
-
-/// Its properties are listed in `SigningCertificateUpdateStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/signingcertificateupdatestatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.signingCertificateUpdateStatus`.
-public typealias SigningCertificateUpdateStatus = Model<SigningCertificateUpdateStatusFields>
-
-/// The properties of a `SigningCertificateUpdateStatus`, inherited ones included.
-public struct SigningCertificateUpdateStatusFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.signingCertificateUpdateStatus",
-        fields: SigningCertificateUpdateStatusFields()
-    )
-
-    public let certificateUpdateResult: Field<String>
-    public let lastRunDateTime: Field<Date>
-
-    private init() {
-        self.certificateUpdateResult = Field("certificateUpdateResult")
-        self.lastRunDateTime = Field("lastRunDateTime")
-    }
-}
-
-/// Its properties are listed in `SimulationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.simulation`.
-public typealias Simulation = Model<SimulationFields>
-
-/// The properties of a `Simulation`, inherited ones included.
-public struct SimulationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.simulation", base: Entity.self, fields: SimulationFields())
-    public let id: Field<String>
-    public let attackTechnique: Field<SimulationAttackTechnique>
-    public let attackType: Field<SimulationAttackType>
-    public let automationId: Field<String>
-    public let completionDateTime: Field<Date>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let durationInDays: Field<Int32>
-    public let endUserNotificationSetting: Field<EndUserNotificationSetting>
-    public let excludedAccountTarget: Field<AccountTargetContent>
-    public let includedAccountTarget: Field<AccountTargetContent>
-    public let isAutomated: Field<Bool>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let launchDateTime: Field<Date>
-    public let oAuthConsentAppDetail: Field<OAuthConsentAppDetail>
-    public let payloadDeliveryPlatform: Field<PayloadDeliveryPlatform>
-    public let report: Field<SimulationReport>
-    public let status: Field<SimulationStatus>
-    public let trainingSetting: Field<TrainingSetting>
-
-    /// Present when the request expanded it (`expand("landingPage")`).
-    public let landingPage: Field<LandingPage>
-
-    /// Present when the request expanded it (`expand("loginPage")`).
-    public let loginPage: Field<LoginPage>
-
-    /// Present when the request expanded it (`expand("payload")`).
-    public let payload: Field<Payload>
-
-    private init() {
-        self.id = Field("id")
-        self.attackTechnique = Field("attackTechnique")
-        self.attackType = Field("attackType")
-        self.automationId = Field("automationId")
-        self.completionDateTime = Field("completionDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.durationInDays = Field("durationInDays")
-        self.endUserNotificationSetting = Field("endUserNotificationSetting")
-        self.excludedAccountTarget = Field("excludedAccountTarget")
-        self.includedAccountTarget = Field("includedAccountTarget")
-        self.isAutomated = Field("isAutomated")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.launchDateTime = Field("launchDateTime")
-        self.oAuthConsentAppDetail = Field("oAuthConsentAppDetail")
-        self.payloadDeliveryPlatform = Field("payloadDeliveryPlatform")
-        self.report = Field("report")
-        self.status = Field("status")
-        self.trainingSetting = Field("trainingSetting")
-        self.landingPage = Field("landingPage")
-        self.loginPage = Field("loginPage")
-        self.payload = Field("payload")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.simulationAttackTechnique`.
-public typealias SimulationAttackTechnique = OpenEnum<SimulationAttackTechniqueValues>
-
-/// The values of `SimulationAttackTechnique` that the spec declares; others decode and re-encode too.
-public enum SimulationAttackTechniqueValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "credentialHarvesting",
-        "attachmentMalware",
-        "driveByUrl",
-        "linkInAttachment",
-        "linkToMalwareFile",
-        "unknownFutureValue",
-    ]
-}
-
-extension SimulationAttackTechnique {
+extension CallRecordsFailureStage {
     public static var unknown: Self { Self(rawValue: "unknown") }
 
-    public static var credentialHarvesting: Self { Self(rawValue: "credentialHarvesting") }
+    public static var callSetup: Self { Self(rawValue: "callSetup") }
 
-    public static var attachmentMalware: Self { Self(rawValue: "attachmentMalware") }
-
-    public static var driveByUrl: Self { Self(rawValue: "driveByUrl") }
-
-    public static var linkInAttachment: Self { Self(rawValue: "linkInAttachment") }
-
-    public static var linkToMalwareFile: Self { Self(rawValue: "linkToMalwareFile") }
+    public static var midcall: Self { Self(rawValue: "midcall") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// - Remark: Generated from `microsoft.graph.simulationAttackType`.
-public typealias SimulationAttackType = OpenEnum<SimulationAttackTypeValues>
-
-/// The values of `SimulationAttackType` that the spec declares; others decode and re-encode too.
-public enum SimulationAttackTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "social", "cloud", "endpoint", "unknownFutureValue"]
-}
-
-extension SimulationAttackType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var social: Self { Self(rawValue: "social") }
-
-    public static var cloud: Self { Self(rawValue: "cloud") }
-
-    public static var endpoint: Self { Self(rawValue: "endpoint") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SimulationAutomationFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsFeedbackTokenSetFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationautomation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.simulationAutomation`.
-public typealias SimulationAutomation = Model<SimulationAutomationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-feedbacktokenset?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.feedbackTokenSet`.
+public typealias CallRecordsFeedbackTokenSet = Model<CallRecordsFeedbackTokenSetFields>
 
-/// The properties of a `SimulationAutomation`, inherited ones included.
-public struct SimulationAutomationFields: FieldSet {
+/// The properties of a `CallRecordsFeedbackTokenSet`, inherited ones included.
+public struct CallRecordsFeedbackTokenSetFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.simulationAutomation",
-        base: Entity.self,
-        fields: SimulationAutomationFields()
+        "microsoft.graph.callRecords.feedbackTokenSet",
+        fields: CallRecordsFeedbackTokenSetFields()
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let lastRunDateTime: Field<Date>
-    public let nextRunDateTime: Field<Date>
-    public let status: Field<SimulationAutomationStatus>
-
-    /// Present when the request expanded it (`expand("runs")`).
-    public let runs: Field<[SimulationAutomationRun]>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.lastRunDateTime = Field("lastRunDateTime")
-        self.nextRunDateTime = Field("nextRunDateTime")
-        self.status = Field("status")
-        self.runs = Field("runs")
     }
 }
 
-/// Requests for one `SimulationAutomation`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `CallRecordsMediaFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.simulationAutomation`.
-public struct SimulationAutomationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SimulationAutomation
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-media?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.media`.
+public typealias CallRecordsMedia = Model<CallRecordsMediaFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
+/// The properties of a `CallRecordsMedia`, inherited ones included.
+public struct CallRecordsMediaFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.callRecords.media", fields: CallRecordsMediaFields())
+    public let calleeDevice: Field<CallRecordsDeviceInfo>
+    public let calleeNetwork: Field<CallRecordsNetworkInfo>
+    public let callerDevice: Field<CallRecordsDeviceInfo>
+    public let callerNetwork: Field<CallRecordsNetworkInfo>
+    public let label: Field<String>
+    public let streams: Field<[CallRecordsMediaStream]>
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.simulationAutomation",
-        model: SimulationAutomation.self,
-        children: [.init("runs", "microsoft.graph.simulationAutomationRun", collection: true)]
-    )
-
-    /// `runs.request()` lists them; `runs("simulationAutomationRun-id")` addresses one.
-    public var runs: CollectionRequestBuilder<SimulationAutomationRunRequestBuilder> {
-        .init(client: client, path: path.appending("runs"))
+    private init() {
+        self.calleeDevice = Field("calleeDevice")
+        self.calleeNetwork = Field("calleeNetwork")
+        self.callerDevice = Field("callerDevice")
+        self.callerNetwork = Field("callerNetwork")
+        self.label = Field("label")
+        self.streams = Field("streams")
     }
 }
 
-/// Its properties are listed in `SimulationAutomationRunFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsMediaStreamFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationautomationrun?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.simulationAutomationRun`.
-public typealias SimulationAutomationRun = Model<SimulationAutomationRunFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-mediastream?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.mediaStream`.
+public typealias CallRecordsMediaStream = Model<CallRecordsMediaStreamFields>
 
-/// The properties of a `SimulationAutomationRun`, inherited ones included.
-public struct SimulationAutomationRunFields: FieldSet {
+/// The properties of a `CallRecordsMediaStream`, inherited ones included.
+public struct CallRecordsMediaStreamFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.simulationAutomationRun",
-        base: Entity.self,
-        fields: SimulationAutomationRunFields()
+        "microsoft.graph.callRecords.mediaStream",
+        fields: CallRecordsMediaStreamFields()
     )
 
-    public let id: Field<String>
+    public let audioCodec: Field<CallRecordsAudioCodec>
+    public let averageAudioDegradation: Field<Float>
+    public let averageAudioNetworkJitter: Field<String>
+    public let averageBandwidthEstimate: Field<Int64>
+    public let averageFreezeDuration: Field<String>
+    public let averageJitter: Field<String>
+    public let averagePacketLossRate: Field<Float>
+    public let averageRatioOfConcealedSamples: Field<Float>
+    public let averageReceivedFrameRate: Field<Float>
+    public let averageRoundTripTime: Field<String>
+    public let averageVideoFrameLossPercentage: Field<Float>
+    public let averageVideoFrameRate: Field<Float>
+    public let averageVideoPacketLossRate: Field<Float>
     public let endDateTime: Field<Date>
-    public let simulationId: Field<String>
+    public let isAudioForwardErrorCorrectionUsed: Field<Bool>
+    public let lowFrameRateRatio: Field<Float>
+    public let lowVideoProcessingCapabilityRatio: Field<Float>
+    public let maxAudioNetworkJitter: Field<String>
+    public let maxJitter: Field<String>
+    public let maxPacketLossRate: Field<Float>
+    public let maxRatioOfConcealedSamples: Field<Float>
+    public let maxRoundTripTime: Field<String>
+    public let packetUtilization: Field<Int64>
+    public let postForwardErrorCorrectionPacketLossRate: Field<Float>
+    public let rmsFreezeDuration: Field<String>
     public let startDateTime: Field<Date>
-    public let status: Field<SimulationAutomationRunStatus>
+    public let streamDirection: Field<CallRecordsMediaStreamDirection>
+    public let streamId: Field<String>
+    public let videoCodec: Field<CallRecordsVideoCodec>
+    public let wasMediaBypassed: Field<Bool>
+
+    private init() {
+        self.audioCodec = Field("audioCodec")
+        self.averageAudioDegradation = Field("averageAudioDegradation")
+        self.averageAudioNetworkJitter = Field("averageAudioNetworkJitter")
+        self.averageBandwidthEstimate = Field("averageBandwidthEstimate")
+        self.averageFreezeDuration = Field("averageFreezeDuration")
+        self.averageJitter = Field("averageJitter")
+        self.averagePacketLossRate = Field("averagePacketLossRate")
+        self.averageRatioOfConcealedSamples = Field("averageRatioOfConcealedSamples")
+        self.averageReceivedFrameRate = Field("averageReceivedFrameRate")
+        self.averageRoundTripTime = Field("averageRoundTripTime")
+        self.averageVideoFrameLossPercentage = Field("averageVideoFrameLossPercentage")
+        self.averageVideoFrameRate = Field("averageVideoFrameRate")
+        self.averageVideoPacketLossRate = Field("averageVideoPacketLossRate")
+        self.endDateTime = Field("endDateTime")
+        self.isAudioForwardErrorCorrectionUsed = Field("isAudioForwardErrorCorrectionUsed")
+        self.lowFrameRateRatio = Field("lowFrameRateRatio")
+        self.lowVideoProcessingCapabilityRatio = Field("lowVideoProcessingCapabilityRatio")
+        self.maxAudioNetworkJitter = Field("maxAudioNetworkJitter")
+        self.maxJitter = Field("maxJitter")
+        self.maxPacketLossRate = Field("maxPacketLossRate")
+        self.maxRatioOfConcealedSamples = Field("maxRatioOfConcealedSamples")
+        self.maxRoundTripTime = Field("maxRoundTripTime")
+        self.packetUtilization = Field("packetUtilization")
+        self.postForwardErrorCorrectionPacketLossRate = Field("postForwardErrorCorrectionPacketLossRate")
+        self.rmsFreezeDuration = Field("rmsFreezeDuration")
+        self.startDateTime = Field("startDateTime")
+        self.streamDirection = Field("streamDirection")
+        self.streamId = Field("streamId")
+        self.videoCodec = Field("videoCodec")
+        self.wasMediaBypassed = Field("wasMediaBypassed")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.callRecords.mediaStreamDirection`.
+public typealias CallRecordsMediaStreamDirection = OpenEnum<CallRecordsMediaStreamDirectionValues>
+
+/// The values of `CallRecordsMediaStreamDirection` that the spec declares; others decode and re-encode too.
+public enum CallRecordsMediaStreamDirectionValues: EnumValues {
+    public static let known: [String] = ["callerToCallee", "calleeToCaller"]
+}
+
+extension CallRecordsMediaStreamDirection {
+    public static var callerToCallee: Self { Self(rawValue: "callerToCallee") }
+
+    public static var calleeToCaller: Self { Self(rawValue: "calleeToCaller") }
+}
+
+/// - Remark: Generated from `microsoft.graph.callRecords.modality`.
+public typealias CallRecordsModality = OpenEnum<CallRecordsModalityValues>
+
+/// The values of `CallRecordsModality` that the spec declares; others decode and re-encode too.
+public enum CallRecordsModalityValues: EnumValues {
+    public static let known: [String] = [
+        "audio",
+        "video",
+        "videoBasedScreenSharing",
+        "data",
+        "screenSharing",
+        "unknownFutureValue",
+    ]
+}
+
+extension CallRecordsModality {
+    public static var audio: Self { Self(rawValue: "audio") }
+
+    public static var video: Self { Self(rawValue: "video") }
+
+    public static var videoBasedScreenSharing: Self { Self(rawValue: "videoBasedScreenSharing") }
+
+    public static var data: Self { Self(rawValue: "data") }
+
+    public static var screenSharing: Self { Self(rawValue: "screenSharing") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.callRecords.networkConnectionType`.
+public typealias CallRecordsNetworkConnectionType = OpenEnum<CallRecordsNetworkConnectionTypeValues>
+
+/// The values of `CallRecordsNetworkConnectionType` that the spec declares; others decode and re-encode too.
+public enum CallRecordsNetworkConnectionTypeValues: EnumValues {
+    public static let known: [String] = ["unknown", "wired", "wifi", "mobile", "tunnel", "unknownFutureValue"]
+}
+
+extension CallRecordsNetworkConnectionType {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var wired: Self { Self(rawValue: "wired") }
+
+    public static var wifi: Self { Self(rawValue: "wifi") }
+
+    public static var mobile: Self { Self(rawValue: "mobile") }
+
+    public static var tunnel: Self { Self(rawValue: "tunnel") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `CallRecordsNetworkInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-networkinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.networkInfo`.
+public typealias CallRecordsNetworkInfo = Model<CallRecordsNetworkInfoFields>
+
+/// The properties of a `CallRecordsNetworkInfo`, inherited ones included.
+public struct CallRecordsNetworkInfoFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.networkInfo",
+        fields: CallRecordsNetworkInfoFields()
+    )
+
+    public let bandwidthLowEventRatio: Field<Float>
+    public let basicServiceSetIdentifier: Field<String>
+    public let connectionType: Field<CallRecordsNetworkConnectionType>
+    public let delayEventRatio: Field<Float>
+    public let dnsSuffix: Field<String>
+    public let ipAddress: Field<String>
+    public let linkSpeed: Field<Int64>
+    public let macAddress: Field<String>
+    public let networkTransportProtocol: Field<CallRecordsNetworkTransportProtocol>
+    public let port: Field<Int32>
+    public let receivedQualityEventRatio: Field<Float>
+    public let reflexiveIPAddress: Field<String>
+    public let relayIPAddress: Field<String>
+    public let relayPort: Field<Int32>
+    public let sentQualityEventRatio: Field<Float>
+    public let subnet: Field<String>
+    public let traceRouteHops: Field<[CallRecordsTraceRouteHop]>
+    public let wifiBand: Field<CallRecordsWifiBand>
+    public let wifiBatteryCharge: Field<Int32>
+    public let wifiChannel: Field<Int32>
+    public let wifiMicrosoftDriver: Field<String>
+    public let wifiMicrosoftDriverVersion: Field<String>
+    public let wifiRadioType: Field<CallRecordsWifiRadioType>
+    public let wifiSignalStrength: Field<Int32>
+    public let wifiVendorDriver: Field<String>
+    public let wifiVendorDriverVersion: Field<String>
+
+    private init() {
+        self.bandwidthLowEventRatio = Field("bandwidthLowEventRatio")
+        self.basicServiceSetIdentifier = Field("basicServiceSetIdentifier")
+        self.connectionType = Field("connectionType")
+        self.delayEventRatio = Field("delayEventRatio")
+        self.dnsSuffix = Field("dnsSuffix")
+        self.ipAddress = Field("ipAddress")
+        self.linkSpeed = Field("linkSpeed")
+        self.macAddress = Field("macAddress")
+        self.networkTransportProtocol = Field("networkTransportProtocol")
+        self.port = Field("port")
+        self.receivedQualityEventRatio = Field("receivedQualityEventRatio")
+        self.reflexiveIPAddress = Field("reflexiveIPAddress")
+        self.relayIPAddress = Field("relayIPAddress")
+        self.relayPort = Field("relayPort")
+        self.sentQualityEventRatio = Field("sentQualityEventRatio")
+        self.subnet = Field("subnet")
+        self.traceRouteHops = Field("traceRouteHops")
+        self.wifiBand = Field("wifiBand")
+        self.wifiBatteryCharge = Field("wifiBatteryCharge")
+        self.wifiChannel = Field("wifiChannel")
+        self.wifiMicrosoftDriver = Field("wifiMicrosoftDriver")
+        self.wifiMicrosoftDriverVersion = Field("wifiMicrosoftDriverVersion")
+        self.wifiRadioType = Field("wifiRadioType")
+        self.wifiSignalStrength = Field("wifiSignalStrength")
+        self.wifiVendorDriver = Field("wifiVendorDriver")
+        self.wifiVendorDriverVersion = Field("wifiVendorDriverVersion")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.callRecords.networkTransportProtocol`.
+public typealias CallRecordsNetworkTransportProtocol = OpenEnum<CallRecordsNetworkTransportProtocolValues>
+
+/// The values of `CallRecordsNetworkTransportProtocol` that the spec declares; others decode and re-encode too.
+public enum CallRecordsNetworkTransportProtocolValues: EnumValues {
+    public static let known: [String] = ["unknown", "udp", "tcp", "unknownFutureValue"]
+}
+
+extension CallRecordsNetworkTransportProtocol {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var udp: Self { Self(rawValue: "udp") }
+
+    public static var tcp: Self { Self(rawValue: "tcp") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `CallRecordsOrganizerFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-organizer?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.organizer`.
+public typealias CallRecordsOrganizer = Model<CallRecordsOrganizerFields>
+
+/// The properties of a `CallRecordsOrganizer`, inherited ones included.
+public struct CallRecordsOrganizerFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.organizer",
+        base: CallRecordsParticipantBase.self,
+        fields: CallRecordsOrganizerFields()
+    )
+
+    public let id: Field<String>
+    public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
+    public let identity: Field<CommunicationsIdentitySet>
 
     private init() {
         self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.simulationId = Field("simulationId")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
+        self.administrativeUnitInfos = Field("administrativeUnitInfos")
+        self.identity = Field("identity")
     }
 }
 
-/// Requests for one `SimulationAutomationRun`: `request()` reads, updates or deletes it.
+/// Requests for one `CallRecordsOrganizer`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.simulationAutomationRun`.
-public struct SimulationAutomationRunRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SimulationAutomationRun
+/// - Remark: Generated from `microsoft.graph.callRecords.organizer`.
+public struct CallRecordsOrganizerRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallRecordsOrganizer
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.callRecords.organizer", model: CallRecordsOrganizer.self)
+}
+
+/// Its properties are listed in `CallRecordsParticipantFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-participant?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.participant`.
+public typealias CallRecordsParticipant = Model<CallRecordsParticipantFields>
+
+/// The properties of a `CallRecordsParticipant`, inherited ones included.
+public struct CallRecordsParticipantFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.participant",
+        base: CallRecordsParticipantBase.self,
+        fields: CallRecordsParticipantFields()
+    )
+
+    public let id: Field<String>
+    public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
+    public let identity: Field<CommunicationsIdentitySet>
+
+    private init() {
+        self.id = Field("id")
+        self.administrativeUnitInfos = Field("administrativeUnitInfos")
+        self.identity = Field("identity")
+    }
+}
+
+/// Its properties are listed in `CallRecordsParticipantBaseFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-participantbase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.participantBase`.
+public typealias CallRecordsParticipantBase = Model<CallRecordsParticipantBaseFields>
+
+/// The properties of a `CallRecordsParticipantBase`, inherited ones included.
+public struct CallRecordsParticipantBaseFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.participantBase",
+        base: Entity.self,
+        derived: [CallRecordsOrganizer.self, CallRecordsParticipant.self],
+        fields: CallRecordsParticipantBaseFields()
+    )
+
+    public let id: Field<String>
+    public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
+    public let identity: Field<CommunicationsIdentitySet>
+
+    private init() {
+        self.id = Field("id")
+        self.administrativeUnitInfos = Field("administrativeUnitInfos")
+        self.identity = Field("identity")
+    }
+}
+
+/// Requests for one `CallRecordsParticipantBase`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.participantBase`.
+public struct CallRecordsParticipantBaseRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallRecordsParticipantBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -8771,212 +922,51 @@ public struct SimulationAutomationRunRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.simulationAutomationRun",
-        model: SimulationAutomationRun.self
+        "microsoft.graph.callRecords.participantBase",
+        model: CallRecordsParticipantBase.self
     )
 }
 
-/// - Remark: Generated from `microsoft.graph.simulationAutomationRunStatus`.
-public typealias SimulationAutomationRunStatus = OpenEnum<SimulationAutomationRunStatusValues>
-
-/// The values of `SimulationAutomationRunStatus` that the spec declares; others decode and re-encode too.
-public enum SimulationAutomationRunStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "running", "succeeded", "failed", "skipped", "unknownFutureValue"]
-}
-
-extension SimulationAutomationRunStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var skipped: Self { Self(rawValue: "skipped") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.simulationAutomationStatus`.
-public typealias SimulationAutomationStatus = OpenEnum<SimulationAutomationStatusValues>
-
-/// The values of `SimulationAutomationStatus` that the spec declares; others decode and re-encode too.
-public enum SimulationAutomationStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "draft", "notRunning", "running", "completed", "unknownFutureValue"]
-}
-
-extension SimulationAutomationStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var notRunning: Self { Self(rawValue: "notRunning") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.simulationContentSource`.
-public typealias SimulationContentSource = OpenEnum<SimulationContentSourceValues>
-
-/// The values of `SimulationContentSource` that the spec declares; others decode and re-encode too.
-public enum SimulationContentSourceValues: EnumValues {
-    public static let known: [String] = ["unknown", "global", "tenant", "unknownFutureValue"]
-}
-
-extension SimulationContentSource {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var global: Self { Self(rawValue: "global") }
-
-    public static var tenant: Self { Self(rawValue: "tenant") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.simulationContentStatus`.
-public typealias SimulationContentStatus = OpenEnum<SimulationContentStatusValues>
-
-/// The values of `SimulationContentStatus` that the spec declares; others decode and re-encode too.
-public enum SimulationContentStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "draft", "ready", "archive", "delete", "unknownFutureValue"]
-}
-
-extension SimulationContentStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var ready: Self { Self(rawValue: "ready") }
-
-    public static var archive: Self { Self(rawValue: "archive") }
-
-    public static var delete: Self { Self(rawValue: "delete") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SimulationEventFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsParticipantEndpointFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.simulationEvent`.
-public typealias SimulationEvent = Model<SimulationEventFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-participantendpoint?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.participantEndpoint`.
+public typealias CallRecordsParticipantEndpoint = Model<CallRecordsParticipantEndpointFields>
 
-/// The properties of a `SimulationEvent`, inherited ones included.
-public struct SimulationEventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.simulationEvent", fields: SimulationEventFields())
-    public let count: Field<Int32>
-    public let eventName: Field<String>
-
-    private init() {
-        self.count = Field("count")
-        self.eventName = Field("eventName")
-    }
-}
-
-/// Its properties are listed in `SimulationEventsContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationeventscontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.simulationEventsContent`.
-public typealias SimulationEventsContent = Model<SimulationEventsContentFields>
-
-/// The properties of a `SimulationEventsContent`, inherited ones included.
-public struct SimulationEventsContentFields: FieldSet {
+/// The properties of a `CallRecordsParticipantEndpoint`, inherited ones included.
+public struct CallRecordsParticipantEndpointFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.simulationEventsContent",
-        fields: SimulationEventsContentFields()
+        "microsoft.graph.callRecords.participantEndpoint",
+        base: CallRecordsEndpoint.self,
+        fields: CallRecordsParticipantEndpointFields()
     )
 
-    public let compromisedRate: Field<Double>
-    public let events: Field<[SimulationEvent]>
+    public let userAgent: Field<CallRecordsUserAgent>
+    public let associatedIdentity: Field<Identity>
+    public let cpuCoresCount: Field<Int32>
+    public let cpuName: Field<String>
+    public let cpuProcessorSpeedInMhz: Field<Int32>
+    public let feedback: Field<CallRecordsUserFeedback>
+    public let identity: Field<IdentitySet>
+    public let name: Field<String>
 
     private init() {
-        self.compromisedRate = Field("compromisedRate")
-        self.events = Field("events")
+        self.userAgent = Field("userAgent")
+        self.associatedIdentity = Field("associatedIdentity")
+        self.cpuCoresCount = Field("cpuCoresCount")
+        self.cpuName = Field("cpuName")
+        self.cpuProcessorSpeedInMhz = Field("cpuProcessorSpeedInMhz")
+        self.feedback = Field("feedback")
+        self.identity = Field("identity")
+        self.name = Field("name")
     }
 }
 
-/// Its properties are listed in `SimulationNotificationFields`; read and write them as `value.name`.
+/// Requests for one `CallRecordsParticipant`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationnotification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.simulationNotification`.
-public typealias SimulationNotification = Model<SimulationNotificationFields>
-
-/// The properties of a `SimulationNotification`, inherited ones included.
-public struct SimulationNotificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.simulationNotification",
-        base: BaseEndUserNotification.self,
-        fields: SimulationNotificationFields()
-    )
-
-    public let defaultLanguage: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotification")`).
-    public let endUserNotification: Field<EndUserNotification>
-
-    public let targettedUserType: Field<TargettedUserType>
-
-    private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.endUserNotification = Field("endUserNotification")
-        self.targettedUserType = Field("targettedUserType")
-    }
-}
-
-/// Its properties are listed in `SimulationReportFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationreport?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.simulationReport`.
-public typealias SimulationReport = Model<SimulationReportFields>
-
-/// The properties of a `SimulationReport`, inherited ones included.
-public struct SimulationReportFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.simulationReport", fields: SimulationReportFields())
-    public let overview: Field<SimulationReportOverview>
-    public let simulationUsers: Field<[UserSimulationDetails]>
-
-    private init() {
-        self.overview = Field("overview")
-        self.simulationUsers = Field("simulationUsers")
-    }
-}
-
-/// Its properties are listed in `SimulationReportOverviewFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/simulationreportoverview?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.simulationReportOverview`.
-public typealias SimulationReportOverview = Model<SimulationReportOverviewFields>
-
-/// The properties of a `SimulationReportOverview`, inherited ones included.
-public struct SimulationReportOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.simulationReportOverview",
-        fields: SimulationReportOverviewFields()
-    )
-
-    public let recommendedActions: Field<[RecommendedAction]>
-    public let resolvedTargetsCount: Field<Int32>
-    public let simulationEventsContent: Field<SimulationEventsContent>
-    public let trainingEventsContent: Field<TrainingEventsContent>
-
-    private init() {
-        self.recommendedActions = Field("recommendedActions")
-        self.resolvedTargetsCount = Field("resolvedTargetsCount")
-        self.simulationEventsContent = Field("simulationEventsContent")
-        self.trainingEventsContent = Field("trainingEventsContent")
-    }
-}
-
-/// Requests for one `Simulation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.simulation`.
-public struct SimulationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Simulation
+/// - Remark: Generated from `microsoft.graph.callRecords.participant`.
+public struct CallRecordsParticipantRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallRecordsParticipant
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -8987,133 +977,156 @@ public struct SimulationRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.simulation",
-        model: Simulation.self,
-        children: [
-            .init("landingPage", "microsoft.graph.landingPage", collection: false),
-            .init("loginPage", "microsoft.graph.loginPage", collection: false),
-            .init("payload", "microsoft.graph.payload", collection: false),
-        ]
+        "microsoft.graph.callRecords.participant",
+        model: CallRecordsParticipant.self
     )
-
-    public var landingPage: LandingPageRequestBuilder { .init(client: client, path: path.appending("landingPage")) }
-
-    public var loginPage: LoginPageRequestBuilder { .init(client: client, path: path.appending("loginPage")) }
-
-    public var payload: PayloadRequestBuilder { .init(client: client, path: path.appending("payload")) }
 }
 
-/// - Remark: Generated from `microsoft.graph.simulationStatus`.
-public typealias SimulationStatus = OpenEnum<SimulationStatusValues>
+/// - Remark: Generated from `microsoft.graph.callRecords.productFamily`.
+public typealias CallRecordsProductFamily = OpenEnum<CallRecordsProductFamilyValues>
 
-/// The values of `SimulationStatus` that the spec declares; others decode and re-encode too.
-public enum SimulationStatusValues: EnumValues {
+/// The values of `CallRecordsProductFamily` that the spec declares; others decode and re-encode too.
+public enum CallRecordsProductFamilyValues: EnumValues {
     public static let known: [String] = [
         "unknown",
-        "draft",
-        "running",
-        "scheduled",
-        "succeeded",
-        "failed",
-        "cancelled",
-        "excluded",
+        "teams",
+        "skypeForBusiness",
+        "lync",
         "unknownFutureValue",
+        "azureCommunicationServices",
     ]
 }
 
-extension SimulationStatus {
+extension CallRecordsProductFamily {
     public static var unknown: Self { Self(rawValue: "unknown") }
 
-    public static var draft: Self { Self(rawValue: "draft") }
+    public static var teams: Self { Self(rawValue: "teams") }
 
-    public static var running: Self { Self(rawValue: "running") }
+    public static var skypeForBusiness: Self { Self(rawValue: "skypeForBusiness") }
 
-    public static var scheduled: Self { Self(rawValue: "scheduled") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-    public static var excluded: Self { Self(rawValue: "excluded") }
+    public static var lync: Self { Self(rawValue: "lync") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+
+    public static var azureCommunicationServices: Self { Self(rawValue: "azureCommunicationServices") }
 }
 
-/// Its properties are listed in `SingleServicePrincipalFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/singleserviceprincipal?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.singleServicePrincipal`.
-public typealias SingleServicePrincipal = Model<SingleServicePrincipalFields>
+/// - Remark: Generated from `microsoft.graph.callRecords.pstnCallDurationSource`.
+public typealias CallRecordsPstnCallDurationSource = OpenEnum<CallRecordsPstnCallDurationSourceValues>
 
-/// The properties of a `SingleServicePrincipal`, inherited ones included.
-public struct SingleServicePrincipalFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.singleServicePrincipal",
-        base: SubjectSet.self,
-        fields: SingleServicePrincipalFields()
-    )
-
-    public let description: Field<String>
-    public let servicePrincipalId: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.servicePrincipalId = Field("servicePrincipalId")
-    }
+/// The values of `CallRecordsPstnCallDurationSource` that the spec declares; others decode and re-encode too.
+public enum CallRecordsPstnCallDurationSourceValues: EnumValues {
+    public static let known: [String] = ["microsoft", "operator"]
 }
 
-/// Its properties are listed in `SingleUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/singleuser?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.singleUser`.
-public typealias SingleUser = Model<SingleUserFields>
+extension CallRecordsPstnCallDurationSource {
+    public static var microsoft: Self { Self(rawValue: "microsoft") }
 
-/// The properties of a `SingleUser`, inherited ones included.
-public struct SingleUserFields: FieldSet {
+    public static var `operator`: Self { Self(rawValue: "operator") }
+}
+
+/// Its properties are listed in `CallRecordsPstnCallLogRowFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-pstncalllogrow?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.pstnCallLogRow`.
+public typealias CallRecordsPstnCallLogRow = Model<CallRecordsPstnCallLogRowFields>
+
+/// The properties of a `CallRecordsPstnCallLogRow`, inherited ones included.
+public struct CallRecordsPstnCallLogRowFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.singleUser",
-        base: SubjectSet.self,
-        fields: SingleUserFields()
+        "microsoft.graph.callRecords.pstnCallLogRow",
+        fields: CallRecordsPstnCallLogRowFields()
     )
-    public let description: Field<String>
+
+    public let callDurationSource: Field<CallRecordsPstnCallDurationSource>
+    public let calleeNumber: Field<String>
+    public let callerNumber: Field<String>
+    public let callId: Field<String>
+    public let callType: Field<String>
+    public let charge: Field<Decimal>
+    public let conferenceId: Field<String>
+    public let connectionCharge: Field<Decimal>
+    public let currency: Field<String>
+    public let destinationContext: Field<String>
+    public let destinationName: Field<String>
+    public let duration: Field<Int32>
+    public let endDateTime: Field<Date>
+    public let id: Field<String>
+    public let inventoryType: Field<String>
+    public let licenseCapability: Field<String>
+    public let `operator`: Field<String>
+    public let startDateTime: Field<Date>
+    public let tenantCountryCode: Field<String>
+    public let usageCountryCode: Field<String>
+    public let userDisplayName: Field<String>
     public let userId: Field<String>
+    public let userPrincipalName: Field<String>
 
     private init() {
-        self.description = Field("description")
+        self.callDurationSource = Field("callDurationSource")
+        self.calleeNumber = Field("calleeNumber")
+        self.callerNumber = Field("callerNumber")
+        self.callId = Field("callId")
+        self.callType = Field("callType")
+        self.charge = Field("charge")
+        self.conferenceId = Field("conferenceId")
+        self.connectionCharge = Field("connectionCharge")
+        self.currency = Field("currency")
+        self.destinationContext = Field("destinationContext")
+        self.destinationName = Field("destinationName")
+        self.duration = Field("duration")
+        self.endDateTime = Field("endDateTime")
+        self.id = Field("id")
+        self.inventoryType = Field("inventoryType")
+        self.licenseCapability = Field("licenseCapability")
+        self.operator = Field("operator")
+        self.startDateTime = Field("startDateTime")
+        self.tenantCountryCode = Field("tenantCountryCode")
+        self.usageCountryCode = Field("usageCountryCode")
+        self.userDisplayName = Field("userDisplayName")
         self.userId = Field("userId")
+        self.userPrincipalName = Field("userPrincipalName")
     }
 }
 
-/// Its properties are listed in `SingleValueLegacyExtendedPropertyFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsSegmentFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/singlevaluelegacyextendedproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.singleValueLegacyExtendedProperty`.
-public typealias SingleValueLegacyExtendedProperty = Model<SingleValueLegacyExtendedPropertyFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-segment?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.segment`.
+public typealias CallRecordsSegment = Model<CallRecordsSegmentFields>
 
-/// The properties of a `SingleValueLegacyExtendedProperty`, inherited ones included.
-public struct SingleValueLegacyExtendedPropertyFields: FieldSet {
+/// The properties of a `CallRecordsSegment`, inherited ones included.
+public struct CallRecordsSegmentFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.singleValueLegacyExtendedProperty",
+        "microsoft.graph.callRecords.segment",
         base: Entity.self,
-        fields: SingleValueLegacyExtendedPropertyFields()
+        fields: CallRecordsSegmentFields()
     )
 
     public let id: Field<String>
-    public let value: Field<String>
+    public let callee: Field<CallRecordsEndpoint>
+    public let caller: Field<CallRecordsEndpoint>
+    public let endDateTime: Field<Date>
+    public let failureInfo: Field<CallRecordsFailureInfo>
+    public let media: Field<[CallRecordsMedia]>
+    public let startDateTime: Field<Date>
 
     private init() {
         self.id = Field("id")
-        self.value = Field("value")
+        self.callee = Field("callee")
+        self.caller = Field("caller")
+        self.endDateTime = Field("endDateTime")
+        self.failureInfo = Field("failureInfo")
+        self.media = Field("media")
+        self.startDateTime = Field("startDateTime")
     }
 }
 
-/// Requests for one `SingleValueLegacyExtendedProperty`: `request()` reads, updates or deletes it.
+/// Requests for one `CallRecordsSegment`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.singleValueLegacyExtendedProperty`.
-public struct SingleValueLegacyExtendedPropertyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SingleValueLegacyExtendedProperty
+/// - Remark: Generated from `microsoft.graph.callRecords.segment`.
+public struct CallRecordsSegmentRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallRecordsSegment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -9123,287 +1136,186 @@ public struct SingleValueLegacyExtendedPropertyRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.singleValueLegacyExtendedProperty",
-        model: SingleValueLegacyExtendedProperty.self
+    public static let route = ResourceRoute("microsoft.graph.callRecords.segment", model: CallRecordsSegment.self)
+}
+
+/// Its properties are listed in `CallRecordsServiceEndpointFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-serviceendpoint?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.serviceEndpoint`.
+public typealias CallRecordsServiceEndpoint = Model<CallRecordsServiceEndpointFields>
+
+/// The properties of a `CallRecordsServiceEndpoint`, inherited ones included.
+public struct CallRecordsServiceEndpointFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.serviceEndpoint",
+        base: CallRecordsEndpoint.self,
+        fields: CallRecordsServiceEndpointFields()
     )
-}
 
-/// Its properties are listed in `SiteFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/site?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.site`.
-public typealias Site = Model<SiteFields>
-
-/// The properties of a `Site`, inherited ones included.
-public struct SiteFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.site", base: BaseItem.self, fields: SiteFields())
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let isPersonalSite: Field<Bool>
-    public let root: Field<Root>
-    public let sharepointIds: Field<SharepointIds>
-    public let siteCollection: Field<SiteCollection>
-
-    /// Present when the request expanded it (`expand("analytics")`).
-    public let analytics: Field<ItemAnalytics>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("contentTypes")`).
-    public let contentTypes: Field<[ContentType]>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("drives")`).
-    public let drives: Field<[Drive]>
-
-    /// Present when the request expanded it (`expand("externalColumns")`).
-    public let externalColumns: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[BaseItem]>
-
-    /// Present when the request expanded it (`expand("lists")`).
-    public let lists: Field<[List]>
-
-    /// Present when the request expanded it (`expand("onenote")`).
-    public let onenote: Field<Onenote>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[RichLongRunningOperation]>
-
-    /// Present when the request expanded it (`expand("pages")`).
-    public let pages: Field<[BaseSitePage]>
-
-    /// Present when the request expanded it (`expand("permissions")`).
-    public let permissions: Field<[Permission]>
-
-    /// Present when the request expanded it (`expand("sites")`).
-    public let sites: Field<[Site]>
-
-    /// Present when the request expanded it (`expand("termStore")`).
-    public let termStore: Field<TermStoreStore>
-
-    /// Present when the request expanded it (`expand("termStores")`).
-    public let termStores: Field<[TermStoreStore]>
+    public let userAgent: Field<CallRecordsUserAgent>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.isPersonalSite = Field("isPersonalSite")
-        self.root = Field("root")
-        self.sharepointIds = Field("sharepointIds")
-        self.siteCollection = Field("siteCollection")
-        self.analytics = Field("analytics")
-        self.columns = Field("columns")
-        self.contentTypes = Field("contentTypes")
-        self.drive = Field("drive")
-        self.drives = Field("drives")
-        self.externalColumns = Field("externalColumns")
-        self.items = Field("items")
-        self.lists = Field("lists")
-        self.onenote = Field("onenote")
-        self.operations = Field("operations")
-        self.pages = Field("pages")
-        self.permissions = Field("permissions")
-        self.sites = Field("sites")
-        self.termStore = Field("termStore")
-        self.termStores = Field("termStores")
+        self.userAgent = Field("userAgent")
     }
 }
 
-/// Its properties are listed in `SiteArchivalDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sitearchivaldetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteArchivalDetails`.
-public typealias SiteArchivalDetails = Model<SiteArchivalDetailsFields>
+/// - Remark: Generated from `microsoft.graph.callRecords.serviceRole`.
+public typealias CallRecordsServiceRole = OpenEnum<CallRecordsServiceRoleValues>
 
-/// The properties of a `SiteArchivalDetails`, inherited ones included.
-public struct SiteArchivalDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.siteArchivalDetails", fields: SiteArchivalDetailsFields())
-    public let archiveStatus: Field<SiteArchiveStatus>
-
-    private init() {
-        self.archiveStatus = Field("archiveStatus")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.siteArchiveStatus`.
-public typealias SiteArchiveStatus = OpenEnum<SiteArchiveStatusValues>
-
-/// The values of `SiteArchiveStatus` that the spec declares; others decode and re-encode too.
-public enum SiteArchiveStatusValues: EnumValues {
-    public static let known: [String] = ["recentlyArchived", "fullyArchived", "reactivating", "unknownFutureValue"]
-}
-
-extension SiteArchiveStatus {
-    public static var recentlyArchived: Self { Self(rawValue: "recentlyArchived") }
-
-    public static var fullyArchived: Self { Self(rawValue: "fullyArchived") }
-
-    public static var reactivating: Self { Self(rawValue: "reactivating") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SiteCollectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sitecollection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteCollection`.
-public typealias SiteCollection = Model<SiteCollectionFields>
-
-/// The properties of a `SiteCollection`, inherited ones included.
-public struct SiteCollectionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.siteCollection", fields: SiteCollectionFields())
-    public let archivalDetails: Field<SiteArchivalDetails>
-    public let dataLocationCode: Field<String>
-    public let hostname: Field<String>
-    public let root: Field<Root>
-
-    private init() {
-        self.archivalDetails = Field("archivalDetails")
-        self.dataLocationCode = Field("dataLocationCode")
-        self.hostname = Field("hostname")
-        self.root = Field("root")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.siteLockState`.
-public typealias SiteLockState = OpenEnum<SiteLockStateValues>
-
-/// The values of `SiteLockState` that the spec declares; others decode and re-encode too.
-public enum SiteLockStateValues: EnumValues {
+/// The values of `CallRecordsServiceRole` that the spec declares; others decode and re-encode too.
+public enum CallRecordsServiceRoleValues: EnumValues {
     public static let known: [String] = [
-        "unlocked",
-        "lockedReadOnly",
-        "lockedNoAccess",
-        "lockedNoAdditions",
+        "unknown",
+        "customBot",
+        "skypeForBusinessMicrosoftTeamsGateway",
+        "skypeForBusinessAudioVideoMcu",
+        "skypeForBusinessApplicationSharingMcu",
+        "skypeForBusinessCallQueues",
+        "skypeForBusinessAutoAttendant",
+        "mediationServer",
+        "mediationServerCloudConnectorEdition",
+        "exchangeUnifiedMessagingService",
+        "mediaController",
+        "conferencingAnnouncementService",
+        "conferencingAttendant",
+        "audioTeleconferencerController",
+        "skypeForBusinessUnifiedCommunicationApplicationPlatform",
+        "responseGroupServiceAnnouncementService",
+        "gateway",
+        "skypeTranslator",
+        "skypeForBusinessAttendant",
+        "responseGroupService",
+        "voicemail",
         "unknownFutureValue",
     ]
 }
 
-extension SiteLockState {
-    public static var unlocked: Self { Self(rawValue: "unlocked") }
+extension CallRecordsServiceRole {
+    public static var unknown: Self { Self(rawValue: "unknown") }
 
-    public static var lockedReadOnly: Self { Self(rawValue: "lockedReadOnly") }
+    public static var customBot: Self { Self(rawValue: "customBot") }
 
-    public static var lockedNoAccess: Self { Self(rawValue: "lockedNoAccess") }
+    public static var skypeForBusinessMicrosoftTeamsGateway: Self {
+        Self(rawValue: "skypeForBusinessMicrosoftTeamsGateway")
+    }
 
-    public static var lockedNoAdditions: Self { Self(rawValue: "lockedNoAdditions") }
+    public static var skypeForBusinessAudioVideoMcu: Self { Self(rawValue: "skypeForBusinessAudioVideoMcu") }
+
+    public static var skypeForBusinessApplicationSharingMcu: Self {
+        Self(rawValue: "skypeForBusinessApplicationSharingMcu")
+    }
+
+    public static var skypeForBusinessCallQueues: Self { Self(rawValue: "skypeForBusinessCallQueues") }
+
+    public static var skypeForBusinessAutoAttendant: Self { Self(rawValue: "skypeForBusinessAutoAttendant") }
+
+    public static var mediationServer: Self { Self(rawValue: "mediationServer") }
+
+    public static var mediationServerCloudConnectorEdition: Self {
+        Self(rawValue: "mediationServerCloudConnectorEdition")
+    }
+
+    public static var exchangeUnifiedMessagingService: Self { Self(rawValue: "exchangeUnifiedMessagingService") }
+
+    public static var mediaController: Self { Self(rawValue: "mediaController") }
+
+    public static var conferencingAnnouncementService: Self { Self(rawValue: "conferencingAnnouncementService") }
+
+    public static var conferencingAttendant: Self { Self(rawValue: "conferencingAttendant") }
+
+    public static var audioTeleconferencerController: Self { Self(rawValue: "audioTeleconferencerController") }
+
+    public static var skypeForBusinessUnifiedCommunicationApplicationPlatform: Self {
+        Self(rawValue: "skypeForBusinessUnifiedCommunicationApplicationPlatform")
+    }
+
+    public static var responseGroupServiceAnnouncementService: Self {
+        Self(rawValue: "responseGroupServiceAnnouncementService")
+    }
+
+    public static var gateway: Self { Self(rawValue: "gateway") }
+
+    public static var skypeTranslator: Self { Self(rawValue: "skypeTranslator") }
+
+    public static var skypeForBusinessAttendant: Self { Self(rawValue: "skypeForBusinessAttendant") }
+
+    public static var responseGroupService: Self { Self(rawValue: "responseGroupService") }
+
+    public static var voicemail: Self { Self(rawValue: "voicemail") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `SitePageFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRecordsServiceUserAgentFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sitepage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sitePage`.
-public typealias SitePage = Model<SitePageFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-serviceuseragent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.serviceUserAgent`.
+public typealias CallRecordsServiceUserAgent = Model<CallRecordsServiceUserAgentFields>
 
-/// The properties of a `SitePage`, inherited ones included.
-public struct SitePageFields: FieldSet {
+/// The properties of a `CallRecordsServiceUserAgent`, inherited ones included.
+public struct CallRecordsServiceUserAgentFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.sitePage",
-        base: BaseSitePage.self,
-        fields: SitePageFields()
+        "microsoft.graph.callRecords.serviceUserAgent",
+        base: CallRecordsUserAgent.self,
+        fields: CallRecordsServiceUserAgentFields()
     )
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
 
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let pageLayout: Field<PageLayoutType>
-    public let publishingState: Field<PublicationFacet>
-    public let title: Field<String>
-    public let promotionKind: Field<PagePromotionType>
-    public let reactions: Field<ReactionsFacet>
-    public let showComments: Field<Bool>
-    public let showRecommendedPages: Field<Bool>
-    public let thumbnailWebUrl: Field<String>
-    public let titleArea: Field<TitleArea>
-
-    /// Present when the request expanded it (`expand("canvasLayout")`).
-    public let canvasLayout: Field<CanvasLayout>
-
-    /// Present when the request expanded it (`expand("webParts")`).
-    public let webParts: Field<[WebPart]>
+    public let applicationVersion: Field<String>
+    public let headerValue: Field<String>
+    public let role: Field<CallRecordsServiceRole>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.pageLayout = Field("pageLayout")
-        self.publishingState = Field("publishingState")
-        self.title = Field("title")
-        self.promotionKind = Field("promotionKind")
-        self.reactions = Field("reactions")
-        self.showComments = Field("showComments")
-        self.showRecommendedPages = Field("showRecommendedPages")
-        self.thumbnailWebUrl = Field("thumbnailWebUrl")
-        self.titleArea = Field("titleArea")
-        self.canvasLayout = Field("canvasLayout")
-        self.webParts = Field("webParts")
+        self.applicationVersion = Field("applicationVersion")
+        self.headerValue = Field("headerValue")
+        self.role = Field("role")
     }
 }
 
-/// Requests for one `SitePage`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `CallRecordsSessionFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.sitePage`.
-public struct SitePageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SitePage
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-session?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.session`.
+public typealias CallRecordsSession = Model<CallRecordsSessionFields>
+
+/// The properties of a `CallRecordsSession`, inherited ones included.
+public struct CallRecordsSessionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.session",
+        base: Entity.self,
+        fields: CallRecordsSessionFields()
+    )
+
+    public let id: Field<String>
+    public let callee: Field<CallRecordsEndpoint>
+    public let caller: Field<CallRecordsEndpoint>
+    public let endDateTime: Field<Date>
+    public let failureInfo: Field<CallRecordsFailureInfo>
+    public let isTest: Field<Bool>
+    public let modalities: Field<[CallRecordsModality]>
+    public let startDateTime: Field<Date>
+
+    /// Present when the request expanded it (`expand("segments")`).
+    public let segments: Field<[CallRecordsSegment]>
+
+    private init() {
+        self.id = Field("id")
+        self.callee = Field("callee")
+        self.caller = Field("caller")
+        self.endDateTime = Field("endDateTime")
+        self.failureInfo = Field("failureInfo")
+        self.isTest = Field("isTest")
+        self.modalities = Field("modalities")
+        self.startDateTime = Field("startDateTime")
+        self.segments = Field("segments")
+    }
+}
+
+/// Requests for one `CallRecordsSession`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.session`.
+public struct CallRecordsSessionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallRecordsSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -9414,175 +1326,620 @@ public struct SitePageRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.sitePage",
-        model: SitePage.self,
+        "microsoft.graph.callRecords.session",
+        model: CallRecordsSession.self,
+        children: [.init("segments", "microsoft.graph.callRecords.segment", collection: true)]
+    )
+
+    /// `segments.request()` lists them; `segments("segment-id")` addresses one.
+    public var segments: CollectionRequestBuilder<CallRecordsSegmentRequestBuilder> {
+        .init(client: client, path: path.appending("segments"))
+    }
+}
+
+/// Its properties are listed in `CallRecordsTraceRouteHopFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-traceroutehop?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.traceRouteHop`.
+public typealias CallRecordsTraceRouteHop = Model<CallRecordsTraceRouteHopFields>
+
+/// The properties of a `CallRecordsTraceRouteHop`, inherited ones included.
+public struct CallRecordsTraceRouteHopFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.traceRouteHop",
+        fields: CallRecordsTraceRouteHopFields()
+    )
+
+    public let hopCount: Field<Int32>
+    public let ipAddress: Field<String>
+    public let roundTripTime: Field<String>
+
+    private init() {
+        self.hopCount = Field("hopCount")
+        self.ipAddress = Field("ipAddress")
+        self.roundTripTime = Field("roundTripTime")
+    }
+}
+
+/// Its properties are listed in `CallRecordsUserAgentFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-useragent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.userAgent`.
+public typealias CallRecordsUserAgent = Model<CallRecordsUserAgentFields>
+
+/// The properties of a `CallRecordsUserAgent`, inherited ones included.
+public struct CallRecordsUserAgentFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.userAgent",
+        derived: [CallRecordsClientUserAgent.self, CallRecordsServiceUserAgent.self],
+        fields: CallRecordsUserAgentFields()
+    )
+
+    public let applicationVersion: Field<String>
+    public let headerValue: Field<String>
+
+    private init() {
+        self.applicationVersion = Field("applicationVersion")
+        self.headerValue = Field("headerValue")
+    }
+}
+
+/// Its properties are listed in `CallRecordsUserFeedbackFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-userfeedback?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.userFeedback`.
+public typealias CallRecordsUserFeedback = Model<CallRecordsUserFeedbackFields>
+
+/// The properties of a `CallRecordsUserFeedback`, inherited ones included.
+public struct CallRecordsUserFeedbackFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.userFeedback",
+        fields: CallRecordsUserFeedbackFields()
+    )
+
+    public let rating: Field<CallRecordsUserFeedbackRating>
+    public let text: Field<String>
+    public let tokens: Field<CallRecordsFeedbackTokenSet>
+
+    private init() {
+        self.rating = Field("rating")
+        self.text = Field("text")
+        self.tokens = Field("tokens")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.callRecords.userFeedbackRating`.
+public typealias CallRecordsUserFeedbackRating = OpenEnum<CallRecordsUserFeedbackRatingValues>
+
+/// The values of `CallRecordsUserFeedbackRating` that the spec declares; others decode and re-encode too.
+public enum CallRecordsUserFeedbackRatingValues: EnumValues {
+    public static let known: [String] = ["notRated", "bad", "poor", "fair", "good", "excellent", "unknownFutureValue"]
+}
+
+extension CallRecordsUserFeedbackRating {
+    public static var notRated: Self { Self(rawValue: "notRated") }
+
+    public static var bad: Self { Self(rawValue: "bad") }
+
+    public static var poor: Self { Self(rawValue: "poor") }
+
+    public static var fair: Self { Self(rawValue: "fair") }
+
+    public static var good: Self { Self(rawValue: "good") }
+
+    public static var excellent: Self { Self(rawValue: "excellent") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `CallRecordsUserIdentityFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-useridentity?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRecords.userIdentity`.
+public typealias CallRecordsUserIdentity = Model<CallRecordsUserIdentityFields>
+
+/// The properties of a `CallRecordsUserIdentity`, inherited ones included.
+public struct CallRecordsUserIdentityFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.userIdentity",
+        base: Identity.self,
+        fields: CallRecordsUserIdentityFields()
+    )
+
+    public let displayName: Field<String>
+    public let id: Field<String>
+    public let userPrincipalName: Field<String>
+
+    private init() {
+        self.displayName = Field("displayName")
+        self.id = Field("id")
+        self.userPrincipalName = Field("userPrincipalName")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.callRecords.videoCodec`.
+public typealias CallRecordsVideoCodec = OpenEnum<CallRecordsVideoCodecValues>
+
+/// The values of `CallRecordsVideoCodec` that the spec declares; others decode and re-encode too.
+public enum CallRecordsVideoCodecValues: EnumValues {
+    public static let known: [String] = [
+        "unknown",
+        "invalid",
+        "av1",
+        "h263",
+        "h264",
+        "h264s",
+        "h264uc",
+        "h265",
+        "rtvc1",
+        "rtVideo",
+        "xrtvc1",
+        "unknownFutureValue",
+    ]
+}
+
+extension CallRecordsVideoCodec {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var invalid: Self { Self(rawValue: "invalid") }
+
+    public static var av1: Self { Self(rawValue: "av1") }
+
+    public static var h263: Self { Self(rawValue: "h263") }
+
+    public static var h264: Self { Self(rawValue: "h264") }
+
+    public static var h264s: Self { Self(rawValue: "h264s") }
+
+    public static var h264uc: Self { Self(rawValue: "h264uc") }
+
+    public static var h265: Self { Self(rawValue: "h265") }
+
+    public static var rtvc1: Self { Self(rawValue: "rtvc1") }
+
+    public static var rtVideo: Self { Self(rawValue: "rtVideo") }
+
+    public static var xrtvc1: Self { Self(rawValue: "xrtvc1") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.callRecords.wifiBand`.
+public typealias CallRecordsWifiBand = OpenEnum<CallRecordsWifiBandValues>
+
+/// The values of `CallRecordsWifiBand` that the spec declares; others decode and re-encode too.
+public enum CallRecordsWifiBandValues: EnumValues {
+    public static let known: [String] = [
+        "unknown",
+        "frequency24GHz",
+        "frequency50GHz",
+        "frequency60GHz",
+        "unknownFutureValue",
+    ]
+}
+
+extension CallRecordsWifiBand {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var frequency24GHz: Self { Self(rawValue: "frequency24GHz") }
+
+    public static var frequency50GHz: Self { Self(rawValue: "frequency50GHz") }
+
+    public static var frequency60GHz: Self { Self(rawValue: "frequency60GHz") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.callRecords.wifiRadioType`.
+public typealias CallRecordsWifiRadioType = OpenEnum<CallRecordsWifiRadioTypeValues>
+
+/// The values of `CallRecordsWifiRadioType` that the spec declares; others decode and re-encode too.
+public enum CallRecordsWifiRadioTypeValues: EnumValues {
+    public static let known: [String] = [
+        "unknown",
+        "wifi80211a",
+        "wifi80211b",
+        "wifi80211g",
+        "wifi80211n",
+        "wifi80211ac",
+        "wifi80211ax",
+        "unknownFutureValue",
+    ]
+}
+
+extension CallRecordsWifiRadioType {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var wifi80211a: Self { Self(rawValue: "wifi80211a") }
+
+    public static var wifi80211b: Self { Self(rawValue: "wifi80211b") }
+
+    public static var wifi80211g: Self { Self(rawValue: "wifi80211g") }
+
+    public static var wifi80211n: Self { Self(rawValue: "wifi80211n") }
+
+    public static var wifi80211ac: Self { Self(rawValue: "wifi80211ac") }
+
+    public static var wifi80211ax: Self { Self(rawValue: "wifi80211ax") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `Call`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.call`.
+public struct CallRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Call
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.call",
+        model: Call.self,
         children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("canvasLayout", "microsoft.graph.canvasLayout", collection: false),
-            .init("webParts", "microsoft.graph.webPart", collection: true),
+            .init("audioRoutingGroups", "microsoft.graph.audioRoutingGroup", collection: true),
+            .init("contentSharingSessions", "microsoft.graph.contentSharingSession", collection: true),
+            .init("operations", "microsoft.graph.commsOperation", collection: true),
+            .init("participants", "microsoft.graph.participant", collection: true),
         ],
         operations: [
-            .init("getWebPartsByPosition", .post, response: .collection(.model(WebPart.self))),
-            .init("publish", .post),
+            .init("addLargeGalleryView", .post, response: .model(AddLargeGalleryViewOperation.self)),
+            .init("answer", .post),
+            .init("cancelMediaProcessing", .post, response: .model(CancelMediaProcessingOperation.self)),
+            .init("changeScreenSharingRole", .post),
+            .init("keepAlive", .post),
+            .init("mute", .post, response: .model(MuteParticipantOperation.self)),
+            .init("playPrompt", .post, response: .model(PlayPromptOperation.self)),
+            .init("recordResponse", .post, response: .model(RecordOperation.self)),
+            .init("redirect", .post),
+            .init("reject", .post),
+            .init("sendDtmfTones", .post, response: .model(SendDtmfTonesOperation.self)),
+            .init("subscribeToTone", .post, response: .model(SubscribeToToneOperation.self)),
+            .init("transfer", .post),
+            .init("unmute", .post, response: .model(UnmuteParticipantOperation.self)),
+            .init("updateRecordingStatus", .post, response: .model(UpdateRecordingStatusOperation.self)),
+            .init("logTeleconferenceDeviceQuality", .post, onCollection: true),
         ]
     )
 
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
-
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
+    /// `audioRoutingGroups.request()` lists them; `audioRoutingGroups("audioRoutingGroup-id")` addresses one.
+    public var audioRoutingGroups: CollectionRequestBuilder<AudioRoutingGroupRequestBuilder> {
+        .init(client: client, path: path.appending("audioRoutingGroups"))
     }
 
-    public var canvasLayout: CanvasLayoutRequestBuilder { .init(client: client, path: path.appending("canvasLayout")) }
-
-    /// `webParts.request()` lists them; `webParts("webPart-id")` addresses one.
-    public var webParts: CollectionRequestBuilder<WebPartRequestBuilder> {
-        .init(client: client, path: path.appending("webParts"))
+    /// `contentSharingSessions.request()` lists them; `contentSharingSessions("contentSharingSession-id")` addresses
+    /// one.
+    public var contentSharingSessions: CollectionRequestBuilder<ContentSharingSessionRequestBuilder> {
+        .init(client: client, path: path.appending("contentSharingSessions"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.sitePage/getWebPartsByPosition` (POST).
-    public func getWebPartsByPosition(
-        webPartIndex: Double,
-        horizontalSectionId: Double,
-        isInVerticalSection: Bool,
-        columnId: Double
-    ) -> OperationRequest<[WebPart]> {
-        var request = APIRequest(method: .post, path: path.appending("getWebPartsByPosition"))
+    /// `operations.request()` lists them; `operations("commsOperation-id")` addresses one.
+    public var operations: CollectionRequestBuilder<CommsOperationRequestBuilder> {
+        .init(client: client, path: path.appending("operations"))
+    }
+
+    /// `participants.request()` lists them; `participants("participant-id")` addresses one.
+    public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
+        .init(client: client, path: path.appending("participants"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/addLargeGalleryView` (POST).
+    public func addLargeGalleryView(clientContext: String) -> OperationRequest<AddLargeGalleryViewOperation> {
+        var request = APIRequest(method: .post, path: path.appending("addLargeGalleryView"))
         var body = JSONObject()
-        body.set("webPartIndex", webPartIndex)
-        body.set("horizontalSectionId", horizontalSectionId)
-        body.set("isInVerticalSection", isInVerticalSection)
-        body.set("columnId", columnId)
+        body.set("clientContext", clientContext)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([WebPart].self))
+        return OperationRequest(client: client, request: request, decoder: .model(AddLargeGalleryViewOperation.self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.sitePage/publish` (POST).
-    public func publish() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("publish"))
+    /// - Remark: Generated from `microsoft.graph.call/answer` (POST).
+    public func answer(
+        callbackUri: String,
+        mediaConfig: MediaConfig,
+        acceptedModalities: [Modality],
+        participantCapacity: Int32,
+        callOptions: IncomingCallOptions? = nil
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("answer"))
+        var body = JSONObject()
+        body.set("callbackUri", callbackUri)
+        body.set("mediaConfig", mediaConfig)
+        body.set("acceptedModalities", acceptedModalities)
+        body.set("participantCapacity", participantCapacity)
+        if let callOptions { body.set("callOptions", callOptions) }
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/cancelMediaProcessing` (POST).
+    public func cancelMediaProcessing(clientContext: String) -> OperationRequest<CancelMediaProcessingOperation> {
+        var request = APIRequest(method: .post, path: path.appending("cancelMediaProcessing"))
+        var body = JSONObject()
+        body.set("clientContext", clientContext)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(CancelMediaProcessingOperation.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/changeScreenSharingRole` (POST).
+    public func changeScreenSharingRole(role: ScreenSharingRole) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("changeScreenSharingRole"))
+        var body = JSONObject()
+        body.set("role", role)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/keepAlive` (POST).
+    public func keepAlive() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("keepAlive"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/mute` (POST).
+    public func mute(clientContext: String) -> OperationRequest<MuteParticipantOperation> {
+        var request = APIRequest(method: .post, path: path.appending("mute"))
+        var body = JSONObject()
+        body.set("clientContext", clientContext)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(MuteParticipantOperation.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/playPrompt` (POST).
+    public func playPrompt(prompts: [Prompt], clientContext: String) -> OperationRequest<PlayPromptOperation> {
+        var request = APIRequest(method: .post, path: path.appending("playPrompt"))
+        var body = JSONObject()
+        body.set("prompts", prompts)
+        body.set("clientContext", clientContext)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(PlayPromptOperation.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/recordResponse` (POST).
+    public func recordResponse(
+        prompts: [Prompt],
+        bargeInAllowed: Bool,
+        initialSilenceTimeoutInSeconds: Int32,
+        maxSilenceTimeoutInSeconds: Int32,
+        maxRecordDurationInSeconds: Int32,
+        playBeep: Bool,
+        stopTones: [String],
+        clientContext: String
+    ) -> OperationRequest<RecordOperation> {
+        var request = APIRequest(method: .post, path: path.appending("recordResponse"))
+        var body = JSONObject()
+        body.set("prompts", prompts)
+        body.set("bargeInAllowed", bargeInAllowed)
+        body.set("initialSilenceTimeoutInSeconds", initialSilenceTimeoutInSeconds)
+        body.set("maxSilenceTimeoutInSeconds", maxSilenceTimeoutInSeconds)
+        body.set("maxRecordDurationInSeconds", maxRecordDurationInSeconds)
+        body.set("playBeep", playBeep)
+        body.set("stopTones", stopTones)
+        body.set("clientContext", clientContext)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(RecordOperation.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/redirect` (POST).
+    public func redirect(
+        targets: [InvitationParticipantInfo],
+        timeout: Int32,
+        callbackUri: String
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("redirect"))
+        var body = JSONObject()
+        body.set("targets", targets)
+        body.set("timeout", timeout)
+        body.set("callbackUri", callbackUri)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/reject` (POST).
+    public func reject(reason: RejectReason, callbackUri: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("reject"))
+        var body = JSONObject()
+        body.set("reason", reason)
+        body.set("callbackUri", callbackUri)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/sendDtmfTones` (POST).
+    public func sendDtmfTones(
+        tones: [Tone],
+        delayBetweenTonesMs: Int32,
+        clientContext: String
+    ) -> OperationRequest<SendDtmfTonesOperation> {
+        var request = APIRequest(method: .post, path: path.appending("sendDtmfTones"))
+        var body = JSONObject()
+        body.set("tones", tones)
+        body.set("delayBetweenTonesMs", delayBetweenTonesMs)
+        body.set("clientContext", clientContext)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(SendDtmfTonesOperation.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/subscribeToTone` (POST).
+    public func subscribeToTone(clientContext: String) -> OperationRequest<SubscribeToToneOperation> {
+        var request = APIRequest(method: .post, path: path.appending("subscribeToTone"))
+        var body = JSONObject()
+        body.set("clientContext", clientContext)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(SubscribeToToneOperation.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/transfer` (POST).
+    public func transfer(
+        transferTarget: InvitationParticipantInfo,
+        transferee: ParticipantInfo? = nil
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("transfer"))
+        var body = JSONObject()
+        body.set("transferTarget", transferTarget)
+        if let transferee { body.set("transferee", transferee) }
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/unmute` (POST).
+    public func unmute(clientContext: String) -> OperationRequest<UnmuteParticipantOperation> {
+        var request = APIRequest(method: .post, path: path.appending("unmute"))
+        var body = JSONObject()
+        body.set("clientContext", clientContext)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(UnmuteParticipantOperation.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.call/updateRecordingStatus` (POST).
+    public func updateRecordingStatus(
+        status: RecordingStatus,
+        clientContext: String
+    ) -> OperationRequest<UpdateRecordingStatusOperation> {
+        var request = APIRequest(method: .post, path: path.appending("updateRecordingStatus"))
+        var body = JSONObject()
+        body.set("status", status)
+        body.set("clientContext", clientContext)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(UpdateRecordingStatusOperation.self))
+    }
+}
+
+extension CollectionRequestBuilder where Item == CallRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.call/logTeleconferenceDeviceQuality` (POST).
+    public func logTeleconferenceDeviceQuality(quality: TeleconferenceDeviceQuality) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("logTeleconferenceDeviceQuality"))
+        var body = JSONObject()
+        body.set("quality", quality)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `SiteProtectionRuleFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallRouteFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siteprotectionrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteProtectionRule`.
-public typealias SiteProtectionRule = Model<SiteProtectionRuleFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callroute?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callRoute`.
+public typealias CallRoute = Model<CallRouteFields>
 
-/// The properties of a `SiteProtectionRule`, inherited ones included.
-public struct SiteProtectionRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.siteProtectionRule",
-        base: ProtectionRuleBase.self,
-        fields: SiteProtectionRuleFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let isAutoApplyEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionRuleStatus>
-    public let siteExpression: Field<String>
+/// The properties of a `CallRoute`, inherited ones included.
+public struct CallRouteFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.callRoute", fields: CallRouteFields())
+    public let final: Field<IdentitySet>
+    public let original: Field<IdentitySet>
+    public let routingType: Field<RoutingType>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.isAutoApplyEnabled = Field("isAutoApplyEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.siteExpression = Field("siteExpression")
+        self.final = Field("final")
+        self.original = Field("original")
+        self.routingType = Field("routingType")
     }
 }
 
-/// Requests for one `SiteProtectionRule`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `CallStartedEventMessageDetailFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.siteProtectionRule`.
-public struct SiteProtectionRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteProtectionRule
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callstartedeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callStartedEventMessageDetail`.
+public typealias CallStartedEventMessageDetail = Model<CallStartedEventMessageDetailFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteProtectionRule",
-        model: SiteProtectionRule.self,
-        operations: [
-            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, response: .model(ProtectionRuleBase.self)),
-        ]
+/// The properties of a `CallStartedEventMessageDetail`, inherited ones included.
+public struct CallStartedEventMessageDetailFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.callStartedEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: CallStartedEventMessageDetailFields()
     )
 
-    /// - Remark: Generated from `microsoft.graph.siteProtectionRule/deleteAndUnprotect` (POST).
-    public func deleteAndUnprotect() -> OperationRequest<ProtectionRuleBase> {
-        let request = APIRequest(method: .post, path: path.appending("deleteAndUnprotect"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionRuleBase.self))
-    }
+    public let callEventType: Field<TeamworkCallEventType>
+    public let callId: Field<String>
+    public let initiator: Field<IdentitySet>
 
-    /// - Remark: Generated from `microsoft.graph.siteProtectionRule/run` (POST).
-    public func run() -> OperationRequest<ProtectionRuleBase> {
-        let request = APIRequest(method: .post, path: path.appending("run"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionRuleBase.self))
+    private init() {
+        self.callEventType = Field("callEventType")
+        self.callId = Field("callId")
+        self.initiator = Field("initiator")
     }
 }
 
-/// Its properties are listed in `SiteProtectionUnitFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siteprotectionunit?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteProtectionUnit`.
-public typealias SiteProtectionUnit = Model<SiteProtectionUnitFields>
+/// - Remark: Generated from `microsoft.graph.callState`.
+public typealias CallState = OpenEnum<CallStateValues>
 
-/// The properties of a `SiteProtectionUnit`, inherited ones included.
-public struct SiteProtectionUnitFields: FieldSet {
+/// The values of `CallState` that the spec declares; others decode and re-encode too.
+public enum CallStateValues: EnumValues {
+    public static let known: [String] = [
+        "incoming",
+        "establishing",
+        "established",
+        "hold",
+        "transferring",
+        "transferAccepted",
+        "redirecting",
+        "terminating",
+        "terminated",
+        "unknownFutureValue",
+    ]
+}
+
+extension CallState {
+    public static var incoming: Self { Self(rawValue: "incoming") }
+
+    public static var establishing: Self { Self(rawValue: "establishing") }
+
+    public static var established: Self { Self(rawValue: "established") }
+
+    public static var hold: Self { Self(rawValue: "hold") }
+
+    public static var transferring: Self { Self(rawValue: "transferring") }
+
+    public static var transferAccepted: Self { Self(rawValue: "transferAccepted") }
+
+    public static var redirecting: Self { Self(rawValue: "redirecting") }
+
+    public static var terminating: Self { Self(rawValue: "terminating") }
+
+    public static var terminated: Self { Self(rawValue: "terminated") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `CallTranscriptFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calltranscript?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callTranscript`.
+public typealias CallTranscript = Model<CallTranscriptFields>
+
+/// The properties of a `CallTranscript`, inherited ones included.
+public struct CallTranscriptFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.siteProtectionUnit",
-        base: ProtectionUnitBase.self,
-        fields: SiteProtectionUnitFields()
+        "microsoft.graph.callTranscript",
+        base: Entity.self,
+        fields: CallTranscriptFields()
     )
 
     public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
+    public let callId: Field<String>
+    public let contentCorrelationId: Field<String>
     public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let offboardRequestedDateTime: Field<Date>
-    public let policyId: Field<String>
-    public let protectionSources: Field<ProtectionSource>
-    public let status: Field<ProtectionUnitStatus>
-    public let siteId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let siteName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let siteWebUrl: Field<String>
+    public let endDateTime: Field<Date>
+    public let meetingId: Field<String>
+    public let meetingOrganizer: Field<IdentitySet>
+    public let transcriptContentUrl: Field<String>
 
     private init() {
         self.id = Field("id")
-        self.createdBy = Field("createdBy")
+        self.callId = Field("callId")
+        self.contentCorrelationId = Field("contentCorrelationId")
         self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.offboardRequestedDateTime = Field("offboardRequestedDateTime")
-        self.policyId = Field("policyId")
-        self.protectionSources = Field("protectionSources")
-        self.status = Field("status")
-        self.siteId = Field("siteId")
-        self.siteName = Field("siteName")
-        self.siteWebUrl = Field("siteWebUrl")
+        self.endDateTime = Field("endDateTime")
+        self.meetingId = Field("meetingId")
+        self.meetingOrganizer = Field("meetingOrganizer")
+        self.transcriptContentUrl = Field("transcriptContentUrl")
     }
 }

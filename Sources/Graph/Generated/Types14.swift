@@ -4,86 +4,36 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Requests for one `SiteProtectionUnit`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `CallTranscriptEventMessageDetailFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.siteProtectionUnit`.
-public struct SiteProtectionUnitRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteProtectionUnit
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calltranscripteventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callTranscriptEventMessageDetail`.
+public typealias CallTranscriptEventMessageDetail = Model<CallTranscriptEventMessageDetailFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteProtectionUnit",
-        model: SiteProtectionUnit.self,
-        operations: [
-            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.siteProtectionUnit/cancelOffboard` (POST).
-    public func cancelOffboard() -> OperationRequest<ProtectionUnitBase> {
-        let request = APIRequest(method: .post, path: path.appending("cancelOffboard"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.siteProtectionUnit/offboard` (POST).
-    public func offboard() -> OperationRequest<ProtectionUnitBase> {
-        let request = APIRequest(method: .post, path: path.appending("offboard"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
-    }
-}
-
-/// Its properties are listed in `SiteProtectionUnitsBulkAdditionJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siteprotectionunitsbulkadditionjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteProtectionUnitsBulkAdditionJob`.
-public typealias SiteProtectionUnitsBulkAdditionJob = Model<SiteProtectionUnitsBulkAdditionJobFields>
-
-/// The properties of a `SiteProtectionUnitsBulkAdditionJob`, inherited ones included.
-public struct SiteProtectionUnitsBulkAdditionJobFields: FieldSet {
+/// The properties of a `CallTranscriptEventMessageDetail`, inherited ones included.
+public struct CallTranscriptEventMessageDetailFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
-        base: ProtectionUnitsBulkJobBase.self,
-        fields: SiteProtectionUnitsBulkAdditionJobFields()
+        "microsoft.graph.callTranscriptEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: CallTranscriptEventMessageDetailFields()
     )
 
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionUnitsBulkJobStatus>
-    public let siteIds: Field<[String]>
-    public let siteWebUrls: Field<[String]>
+    public let callId: Field<String>
+    public let callTranscriptICalUid: Field<String>
+    public let meetingOrganizer: Field<IdentitySet>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.siteIds = Field("siteIds")
-        self.siteWebUrls = Field("siteWebUrls")
+        self.callId = Field("callId")
+        self.callTranscriptICalUid = Field("callTranscriptICalUid")
+        self.meetingOrganizer = Field("meetingOrganizer")
     }
 }
 
-/// Requests for one `SiteProtectionUnitsBulkAdditionJob`: `request()` reads, updates or deletes it.
+/// Requests for one `CallTranscript`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.siteProtectionUnitsBulkAdditionJob`.
-public struct SiteProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteProtectionUnitsBulkAdditionJob
+/// - Remark: Generated from `microsoft.graph.callTranscript`.
+public struct CallTranscriptRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CallTranscript
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -94,1421 +44,80 @@ public struct SiteProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuil
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
-        model: SiteProtectionUnitsBulkAdditionJob.self
-    )
-}
-
-/// Requests for one `Site`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.site`.
-public struct SiteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Site
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.site",
-        model: Site.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
-            .init("columns", "microsoft.graph.columnDefinition", collection: true),
-            .init("contentTypes", "microsoft.graph.contentType", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("drives", "microsoft.graph.drive", collection: true),
-            .init("externalColumns", "microsoft.graph.columnDefinition", collection: true),
-            .init("items", "microsoft.graph.baseItem", collection: true),
-            .init("lists", "microsoft.graph.list", collection: true),
-            .init("onenote", "microsoft.graph.onenote", collection: false),
-            .init("operations", "microsoft.graph.richLongRunningOperation", collection: true),
-            .init("pages", "microsoft.graph.baseSitePage", collection: true),
-            .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
-            .init("termStore", "microsoft.graph.termStore.store", collection: false),
-            .init("termStores", "microsoft.graph.termStore.store", collection: true),
-        ],
-        operations: [
-            .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
-            .init("getApplicableContentTypesForList", .get, response: .collection(.model(ContentType.self))),
-            .init("getByPath", .get, response: .model(Site.self)),
-            .init("add", .post, onCollection: true, response: .collection(.model(Site.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(Site.self))),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Site.self))),
-            .init("getAllSites", .get, onCollection: true, response: .collection(.model(Site.self))),
-        ]
+        "microsoft.graph.callTranscript",
+        model: CallTranscript.self,
+        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallTranscript.self)))]
     )
 
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
+    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
+    public var content: StreamRequestBuilder<CallTranscript> { .init(client: client, path: path.appending("content")) }
 
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
-    }
-
-    public var analytics: ItemAnalyticsRequestBuilder { .init(client: client, path: path.appending("analytics")) }
-
-    /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
-    public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("columns"))
-    }
-
-    /// `contentTypes.request()` lists them; `contentTypes("contentType-id")` addresses one.
-    public var contentTypes: CollectionRequestBuilder<ContentTypeRequestBuilder> {
-        .init(client: client, path: path.appending("contentTypes"))
-    }
-
-    public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
-
-    /// `drives.request()` lists them; `drives("drive-id")` addresses one.
-    public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
-        .init(client: client, path: path.appending("drives"))
-    }
-
-    /// `externalColumns.request()` lists them; `externalColumns("columnDefinition-id")` addresses one.
-    public var externalColumns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("externalColumns"))
-    }
-
-    /// `items.request()` lists them; `items("baseItem-id")` addresses one.
-    public var items: CollectionRequestBuilder<BaseItemRequestBuilder> {
-        .init(client: client, path: path.appending("items"))
-    }
-
-    /// `lists.request()` lists them; `lists("list-id")` addresses one.
-    public var lists: CollectionRequestBuilder<ListRequestBuilder> {
-        .init(client: client, path: path.appending("lists"))
-    }
-
-    public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
-
-    /// `operations.request()` lists them; `operations("richLongRunningOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<RichLongRunningOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// `pages.request()` lists them; `pages("baseSitePage-id")` addresses one.
-    public var pages: CollectionRequestBuilder<BaseSitePageRequestBuilder> {
-        .init(client: client, path: path.appending("pages"))
-    }
-
-    /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
-    public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
-        .init(client: client, path: path.appending("permissions"))
-    }
-
-    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `sites.request()` lists them; `sites("site-id")` addresses one.
-    public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
-        .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
-    }
-
-    public var termStore: TermStoreStoreRequestBuilder { .init(client: client, path: path.appending("termStore")) }
-
-    /// `termStores.request()` lists them; `termStores("store-id")` addresses one.
-    public var termStores: CollectionRequestBuilder<TermStoreStoreRequestBuilder> {
-        .init(client: client, path: path.appending("termStores"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/getActivitiesByInterval` (GET).
-    public func getActivitiesByInterval() -> CollectionRequest<ItemActivityStat> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getActivitiesByInterval", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/getActivitiesByInterval` (GET).
-    public func getActivitiesByInterval(
-        startDateTime: String,
-        endDateTime: String,
-        interval: String
-    ) -> CollectionRequest<ItemActivityStat> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getActivitiesByInterval",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                    ("interval", ODataLiteral(json: interval)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/getApplicableContentTypesForList` (GET).
-    public func getApplicableContentTypesForList(listId: String) -> CollectionRequest<ContentType> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getApplicableContentTypesForList",
-                parameters: [("listId", ODataLiteral(json: listId))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/getByPath` (GET).
-    public func getByPath(pathValue: String) -> OperationRequest<Site> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getByPath", parameters: [("path", ODataLiteral(json: pathValue))])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(Site.self))
+    /// The `metadataContent` stream: `metadataContent.download()`, `metadataContent.download(to:)`,
+    /// `metadataContent.upload(_:)`.
+    public var metadataContent: StreamRequestBuilder<CallTranscript> {
+        .init(client: client, path: path.appending("metadataContent"))
     }
 }
 
-extension CollectionRequestBuilder where Item == SiteRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.site/add` (POST).
-    public func add(value: [Site]) -> OperationRequest<[Site]> {
-        var request = APIRequest(method: .post, path: path.appending("add"))
-        var body = JSONObject()
-        body.set("value", value)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([Site].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/remove` (POST).
-    public func remove(value: [Site]) -> OperationRequest<[Site]> {
-        var request = APIRequest(method: .post, path: path.appending("remove"))
-        var body = JSONObject()
-        body.set("value", value)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([Site].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.site/delta` (GET).
-    public func delta() -> CollectionRequest<Site> {
+extension CollectionRequestBuilder where Item == CallTranscriptRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.callTranscript/delta` (GET).
+    public func delta() -> CollectionRequest<CallTranscript> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
-
-    /// - Remark: Generated from `microsoft.graph.site/getAllSites` (GET).
-    public func getAllSites() -> CollectionRequest<Site> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAllSites", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
 }
 
-/// Its properties are listed in `SiteRestoreArtifactFields`; read and write them as `value.name`.
+/// Its properties are listed in `CallTranscriptionInfoFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/siterestoreartifact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteRestoreArtifact`.
-public typealias SiteRestoreArtifact = Model<SiteRestoreArtifactFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calltranscriptioninfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.callTranscriptionInfo`.
+public typealias CallTranscriptionInfo = Model<CallTranscriptionInfoFields>
 
-/// The properties of a `SiteRestoreArtifact`, inherited ones included.
-public struct SiteRestoreArtifactFields: FieldSet {
+/// The properties of a `CallTranscriptionInfo`, inherited ones included.
+public struct CallTranscriptionInfoFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.siteRestoreArtifact",
-        base: RestoreArtifactBase.self,
-        fields: SiteRestoreArtifactFields()
+        "microsoft.graph.callTranscriptionInfo",
+        fields: CallTranscriptionInfoFields()
     )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    public let restoredSiteId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteWebUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-        self.restoredSiteId = Field("restoredSiteId")
-        self.restoredSiteName = Field("restoredSiteName")
-        self.restoredSiteWebUrl = Field("restoredSiteWebUrl")
-    }
-}
-
-/// Requests for one `SiteRestoreArtifact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.siteRestoreArtifact`.
-public struct SiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteRestoreArtifact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteRestoreArtifact",
-        model: SiteRestoreArtifact.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
-
-    public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
-}
-
-/// Its properties are listed in `SiteRestoreArtifactsBulkAdditionRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/siterestoreartifactsbulkadditionrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.siteRestoreArtifactsBulkAdditionRequest`.
-public typealias SiteRestoreArtifactsBulkAdditionRequest = Model<SiteRestoreArtifactsBulkAdditionRequestFields>
-
-/// The properties of a `SiteRestoreArtifactsBulkAdditionRequest`, inherited ones included.
-public struct SiteRestoreArtifactsBulkAdditionRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
-        base: RestoreArtifactsBulkRequestBase.self,
-        fields: SiteRestoreArtifactsBulkAdditionRequestFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
-    public let protectionTimePeriod: Field<TimePeriod>
-    public let protectionUnitIds: Field<[String]>
-    public let restorePointPreference: Field<RestorePointPreference>
-    public let status: Field<RestoreArtifactsBulkRequestStatus>
-    public let tags: Field<RestorePointTags>
-    public let siteIds: Field<[String]>
-    public let siteWebUrls: Field<[String]>
+    public let state: Field<CallTranscriptionState>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.destinationType = Field("destinationType")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionTimePeriod = Field("protectionTimePeriod")
-        self.protectionUnitIds = Field("protectionUnitIds")
-        self.restorePointPreference = Field("restorePointPreference")
-        self.status = Field("status")
-        self.tags = Field("tags")
-        self.siteIds = Field("siteIds")
-        self.siteWebUrls = Field("siteWebUrls")
-    }
-}
-
-/// Requests for one `SiteRestoreArtifactsBulkAdditionRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.siteRestoreArtifactsBulkAdditionRequest`.
-public struct SiteRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteRestoreArtifactsBulkAdditionRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
-        model: SiteRestoreArtifactsBulkAdditionRequest.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.siteSecurityLevel`.
-public typealias SiteSecurityLevel = OpenEnum<SiteSecurityLevelValues>
-
-/// The values of `SiteSecurityLevel` that the spec declares; others decode and re-encode too.
-public enum SiteSecurityLevelValues: EnumValues {
-    public static let known: [String] = ["userDefined", "low", "mediumLow", "medium", "mediumHigh", "high"]
-}
-
-extension SiteSecurityLevel {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var mediumLow: Self { Self(rawValue: "mediumLow") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var mediumHigh: Self { Self(rawValue: "mediumHigh") }
-
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// Its properties are listed in `SizeRangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sizerange?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sizeRange`.
-public typealias SizeRange = Model<SizeRangeFields>
-
-/// The properties of a `SizeRange`, inherited ones included.
-public struct SizeRangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sizeRange", fields: SizeRangeFields())
-    public let maximumSize: Field<Int32>
-    public let minimumSize: Field<Int32>
-
-    private init() {
-        self.maximumSize = Field("maximumSize")
-        self.minimumSize = Field("minimumSize")
-    }
-}
-
-/// Its properties are listed in `SkypeForBusinessUserConversationMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/skypeforbusinessuserconversationmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.skypeForBusinessUserConversationMember`.
-public typealias SkypeForBusinessUserConversationMember = Model<SkypeForBusinessUserConversationMemberFields>
-
-/// The properties of a `SkypeForBusinessUserConversationMember`, inherited ones included.
-public struct SkypeForBusinessUserConversationMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.skypeForBusinessUserConversationMember",
-        base: ConversationMember.self,
-        fields: SkypeForBusinessUserConversationMemberFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let tenantId: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.tenantId = Field("tenantId")
-        self.userId = Field("userId")
-    }
-}
-
-/// Requests for one `SkypeForBusinessUserConversationMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.skypeForBusinessUserConversationMember`.
-public struct SkypeForBusinessUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SkypeForBusinessUserConversationMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.skypeForBusinessUserConversationMember",
-        model: SkypeForBusinessUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == SkypeForBusinessUserConversationMemberRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.skypeForBusinessUserConversationMember/add` (POST).
-    public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("add"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.skypeForBusinessUserConversationMember/remove` (POST).
-    public func remove(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("remove"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-}
-
-/// Its properties are listed in `SkypeUserConversationMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/skypeuserconversationmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.skypeUserConversationMember`.
-public typealias SkypeUserConversationMember = Model<SkypeUserConversationMemberFields>
-
-/// The properties of a `SkypeUserConversationMember`, inherited ones included.
-public struct SkypeUserConversationMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.skypeUserConversationMember",
-        base: ConversationMember.self,
-        fields: SkypeUserConversationMemberFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let skypeId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.skypeId = Field("skypeId")
-    }
-}
-
-/// Requests for one `SkypeUserConversationMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.skypeUserConversationMember`.
-public struct SkypeUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SkypeUserConversationMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.skypeUserConversationMember",
-        model: SkypeUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == SkypeUserConversationMemberRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.skypeUserConversationMember/add` (POST).
-    public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("add"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.skypeUserConversationMember/remove` (POST).
-    public func remove(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("remove"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-}
-
-/// Its properties are listed in `SmsAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/smsauthenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodConfiguration`.
-public typealias SmsAuthenticationMethodConfiguration = Model<SmsAuthenticationMethodConfigurationFields>
-
-/// The properties of a `SmsAuthenticationMethodConfiguration`, inherited ones included.
-public struct SmsAuthenticationMethodConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.smsAuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: SmsAuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[SmsAuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
         self.state = Field("state")
-        self.includeTargets = Field("includeTargets")
     }
 }
 
-/// Requests for one `SmsAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodConfiguration`.
-public struct SmsAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SmsAuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - Remark: Generated from `microsoft.graph.callTranscriptionState`.
+public typealias CallTranscriptionState = OpenEnum<CallTranscriptionStateValues>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.smsAuthenticationMethodConfiguration",
-        model: SmsAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.smsAuthenticationMethodTarget", collection: true)]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("smsAuthenticationMethodTarget-id")` addresses one.
-    public var includeTargets: CollectionRequestBuilder<SmsAuthenticationMethodTargetRequestBuilder> {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
+/// The values of `CallTranscriptionState` that the spec declares; others decode and re-encode too.
+public enum CallTranscriptionStateValues: EnumValues {
+    public static let known: [String] = ["notStarted", "active", "inactive", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `SmsAuthenticationMethodTargetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/smsauthenticationmethodtarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodTarget`.
-public typealias SmsAuthenticationMethodTarget = Model<SmsAuthenticationMethodTargetFields>
-
-/// The properties of a `SmsAuthenticationMethodTarget`, inherited ones included.
-public struct SmsAuthenticationMethodTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.smsAuthenticationMethodTarget",
-        base: AuthenticationMethodTarget.self,
-        fields: SmsAuthenticationMethodTargetFields()
-    )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-    public let isUsableForSignIn: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-        self.isUsableForSignIn = Field("isUsableForSignIn")
-    }
-}
-
-/// Requests for one `SmsAuthenticationMethodTarget`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodTarget`.
-public struct SmsAuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SmsAuthenticationMethodTarget
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.smsAuthenticationMethodTarget",
-        model: SmsAuthenticationMethodTarget.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.snapshotJobStatus`.
-public typealias SnapshotJobStatus = OpenEnum<SnapshotJobStatusValues>
-
-/// The values of `SnapshotJobStatus` that the spec declares; others decode and re-encode too.
-public enum SnapshotJobStatusValues: EnumValues {
-    public static let known: [String] = [
-        "notStarted",
-        "running",
-        "succeeded",
-        "failed",
-        "partiallySuccessful",
-        "unknownFutureValue",
-    ]
-}
-
-extension SnapshotJobStatus {
+extension CallTranscriptionState {
     public static var notStarted: Self { Self(rawValue: "notStarted") }
 
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var partiallySuccessful: Self { Self(rawValue: "partiallySuccessful") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SocialIdentityProviderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/socialidentityprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.socialIdentityProvider`.
-public typealias SocialIdentityProvider = Model<SocialIdentityProviderFields>
-
-/// The properties of a `SocialIdentityProvider`, inherited ones included.
-public struct SocialIdentityProviderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.socialIdentityProvider",
-        base: IdentityProviderBase.self,
-        fields: SocialIdentityProviderFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let clientId: Field<String>
-    public let clientSecret: Field<String>
-    public let identityProviderType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.clientId = Field("clientId")
-        self.clientSecret = Field("clientSecret")
-        self.identityProviderType = Field("identityProviderType")
-    }
-}
-
-/// Requests for one `SocialIdentityProvider`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.socialIdentityProvider`.
-public struct SocialIdentityProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SocialIdentityProvider
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.socialIdentityProvider",
-        model: SocialIdentityProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == SocialIdentityProviderRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.socialIdentityProvider/availableProviderTypes` (GET).
-    public func availableProviderTypes() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// Its properties are listed in `SocialIdentitySourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/socialidentitysource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.socialIdentitySource`.
-public typealias SocialIdentitySource = Model<SocialIdentitySourceFields>
-
-/// The properties of a `SocialIdentitySource`, inherited ones included.
-public struct SocialIdentitySourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.socialIdentitySource",
-        base: IdentitySource.self,
-        fields: SocialIdentitySourceFields()
-    )
-
-    public let displayName: Field<String>
-    public let socialIdentitySourceType: Field<SocialIdentitySourceType>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.socialIdentitySourceType = Field("socialIdentitySourceType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.socialIdentitySourceType`.
-public typealias SocialIdentitySourceType = OpenEnum<SocialIdentitySourceTypeValues>
-
-/// The values of `SocialIdentitySourceType` that the spec declares; others decode and re-encode too.
-public enum SocialIdentitySourceTypeValues: EnumValues {
-    public static let known: [String] = ["facebook", "unknownFutureValue"]
-}
-
-extension SocialIdentitySourceType {
-    public static var facebook: Self { Self(rawValue: "facebook") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SoftwareOathAuthenticationMethodFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/softwareoathauthenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethod`.
-public typealias SoftwareOathAuthenticationMethod = Model<SoftwareOathAuthenticationMethodFields>
-
-/// The properties of a `SoftwareOathAuthenticationMethod`, inherited ones included.
-public struct SoftwareOathAuthenticationMethodFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.softwareOathAuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: SoftwareOathAuthenticationMethodFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let secretKey: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.secretKey = Field("secretKey")
-    }
-}
-
-/// Its properties are listed in `SoftwareOathAuthenticationMethodConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/softwareoathauthenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethodConfiguration`.
-public typealias SoftwareOathAuthenticationMethodConfiguration =
-    Model<SoftwareOathAuthenticationMethodConfigurationFields>
-
-/// The properties of a `SoftwareOathAuthenticationMethodConfiguration`, inherited ones included.
-public struct SoftwareOathAuthenticationMethodConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.softwareOathAuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: SoftwareOathAuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.includeTargets = Field("includeTargets")
-    }
-}
-
-/// Requests for one `SoftwareOathAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethodConfiguration`.
-public struct SoftwareOathAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SoftwareOathAuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.softwareOathAuthenticationMethodConfiguration",
-        model: SoftwareOathAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
-    public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
-}
-
-/// Requests for one `SoftwareOathAuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethod`.
-public struct SoftwareOathAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SoftwareOathAuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.softwareOathAuthenticationMethod",
-        model: SoftwareOathAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-/// Its properties are listed in `SoftwareUpdateStatusSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/softwareupdatestatussummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.softwareUpdateStatusSummary`.
-public typealias SoftwareUpdateStatusSummary = Model<SoftwareUpdateStatusSummaryFields>
-
-/// The properties of a `SoftwareUpdateStatusSummary`, inherited ones included.
-public struct SoftwareUpdateStatusSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.softwareUpdateStatusSummary",
-        base: Entity.self,
-        fields: SoftwareUpdateStatusSummaryFields()
-    )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let compliantUserCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let conflictUserCount: Field<Int32>
-    public let displayName: Field<String>
-    public let errorDeviceCount: Field<Int32>
-    public let errorUserCount: Field<Int32>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let nonCompliantUserCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let notApplicableUserCount: Field<Int32>
-    public let remediatedDeviceCount: Field<Int32>
-    public let remediatedUserCount: Field<Int32>
-    public let unknownDeviceCount: Field<Int32>
-    public let unknownUserCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.compliantUserCount = Field("compliantUserCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.conflictUserCount = Field("conflictUserCount")
-        self.displayName = Field("displayName")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.errorUserCount = Field("errorUserCount")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.nonCompliantUserCount = Field("nonCompliantUserCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.notApplicableUserCount = Field("notApplicableUserCount")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.remediatedUserCount = Field("remediatedUserCount")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-        self.unknownUserCount = Field("unknownUserCount")
-    }
-}
-
-/// Requests for one `SoftwareUpdateStatusSummary`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.softwareUpdateStatusSummary`.
-public struct SoftwareUpdateStatusSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SoftwareUpdateStatusSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.softwareUpdateStatusSummary",
-        model: SoftwareUpdateStatusSummary.self
-    )
-}
-
-/// Its properties are listed in `SolutionsRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/solutionsroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.solutionsRoot`.
-public typealias SolutionsRoot = Model<SolutionsRootFields>
-
-/// The properties of a `SolutionsRoot`, inherited ones included.
-public struct SolutionsRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.solutionsRoot", fields: SolutionsRootFields())
-
-    /// Present when the request expanded it (`expand("backupRestore")`).
-    public let backupRestore: Field<BackupRestoreRoot>
-
-    /// Present when the request expanded it (`expand("bookingBusinesses")`).
-    public let bookingBusinesses: Field<[BookingBusiness]>
-
-    /// Present when the request expanded it (`expand("bookingCurrencies")`).
-    public let bookingCurrencies: Field<[BookingCurrency]>
-
-    /// Present when the request expanded it (`expand("virtualEvents")`).
-    public let virtualEvents: Field<VirtualEventsRoot>
-
-    private init() {
-        self.backupRestore = Field("backupRestore")
-        self.bookingBusinesses = Field("bookingBusinesses")
-        self.bookingCurrencies = Field("bookingCurrencies")
-        self.virtualEvents = Field("virtualEvents")
-    }
-}
-
-/// Requests for one `SolutionsRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.solutionsRoot`.
-public struct SolutionsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SolutionsRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.solutionsRoot",
-        model: SolutionsRoot.self,
-        children: [
-            .init("backupRestore", "microsoft.graph.backupRestoreRoot", collection: false),
-            .init("bookingBusinesses", "microsoft.graph.bookingBusiness", collection: true),
-            .init("bookingCurrencies", "microsoft.graph.bookingCurrency", collection: true),
-            .init("virtualEvents", "microsoft.graph.virtualEventsRoot", collection: false),
-        ]
-    )
-
-    public var backupRestore: BackupRestoreRootRequestBuilder {
-        .init(client: client, path: path.appending("backupRestore"))
-    }
-
-    /// `bookingBusinesses.request()` lists them; `bookingBusinesses("bookingBusiness-id")` addresses one.
-    public var bookingBusinesses: CollectionRequestBuilder<BookingBusinessRequestBuilder> {
-        .init(client: client, path: path.appending("bookingBusinesses"))
-    }
-
-    /// `bookingCurrencies.request()` lists them; `bookingCurrencies("bookingCurrency-id")` addresses one.
-    public var bookingCurrencies: CollectionRequestBuilder<BookingCurrencyRequestBuilder> {
-        .init(client: client, path: path.appending("bookingCurrencies"))
-    }
-
-    public var virtualEvents: VirtualEventsRootRequestBuilder {
-        .init(client: client, path: path.appending("virtualEvents"))
-    }
-}
-
-/// Its properties are listed in `SortPropertyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/sortproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.sortProperty`.
-public typealias SortProperty = Model<SortPropertyFields>
-
-/// The properties of a `SortProperty`, inherited ones included.
-public struct SortPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sortProperty", fields: SortPropertyFields())
-    public let isDescending: Field<Bool>
-    public let name: Field<String>
-
-    private init() {
-        self.isDescending = Field("isDescending")
-        self.name = Field("name")
-    }
-}
-
-/// Its properties are listed in `SpaApplicationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/spaapplication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.spaApplication`.
-public typealias SpaApplication = Model<SpaApplicationFields>
-
-/// The properties of a `SpaApplication`, inherited ones included.
-public struct SpaApplicationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.spaApplication", fields: SpaApplicationFields())
-    public let redirectUris: Field<[String]>
-
-    private init() {
-        self.redirectUris = Field("redirectUris")
-    }
-}
-
-/// Its properties are listed in `SpeakerAssignmentSubmissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/speakerassignmentsubmission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.speakerAssignmentSubmission`.
-public typealias SpeakerAssignmentSubmission = Model<SpeakerAssignmentSubmissionFields>
-
-/// The properties of a `SpeakerAssignmentSubmission`, inherited ones included.
-public struct SpeakerAssignmentSubmissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.speakerAssignmentSubmission",
-        base: Entity.self,
-        fields: SpeakerAssignmentSubmissionFields()
-    )
-
-    public let id: Field<String>
-    public let assignmentId: Field<String>
-    public let averageWordsPerMinutePace: Field<Int64>
-    public let classId: Field<String>
-    public let fillerWordsOccurrencesCount: Field<Int64>
-    public let incorrectCameraDistanceOccurrencesCount: Field<Int64>
-    public let lengthOfSubmissionInSeconds: Field<Double>
-    public let lostEyeContactOccurrencesCount: Field<Int64>
-    public let monotoneOccurrencesCount: Field<Int64>
-    public let nonInclusiveLanguageOccurrencesCount: Field<Int64>
-    public let obstructedViewOccurrencesCount: Field<Int64>
-    public let repetitiveLanguageOccurrencesCount: Field<Int64>
-    public let studentId: Field<String>
-    public let submissionDateTime: Field<Date>
-    public let submissionId: Field<String>
-    public let topFillerWords: Field<[String]>
-    public let topMispronouncedWords: Field<[String]>
-    public let topNonInclusiveWordsAndPhrases: Field<[String]>
-    public let topRepetitiveWordsAndPhrases: Field<[String]>
-    public let wordsSpokenCount: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.assignmentId = Field("assignmentId")
-        self.averageWordsPerMinutePace = Field("averageWordsPerMinutePace")
-        self.classId = Field("classId")
-        self.fillerWordsOccurrencesCount = Field("fillerWordsOccurrencesCount")
-        self.incorrectCameraDistanceOccurrencesCount = Field("incorrectCameraDistanceOccurrencesCount")
-        self.lengthOfSubmissionInSeconds = Field("lengthOfSubmissionInSeconds")
-        self.lostEyeContactOccurrencesCount = Field("lostEyeContactOccurrencesCount")
-        self.monotoneOccurrencesCount = Field("monotoneOccurrencesCount")
-        self.nonInclusiveLanguageOccurrencesCount = Field("nonInclusiveLanguageOccurrencesCount")
-        self.obstructedViewOccurrencesCount = Field("obstructedViewOccurrencesCount")
-        self.repetitiveLanguageOccurrencesCount = Field("repetitiveLanguageOccurrencesCount")
-        self.studentId = Field("studentId")
-        self.submissionDateTime = Field("submissionDateTime")
-        self.submissionId = Field("submissionId")
-        self.topFillerWords = Field("topFillerWords")
-        self.topMispronouncedWords = Field("topMispronouncedWords")
-        self.topNonInclusiveWordsAndPhrases = Field("topNonInclusiveWordsAndPhrases")
-        self.topRepetitiveWordsAndPhrases = Field("topRepetitiveWordsAndPhrases")
-        self.wordsSpokenCount = Field("wordsSpokenCount")
-    }
-}
-
-/// Requests for one `SpeakerAssignmentSubmission`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.speakerAssignmentSubmission`.
-public struct SpeakerAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SpeakerAssignmentSubmission
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.speakerAssignmentSubmission",
-        model: SpeakerAssignmentSubmission.self
-    )
-}
-
-/// Its properties are listed in `SpecialFolderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/specialfolder?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.specialFolder`.
-public typealias SpecialFolder = Model<SpecialFolderFields>
-
-/// The properties of a `SpecialFolder`, inherited ones included.
-public struct SpecialFolderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.specialFolder", fields: SpecialFolderFields())
-    public let name: Field<String>
-
-    private init() {
-        self.name = Field("name")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.sslVersion`.
-public typealias SslVersion = OpenEnum<SslVersionValues>
-
-/// The values of `SslVersion` that the spec declares; others decode and re-encode too.
-public enum SslVersionValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "ssl3_0",
-        "tls1_0",
-        "tls1_1",
-        "tls1_2",
-        "tls1_3",
-        "notSupported",
-        "unknownFutureValue",
-    ]
-}
-
-extension SslVersion {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var ssl30: Self { Self(rawValue: "ssl3_0") }
-
-    public static var tls10: Self { Self(rawValue: "tls1_0") }
-
-    public static var tls11: Self { Self(rawValue: "tls1_1") }
-
-    public static var tls12: Self { Self(rawValue: "tls1_2") }
-
-    public static var tls13: Self { Self(rawValue: "tls1_3") }
-
-    public static var notSupported: Self { Self(rawValue: "notSupported") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `StaffAvailabilityItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/staffavailabilityitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.staffAvailabilityItem`.
-public typealias StaffAvailabilityItem = Model<StaffAvailabilityItemFields>
-
-/// The properties of a `StaffAvailabilityItem`, inherited ones included.
-public struct StaffAvailabilityItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.staffAvailabilityItem",
-        fields: StaffAvailabilityItemFields()
-    )
-    public let availabilityItems: Field<[AvailabilityItem]>
-    public let staffId: Field<String>
-
-    private init() {
-        self.availabilityItems = Field("availabilityItems")
-        self.staffId = Field("staffId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.stagedFeatureName`.
-public typealias StagedFeatureName = OpenEnum<StagedFeatureNameValues>
-
-/// The values of `StagedFeatureName` that the spec declares; others decode and re-encode too.
-public enum StagedFeatureNameValues: EnumValues {
-    public static let known: [String] = [
-        "passthroughAuthentication",
-        "seamlessSso",
-        "passwordHashSync",
-        "emailAsAlternateId",
-        "unknownFutureValue",
-        "certificateBasedAuthentication",
-        "multiFactorAuthentication",
-    ]
-}
-
-extension StagedFeatureName {
-    public static var passthroughAuthentication: Self { Self(rawValue: "passthroughAuthentication") }
-
-    public static var seamlessSso: Self { Self(rawValue: "seamlessSso") }
-
-    public static var passwordHashSync: Self { Self(rawValue: "passwordHashSync") }
-
-    public static var emailAsAlternateId: Self { Self(rawValue: "emailAsAlternateId") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var certificateBasedAuthentication: Self { Self(rawValue: "certificateBasedAuthentication") }
-
-    public static var multiFactorAuthentication: Self { Self(rawValue: "multiFactorAuthentication") }
-}
-
-/// Its properties are listed in `StandardTimeZoneOffsetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/standardtimezoneoffset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.standardTimeZoneOffset`.
-public typealias StandardTimeZoneOffset = Model<StandardTimeZoneOffsetFields>
-
-/// The properties of a `StandardTimeZoneOffset`, inherited ones included.
-public struct StandardTimeZoneOffsetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.standardTimeZoneOffset",
-        derived: [DaylightTimeZoneOffset.self],
-        fields: StandardTimeZoneOffsetFields()
-    )
-
-    public let dayOccurrence: Field<Int32>
-    public let dayOfWeek: Field<DayOfWeek>
-    public let month: Field<Int32>
-    public let time: Field<TimeOfDay>
-    public let year: Field<Int32>
-
-    private init() {
-        self.dayOccurrence = Field("dayOccurrence")
-        self.dayOfWeek = Field("dayOfWeek")
-        self.month = Field("month")
-        self.time = Field("time")
-        self.year = Field("year")
-    }
-}
-
-/// Its properties are listed in `StandardWebPartFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/standardwebpart?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.standardWebPart`.
-public typealias StandardWebPart = Model<StandardWebPartFields>
-
-/// The properties of a `StandardWebPart`, inherited ones included.
-public struct StandardWebPartFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.standardWebPart",
-        base: WebPart.self,
-        fields: StandardWebPartFields()
-    )
-
-    public let id: Field<String>
-    public let containerTextWebPartId: Field<String>
-    public let data: Field<WebPartData>
-    public let webPartType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.containerTextWebPartId = Field("containerTextWebPartId")
-        self.data = Field("data")
-        self.webPartType = Field("webPartType")
-    }
-}
-
-/// Requests for one `StandardWebPart`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.standardWebPart`.
-public struct StandardWebPartRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StandardWebPart
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.standardWebPart",
-        model: StandardWebPart.self,
-        operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.standardWebPart/getPositionOfWebPart` (POST).
-    public func getPositionOfWebPart() -> OperationRequest<WebPartPosition> {
-        let request = APIRequest(method: .post, path: path.appending("getPositionOfWebPart"))
-        return OperationRequest(client: client, request: request, decoder: .model(WebPartPosition.self))
-    }
-}
-
-/// Its properties are listed in `StartHoldMusicOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/startholdmusicoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.startHoldMusicOperation`.
-public typealias StartHoldMusicOperation = Model<StartHoldMusicOperationFields>
-
-/// The properties of a `StartHoldMusicOperation`, inherited ones included.
-public struct StartHoldMusicOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.startHoldMusicOperation",
-        base: CommsOperation.self,
-        fields: StartHoldMusicOperationFields()
-    )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `StartHoldMusicOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.startHoldMusicOperation`.
-public struct StartHoldMusicOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StartHoldMusicOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.startHoldMusicOperation",
-        model: StartHoldMusicOperation.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.stateManagementSetting`.
-public typealias StateManagementSetting = OpenEnum<StateManagementSettingValues>
-
-/// The values of `StateManagementSetting` that the spec declares; others decode and re-encode too.
-public enum StateManagementSettingValues: EnumValues {
-    public static let known: [String] = ["notConfigured", "blocked", "allowed"]
-}
-
-extension StateManagementSetting {
-    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
-
-    public static var blocked: Self { Self(rawValue: "blocked") }
-
-    public static var allowed: Self { Self(rawValue: "allowed") }
-}
-
-/// - Remark: Generated from `microsoft.graph.status`.
-public typealias Status = OpenEnum<StatusValues>
-
-/// The values of `Status` that the spec declares; others decode and re-encode too.
-public enum StatusValues: EnumValues {
-    public static let known: [String] = ["active", "updated", "deleted", "ignored", "unknownFutureValue"]
-}
-
-extension Status {
     public static var active: Self { Self(rawValue: "active") }
 
-    public static var updated: Self { Self(rawValue: "updated") }
-
-    public static var deleted: Self { Self(rawValue: "deleted") }
-
-    public static var ignored: Self { Self(rawValue: "ignored") }
+    public static var inactive: Self { Self(rawValue: "inactive") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `StopHoldMusicOperationFields`; read and write them as `value.name`.
+/// Its properties are listed in `CancelMediaProcessingOperationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stopholdmusicoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.stopHoldMusicOperation`.
-public typealias StopHoldMusicOperation = Model<StopHoldMusicOperationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cancelmediaprocessingoperation?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cancelMediaProcessingOperation`.
+public typealias CancelMediaProcessingOperation = Model<CancelMediaProcessingOperationFields>
 
-/// The properties of a `StopHoldMusicOperation`, inherited ones included.
-public struct StopHoldMusicOperationFields: FieldSet {
+/// The properties of a `CancelMediaProcessingOperation`, inherited ones included.
+public struct CancelMediaProcessingOperationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.stopHoldMusicOperation",
+        "microsoft.graph.cancelMediaProcessingOperation",
         base: CommsOperation.self,
-        fields: StopHoldMusicOperationFields()
+        fields: CancelMediaProcessingOperationFields()
     )
 
     public let id: Field<String>
@@ -1524,11 +133,11 @@ public struct StopHoldMusicOperationFields: FieldSet {
     }
 }
 
-/// Requests for one `StopHoldMusicOperation`: `request()` reads, updates or deletes it.
+/// Requests for one `CancelMediaProcessingOperation`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.stopHoldMusicOperation`.
-public struct StopHoldMusicOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StopHoldMusicOperation
+/// - Remark: Generated from `microsoft.graph.cancelMediaProcessingOperation`.
+public struct CancelMediaProcessingOperationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CancelMediaProcessingOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1539,103 +148,44 @@ public struct StopHoldMusicOperationRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.stopHoldMusicOperation",
-        model: StopHoldMusicOperation.self
+        "microsoft.graph.cancelMediaProcessingOperation",
+        model: CancelMediaProcessingOperation.self
     )
 }
 
-/// Its properties are listed in `StorageFields`; read and write them as `value.name`.
+/// Its properties are listed in `CanvasLayoutFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/storage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.storage`.
-public typealias Storage = Model<StorageFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/canvaslayout?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.canvasLayout`.
+public typealias CanvasLayout = Model<CanvasLayoutFields>
 
-/// The properties of a `Storage`, inherited ones included.
-public struct StorageFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.storage", fields: StorageFields())
-
-    /// Present when the request expanded it (`expand("fileStorage")`).
-    public let fileStorage: Field<FileStorage>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<StorageSettings>
-
-    private init() {
-        self.fileStorage = Field("fileStorage")
-        self.settings = Field("settings")
-    }
-}
-
-/// Its properties are listed in `StoragePlanInformationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/storageplaninformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.storagePlanInformation`.
-public typealias StoragePlanInformation = Model<StoragePlanInformationFields>
-
-/// The properties of a `StoragePlanInformation`, inherited ones included.
-public struct StoragePlanInformationFields: FieldSet {
+/// The properties of a `CanvasLayout`, inherited ones included.
+public struct CanvasLayoutFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.storagePlanInformation",
-        fields: StoragePlanInformationFields()
-    )
-
-    public let upgradeAvailable: Field<Bool>
-
-    private init() {
-        self.upgradeAvailable = Field("upgradeAvailable")
-    }
-}
-
-/// Its properties are listed in `StorageQuotaBreakdownFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/storagequotabreakdown?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.storageQuotaBreakdown`.
-public typealias StorageQuotaBreakdown = Model<StorageQuotaBreakdownFields>
-
-/// The properties of a `StorageQuotaBreakdown`, inherited ones included.
-public struct StorageQuotaBreakdownFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.storageQuotaBreakdown",
+        "microsoft.graph.canvasLayout",
         base: Entity.self,
-        derived: [ServiceStorageQuotaBreakdown.self],
-        fields: StorageQuotaBreakdownFields()
+        fields: CanvasLayoutFields()
     )
-
     public let id: Field<String>
-    public let displayName: Field<String>
-    public let manageWebUrl: Field<String>
-    public let used: Field<Int64>
+
+    /// Present when the request expanded it (`expand("horizontalSections")`).
+    public let horizontalSections: Field<[HorizontalSection]>
+
+    /// Present when the request expanded it (`expand("verticalSection")`).
+    public let verticalSection: Field<VerticalSection>
 
     private init() {
         self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.manageWebUrl = Field("manageWebUrl")
-        self.used = Field("used")
+        self.horizontalSections = Field("horizontalSections")
+        self.verticalSection = Field("verticalSection")
     }
 }
 
-/// Requests for one `StorageQuotaBreakdown`: `request()` reads, updates or deletes it.
+/// Requests for one `CanvasLayout`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.storageQuotaBreakdown`.
-public struct StorageQuotaBreakdownRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StorageQuotaBreakdown
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.storageQuotaBreakdown", model: StorageQuotaBreakdown.self)
-}
-
-/// Requests for one `Storage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.storage`.
-public struct StorageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Storage
+/// - Remark: Generated from `microsoft.graph.canvasLayout`.
+public struct CanvasLayoutRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CanvasLayout
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1646,203 +196,189 @@ public struct StorageRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.storage",
-        model: Storage.self,
+        "microsoft.graph.canvasLayout",
+        model: CanvasLayout.self,
         children: [
-            .init("fileStorage", "microsoft.graph.fileStorage", collection: false),
-            .init("settings", "microsoft.graph.storageSettings", collection: false),
+            .init("horizontalSections", "microsoft.graph.horizontalSection", collection: true),
+            .init("verticalSection", "microsoft.graph.verticalSection", collection: false),
         ]
     )
 
-    public var fileStorage: FileStorageRequestBuilder { .init(client: client, path: path.appending("fileStorage")) }
+    /// `horizontalSections.request()` lists them; `horizontalSections("horizontalSection-id")` addresses one.
+    public var horizontalSections: CollectionRequestBuilder<HorizontalSectionRequestBuilder> {
+        .init(client: client, path: path.appending("horizontalSections"))
+    }
 
-    public var settings: StorageSettingsRequestBuilder { .init(client: client, path: path.appending("settings")) }
+    public var verticalSection: VerticalSectionRequestBuilder {
+        .init(client: client, path: path.appending("verticalSection"))
+    }
 }
 
-/// Its properties are listed in `StorageSettingsFields`; read and write them as `value.name`.
+/// - Remark: Generated from `microsoft.graph.categoryColor`.
+public typealias CategoryColor = OpenEnum<CategoryColorValues>
+
+/// The values of `CategoryColor` that the spec declares; others decode and re-encode too.
+public enum CategoryColorValues: EnumValues {
+    public static let known: [String] = [
+        "none",
+        "preset0",
+        "preset1",
+        "preset2",
+        "preset3",
+        "preset4",
+        "preset5",
+        "preset6",
+        "preset7",
+        "preset8",
+        "preset9",
+        "preset10",
+        "preset11",
+        "preset12",
+        "preset13",
+        "preset14",
+        "preset15",
+        "preset16",
+        "preset17",
+        "preset18",
+        "preset19",
+        "preset20",
+        "preset21",
+        "preset22",
+        "preset23",
+        "preset24",
+    ]
+}
+
+extension CategoryColor {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var preset0: Self { Self(rawValue: "preset0") }
+
+    public static var preset1: Self { Self(rawValue: "preset1") }
+
+    public static var preset2: Self { Self(rawValue: "preset2") }
+
+    public static var preset3: Self { Self(rawValue: "preset3") }
+
+    public static var preset4: Self { Self(rawValue: "preset4") }
+
+    public static var preset5: Self { Self(rawValue: "preset5") }
+
+    public static var preset6: Self { Self(rawValue: "preset6") }
+
+    public static var preset7: Self { Self(rawValue: "preset7") }
+
+    public static var preset8: Self { Self(rawValue: "preset8") }
+
+    public static var preset9: Self { Self(rawValue: "preset9") }
+
+    public static var preset10: Self { Self(rawValue: "preset10") }
+
+    public static var preset11: Self { Self(rawValue: "preset11") }
+
+    public static var preset12: Self { Self(rawValue: "preset12") }
+
+    public static var preset13: Self { Self(rawValue: "preset13") }
+
+    public static var preset14: Self { Self(rawValue: "preset14") }
+
+    public static var preset15: Self { Self(rawValue: "preset15") }
+
+    public static var preset16: Self { Self(rawValue: "preset16") }
+
+    public static var preset17: Self { Self(rawValue: "preset17") }
+
+    public static var preset18: Self { Self(rawValue: "preset18") }
+
+    public static var preset19: Self { Self(rawValue: "preset19") }
+
+    public static var preset20: Self { Self(rawValue: "preset20") }
+
+    public static var preset21: Self { Self(rawValue: "preset21") }
+
+    public static var preset22: Self { Self(rawValue: "preset22") }
+
+    public static var preset23: Self { Self(rawValue: "preset23") }
+
+    public static var preset24: Self { Self(rawValue: "preset24") }
+}
+
+/// Its properties are listed in `CertificateAuthorityFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/storagesettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.storageSettings`.
-public typealias StorageSettings = Model<StorageSettingsFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificateauthority?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.certificateAuthority`.
+public typealias CertificateAuthority = Model<CertificateAuthorityFields>
 
-/// The properties of a `StorageSettings`, inherited ones included.
-public struct StorageSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.storageSettings",
-        base: Entity.self,
-        fields: StorageSettingsFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("quota")`).
-    public let quota: Field<UnifiedStorageQuota>
+/// The properties of a `CertificateAuthority`, inherited ones included.
+public struct CertificateAuthorityFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.certificateAuthority", fields: CertificateAuthorityFields())
+    public let certificate: Field<Data>
+    public let certificateRevocationListUrl: Field<String>
+    public let deltaCertificateRevocationListUrl: Field<String>
+    public let isRootAuthority: Field<Bool>
+    public let issuer: Field<String>
+    public let issuerSki: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.quota = Field("quota")
+        self.certificate = Field("certificate")
+        self.certificateRevocationListUrl = Field("certificateRevocationListUrl")
+        self.deltaCertificateRevocationListUrl = Field("deltaCertificateRevocationListUrl")
+        self.isRootAuthority = Field("isRootAuthority")
+        self.issuer = Field("issuer")
+        self.issuerSki = Field("issuerSki")
     }
 }
 
-/// Requests for one `StorageSettings`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `CertificateAuthorityDetailFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.storageSettings`.
-public struct StorageSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StorageSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificateauthoritydetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail`.
+public typealias CertificateAuthorityDetail = Model<CertificateAuthorityDetailFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.storageSettings",
-        model: StorageSettings.self,
-        children: [.init("quota", "microsoft.graph.unifiedStorageQuota", collection: false)]
-    )
-
-    public var quota: UnifiedStorageQuotaRequestBuilder { .init(client: client, path: path.appending("quota")) }
-}
-
-/// Its properties are listed in `StringKeyAttributeMappingSourceValuePairFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/stringkeyattributemappingsourcevaluepair?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.stringKeyAttributeMappingSourceValuePair`.
-public typealias StringKeyAttributeMappingSourceValuePair = Model<StringKeyAttributeMappingSourceValuePairFields>
-
-/// The properties of a `StringKeyAttributeMappingSourceValuePair`, inherited ones included.
-public struct StringKeyAttributeMappingSourceValuePairFields: FieldSet {
+/// The properties of a `CertificateAuthorityDetail`, inherited ones included.
+public struct CertificateAuthorityDetailFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.stringKeyAttributeMappingSourceValuePair",
-        fields: StringKeyAttributeMappingSourceValuePairFields()
-    )
-
-    public let key: Field<String>
-    public let value: Field<AttributeMappingSource>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `StringKeyLongValuePairFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stringkeylongvaluepair?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.stringKeyLongValuePair`.
-public typealias StringKeyLongValuePair = Model<StringKeyLongValuePairFields>
-
-/// The properties of a `StringKeyLongValuePair`, inherited ones included.
-public struct StringKeyLongValuePairFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.stringKeyLongValuePair",
-        fields: StringKeyLongValuePairFields()
-    )
-
-    public let key: Field<String>
-    public let value: Field<Int64>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `StringKeyObjectValuePairFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stringkeyobjectvaluepair?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.stringKeyObjectValuePair`.
-public typealias StringKeyObjectValuePair = Model<StringKeyObjectValuePairFields>
-
-/// The properties of a `StringKeyObjectValuePair`, inherited ones included.
-public struct StringKeyObjectValuePairFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.stringKeyObjectValuePair",
-        fields: StringKeyObjectValuePairFields()
-    )
-
-    public let key: Field<String>
-
-    private init() {
-        self.key = Field("key")
-    }
-}
-
-/// Its properties are listed in `StringKeyStringValuePairFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stringkeystringvaluepair?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.stringKeyStringValuePair`.
-public typealias StringKeyStringValuePair = Model<StringKeyStringValuePairFields>
-
-/// The properties of a `StringKeyStringValuePair`, inherited ones included.
-public struct StringKeyStringValuePairFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.stringKeyStringValuePair",
-        fields: StringKeyStringValuePairFields()
-    )
-
-    public let key: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `StsPolicyFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/stspolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.stsPolicy`.
-public typealias StsPolicy = Model<StsPolicyFields>
-
-/// The properties of a `StsPolicy`, inherited ones included.
-public struct StsPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.stsPolicy",
-        base: PolicyBase.self,
-        derived: [
-            ActivityBasedTimeoutPolicy.self,
-            ClaimsMappingPolicy.self,
-            HomeRealmDiscoveryPolicy.self,
-            TokenIssuancePolicy.self,
-            TokenLifetimePolicy.self,
-        ],
-        fields: StsPolicyFields()
+        "microsoft.graph.certificateAuthorityDetail",
+        base: DirectoryObject.self,
+        fields: CertificateAuthorityDetailFields()
     )
 
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
-    public let description: Field<String>
+    public let certificate: Field<Data>
+    public let certificateAuthorityType: Field<CertificateAuthorityType>
+    public let certificateRevocationListUrl: Field<String>
+    public let createdDateTime: Field<Date>
+    public let deltaCertificateRevocationListUrl: Field<String>
     public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
+    public let expirationDateTime: Field<Date>
+    public let isIssuerHintEnabled: Field<Bool>
+    public let issuer: Field<String>
+    public let issuerSubjectKeyIdentifier: Field<String>
+    public let thumbprint: Field<String>
 
     private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
+        self.certificate = Field("certificate")
+        self.certificateAuthorityType = Field("certificateAuthorityType")
+        self.certificateRevocationListUrl = Field("certificateRevocationListUrl")
+        self.createdDateTime = Field("createdDateTime")
+        self.deltaCertificateRevocationListUrl = Field("deltaCertificateRevocationListUrl")
         self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.appliesTo = Field("appliesTo")
+        self.expirationDateTime = Field("expirationDateTime")
+        self.isIssuerHintEnabled = Field("isIssuerHintEnabled")
+        self.issuer = Field("issuer")
+        self.issuerSubjectKeyIdentifier = Field("issuerSubjectKeyIdentifier")
+        self.thumbprint = Field("thumbprint")
     }
 }
 
-/// Requests for one `StsPolicy`: `request()` reads, updates or deletes it.
+/// Requests for one `CertificateAuthorityDetail`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.stsPolicy`.
-public struct StsPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StsPolicy
+/// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail`.
+public struct CertificateAuthorityDetailRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CertificateAuthorityDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1853,9 +389,8 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.stsPolicy",
-        model: StsPolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
+        "microsoft.graph.certificateAuthorityDetail",
+        model: CertificateAuthorityDetail.self,
         operations: [
             .init("checkMemberGroups", .post, response: .collection(.string)),
             .init("checkMemberObjects", .post, response: .collection(.string)),
@@ -1874,12 +409,7 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
         ]
     )
 
-    /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
-    public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("appliesTo"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.stsPolicy/checkMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
         var body = JSONObject()
@@ -1888,7 +418,7 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.stsPolicy/checkMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/checkMemberObjects` (POST).
     public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
         var body = JSONObject()
@@ -1897,7 +427,7 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.stsPolicy/getMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/getMemberGroups` (POST).
     public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
         var body = JSONObject()
@@ -1906,7 +436,7 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.stsPolicy/getMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/getMemberObjects` (POST).
     public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
         var body = JSONObject()
@@ -1915,15 +445,15 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.stsPolicy/restore` (POST).
+    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/restore` (POST).
     public func restore() -> OperationRequest<DirectoryObject> {
         let request = APIRequest(method: .post, path: path.appending("restore"))
         return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
 }
 
-extension CollectionRequestBuilder where Item == StsPolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.stsPolicy/getAvailableExtensionProperties` (POST).
+extension CollectionRequestBuilder where Item == CertificateAuthorityDetailRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
         var body = JSONObject()
@@ -1932,7 +462,7 @@ extension CollectionRequestBuilder where Item == StsPolicyRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.stsPolicy/getByIds` (POST).
+    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/getByIds` (POST).
     public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
         var request = APIRequest(method: .post, path: path.appending("getByIds"))
         var body = JSONObject()
@@ -1942,7 +472,7 @@ extension CollectionRequestBuilder where Item == StsPolicyRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.stsPolicy/validateProperties` (POST).
+    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/validateProperties` (POST).
     public func validateProperties(
         entityType: String,
         displayName: String,
@@ -1959,267 +489,112 @@ extension CollectionRequestBuilder where Item == StsPolicyRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.stsPolicy/delta` (GET).
+    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/delta` (GET).
     public func delta() -> CollectionRequest<DirectoryObject> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `SubjectRightsRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequest`.
-public typealias SubjectRightsRequest = Model<SubjectRightsRequestFields>
+/// - Remark: Generated from `microsoft.graph.certificateAuthorityType`.
+public typealias CertificateAuthorityType = OpenEnum<CertificateAuthorityTypeValues>
 
-/// The properties of a `SubjectRightsRequest`, inherited ones included.
-public struct SubjectRightsRequestFields: FieldSet {
+/// The values of `CertificateAuthorityType` that the spec declares; others decode and re-encode too.
+public enum CertificateAuthorityTypeValues: EnumValues {
+    public static let known: [String] = ["root", "intermediate", "unknownFutureValue"]
+}
+
+extension CertificateAuthorityType {
+    public static var root: Self { Self(rawValue: "root") }
+
+    public static var intermediate: Self { Self(rawValue: "intermediate") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `CertificateBasedAuthConfigurationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificatebasedauthconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.certificateBasedAuthConfiguration`.
+public typealias CertificateBasedAuthConfiguration = Model<CertificateBasedAuthConfigurationFields>
+
+/// The properties of a `CertificateBasedAuthConfiguration`, inherited ones included.
+public struct CertificateBasedAuthConfigurationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequest",
+        "microsoft.graph.certificateBasedAuthConfiguration",
         base: Entity.self,
-        fields: SubjectRightsRequestFields()
+        fields: CertificateBasedAuthConfigurationFields()
     )
 
     public let id: Field<String>
-    public let assignedTo: Field<Identity>
-    public let closedDateTime: Field<Date>
-    public let contentQuery: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let dataSubject: Field<DataSubject>
-    public let dataSubjectType: Field<DataSubjectType>
-    public let description: Field<String>
+    public let certificateAuthorities: Field<[CertificateAuthority]>
+
+    private init() {
+        self.id = Field("id")
+        self.certificateAuthorities = Field("certificateAuthorities")
+    }
+}
+
+/// Requests for one `CertificateBasedAuthConfiguration`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.certificateBasedAuthConfiguration`.
+public struct CertificateBasedAuthConfigurationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CertificateBasedAuthConfiguration
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.certificateBasedAuthConfiguration",
+        model: CertificateBasedAuthConfiguration.self
+    )
+}
+
+/// Its properties are listed in `CertificateBasedAuthPkiFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificatebasedauthpki?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki`.
+public typealias CertificateBasedAuthPki = Model<CertificateBasedAuthPkiFields>
+
+/// The properties of a `CertificateBasedAuthPki`, inherited ones included.
+public struct CertificateBasedAuthPkiFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.certificateBasedAuthPki",
+        base: DirectoryObject.self,
+        fields: CertificateBasedAuthPkiFields()
+    )
+
+    public let id: Field<String>
+    public let deletedDateTime: Field<Date>
     public let displayName: Field<String>
-    public let externalId: Field<String>
-    public let history: Field<[SubjectRightsRequestHistory]>
-    public let includeAllVersions: Field<Bool>
-    public let includeAuthoredContent: Field<Bool>
-    public let insight: Field<SubjectRightsRequestDetail>
-    public let internalDueDateTime: Field<Date>
-    public let lastModifiedBy: Field<IdentitySet>
     public let lastModifiedDateTime: Field<Date>
-    public let mailboxLocations: Field<SubjectRightsRequestMailboxLocation>
-    public let pauseAfterEstimate: Field<Bool>
-    public let regulations: Field<[String]>
-    public let siteLocations: Field<SubjectRightsRequestSiteLocation>
-    public let stages: Field<[SubjectRightsRequestStageDetail]>
-    public let status: Field<SubjectRightsRequestStatus>
-    public let type: Field<SubjectRightsRequestType>
+    public let status: Field<String>
+    public let statusDetails: Field<String>
 
-    /// Present when the request expanded it (`expand("approvers")`).
-    public let approvers: Field<[User]>
-
-    /// Present when the request expanded it (`expand("collaborators")`).
-    public let collaborators: Field<[User]>
-
-    /// Present when the request expanded it (`expand("notes")`).
-    public let notes: Field<[AuthoredNote]>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
+    /// Present when the request expanded it (`expand("certificateAuthorities")`).
+    public let certificateAuthorities: Field<[CertificateAuthorityDetail]>
 
     private init() {
         self.id = Field("id")
-        self.assignedTo = Field("assignedTo")
-        self.closedDateTime = Field("closedDateTime")
-        self.contentQuery = Field("contentQuery")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.dataSubject = Field("dataSubject")
-        self.dataSubjectType = Field("dataSubjectType")
-        self.description = Field("description")
+        self.deletedDateTime = Field("deletedDateTime")
         self.displayName = Field("displayName")
-        self.externalId = Field("externalId")
-        self.history = Field("history")
-        self.includeAllVersions = Field("includeAllVersions")
-        self.includeAuthoredContent = Field("includeAuthoredContent")
-        self.insight = Field("insight")
-        self.internalDueDateTime = Field("internalDueDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.mailboxLocations = Field("mailboxLocations")
-        self.pauseAfterEstimate = Field("pauseAfterEstimate")
-        self.regulations = Field("regulations")
-        self.siteLocations = Field("siteLocations")
-        self.stages = Field("stages")
         self.status = Field("status")
-        self.type = Field("type")
-        self.approvers = Field("approvers")
-        self.collaborators = Field("collaborators")
-        self.notes = Field("notes")
-        self.team = Field("team")
+        self.statusDetails = Field("statusDetails")
+        self.certificateAuthorities = Field("certificateAuthorities")
     }
 }
 
-/// Its properties are listed in `SubjectRightsRequestAllMailboxLocationFields`; read and write them as `value.name`.
+/// Requests for one `CertificateBasedAuthPki`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestallmailboxlocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestAllMailboxLocation`.
-public typealias SubjectRightsRequestAllMailboxLocation = Model<SubjectRightsRequestAllMailboxLocationFields>
-
-/// The properties of a `SubjectRightsRequestAllMailboxLocation`, inherited ones included.
-public struct SubjectRightsRequestAllMailboxLocationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestAllMailboxLocation",
-        base: SubjectRightsRequestMailboxLocation.self,
-        fields: SubjectRightsRequestAllMailboxLocationFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `SubjectRightsRequestAllSiteLocationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestallsitelocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestAllSiteLocation`.
-public typealias SubjectRightsRequestAllSiteLocation = Model<SubjectRightsRequestAllSiteLocationFields>
-
-/// The properties of a `SubjectRightsRequestAllSiteLocation`, inherited ones included.
-public struct SubjectRightsRequestAllSiteLocationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestAllSiteLocation",
-        base: SubjectRightsRequestSiteLocation.self,
-        fields: SubjectRightsRequestAllSiteLocationFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `SubjectRightsRequestDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestDetail`.
-public typealias SubjectRightsRequestDetail = Model<SubjectRightsRequestDetailFields>
-
-/// The properties of a `SubjectRightsRequestDetail`, inherited ones included.
-public struct SubjectRightsRequestDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestDetail",
-        fields: SubjectRightsRequestDetailFields()
-    )
-
-    public let excludedItemCount: Field<Int64>
-    public let insightCounts: Field<[KeyValuePair]>
-    public let itemCount: Field<Int64>
-    public let itemNeedReview: Field<Int64>
-    public let productItemCounts: Field<[KeyValuePair]>
-    public let signedOffItemCount: Field<Int64>
-    public let totalItemSize: Field<Int64>
-
-    private init() {
-        self.excludedItemCount = Field("excludedItemCount")
-        self.insightCounts = Field("insightCounts")
-        self.itemCount = Field("itemCount")
-        self.itemNeedReview = Field("itemNeedReview")
-        self.productItemCounts = Field("productItemCounts")
-        self.signedOffItemCount = Field("signedOffItemCount")
-        self.totalItemSize = Field("totalItemSize")
-    }
-}
-
-/// Its properties are listed in `SubjectRightsRequestEnumeratedMailboxLocationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestenumeratedmailboxlocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestEnumeratedMailboxLocation`.
-public typealias SubjectRightsRequestEnumeratedMailboxLocation =
-    Model<SubjectRightsRequestEnumeratedMailboxLocationFields>
-
-/// The properties of a `SubjectRightsRequestEnumeratedMailboxLocation`, inherited ones included.
-public struct SubjectRightsRequestEnumeratedMailboxLocationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestEnumeratedMailboxLocation",
-        base: SubjectRightsRequestMailboxLocation.self,
-        fields: SubjectRightsRequestEnumeratedMailboxLocationFields()
-    )
-
-    public let userPrincipalNames: Field<[String]>
-
-    private init() {
-        self.userPrincipalNames = Field("userPrincipalNames")
-    }
-}
-
-/// Its properties are listed in `SubjectRightsRequestEnumeratedSiteLocationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestenumeratedsitelocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestEnumeratedSiteLocation`.
-public typealias SubjectRightsRequestEnumeratedSiteLocation = Model<SubjectRightsRequestEnumeratedSiteLocationFields>
-
-/// The properties of a `SubjectRightsRequestEnumeratedSiteLocation`, inherited ones included.
-public struct SubjectRightsRequestEnumeratedSiteLocationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestEnumeratedSiteLocation",
-        base: SubjectRightsRequestSiteLocation.self,
-        fields: SubjectRightsRequestEnumeratedSiteLocationFields()
-    )
-
-    public let urls: Field<[String]>
-
-    private init() {
-        self.urls = Field("urls")
-    }
-}
-
-/// Its properties are listed in `SubjectRightsRequestHistoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequesthistory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestHistory`.
-public typealias SubjectRightsRequestHistory = Model<SubjectRightsRequestHistoryFields>
-
-/// The properties of a `SubjectRightsRequestHistory`, inherited ones included.
-public struct SubjectRightsRequestHistoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestHistory",
-        fields: SubjectRightsRequestHistoryFields()
-    )
-
-    public let changedBy: Field<IdentitySet>
-    public let eventDateTime: Field<Date>
-    public let stage: Field<SubjectRightsRequestStage>
-    public let stageStatus: Field<SubjectRightsRequestStageStatus>
-    public let type: Field<String>
-
-    private init() {
-        self.changedBy = Field("changedBy")
-        self.eventDateTime = Field("eventDateTime")
-        self.stage = Field("stage")
-        self.stageStatus = Field("stageStatus")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `SubjectRightsRequestMailboxLocationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestmailboxlocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestMailboxLocation`.
-public typealias SubjectRightsRequestMailboxLocation = Model<SubjectRightsRequestMailboxLocationFields>
-
-/// The properties of a `SubjectRightsRequestMailboxLocation`, inherited ones included.
-public struct SubjectRightsRequestMailboxLocationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestMailboxLocation",
-        derived: [SubjectRightsRequestAllMailboxLocation.self, SubjectRightsRequestEnumeratedMailboxLocation.self],
-        fields: SubjectRightsRequestMailboxLocationFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Requests for one `SubjectRightsRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequest`.
-public struct SubjectRightsRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SubjectRightsRequest
+/// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki`.
+public struct CertificateBasedAuthPkiRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CertificateBasedAuthPki
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2230,409 +605,321 @@ public struct SubjectRightsRequestRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.subjectRightsRequest",
-        model: SubjectRightsRequest.self,
-        children: [
-            .init("approvers", "microsoft.graph.user", collection: true),
-            .init("collaborators", "microsoft.graph.user", collection: true),
-            .init("notes", "microsoft.graph.authoredNote", collection: true),
-            .init("team", "microsoft.graph.team", collection: false),
-        ],
-        operations: [.init("getFinalAttachment", .get), .init("getFinalReport", .get)]
+        "microsoft.graph.certificateBasedAuthPki",
+        model: CertificateBasedAuthPki.self,
+        children: [.init("certificateAuthorities", "microsoft.graph.certificateAuthorityDetail", collection: true)],
+        operations: [
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("upload", .post),
+            .init(
+                "getAvailableExtensionProperties",
+                .post,
+                onCollection: true,
+                response: .collection(.model(ExtensionProperty.self))
+            ),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+        ]
     )
 
-    /// `approvers.request()` lists them; `approvers("user-id")` addresses one.
-    public var approvers: CollectionRequestBuilder<UserRequestBuilder> {
-        .init(client: client, path: path.appending("approvers"))
+    /// `certificateAuthorities.request()` lists them; `certificateAuthorities("certificateAuthorityDetail-id")`
+    /// addresses one.
+    public var certificateAuthorities: CollectionRequestBuilder<CertificateAuthorityDetailRequestBuilder> {
+        .init(client: client, path: path.appending("certificateAuthorities"))
     }
 
-    /// `collaborators.request()` lists them; `collaborators("user-id")` addresses one.
-    public var collaborators: CollectionRequestBuilder<UserRequestBuilder> {
-        .init(client: client, path: path.appending("collaborators"))
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/checkMemberGroups` (POST).
+    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
+        var body = JSONObject()
+        body.set("groupIds", groupIds)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// `notes.request()` lists them; `notes("authoredNote-id")` addresses one.
-    public var notes: CollectionRequestBuilder<AuthoredNoteRequestBuilder> {
-        .init(client: client, path: path.appending("notes"))
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/checkMemberObjects` (POST).
+    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
-
-    /// - Remark: Generated from `microsoft.graph.subjectRightsRequest/getFinalAttachment` (GET).
-    public func getFinalAttachment() -> OperationRequest<[UInt8]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getFinalAttachment", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .raw)
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/getMemberGroups` (POST).
+    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.subjectRightsRequest/getFinalReport` (GET).
-    public func getFinalReport() -> OperationRequest<[UInt8]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getFinalReport", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .raw)
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/getMemberObjects` (POST).
+    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/restore` (POST).
+    public func restore() -> OperationRequest<DirectoryObject> {
+        let request = APIRequest(method: .post, path: path.appending("restore"))
+        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/upload` (POST).
+    public func upload(uploadUrl: String, sha256FileHash: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("upload"))
+        var body = JSONObject()
+        body.set("uploadUrl", uploadUrl)
+        body.set("sha256FileHash", sha256FileHash)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `SubjectRightsRequestSiteLocationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequestsitelocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestSiteLocation`.
-public typealias SubjectRightsRequestSiteLocation = Model<SubjectRightsRequestSiteLocationFields>
+extension CollectionRequestBuilder where Item == CertificateBasedAuthPkiRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/getAvailableExtensionProperties` (POST).
+    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
+        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
+        var body = JSONObject()
+        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
+    }
 
-/// The properties of a `SubjectRightsRequestSiteLocation`, inherited ones included.
-public struct SubjectRightsRequestSiteLocationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestSiteLocation",
-        derived: [SubjectRightsRequestAllSiteLocation.self, SubjectRightsRequestEnumeratedSiteLocation.self],
-        fields: SubjectRightsRequestSiteLocationFields()
-    )
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/getByIds` (POST).
+    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
+        var request = APIRequest(method: .post, path: path.appending("getByIds"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        body.set("types", types)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/validateProperties` (POST).
+    public func validateProperties(
+        entityType: String,
+        displayName: String,
+        mailNickname: String,
+        onBehalfOfUserId: String
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
+        var body = JSONObject()
+        body.set("entityType", entityType)
+        body.set("displayName", displayName)
+        body.set("mailNickname", mailNickname)
+        body.set("onBehalfOfUserId", onBehalfOfUserId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/delta` (GET).
+    public func delta() -> CollectionRequest<DirectoryObject> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.certificateStatus`.
+public typealias CertificateStatus = OpenEnum<CertificateStatusValues>
+
+/// The values of `CertificateStatus` that the spec declares; others decode and re-encode too.
+public enum CertificateStatusValues: EnumValues {
+    public static let known: [String] = ["notProvisioned", "provisioned"]
+}
+
+extension CertificateStatus {
+    public static var notProvisioned: Self { Self(rawValue: "notProvisioned") }
+
+    public static var provisioned: Self { Self(rawValue: "provisioned") }
+}
+
+/// Its properties are listed in `CertificationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certification?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.certification`.
+public typealias Certification = Model<CertificationFields>
+
+/// The properties of a `Certification`, inherited ones included.
+public struct CertificationFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.certification", fields: CertificationFields())
+
+    /// Set by the service: read it, do not send it.
+    public let certificationDetailsUrl: Field<String>
+
+    public let certificationExpirationDateTime: Field<Date>
+
+    /// Set by the service: read it, do not send it.
+    public let isCertifiedByMicrosoft: Field<Bool>
+
+    public let isPublisherAttested: Field<Bool>
+    public let lastCertificationDateTime: Field<Date>
 
     private init() {
+        self.certificationDetailsUrl = Field("certificationDetailsUrl")
+        self.certificationExpirationDateTime = Field("certificationExpirationDateTime")
+        self.isCertifiedByMicrosoft = Field("isCertifiedByMicrosoft")
+        self.isPublisherAttested = Field("isPublisherAttested")
+        self.lastCertificationDateTime = Field("lastCertificationDateTime")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestStage`.
-public typealias SubjectRightsRequestStage = OpenEnum<SubjectRightsRequestStageValues>
-
-/// The values of `SubjectRightsRequestStage` that the spec declares; others decode and re-encode too.
-public enum SubjectRightsRequestStageValues: EnumValues {
-    public static let known: [String] = [
-        "contentRetrieval",
-        "contentReview",
-        "generateReport",
-        "contentDeletion",
-        "caseResolved",
-        "contentEstimate",
-        "unknownFutureValue",
-        "approval",
-    ]
-}
-
-extension SubjectRightsRequestStage {
-    public static var contentRetrieval: Self { Self(rawValue: "contentRetrieval") }
-
-    public static var contentReview: Self { Self(rawValue: "contentReview") }
-
-    public static var generateReport: Self { Self(rawValue: "generateReport") }
-
-    public static var contentDeletion: Self { Self(rawValue: "contentDeletion") }
-
-    public static var caseResolved: Self { Self(rawValue: "caseResolved") }
-
-    public static var contentEstimate: Self { Self(rawValue: "contentEstimate") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var approval: Self { Self(rawValue: "approval") }
-}
-
-/// Its properties are listed in `SubjectRightsRequestStageDetailFields`; read and write them as `value.name`.
+/// Its properties are listed in `CertificationControlFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectrightsrequeststagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestStageDetail`.
-public typealias SubjectRightsRequestStageDetail = Model<SubjectRightsRequestStageDetailFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificationcontrol?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.certificationControl`.
+public typealias CertificationControl = Model<CertificationControlFields>
 
-/// The properties of a `SubjectRightsRequestStageDetail`, inherited ones included.
-public struct SubjectRightsRequestStageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestStageDetail",
-        fields: SubjectRightsRequestStageDetailFields()
-    )
-
-    public let error: Field<PublicError>
-    public let stage: Field<SubjectRightsRequestStage>
-    public let status: Field<SubjectRightsRequestStageStatus>
+/// The properties of a `CertificationControl`, inherited ones included.
+public struct CertificationControlFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.certificationControl", fields: CertificationControlFields())
+    public let name: Field<String>
+    public let url: Field<String>
 
     private init() {
-        self.error = Field("error")
-        self.stage = Field("stage")
-        self.status = Field("status")
+        self.name = Field("name")
+        self.url = Field("url")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestStageStatus`.
-public typealias SubjectRightsRequestStageStatus = OpenEnum<SubjectRightsRequestStageStatusValues>
-
-/// The values of `SubjectRightsRequestStageStatus` that the spec declares; others decode and re-encode too.
-public enum SubjectRightsRequestStageStatusValues: EnumValues {
-    public static let known: [String] = ["notStarted", "current", "completed", "failed", "unknownFutureValue"]
-}
-
-extension SubjectRightsRequestStageStatus {
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var current: Self { Self(rawValue: "current") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestStatus`.
-public typealias SubjectRightsRequestStatus = OpenEnum<SubjectRightsRequestStatusValues>
-
-/// The values of `SubjectRightsRequestStatus` that the spec declares; others decode and re-encode too.
-public enum SubjectRightsRequestStatusValues: EnumValues {
-    public static let known: [String] = ["active", "closed", "unknownFutureValue"]
-}
-
-extension SubjectRightsRequestStatus {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var closed: Self { Self(rawValue: "closed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.subjectRightsRequestType`.
-public typealias SubjectRightsRequestType = OpenEnum<SubjectRightsRequestTypeValues>
-
-/// The values of `SubjectRightsRequestType` that the spec declares; others decode and re-encode too.
-public enum SubjectRightsRequestTypeValues: EnumValues {
-    public static let known: [String] = ["export", "delete", "access", "tagForAction", "unknownFutureValue"]
-}
-
-extension SubjectRightsRequestType {
-    public static var export: Self { Self(rawValue: "export") }
-
-    public static var delete: Self { Self(rawValue: "delete") }
-
-    public static var access: Self { Self(rawValue: "access") }
-
-    public static var tagForAction: Self { Self(rawValue: "tagForAction") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `SubjectSetFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChallengingWordFields`; read and write them as `value.name`.
 ///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subjectset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subjectSet`.
-public typealias SubjectSet = Model<SubjectSetFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/challengingword?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.challengingWord`.
+public typealias ChallengingWord = Model<ChallengingWordFields>
 
-/// The properties of a `SubjectSet`, inherited ones included.
-public struct SubjectSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectSet",
-        derived: [
-            AttributeRuleMembers.self,
-            ConnectedOrganizationMembers.self,
-            ExternalSponsors.self,
-            GroupMembers.self,
-            InternalSponsors.self,
-            RequestorManager.self,
-            SingleServicePrincipal.self,
-            SingleUser.self,
-            TargetAgentIdentitySponsorsOrOwners.self,
-            TargetApplicationOwners.self,
-            TargetManager.self,
-            TargetUserSponsors.self,
-            IdentityGovernanceGroupBasedSubjectSet.self,
-            IdentityGovernanceRuleBasedSubjectSet.self,
-        ],
-        fields: SubjectSetFields()
-    )
+/// The properties of a `ChallengingWord`, inherited ones included.
+public struct ChallengingWordFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.challengingWord", fields: ChallengingWordFields())
+    public let count: Field<Int64>
+    public let word: Field<String>
 
     private init() {
+        self.count = Field("count")
+        self.word = Field("word")
     }
 }
 
-/// Its properties are listed in `SubscribeToToneOperationFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChangeNotificationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subscribetotoneoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subscribeToToneOperation`.
-public typealias SubscribeToToneOperation = Model<SubscribeToToneOperationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changenotification?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.changeNotification`.
+public typealias ChangeNotification = Model<ChangeNotificationFields>
 
-/// The properties of a `SubscribeToToneOperation`, inherited ones included.
-public struct SubscribeToToneOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subscribeToToneOperation",
-        base: CommsOperation.self,
-        fields: SubscribeToToneOperationFields()
-    )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `SubscribeToToneOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.subscribeToToneOperation`.
-public struct SubscribeToToneOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SubscribeToToneOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.subscribeToToneOperation",
-        model: SubscribeToToneOperation.self
-    )
-}
-
-/// Its properties are listed in `SubscribedSkuFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subscribedsku?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subscribedSku`.
-public typealias SubscribedSku = Model<SubscribedSkuFields>
-
-/// The properties of a `SubscribedSku`, inherited ones included.
-public struct SubscribedSkuFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subscribedSku",
-        base: Entity.self,
-        fields: SubscribedSkuFields()
-    )
-
-    public let id: Field<String>
-    public let accountId: Field<String>
-    public let accountName: Field<String>
-    public let appliesTo: Field<String>
-    public let capabilityStatus: Field<String>
-    public let consumedUnits: Field<Int32>
-    public let prepaidUnits: Field<LicenseUnitsDetail>
-    public let servicePlans: Field<[ServicePlanInfo]>
-    public let skuId: Field<String>
-    public let skuPartNumber: Field<String>
-    public let subscriptionIds: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.accountId = Field("accountId")
-        self.accountName = Field("accountName")
-        self.appliesTo = Field("appliesTo")
-        self.capabilityStatus = Field("capabilityStatus")
-        self.consumedUnits = Field("consumedUnits")
-        self.prepaidUnits = Field("prepaidUnits")
-        self.servicePlans = Field("servicePlans")
-        self.skuId = Field("skuId")
-        self.skuPartNumber = Field("skuPartNumber")
-        self.subscriptionIds = Field("subscriptionIds")
-    }
-}
-
-/// Requests for one `SubscribedSku`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.subscribedSku`.
-public struct SubscribedSkuRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SubscribedSku
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.subscribedSku", model: SubscribedSku.self)
-}
-
-/// Its properties are listed in `SubscriptionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/subscription?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.subscription`.
-public typealias Subscription = Model<SubscriptionFields>
-
-/// The properties of a `Subscription`, inherited ones included.
-public struct SubscriptionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subscription",
-        base: Entity.self,
-        fields: SubscriptionFields()
-    )
-    public let id: Field<String>
-    public let applicationId: Field<String>
-    public let changeType: Field<String>
+/// The properties of a `ChangeNotification`, inherited ones included.
+public struct ChangeNotificationFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.changeNotification", fields: ChangeNotificationFields())
+    public let changeType: Field<ChangeType>
     public let clientState: Field<String>
-    public let creatorId: Field<String>
-    public let encryptionCertificate: Field<String>
-    public let encryptionCertificateId: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let includeResourceData: Field<Bool>
-    public let latestSupportedTlsVersion: Field<String>
-    public let lifecycleNotificationUrl: Field<String>
-    public let notificationQueryOptions: Field<String>
-    public let notificationUrl: Field<String>
-    public let notificationUrlAppId: Field<String>
+    public let encryptedContent: Field<ChangeNotificationEncryptedContent>
+    public let id: Field<String>
+    public let lifecycleEvent: Field<LifecycleEventType>
     public let resource: Field<String>
+    public let resourceData: Field<ResourceData>
+    public let subscriptionExpirationDateTime: Field<Date>
+    public let subscriptionId: Field<String>
+    public let tenantId: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.applicationId = Field("applicationId")
         self.changeType = Field("changeType")
         self.clientState = Field("clientState")
-        self.creatorId = Field("creatorId")
-        self.encryptionCertificate = Field("encryptionCertificate")
-        self.encryptionCertificateId = Field("encryptionCertificateId")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.includeResourceData = Field("includeResourceData")
-        self.latestSupportedTlsVersion = Field("latestSupportedTlsVersion")
-        self.lifecycleNotificationUrl = Field("lifecycleNotificationUrl")
-        self.notificationQueryOptions = Field("notificationQueryOptions")
-        self.notificationUrl = Field("notificationUrl")
-        self.notificationUrlAppId = Field("notificationUrlAppId")
+        self.encryptedContent = Field("encryptedContent")
+        self.id = Field("id")
+        self.lifecycleEvent = Field("lifecycleEvent")
         self.resource = Field("resource")
+        self.resourceData = Field("resourceData")
+        self.subscriptionExpirationDateTime = Field("subscriptionExpirationDateTime")
+        self.subscriptionId = Field("subscriptionId")
+        self.tenantId = Field("tenantId")
     }
 }
 
-/// Requests for one `Subscription`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `ChangeNotificationCollectionFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.subscription`.
-public struct SubscriptionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Subscription
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changenotificationcollection?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.changeNotificationCollection`.
+public typealias ChangeNotificationCollection = Model<ChangeNotificationCollectionFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.subscription",
-        model: Subscription.self,
-        operations: [.init("reauthorize", .post)]
+/// The properties of a `ChangeNotificationCollection`, inherited ones included.
+public struct ChangeNotificationCollectionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.changeNotificationCollection",
+        fields: ChangeNotificationCollectionFields()
     )
 
-    /// - Remark: Generated from `microsoft.graph.subscription/reauthorize` (POST).
-    public func reauthorize() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("reauthorize"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
+    public let validationTokens: Field<[String]>
+    public let value: Field<[ChangeNotification]>
+
+    private init() {
+        self.validationTokens = Field("validationTokens")
+        self.value = Field("value")
     }
 }
 
-/// Its properties are listed in `SwapShiftsChangeRequestFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChangeNotificationEncryptedContentFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/swapshiftschangerequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest`.
-public typealias SwapShiftsChangeRequest = Model<SwapShiftsChangeRequestFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changenotificationencryptedcontent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.changeNotificationEncryptedContent`.
+public typealias ChangeNotificationEncryptedContent = Model<ChangeNotificationEncryptedContentFields>
 
-/// The properties of a `SwapShiftsChangeRequest`, inherited ones included.
-public struct SwapShiftsChangeRequestFields: FieldSet {
+/// The properties of a `ChangeNotificationEncryptedContent`, inherited ones included.
+public struct ChangeNotificationEncryptedContentFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.swapShiftsChangeRequest",
-        base: OfferShiftRequest.self,
-        fields: SwapShiftsChangeRequestFields()
+        "microsoft.graph.changeNotificationEncryptedContent",
+        fields: ChangeNotificationEncryptedContentFields()
+    )
+
+    public let data: Field<String>
+    public let dataKey: Field<String>
+    public let dataSignature: Field<String>
+    public let encryptionCertificateId: Field<String>
+    public let encryptionCertificateThumbprint: Field<String>
+
+    private init() {
+        self.data = Field("data")
+        self.dataKey = Field("dataKey")
+        self.dataSignature = Field("dataSignature")
+        self.encryptionCertificateId = Field("encryptionCertificateId")
+        self.encryptionCertificateThumbprint = Field("encryptionCertificateThumbprint")
+    }
+}
+
+/// Its properties are listed in `ChangeTrackedEntityFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changetrackedentity?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.changeTrackedEntity`.
+public typealias ChangeTrackedEntity = Model<ChangeTrackedEntityFields>
+
+/// The properties of a `ChangeTrackedEntity`, inherited ones included.
+public struct ChangeTrackedEntityFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.changeTrackedEntity",
+        base: Entity.self,
+        derived: [
+            DayNote.self,
+            OpenShift.self,
+            ScheduleChangeRequest.self,
+            SchedulingGroup.self,
+            Shift.self,
+            ShiftPreferences.self,
+            TimeCard.self,
+            TimeOff.self,
+            TimeOffReason.self,
+            WorkforceIntegration.self,
+        ],
+        fields: ChangeTrackedEntityFields()
     )
 
     public let id: Field<String>
@@ -2647,61 +934,20 @@ public struct SwapShiftsChangeRequestFields: FieldSet {
     /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
 
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-
-    /// Set by the service: read it, do not send it.
-    public let recipientActionDateTime: Field<Date>
-
-    public let recipientActionMessage: Field<String>
-    public let recipientUserId: Field<String>
-    public let senderShiftId: Field<String>
-    public let recipientShiftId: Field<String>
-
     private init() {
         self.id = Field("id")
         self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
         self.lastModifiedBy = Field("lastModifiedBy")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-        self.recipientActionDateTime = Field("recipientActionDateTime")
-        self.recipientActionMessage = Field("recipientActionMessage")
-        self.recipientUserId = Field("recipientUserId")
-        self.senderShiftId = Field("senderShiftId")
-        self.recipientShiftId = Field("recipientShiftId")
     }
 }
 
-/// Requests for one `SwapShiftsChangeRequest`: `request()` reads, updates or deletes it.
+/// Requests for one `ChangeTrackedEntity`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest`.
-public struct SwapShiftsChangeRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SwapShiftsChangeRequest
+/// - Remark: Generated from `microsoft.graph.changeTrackedEntity`.
+public struct ChangeTrackedEntityRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ChangeTrackedEntity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2712,1028 +958,286 @@ public struct SwapShiftsChangeRequestRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.swapShiftsChangeRequest",
-        model: SwapShiftsChangeRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
+        "microsoft.graph.changeTrackedEntity",
+        model: ChangeTrackedEntity.self,
+        operations: [.init("stageForDeletion", .post)]
     )
 
-    /// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest/approve` (POST).
-    public func approve(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("approve"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest/decline` (POST).
-    public func decline(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("decline"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest/stageForDeletion` (POST).
+    /// - Remark: Generated from `microsoft.graph.changeTrackedEntity/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {
         let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `SynchronizationFields`; read and write them as `value.name`.
+/// - Remark: Generated from `microsoft.graph.changeType`.
+public typealias ChangeType = OpenEnum<ChangeTypeValues>
+
+/// The values of `ChangeType` that the spec declares; others decode and re-encode too.
+public enum ChangeTypeValues: EnumValues {
+    public static let known: [String] = ["created", "updated", "deleted"]
+}
+
+extension ChangeType {
+    public static var created: Self { Self(rawValue: "created") }
+
+    public static var updated: Self { Self(rawValue: "updated") }
+
+    public static var deleted: Self { Self(rawValue: "deleted") }
+}
+
+/// Its properties are listed in `ChannelFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronization`.
-public typealias Synchronization = Model<SynchronizationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channel?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channel`.
+public typealias Channel = Model<ChannelFields>
 
-/// The properties of a `Synchronization`, inherited ones included.
-public struct SynchronizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronization",
-        base: Entity.self,
-        fields: SynchronizationFields()
-    )
-
+/// The properties of a `Channel`, inherited ones included.
+public struct ChannelFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.channel", base: Entity.self, fields: ChannelFields())
     public let id: Field<String>
-    public let secrets: Field<[SynchronizationSecretKeyStringValuePair]>
-
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[SynchronizationJob]>
-
-    /// Present when the request expanded it (`expand("templates")`).
-    public let templates: Field<[SynchronizationTemplate]>
-
-    private init() {
-        self.id = Field("id")
-        self.secrets = Field("secrets")
-        self.jobs = Field("jobs")
-        self.templates = Field("templates")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.synchronizationDisposition`.
-public typealias SynchronizationDisposition = OpenEnum<SynchronizationDispositionValues>
-
-/// The values of `SynchronizationDisposition` that the spec declares; others decode and re-encode too.
-public enum SynchronizationDispositionValues: EnumValues {
-    public static let known: [String] = ["Normal", "Discard", "Escrow"]
-}
-
-extension SynchronizationDisposition {
-    public static var normal: Self { Self(rawValue: "Normal") }
-
-    public static var discard: Self { Self(rawValue: "Discard") }
-
-    public static var escrow: Self { Self(rawValue: "Escrow") }
-}
-
-/// Its properties are listed in `SynchronizationErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationError`.
-public typealias SynchronizationError = Model<SynchronizationErrorFields>
-
-/// The properties of a `SynchronizationError`, inherited ones included.
-public struct SynchronizationErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.synchronizationError", fields: SynchronizationErrorFields())
-    public let code: Field<String>
-    public let message: Field<String>
-    public let tenantActionable: Field<Bool>
-
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-        self.tenantActionable = Field("tenantActionable")
-    }
-}
-
-/// Its properties are listed in `SynchronizationJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationJob`.
-public typealias SynchronizationJob = Model<SynchronizationJobFields>
-
-/// The properties of a `SynchronizationJob`, inherited ones included.
-public struct SynchronizationJobFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationJob",
-        base: Entity.self,
-        fields: SynchronizationJobFields()
-    )
-
-    public let id: Field<String>
-    public let schedule: Field<SynchronizationSchedule>
-    public let status: Field<SynchronizationStatus>
-    public let synchronizationJobSettings: Field<[KeyValuePair]>
-    public let templateId: Field<String>
-
-    /// Present when the request expanded it (`expand("bulkUpload")`).
-    public let bulkUpload: Field<BulkUpload>
-
-    /// Present when the request expanded it (`expand("schema")`).
-    public let schemaValue: Field<SynchronizationSchema>
-
-    private init() {
-        self.id = Field("id")
-        self.schedule = Field("schedule")
-        self.status = Field("status")
-        self.synchronizationJobSettings = Field("synchronizationJobSettings")
-        self.templateId = Field("templateId")
-        self.bulkUpload = Field("bulkUpload")
-        self.schemaValue = Field("schema")
-    }
-}
-
-/// Its properties are listed in `SynchronizationJobApplicationParametersFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/synchronizationjobapplicationparameters?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationJobApplicationParameters`.
-public typealias SynchronizationJobApplicationParameters = Model<SynchronizationJobApplicationParametersFields>
-
-/// The properties of a `SynchronizationJobApplicationParameters`, inherited ones included.
-public struct SynchronizationJobApplicationParametersFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationJobApplicationParameters",
-        fields: SynchronizationJobApplicationParametersFields()
-    )
-
-    public let ruleId: Field<String>
-    public let subjects: Field<[SynchronizationJobSubject]>
-
-    private init() {
-        self.ruleId = Field("ruleId")
-        self.subjects = Field("subjects")
-    }
-}
-
-/// Requests for one `SynchronizationJob`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.synchronizationJob`.
-public struct SynchronizationJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SynchronizationJob
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.synchronizationJob",
-        model: SynchronizationJob.self,
-        children: [
-            .init("bulkUpload", "microsoft.graph.bulkUpload", collection: false),
-            .init("schema", "microsoft.graph.synchronizationSchema", collection: false),
-        ],
-        operations: [
-            .init("pause", .post),
-            .init("provisionOnDemand", .post, response: .model(StringKeyStringValuePair.self)),
-            .init("restart", .post),
-            .init("start", .post),
-            .init("validateCredentials", .post),
-            .init("validateCredentials", .post, onCollection: true),
-        ]
-    )
-
-    public var bulkUpload: BulkUploadRequestBuilder { .init(client: client, path: path.appending("bulkUpload")) }
-
-    public var schema: SynchronizationSchemaRequestBuilder { .init(client: client, path: path.appending("schema")) }
-
-    /// - Remark: Generated from `microsoft.graph.synchronizationJob/pause` (POST).
-    public func pause() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("pause"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.synchronizationJob/provisionOnDemand` (POST).
-    public func provisionOnDemand(
-        parameters: [SynchronizationJobApplicationParameters]
-    ) -> OperationRequest<StringKeyStringValuePair> {
-        var request = APIRequest(method: .post, path: path.appending("provisionOnDemand"))
-        var body = JSONObject()
-        body.set("parameters", parameters)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(StringKeyStringValuePair.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.synchronizationJob/restart` (POST).
-    public func restart(criteria: SynchronizationJobRestartCriteria) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("restart"))
-        var body = JSONObject()
-        body.set("criteria", criteria)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.synchronizationJob/start` (POST).
-    public func start() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("start"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.synchronizationJob/validateCredentials` (POST).
-    public func validateCredentials(
-        applicationIdentifier: String,
-        templateId: String,
-        useSavedCredentials: Bool,
-        credentials: [SynchronizationSecretKeyStringValuePair]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateCredentials"))
-        var body = JSONObject()
-        body.set("applicationIdentifier", applicationIdentifier)
-        body.set("templateId", templateId)
-        body.set("useSavedCredentials", useSavedCredentials)
-        body.set("credentials", credentials)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == SynchronizationJobRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.synchronizationJob/validateCredentials` (POST).
-    public func validateCredentials(
-        applicationIdentifier: String,
-        templateId: String,
-        useSavedCredentials: Bool,
-        credentials: [SynchronizationSecretKeyStringValuePair]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateCredentials"))
-        var body = JSONObject()
-        body.set("applicationIdentifier", applicationIdentifier)
-        body.set("templateId", templateId)
-        body.set("useSavedCredentials", useSavedCredentials)
-        body.set("credentials", credentials)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SynchronizationJobRestartCriteriaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationjobrestartcriteria?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationJobRestartCriteria`.
-public typealias SynchronizationJobRestartCriteria = Model<SynchronizationJobRestartCriteriaFields>
-
-/// The properties of a `SynchronizationJobRestartCriteria`, inherited ones included.
-public struct SynchronizationJobRestartCriteriaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationJobRestartCriteria",
-        fields: SynchronizationJobRestartCriteriaFields()
-    )
-
-    public let resetScope: Field<SynchronizationJobRestartScope>
-
-    private init() {
-        self.resetScope = Field("resetScope")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.synchronizationJobRestartScope`.
-public typealias SynchronizationJobRestartScope = OpenEnum<SynchronizationJobRestartScopeValues>
-
-/// The values of `SynchronizationJobRestartScope` that the spec declares; others decode and re-encode too.
-public enum SynchronizationJobRestartScopeValues: FlagValues {
-    public static let known: [String] = [
-        "None",
-        "ConnectorDataStore",
-        "Escrows",
-        "Watermark",
-        "QuarantineState",
-        "Full",
-        "ForceDeletes",
-    ]
-}
-
-extension SynchronizationJobRestartScope {
-    public static var none: Self { Self(rawValue: "None") }
-
-    public static var connectorDataStore: Self { Self(rawValue: "ConnectorDataStore") }
-
-    public static var escrows: Self { Self(rawValue: "Escrows") }
-
-    public static var watermark: Self { Self(rawValue: "Watermark") }
-
-    public static var quarantineState: Self { Self(rawValue: "QuarantineState") }
-
-    public static var full: Self { Self(rawValue: "Full") }
-
-    public static var forceDeletes: Self { Self(rawValue: "ForceDeletes") }
-}
-
-/// Its properties are listed in `SynchronizationJobSubjectFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationjobsubject?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationJobSubject`.
-public typealias SynchronizationJobSubject = Model<SynchronizationJobSubjectFields>
-
-/// The properties of a `SynchronizationJobSubject`, inherited ones included.
-public struct SynchronizationJobSubjectFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationJobSubject",
-        fields: SynchronizationJobSubjectFields()
-    )
-
-    public let links: Field<SynchronizationLinkedObjects>
-    public let objectId: Field<String>
-    public let objectTypeName: Field<String>
-
-    private init() {
-        self.links = Field("links")
-        self.objectId = Field("objectId")
-        self.objectTypeName = Field("objectTypeName")
-    }
-}
-
-/// Its properties are listed in `SynchronizationLinkedObjectsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationlinkedobjects?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationLinkedObjects`.
-public typealias SynchronizationLinkedObjects = Model<SynchronizationLinkedObjectsFields>
-
-/// The properties of a `SynchronizationLinkedObjects`, inherited ones included.
-public struct SynchronizationLinkedObjectsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationLinkedObjects",
-        fields: SynchronizationLinkedObjectsFields()
-    )
-
-    public let manager: Field<SynchronizationJobSubject>
-    public let members: Field<[SynchronizationJobSubject]>
-    public let owners: Field<[SynchronizationJobSubject]>
-
-    private init() {
-        self.manager = Field("manager")
-        self.members = Field("members")
-        self.owners = Field("owners")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.synchronizationMetadata`.
-public typealias SynchronizationMetadata = OpenEnum<SynchronizationMetadataValues>
-
-/// The values of `SynchronizationMetadata` that the spec declares; others decode and re-encode too.
-public enum SynchronizationMetadataValues: EnumValues {
-    public static let known: [String] = [
-        "GalleryApplicationIdentifier",
-        "GalleryApplicationKey",
-        "IsOAuthEnabled",
-        "IsSynchronizationAgentAssignmentRequired",
-        "IsSynchronizationAgentRequired",
-        "IsSynchronizationInPreview",
-        "OAuthSettings",
-        "SynchronizationLearnMoreIbizaFwLink",
-        "ConfigurationFields",
-    ]
-}
-
-extension SynchronizationMetadata {
-    public static var galleryApplicationIdentifier: Self { Self(rawValue: "GalleryApplicationIdentifier") }
-
-    public static var galleryApplicationKey: Self { Self(rawValue: "GalleryApplicationKey") }
-
-    public static var isOAuthEnabled: Self { Self(rawValue: "IsOAuthEnabled") }
-
-    public static var isSynchronizationAgentAssignmentRequired: Self {
-        Self(rawValue: "IsSynchronizationAgentAssignmentRequired")
-    }
-
-    public static var isSynchronizationAgentRequired: Self { Self(rawValue: "IsSynchronizationAgentRequired") }
-
-    public static var isSynchronizationInPreview: Self { Self(rawValue: "IsSynchronizationInPreview") }
-
-    public static var oAuthSettings: Self { Self(rawValue: "OAuthSettings") }
-
-    public static var synchronizationLearnMoreIbizaFwLink: Self {
-        Self(rawValue: "SynchronizationLearnMoreIbizaFwLink")
-    }
-
-    public static var configurationFields: Self { Self(rawValue: "ConfigurationFields") }
-}
-
-/// Its properties are listed in `SynchronizationMetadataEntryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationmetadataentry?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationMetadataEntry`.
-public typealias SynchronizationMetadataEntry = Model<SynchronizationMetadataEntryFields>
-
-/// The properties of a `SynchronizationMetadataEntry`, inherited ones included.
-public struct SynchronizationMetadataEntryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationMetadataEntry",
-        fields: SynchronizationMetadataEntryFields()
-    )
-
-    public let key: Field<SynchronizationMetadata>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `SynchronizationProgressFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationprogress?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationProgress`.
-public typealias SynchronizationProgress = Model<SynchronizationProgressFields>
-
-/// The properties of a `SynchronizationProgress`, inherited ones included.
-public struct SynchronizationProgressFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationProgress",
-        fields: SynchronizationProgressFields()
-    )
-
-    public let completedUnits: Field<Int64>
-    public let progressObservationDateTime: Field<Date>
-    public let totalUnits: Field<Int64>
-    public let units: Field<String>
-
-    private init() {
-        self.completedUnits = Field("completedUnits")
-        self.progressObservationDateTime = Field("progressObservationDateTime")
-        self.totalUnits = Field("totalUnits")
-        self.units = Field("units")
-    }
-}
-
-/// Its properties are listed in `SynchronizationQuarantineFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationquarantine?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationQuarantine`.
-public typealias SynchronizationQuarantine = Model<SynchronizationQuarantineFields>
-
-/// The properties of a `SynchronizationQuarantine`, inherited ones included.
-public struct SynchronizationQuarantineFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationQuarantine",
-        fields: SynchronizationQuarantineFields()
-    )
-
-    public let currentBegan: Field<Date>
-    public let error: Field<SynchronizationError>
-    public let nextAttempt: Field<Date>
-    public let reason: Field<QuarantineReason>
-    public let seriesBegan: Field<Date>
-    public let seriesCount: Field<Int64>
-
-    private init() {
-        self.currentBegan = Field("currentBegan")
-        self.error = Field("error")
-        self.nextAttempt = Field("nextAttempt")
-        self.reason = Field("reason")
-        self.seriesBegan = Field("seriesBegan")
-        self.seriesCount = Field("seriesCount")
-    }
-}
-
-/// Requests for one `Synchronization`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.synchronization`.
-public struct SynchronizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Synchronization
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.synchronization",
-        model: Synchronization.self,
-        children: [
-            .init("jobs", "microsoft.graph.synchronizationJob", collection: true),
-            .init("templates", "microsoft.graph.synchronizationTemplate", collection: true),
-        ],
-        operations: [.init("acquireAccessToken", .post)]
-    )
-
-    /// `jobs.request()` lists them; `jobs("synchronizationJob-id")` addresses one.
-    public var jobs: CollectionRequestBuilder<SynchronizationJobRequestBuilder> {
-        .init(client: client, path: path.appending("jobs"))
-    }
-
-    /// `templates.request()` lists them; `templates("synchronizationTemplate-id")` addresses one.
-    public var templates: CollectionRequestBuilder<SynchronizationTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("templates"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.synchronization/acquireAccessToken` (POST).
-    public func acquireAccessToken(credentials: [SynchronizationSecretKeyStringValuePair]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("acquireAccessToken"))
-        var body = JSONObject()
-        body.set("credentials", credentials)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `SynchronizationRuleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationRule`.
-public typealias SynchronizationRule = Model<SynchronizationRuleFields>
-
-/// The properties of a `SynchronizationRule`, inherited ones included.
-public struct SynchronizationRuleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.synchronizationRule", fields: SynchronizationRuleFields())
-    public let containerFilter: Field<ContainerFilter>
-    public let editable: Field<Bool>
-    public let groupFilter: Field<GroupFilter>
-    public let id: Field<String>
-    public let metadata: Field<[StringKeyStringValuePair]>
-    public let name: Field<String>
-    public let objectMappings: Field<[ObjectMapping]>
-    public let priority: Field<Int32>
-    public let sourceDirectoryName: Field<String>
-    public let targetDirectoryName: Field<String>
-
-    private init() {
-        self.containerFilter = Field("containerFilter")
-        self.editable = Field("editable")
-        self.groupFilter = Field("groupFilter")
-        self.id = Field("id")
-        self.metadata = Field("metadata")
-        self.name = Field("name")
-        self.objectMappings = Field("objectMappings")
-        self.priority = Field("priority")
-        self.sourceDirectoryName = Field("sourceDirectoryName")
-        self.targetDirectoryName = Field("targetDirectoryName")
-    }
-}
-
-/// Its properties are listed in `SynchronizationScheduleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationschedule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationSchedule`.
-public typealias SynchronizationSchedule = Model<SynchronizationScheduleFields>
-
-/// The properties of a `SynchronizationSchedule`, inherited ones included.
-public struct SynchronizationScheduleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationSchedule",
-        fields: SynchronizationScheduleFields()
-    )
-
-    public let expiration: Field<Date>
-    public let interval: Field<String>
-    public let state: Field<SynchronizationScheduleState>
-
-    private init() {
-        self.expiration = Field("expiration")
-        self.interval = Field("interval")
-        self.state = Field("state")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.synchronizationScheduleState`.
-public typealias SynchronizationScheduleState = OpenEnum<SynchronizationScheduleStateValues>
-
-/// The values of `SynchronizationScheduleState` that the spec declares; others decode and re-encode too.
-public enum SynchronizationScheduleStateValues: EnumValues {
-    public static let known: [String] = ["Active", "Disabled", "Paused"]
-}
-
-extension SynchronizationScheduleState {
-    public static var active: Self { Self(rawValue: "Active") }
-
-    public static var disabled: Self { Self(rawValue: "Disabled") }
-
-    public static var paused: Self { Self(rawValue: "Paused") }
-}
-
-/// Its properties are listed in `SynchronizationSchemaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationschema?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationSchema`.
-public typealias SynchronizationSchema = Model<SynchronizationSchemaFields>
-
-/// The properties of a `SynchronizationSchema`, inherited ones included.
-public struct SynchronizationSchemaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationSchema",
-        base: Entity.self,
-        fields: SynchronizationSchemaFields()
-    )
-
-    public let id: Field<String>
-    public let synchronizationRules: Field<[SynchronizationRule]>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("directories")`).
-    public let directories: Field<[DirectoryDefinition]>
-
-    private init() {
-        self.id = Field("id")
-        self.synchronizationRules = Field("synchronizationRules")
-        self.version = Field("version")
-        self.directories = Field("directories")
-    }
-}
-
-/// Requests for one `SynchronizationSchema`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.synchronizationSchema`.
-public struct SynchronizationSchemaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SynchronizationSchema
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.synchronizationSchema",
-        model: SynchronizationSchema.self,
-        children: [.init("directories", "microsoft.graph.directoryDefinition", collection: true)],
-        operations: [
-            .init("parseExpression", .post, response: .model(ParseExpressionResponse.self)),
-            .init("filterOperators", .get, response: .collection(.model(FilterOperatorSchema.self))),
-            .init("functions", .get, response: .collection(.model(AttributeMappingFunctionSchema.self))),
-        ]
-    )
-
-    /// `directories.request()` lists them; `directories("directoryDefinition-id")` addresses one.
-    public var directories: CollectionRequestBuilder<DirectoryDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("directories"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.synchronizationSchema/parseExpression` (POST).
-    public func parseExpression(
-        expression: String,
-        testInputObject: ExpressionInputObject,
-        targetAttributeDefinition: AttributeDefinition
-    ) -> OperationRequest<ParseExpressionResponse> {
-        var request = APIRequest(method: .post, path: path.appending("parseExpression"))
-        var body = JSONObject()
-        body.set("expression", expression)
-        body.set("testInputObject", testInputObject)
-        body.set("targetAttributeDefinition", targetAttributeDefinition)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ParseExpressionResponse.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.synchronizationSchema/filterOperators` (GET).
-    public func filterOperators() -> CollectionRequest<FilterOperatorSchema> {
-        let request = APIRequest(method: .get, path: path.appending(function: "filterOperators", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.synchronizationSchema/functions` (GET).
-    public func functions() -> CollectionRequest<AttributeMappingFunctionSchema> {
-        let request = APIRequest(method: .get, path: path.appending(function: "functions", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.synchronizationSecret`.
-public typealias SynchronizationSecret = OpenEnum<SynchronizationSecretValues>
-
-/// The values of `SynchronizationSecret` that the spec declares; others decode and re-encode too.
-public enum SynchronizationSecretValues: EnumValues {
-    public static let known: [String] = [
-        "None",
-        "UserName",
-        "Password",
-        "SecretToken",
-        "AppKey",
-        "BaseAddress",
-        "ClientIdentifier",
-        "ClientSecret",
-        "SingleSignOnType",
-        "Sandbox",
-        "Url",
-        "Domain",
-        "ConsumerKey",
-        "ConsumerSecret",
-        "TokenKey",
-        "TokenExpiration",
-        "Oauth2AccessToken",
-        "Oauth2AccessTokenCreationTime",
-        "Oauth2RefreshToken",
-        "SyncAll",
-        "InstanceName",
-        "Oauth2ClientId",
-        "Oauth2ClientSecret",
-        "CompanyId",
-        "UpdateKeyOnSoftDelete",
-        "SynchronizationSchedule",
-        "SystemOfRecord",
-        "SandboxName",
-        "EnforceDomain",
-        "SyncNotificationSettings",
-        "SkipOutOfScopeDeletions",
-        "Oauth2AuthorizationCode",
-        "Oauth2RedirectUri",
-        "ApplicationTemplateIdentifier",
-        "Oauth2TokenExchangeUri",
-        "Oauth2AuthorizationUri",
-        "AuthenticationType",
-        "Server",
-        "PerformInboundEntitlementGrants",
-        "HardDeletesEnabled",
-        "SyncAgentCompatibilityKey",
-        "SyncAgentADContainer",
-        "ValidateDomain",
-        "TestReferences",
-        "ConnectionString",
-    ]
-}
-
-extension SynchronizationSecret {
-    public static var none: Self { Self(rawValue: "None") }
-
-    public static var userName: Self { Self(rawValue: "UserName") }
-
-    public static var password: Self { Self(rawValue: "Password") }
-
-    public static var secretToken: Self { Self(rawValue: "SecretToken") }
-
-    public static var appKey: Self { Self(rawValue: "AppKey") }
-
-    public static var baseAddress: Self { Self(rawValue: "BaseAddress") }
-
-    public static var clientIdentifier: Self { Self(rawValue: "ClientIdentifier") }
-
-    public static var clientSecret: Self { Self(rawValue: "ClientSecret") }
-
-    public static var singleSignOnType: Self { Self(rawValue: "SingleSignOnType") }
-
-    public static var sandbox: Self { Self(rawValue: "Sandbox") }
-
-    public static var url: Self { Self(rawValue: "Url") }
-
-    public static var domain: Self { Self(rawValue: "Domain") }
-
-    public static var consumerKey: Self { Self(rawValue: "ConsumerKey") }
-
-    public static var consumerSecret: Self { Self(rawValue: "ConsumerSecret") }
-
-    public static var tokenKey: Self { Self(rawValue: "TokenKey") }
-
-    public static var tokenExpiration: Self { Self(rawValue: "TokenExpiration") }
-
-    public static var oauth2AccessToken: Self { Self(rawValue: "Oauth2AccessToken") }
-
-    public static var oauth2AccessTokenCreationTime: Self { Self(rawValue: "Oauth2AccessTokenCreationTime") }
-
-    public static var oauth2RefreshToken: Self { Self(rawValue: "Oauth2RefreshToken") }
-
-    public static var syncAll: Self { Self(rawValue: "SyncAll") }
-
-    public static var instanceName: Self { Self(rawValue: "InstanceName") }
-
-    public static var oauth2ClientId: Self { Self(rawValue: "Oauth2ClientId") }
-
-    public static var oauth2ClientSecret: Self { Self(rawValue: "Oauth2ClientSecret") }
-
-    public static var companyId: Self { Self(rawValue: "CompanyId") }
-
-    public static var updateKeyOnSoftDelete: Self { Self(rawValue: "UpdateKeyOnSoftDelete") }
-
-    public static var synchronizationSchedule: Self { Self(rawValue: "SynchronizationSchedule") }
-
-    public static var systemOfRecord: Self { Self(rawValue: "SystemOfRecord") }
-
-    public static var sandboxName: Self { Self(rawValue: "SandboxName") }
-
-    public static var enforceDomain: Self { Self(rawValue: "EnforceDomain") }
-
-    public static var syncNotificationSettings: Self { Self(rawValue: "SyncNotificationSettings") }
-
-    public static var skipOutOfScopeDeletions: Self { Self(rawValue: "SkipOutOfScopeDeletions") }
-
-    public static var oauth2AuthorizationCode: Self { Self(rawValue: "Oauth2AuthorizationCode") }
-
-    public static var oauth2RedirectUri: Self { Self(rawValue: "Oauth2RedirectUri") }
-
-    public static var applicationTemplateIdentifier: Self { Self(rawValue: "ApplicationTemplateIdentifier") }
-
-    public static var oauth2TokenExchangeUri: Self { Self(rawValue: "Oauth2TokenExchangeUri") }
-
-    public static var oauth2AuthorizationUri: Self { Self(rawValue: "Oauth2AuthorizationUri") }
-
-    public static var authenticationType: Self { Self(rawValue: "AuthenticationType") }
-
-    public static var server: Self { Self(rawValue: "Server") }
-
-    public static var performInboundEntitlementGrants: Self { Self(rawValue: "PerformInboundEntitlementGrants") }
-
-    public static var hardDeletesEnabled: Self { Self(rawValue: "HardDeletesEnabled") }
-
-    public static var syncAgentCompatibilityKey: Self { Self(rawValue: "SyncAgentCompatibilityKey") }
-
-    public static var syncAgentADContainer: Self { Self(rawValue: "SyncAgentADContainer") }
-
-    public static var validateDomain: Self { Self(rawValue: "ValidateDomain") }
-
-    public static var testReferences: Self { Self(rawValue: "TestReferences") }
-
-    public static var connectionString: Self { Self(rawValue: "ConnectionString") }
-}
-
-/// Its properties are listed in `SynchronizationSecretKeyStringValuePairFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/synchronizationsecretkeystringvaluepair?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationSecretKeyStringValuePair`.
-public typealias SynchronizationSecretKeyStringValuePair = Model<SynchronizationSecretKeyStringValuePairFields>
-
-/// The properties of a `SynchronizationSecretKeyStringValuePair`, inherited ones included.
-public struct SynchronizationSecretKeyStringValuePairFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationSecretKeyStringValuePair",
-        fields: SynchronizationSecretKeyStringValuePairFields()
-    )
-
-    public let key: Field<SynchronizationSecret>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `SynchronizationStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationstatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationStatus`.
-public typealias SynchronizationStatus = Model<SynchronizationStatusFields>
-
-/// The properties of a `SynchronizationStatus`, inherited ones included.
-public struct SynchronizationStatusFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationStatus",
-        fields: SynchronizationStatusFields()
-    )
-    public let code: Field<SynchronizationStatusCode>
-    public let countSuccessiveCompleteFailures: Field<Int64>
-    public let escrowsPruned: Field<Bool>
-    public let lastExecution: Field<SynchronizationTaskExecution>
-    public let lastSuccessfulExecution: Field<SynchronizationTaskExecution>
-    public let lastSuccessfulExecutionWithExports: Field<SynchronizationTaskExecution>
-    public let progress: Field<[SynchronizationProgress]>
-    public let quarantine: Field<SynchronizationQuarantine>
-    public let steadyStateFirstAchievedTime: Field<Date>
-    public let steadyStateLastAchievedTime: Field<Date>
-    public let synchronizedEntryCountByType: Field<[StringKeyLongValuePair]>
-    public let troubleshootingUrl: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.countSuccessiveCompleteFailures = Field("countSuccessiveCompleteFailures")
-        self.escrowsPruned = Field("escrowsPruned")
-        self.lastExecution = Field("lastExecution")
-        self.lastSuccessfulExecution = Field("lastSuccessfulExecution")
-        self.lastSuccessfulExecutionWithExports = Field("lastSuccessfulExecutionWithExports")
-        self.progress = Field("progress")
-        self.quarantine = Field("quarantine")
-        self.steadyStateFirstAchievedTime = Field("steadyStateFirstAchievedTime")
-        self.steadyStateLastAchievedTime = Field("steadyStateLastAchievedTime")
-        self.synchronizedEntryCountByType = Field("synchronizedEntryCountByType")
-        self.troubleshootingUrl = Field("troubleshootingUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.synchronizationStatusCode`.
-public typealias SynchronizationStatusCode = OpenEnum<SynchronizationStatusCodeValues>
-
-/// The values of `SynchronizationStatusCode` that the spec declares; others decode and re-encode too.
-public enum SynchronizationStatusCodeValues: EnumValues {
-    public static let known: [String] = ["NotConfigured", "NotRun", "Active", "Paused", "Quarantine"]
-}
-
-extension SynchronizationStatusCode {
-    public static var notConfigured: Self { Self(rawValue: "NotConfigured") }
-
-    public static var notRun: Self { Self(rawValue: "NotRun") }
-
-    public static var active: Self { Self(rawValue: "Active") }
-
-    public static var paused: Self { Self(rawValue: "Paused") }
-
-    public static var quarantine: Self { Self(rawValue: "Quarantine") }
-}
-
-/// Its properties are listed in `SynchronizationTaskExecutionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationtaskexecution?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationTaskExecution`.
-public typealias SynchronizationTaskExecution = Model<SynchronizationTaskExecutionFields>
-
-/// The properties of a `SynchronizationTaskExecution`, inherited ones included.
-public struct SynchronizationTaskExecutionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationTaskExecution",
-        fields: SynchronizationTaskExecutionFields()
-    )
-
-    public let activityIdentifier: Field<String>
-    public let countEntitled: Field<Int64>
-    public let countEntitledForProvisioning: Field<Int64>
-    public let countEscrowed: Field<Int64>
-    public let countEscrowedRaw: Field<Int64>
-    public let countExported: Field<Int64>
-    public let countExports: Field<Int64>
-    public let countImported: Field<Int64>
-    public let countImportedDeltas: Field<Int64>
-    public let countImportedReferenceDeltas: Field<Int64>
-    public let error: Field<SynchronizationError>
-    public let state: Field<SynchronizationTaskExecutionResult>
-    public let timeBegan: Field<Date>
-    public let timeEnded: Field<Date>
-
-    private init() {
-        self.activityIdentifier = Field("activityIdentifier")
-        self.countEntitled = Field("countEntitled")
-        self.countEntitledForProvisioning = Field("countEntitledForProvisioning")
-        self.countEscrowed = Field("countEscrowed")
-        self.countEscrowedRaw = Field("countEscrowedRaw")
-        self.countExported = Field("countExported")
-        self.countExports = Field("countExports")
-        self.countImported = Field("countImported")
-        self.countImportedDeltas = Field("countImportedDeltas")
-        self.countImportedReferenceDeltas = Field("countImportedReferenceDeltas")
-        self.error = Field("error")
-        self.state = Field("state")
-        self.timeBegan = Field("timeBegan")
-        self.timeEnded = Field("timeEnded")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.synchronizationTaskExecutionResult`.
-public typealias SynchronizationTaskExecutionResult = OpenEnum<SynchronizationTaskExecutionResultValues>
-
-/// The values of `SynchronizationTaskExecutionResult` that the spec declares; others decode and re-encode too.
-public enum SynchronizationTaskExecutionResultValues: EnumValues {
-    public static let known: [String] = ["Succeeded", "Failed", "EntryLevelErrors"]
-}
-
-extension SynchronizationTaskExecutionResult {
-    public static var succeeded: Self { Self(rawValue: "Succeeded") }
-
-    public static var failed: Self { Self(rawValue: "Failed") }
-
-    public static var entryLevelErrors: Self { Self(rawValue: "EntryLevelErrors") }
-}
-
-/// Its properties are listed in `SynchronizationTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/synchronizationtemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.synchronizationTemplate`.
-public typealias SynchronizationTemplate = Model<SynchronizationTemplateFields>
-
-/// The properties of a `SynchronizationTemplate`, inherited ones included.
-public struct SynchronizationTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationTemplate",
-        base: Entity.self,
-        fields: SynchronizationTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let applicationId: Field<String>
-    public let `default`: Field<Bool>
+    public let createdDateTime: Field<Date>
     public let description: Field<String>
-    public let discoverable: Field<Bool>
-    public let factoryTag: Field<String>
-    public let metadata: Field<[SynchronizationMetadataEntry]>
+    public let displayName: Field<String>
+    public let email: Field<String>
+    public let isArchived: Field<Bool>
+    public let isFavoriteByDefault: Field<Bool>
+    public let layoutType: Field<ChannelLayoutType>
+    public let membershipType: Field<ChannelMembershipType>
+    public let migrationMode: Field<MigrationMode>
+    public let originalCreatedDateTime: Field<Date>
+    public let summary: Field<ChannelSummary>
+    public let tenantId: Field<String>
+    public let webUrl: Field<String>
 
-    /// Present when the request expanded it (`expand("schema")`).
-    public let schemaValue: Field<SynchronizationSchema>
+    /// Present when the request expanded it (`expand("allMembers")`).
+    public let allMembers: Field<[ConversationMember]>
+
+    /// Present when the request expanded it (`expand("enabledApps")`).
+    public let enabledApps: Field<[TeamsApp]>
+
+    /// Present when the request expanded it (`expand("filesFolder")`).
+    public let filesFolder: Field<DriveItem>
+
+    /// Present when the request expanded it (`expand("members")`).
+    public let members: Field<[ConversationMember]>
+
+    /// Present when the request expanded it (`expand("messages")`).
+    public let messages: Field<[ChatMessage]>
+
+    /// Present when the request expanded it (`expand("sharedWithTeams")`).
+    public let sharedWithTeams: Field<[SharedWithChannelTeamInfo]>
+
+    /// Present when the request expanded it (`expand("tabs")`).
+    public let tabs: Field<[TeamsTab]>
 
     private init() {
         self.id = Field("id")
-        self.applicationId = Field("applicationId")
-        self.default = Field("default")
+        self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
-        self.discoverable = Field("discoverable")
-        self.factoryTag = Field("factoryTag")
-        self.metadata = Field("metadata")
-        self.schemaValue = Field("schema")
+        self.displayName = Field("displayName")
+        self.email = Field("email")
+        self.isArchived = Field("isArchived")
+        self.isFavoriteByDefault = Field("isFavoriteByDefault")
+        self.layoutType = Field("layoutType")
+        self.membershipType = Field("membershipType")
+        self.migrationMode = Field("migrationMode")
+        self.originalCreatedDateTime = Field("originalCreatedDateTime")
+        self.summary = Field("summary")
+        self.tenantId = Field("tenantId")
+        self.webUrl = Field("webUrl")
+        self.allMembers = Field("allMembers")
+        self.enabledApps = Field("enabledApps")
+        self.filesFolder = Field("filesFolder")
+        self.members = Field("members")
+        self.messages = Field("messages")
+        self.sharedWithTeams = Field("sharedWithTeams")
+        self.tabs = Field("tabs")
     }
 }
 
-/// Requests for one `SynchronizationTemplate`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `ChannelAddedEventMessageDetailFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.synchronizationTemplate`.
-public struct SynchronizationTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SynchronizationTemplate
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channeladdedeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channelAddedEventMessageDetail`.
+public typealias ChannelAddedEventMessageDetail = Model<ChannelAddedEventMessageDetailFields>
+
+/// The properties of a `ChannelAddedEventMessageDetail`, inherited ones included.
+public struct ChannelAddedEventMessageDetailFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.channelAddedEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: ChannelAddedEventMessageDetailFields()
+    )
+
+    public let channelDisplayName: Field<String>
+    public let channelId: Field<String>
+    public let initiator: Field<IdentitySet>
+
+    private init() {
+        self.channelDisplayName = Field("channelDisplayName")
+        self.channelId = Field("channelId")
+        self.initiator = Field("initiator")
+    }
+}
+
+/// Its properties are listed in `ChannelDeletedEventMessageDetailFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channeldeletedeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channelDeletedEventMessageDetail`.
+public typealias ChannelDeletedEventMessageDetail = Model<ChannelDeletedEventMessageDetailFields>
+
+/// The properties of a `ChannelDeletedEventMessageDetail`, inherited ones included.
+public struct ChannelDeletedEventMessageDetailFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.channelDeletedEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: ChannelDeletedEventMessageDetailFields()
+    )
+
+    public let channelDisplayName: Field<String>
+    public let channelId: Field<String>
+    public let initiator: Field<IdentitySet>
+
+    private init() {
+        self.channelDisplayName = Field("channelDisplayName")
+        self.channelId = Field("channelId")
+        self.initiator = Field("initiator")
+    }
+}
+
+/// Its properties are listed in `ChannelDescriptionUpdatedEventMessageDetailFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/channeldescriptionupdatedeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channelDescriptionUpdatedEventMessageDetail`.
+public typealias ChannelDescriptionUpdatedEventMessageDetail = Model<ChannelDescriptionUpdatedEventMessageDetailFields>
+
+/// The properties of a `ChannelDescriptionUpdatedEventMessageDetail`, inherited ones included.
+public struct ChannelDescriptionUpdatedEventMessageDetailFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.channelDescriptionUpdatedEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: ChannelDescriptionUpdatedEventMessageDetailFields()
+    )
+
+    public let channelDescription: Field<String>
+    public let channelId: Field<String>
+    public let initiator: Field<IdentitySet>
+
+    private init() {
+        self.channelDescription = Field("channelDescription")
+        self.channelId = Field("channelId")
+        self.initiator = Field("initiator")
+    }
+}
+
+/// Its properties are listed in `ChannelIdentityFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelidentity?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channelIdentity`.
+public typealias ChannelIdentity = Model<ChannelIdentityFields>
+
+/// The properties of a `ChannelIdentity`, inherited ones included.
+public struct ChannelIdentityFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.channelIdentity", fields: ChannelIdentityFields())
+    public let channelId: Field<String>
+    public let teamId: Field<String>
+
+    private init() {
+        self.channelId = Field("channelId")
+        self.teamId = Field("teamId")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.channelLayoutType`.
+public typealias ChannelLayoutType = OpenEnum<ChannelLayoutTypeValues>
+
+/// The values of `ChannelLayoutType` that the spec declares; others decode and re-encode too.
+public enum ChannelLayoutTypeValues: EnumValues {
+    public static let known: [String] = ["post", "chat", "unknownFutureValue"]
+}
+
+extension ChannelLayoutType {
+    public static var post: Self { Self(rawValue: "post") }
+
+    public static var chat: Self { Self(rawValue: "chat") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `ChannelMembersNotificationRecipientFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelmembersnotificationrecipient?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channelMembersNotificationRecipient`.
+public typealias ChannelMembersNotificationRecipient = Model<ChannelMembersNotificationRecipientFields>
+
+/// The properties of a `ChannelMembersNotificationRecipient`, inherited ones included.
+public struct ChannelMembersNotificationRecipientFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.channelMembersNotificationRecipient",
+        base: TeamworkNotificationRecipient.self,
+        fields: ChannelMembersNotificationRecipientFields()
+    )
+
+    public let channelId: Field<String>
+    public let teamId: Field<String>
+
+    private init() {
+        self.channelId = Field("channelId")
+        self.teamId = Field("teamId")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.channelMembershipType`.
+public typealias ChannelMembershipType = OpenEnum<ChannelMembershipTypeValues>
+
+/// The values of `ChannelMembershipType` that the spec declares; others decode and re-encode too.
+public enum ChannelMembershipTypeValues: EnumValues {
+    public static let known: [String] = ["standard", "private", "unknownFutureValue", "shared"]
+}
+
+extension ChannelMembershipType {
+    public static var standard: Self { Self(rawValue: "standard") }
+
+    public static var `private`: Self { Self(rawValue: "private") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+
+    public static var shared: Self { Self(rawValue: "shared") }
+}
+
+/// Its properties are listed in `ChannelRenamedEventMessageDetailFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelrenamedeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channelRenamedEventMessageDetail`.
+public typealias ChannelRenamedEventMessageDetail = Model<ChannelRenamedEventMessageDetailFields>
+
+/// The properties of a `ChannelRenamedEventMessageDetail`, inherited ones included.
+public struct ChannelRenamedEventMessageDetailFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.channelRenamedEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: ChannelRenamedEventMessageDetailFields()
+    )
+
+    public let channelDisplayName: Field<String>
+    public let channelId: Field<String>
+    public let initiator: Field<IdentitySet>
+
+    private init() {
+        self.channelDisplayName = Field("channelDisplayName")
+        self.channelId = Field("channelId")
+        self.initiator = Field("initiator")
+    }
+}
+
+/// Requests for one `Channel`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.channel`.
+public struct ChannelRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Channel
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -3744,222 +1248,334 @@ public struct SynchronizationTemplateRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.synchronizationTemplate",
-        model: SynchronizationTemplate.self,
-        children: [.init("schema", "microsoft.graph.synchronizationSchema", collection: false)]
+        "microsoft.graph.channel",
+        model: Channel.self,
+        children: [
+            .init("allMembers", "microsoft.graph.conversationMember", collection: true),
+            .init("enabledApps", "microsoft.graph.teamsApp", collection: true),
+            .init("filesFolder", "microsoft.graph.driveItem", collection: false),
+            .init("members", "microsoft.graph.conversationMember", collection: true),
+            .init("messages", "microsoft.graph.chatMessage", collection: true),
+            .init("sharedWithTeams", "microsoft.graph.sharedWithChannelTeamInfo", collection: true),
+            .init("tabs", "microsoft.graph.teamsTab", collection: true),
+        ],
+        operations: [
+            .init("archive", .post),
+            .init("completeMigration", .post),
+            .init("provisionEmail", .post, response: .model(ProvisionChannelEmailResult.self)),
+            .init("removeEmail", .post),
+            .init("startMigration", .post),
+            .init("unarchive", .post),
+            .init("doesUserHaveAccess", .get, response: .boolean),
+            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+            .init("getAllRetainedMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+        ]
     )
 
-    public var schema: SynchronizationSchemaRequestBuilder { .init(client: client, path: path.appending("schema")) }
-}
+    /// `allMembers.request()` lists them; `allMembers("conversationMember-id")` addresses one.
+    public var allMembers: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
+        .init(client: client, path: path.appending("allMembers"))
+    }
 
-/// Its properties are listed in `SystemFacetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/systemfacet?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.systemFacet`.
-public typealias SystemFacet = Model<SystemFacetFields>
+    /// `enabledApps.request()` lists them; `enabledApps("teamsApp-id")` addresses one.
+    public var enabledApps: CollectionRequestBuilder<TeamsAppRequestBuilder> {
+        .init(client: client, path: path.appending("enabledApps"))
+    }
 
-/// The properties of a `SystemFacet`, inherited ones included.
-public struct SystemFacetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.systemFacet", fields: SystemFacetFields())
+    public var filesFolder: DriveItemRequestBuilder { .init(client: client, path: path.appending("filesFolder")) }
 
-    private init() {
+    /// `members.request()` lists them; `members("conversationMember-id")` addresses one.
+    public var members: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
+        .init(client: client, path: path.appending("members"))
+    }
+
+    /// `messages.request()` lists them; `messages("chatMessage-id")` addresses one.
+    public var messages: CollectionRequestBuilder<ChatMessageRequestBuilder> {
+        .init(client: client, path: path.appending("messages"))
+    }
+
+    /// `sharedWithTeams.request()` lists them; `sharedWithTeams("sharedWithChannelTeamInfo-id")` addresses one.
+    public var sharedWithTeams: CollectionRequestBuilder<SharedWithChannelTeamInfoRequestBuilder> {
+        .init(client: client, path: path.appending("sharedWithTeams"))
+    }
+
+    /// `tabs.request()` lists them; `tabs("teamsTab-id")` addresses one.
+    public var tabs: CollectionRequestBuilder<TeamsTabRequestBuilder> {
+        .init(client: client, path: path.appending("tabs"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.channel/archive` (POST).
+    public func archive(shouldSetSpoSiteReadOnlyForMembers: Bool) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("archive"))
+        var body = JSONObject()
+        body.set("shouldSetSpoSiteReadOnlyForMembers", shouldSetSpoSiteReadOnlyForMembers)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.channel/completeMigration` (POST).
+    public func completeMigration() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("completeMigration"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.channel/provisionEmail` (POST).
+    public func provisionEmail() -> OperationRequest<ProvisionChannelEmailResult> {
+        let request = APIRequest(method: .post, path: path.appending("provisionEmail"))
+        return OperationRequest(client: client, request: request, decoder: .model(ProvisionChannelEmailResult.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.channel/removeEmail` (POST).
+    public func removeEmail() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("removeEmail"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.channel/startMigration` (POST).
+    public func startMigration(conversationCreationDateTime: Date) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("startMigration"))
+        var body = JSONObject()
+        body.set("conversationCreationDateTime", conversationCreationDateTime)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.channel/unarchive` (POST).
+    public func unarchive() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("unarchive"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.channel/doesUserHaveAccess` (GET).
+    public func doesUserHaveAccess(
+        userId: String? = nil,
+        tenantId: String? = nil,
+        userPrincipalName: String? = nil
+    ) -> OperationRequest<Bool> {
+        var arguments: [(String, ODataLiteral)] = []
+        if let userId { arguments.append(("userId", ODataLiteral(json: userId))) }
+        if let tenantId { arguments.append(("tenantId", ODataLiteral(json: tenantId))) }
+        if let userPrincipalName { arguments.append(("userPrincipalName", ODataLiteral(json: userPrincipalName))) }
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "doesUserHaveAccess", parameters: arguments)
+        )
+        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
     }
 }
 
-/// Its properties are listed in `TabUpdatedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tabupdatedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tabUpdatedEventMessageDetail`.
-public typealias TabUpdatedEventMessageDetail = Model<TabUpdatedEventMessageDetailFields>
+extension CollectionRequestBuilder where Item == ChannelRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.channel/getAllMessages` (GET).
+    public func getAllMessages() -> CollectionRequest<ChatMessage> {
+        let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
 
-/// The properties of a `TabUpdatedEventMessageDetail`, inherited ones included.
-public struct TabUpdatedEventMessageDetailFields: FieldSet {
+    /// - Remark: Generated from `microsoft.graph.channel/getAllRetainedMessages` (GET).
+    public func getAllRetainedMessages() -> CollectionRequest<ChatMessage> {
+        let request = APIRequest(method: .get, path: path.appending(function: "getAllRetainedMessages", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `ChannelSetAsFavoriteByDefaultEventMessageDetailFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/channelsetasfavoritebydefaulteventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channelSetAsFavoriteByDefaultEventMessageDetail`.
+public typealias ChannelSetAsFavoriteByDefaultEventMessageDetail =
+    Model<ChannelSetAsFavoriteByDefaultEventMessageDetailFields>
+
+/// The properties of a `ChannelSetAsFavoriteByDefaultEventMessageDetail`, inherited ones included.
+public struct ChannelSetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.tabUpdatedEventMessageDetail",
+        "microsoft.graph.channelSetAsFavoriteByDefaultEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TabUpdatedEventMessageDetailFields()
+        fields: ChannelSetAsFavoriteByDefaultEventMessageDetailFields()
     )
 
+    public let channelId: Field<String>
     public let initiator: Field<IdentitySet>
-    public let tabId: Field<String>
 
     private init() {
+        self.channelId = Field("channelId")
         self.initiator = Field("initiator")
-        self.tabId = Field("tabId")
     }
 }
 
-/// Its properties are listed in `TargetAgentIdentitySponsorsOrOwnersFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChannelSummaryFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetagentidentitysponsorsorowners?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetAgentIdentitySponsorsOrOwners`.
-public typealias TargetAgentIdentitySponsorsOrOwners = Model<TargetAgentIdentitySponsorsOrOwnersFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelsummary?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channelSummary`.
+public typealias ChannelSummary = Model<ChannelSummaryFields>
 
-/// The properties of a `TargetAgentIdentitySponsorsOrOwners`, inherited ones included.
-public struct TargetAgentIdentitySponsorsOrOwnersFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.targetAgentIdentitySponsorsOrOwners",
-        base: SubjectSet.self,
-        fields: TargetAgentIdentitySponsorsOrOwnersFields()
-    )
+/// The properties of a `ChannelSummary`, inherited ones included.
+public struct ChannelSummaryFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.channelSummary", fields: ChannelSummaryFields())
+    public let guestsCount: Field<Int32>
+    public let hasMembersFromOtherTenants: Field<Bool>
+    public let membersCount: Field<Int32>
+    public let ownersCount: Field<Int32>
 
     private init() {
+        self.guestsCount = Field("guestsCount")
+        self.hasMembersFromOtherTenants = Field("hasMembersFromOtherTenants")
+        self.membersCount = Field("membersCount")
+        self.ownersCount = Field("ownersCount")
     }
 }
 
-/// Its properties are listed in `TargetApplicationOwnersFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields`; read and write them as
+/// `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetapplicationowners?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetApplicationOwners`.
-public typealias TargetApplicationOwners = Model<TargetApplicationOwnersFields>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/channelunsetasfavoritebydefaulteventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.channelUnsetAsFavoriteByDefaultEventMessageDetail`.
+public typealias ChannelUnsetAsFavoriteByDefaultEventMessageDetail =
+    Model<ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields>
 
-/// The properties of a `TargetApplicationOwners`, inherited ones included.
-public struct TargetApplicationOwnersFields: FieldSet {
+/// The properties of a `ChannelUnsetAsFavoriteByDefaultEventMessageDetail`, inherited ones included.
+public struct ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.targetApplicationOwners",
-        base: SubjectSet.self,
-        fields: TargetApplicationOwnersFields()
+        "microsoft.graph.channelUnsetAsFavoriteByDefaultEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields()
     )
 
+    public let channelId: Field<String>
+    public let initiator: Field<IdentitySet>
+
     private init() {
+        self.channelId = Field("channelId")
+        self.initiator = Field("initiator")
     }
 }
 
-/// Its properties are listed in `TargetDeviceGroupFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChatFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetdevicegroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetDeviceGroup`.
-public typealias TargetDeviceGroup = Model<TargetDeviceGroupFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chat?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chat`.
+public typealias Chat = Model<ChatFields>
 
-/// The properties of a `TargetDeviceGroup`, inherited ones included.
-public struct TargetDeviceGroupFields: FieldSet {
+/// The properties of a `Chat`, inherited ones included.
+public struct ChatFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.chat", base: Entity.self, fields: ChatFields())
+    public let id: Field<String>
+    public let chatType: Field<ChatType>
+    public let createdDateTime: Field<Date>
+    public let isHiddenForAllMembers: Field<Bool>
+    public let lastUpdatedDateTime: Field<Date>
+    public let migrationMode: Field<MigrationMode>
+    public let onlineMeetingInfo: Field<TeamworkOnlineMeetingInfo>
+    public let originalCreatedDateTime: Field<Date>
+    public let tenantId: Field<String>
+    public let topic: Field<String>
+    public let viewpoint: Field<ChatViewpoint>
+    public let webUrl: Field<String>
+
+    /// Present when the request expanded it (`expand("installedApps")`).
+    public let installedApps: Field<[TeamsAppInstallation]>
+
+    /// Present when the request expanded it (`expand("lastMessagePreview")`).
+    public let lastMessagePreview: Field<ChatMessageInfo>
+
+    /// Present when the request expanded it (`expand("members")`).
+    public let members: Field<[ConversationMember]>
+
+    /// Present when the request expanded it (`expand("messages")`).
+    public let messages: Field<[ChatMessage]>
+
+    /// Present when the request expanded it (`expand("permissionGrants")`).
+    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
+
+    /// Present when the request expanded it (`expand("pinnedMessages")`).
+    public let pinnedMessages: Field<[PinnedChatMessageInfo]>
+
+    /// Present when the request expanded it (`expand("tabs")`).
+    public let tabs: Field<[TeamsTab]>
+
+    /// Present when the request expanded it (`expand("targetedMessages")`).
+    public let targetedMessages: Field<[TargetedChatMessage]>
+
+    private init() {
+        self.id = Field("id")
+        self.chatType = Field("chatType")
+        self.createdDateTime = Field("createdDateTime")
+        self.isHiddenForAllMembers = Field("isHiddenForAllMembers")
+        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
+        self.migrationMode = Field("migrationMode")
+        self.onlineMeetingInfo = Field("onlineMeetingInfo")
+        self.originalCreatedDateTime = Field("originalCreatedDateTime")
+        self.tenantId = Field("tenantId")
+        self.topic = Field("topic")
+        self.viewpoint = Field("viewpoint")
+        self.webUrl = Field("webUrl")
+        self.installedApps = Field("installedApps")
+        self.lastMessagePreview = Field("lastMessagePreview")
+        self.members = Field("members")
+        self.messages = Field("messages")
+        self.permissionGrants = Field("permissionGrants")
+        self.pinnedMessages = Field("pinnedMessages")
+        self.tabs = Field("tabs")
+        self.targetedMessages = Field("targetedMessages")
+    }
+}
+
+/// Its properties are listed in `ChatInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatInfo`.
+public typealias ChatInfo = Model<ChatInfoFields>
+
+/// The properties of a `ChatInfo`, inherited ones included.
+public struct ChatInfoFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.chatInfo", fields: ChatInfoFields())
+    public let messageId: Field<String>
+    public let replyChainMessageId: Field<String>
+    public let threadId: Field<String>
+
+    private init() {
+        self.messageId = Field("messageId")
+        self.replyChainMessageId = Field("replyChainMessageId")
+        self.threadId = Field("threadId")
+    }
+}
+
+/// Its properties are listed in `ChatMembersNotificationRecipientFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmembersnotificationrecipient?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMembersNotificationRecipient`.
+public typealias ChatMembersNotificationRecipient = Model<ChatMembersNotificationRecipientFields>
+
+/// The properties of a `ChatMembersNotificationRecipient`, inherited ones included.
+public struct ChatMembersNotificationRecipientFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.targetDeviceGroup",
+        "microsoft.graph.chatMembersNotificationRecipient",
+        base: TeamworkNotificationRecipient.self,
+        fields: ChatMembersNotificationRecipientFields()
+    )
+
+    public let chatId: Field<String>
+
+    private init() {
+        self.chatId = Field("chatId")
+    }
+}
+
+/// Its properties are listed in `ChatMessageFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessage?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessage`.
+public typealias ChatMessage = Model<ChatMessageFields>
+
+/// The properties of a `ChatMessage`, inherited ones included.
+public struct ChatMessageFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessage",
         base: Entity.self,
-        fields: TargetDeviceGroupFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `TargetDeviceGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.targetDeviceGroup`.
-public struct TargetDeviceGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetDeviceGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.targetDeviceGroup", model: TargetDeviceGroup.self)
-}
-
-/// Its properties are listed in `TargetManagerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetmanager?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetManager`.
-public typealias TargetManager = Model<TargetManagerFields>
-
-/// The properties of a `TargetManager`, inherited ones included.
-public struct TargetManagerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.targetManager",
-        base: SubjectSet.self,
-        fields: TargetManagerFields()
-    )
-
-    public let managerLevel: Field<Int32>
-
-    private init() {
-        self.managerLevel = Field("managerLevel")
-    }
-}
-
-/// Its properties are listed in `TargetOwnersFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetowners?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetOwners`.
-public typealias TargetOwners = Model<TargetOwnersFields>
-
-/// The properties of a `TargetOwners`, inherited ones included.
-public struct TargetOwnersFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.targetOwners", fields: TargetOwnersFields())
-    public let notifyMembers: Field<NotifyMembers>
-    public let securityGroups: Field<[String]>
-
-    private init() {
-        self.notifyMembers = Field("notifyMembers")
-        self.securityGroups = Field("securityGroups")
-    }
-}
-
-/// Its properties are listed in `TargetResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetResource`.
-public typealias TargetResource = Model<TargetResourceFields>
-
-/// The properties of a `TargetResource`, inherited ones included.
-public struct TargetResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.targetResource", fields: TargetResourceFields())
-    public let displayName: Field<String>
-    public let groupType: Field<GroupType>
-    public let id: Field<String>
-    public let modifiedProperties: Field<[ModifiedProperty]>
-    public let type: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.groupType = Field("groupType")
-        self.id = Field("id")
-        self.modifiedProperties = Field("modifiedProperties")
-        self.type = Field("type")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `TargetUserSponsorsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetusersponsors?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetUserSponsors`.
-public typealias TargetUserSponsors = Model<TargetUserSponsorsFields>
-
-/// The properties of a `TargetUserSponsors`, inherited ones included.
-public struct TargetUserSponsorsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.targetUserSponsors",
-        base: SubjectSet.self,
-        fields: TargetUserSponsorsFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `TargetedChatMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetedchatmessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetedChatMessage`.
-public typealias TargetedChatMessage = Model<TargetedChatMessageFields>
-
-/// The properties of a `TargetedChatMessage`, inherited ones included.
-public struct TargetedChatMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.targetedChatMessage",
-        base: ChatMessage.self,
-        fields: TargetedChatMessageFields()
+        derived: [TargetedChatMessage.self],
+        fields: ChatMessageFields()
     )
 
     public let id: Field<String>
@@ -3992,8 +1608,6 @@ public struct TargetedChatMessageFields: FieldSet {
     /// Present when the request expanded it (`expand("replies")`).
     public let replies: Field<[ChatMessage]>
 
-    public let recipient: Field<Identity>
-
     private init() {
         self.id = Field("id")
         self.attachments = Field("attachments")
@@ -4020,3110 +1634,121 @@ public struct TargetedChatMessageFields: FieldSet {
         self.webUrl = Field("webUrl")
         self.hostedContents = Field("hostedContents")
         self.replies = Field("replies")
-        self.recipient = Field("recipient")
     }
 }
 
-/// Requests for one `TargetedChatMessage`: `request()` reads, updates or deletes it.
+/// Flags: the wire value lists members separated by commas.
 ///
-/// - Remark: Generated from `microsoft.graph.targetedChatMessage`.
-public struct TargetedChatMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetedChatMessage
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - Remark: Generated from `microsoft.graph.chatMessageActions`.
+public typealias ChatMessageActions = OpenEnum<ChatMessageActionsValues>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.targetedChatMessage",
-        model: TargetedChatMessage.self,
-        children: [
-            .init("hostedContents", "microsoft.graph.chatMessageHostedContent", collection: true),
-            .init("replies", "microsoft.graph.chatMessage", collection: true),
-        ],
-        operations: [
-            .init("setReaction", .post),
-            .init("softDelete", .post),
-            .init("undoSoftDelete", .post),
-            .init("unsetReaction", .post),
-            .init("replyWithQuote", .post, onCollection: true, response: .model(ChatMessage.self)),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
-
-    /// `hostedContents.request()` lists them; `hostedContents("chatMessageHostedContent-id")` addresses one.
-    public var hostedContents: CollectionRequestBuilder<ChatMessageHostedContentRequestBuilder> {
-        .init(client: client, path: path.appending("hostedContents"))
-    }
-
-    /// `replies.request()` lists them; `replies("chatMessage-id")` addresses one.
-    public var replies: CollectionRequestBuilder<ChatMessageRequestBuilder> {
-        .init(client: client, path: path.appending("replies"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedChatMessage/setReaction` (POST).
-    public func setReaction(reactionType: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setReaction"))
-        var body = JSONObject()
-        body.set("reactionType", reactionType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedChatMessage/softDelete` (POST).
-    public func softDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("softDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedChatMessage/undoSoftDelete` (POST).
-    public func undoSoftDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("undoSoftDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedChatMessage/unsetReaction` (POST).
-    public func unsetReaction(reactionType: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("unsetReaction"))
-        var body = JSONObject()
-        body.set("reactionType", reactionType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
+/// The values of `ChatMessageActions` that the spec declares; others decode and re-encode too.
+public enum ChatMessageActionsValues: FlagValues {
+    public static let known: [String] = ["reactionAdded", "reactionRemoved", "actionUndefined", "unknownFutureValue"]
 }
 
-extension CollectionRequestBuilder where Item == TargetedChatMessageRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.targetedChatMessage/replyWithQuote` (POST).
-    public func replyWithQuote(messageIds: [String], replyMessage: ChatMessage) -> OperationRequest<ChatMessage> {
-        var request = APIRequest(method: .post, path: path.appending("replyWithQuote"))
-        var body = JSONObject()
-        body.set("messageIds", messageIds)
-        body.set("replyMessage", replyMessage)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ChatMessage.self))
-    }
+extension ChatMessageActions {
+    public static var reactionAdded: Self { Self(rawValue: "reactionAdded") }
 
-    /// - Remark: Generated from `microsoft.graph.targetedChatMessage/delta` (GET).
-    public func delta() -> CollectionRequest<ChatMessage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
+    public static var reactionRemoved: Self { Self(rawValue: "reactionRemoved") }
 
-/// Its properties are listed in `TargetedManagedAppConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetedmanagedappconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration`.
-public typealias TargetedManagedAppConfiguration = Model<TargetedManagedAppConfigurationFields>
-
-/// The properties of a `TargetedManagedAppConfiguration`, inherited ones included.
-public struct TargetedManagedAppConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.targetedManagedAppConfiguration",
-        base: ManagedAppConfiguration.self,
-        fields: TargetedManagedAppConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let customSettings: Field<[KeyValuePair]>
-    public let deployedAppCount: Field<Int32>
-    public let isAssigned: Field<Bool>
-
-    /// Present when the request expanded it (`expand("apps")`).
-    public let apps: Field<[ManagedMobileApp]>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deploymentSummary")`).
-    public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.customSettings = Field("customSettings")
-        self.deployedAppCount = Field("deployedAppCount")
-        self.isAssigned = Field("isAssigned")
-        self.apps = Field("apps")
-        self.assignments = Field("assignments")
-        self.deploymentSummary = Field("deploymentSummary")
-    }
-}
-
-/// Requests for one `TargetedManagedAppConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration`.
-public struct TargetedManagedAppConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetedManagedAppConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.targetedManagedAppConfiguration",
-        model: TargetedManagedAppConfiguration.self,
-        children: [
-            .init("apps", "microsoft.graph.managedMobileApp", collection: true),
-            .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
-            .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
-        ],
-        operations: [.init("assign", .post), .init("targetApps", .post)]
-    )
-
-    /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
-    public var apps: CollectionRequestBuilder<ManagedMobileAppRequestBuilder> {
-        .init(client: client, path: path.appending("apps"))
-    }
-
-    /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    public var deploymentSummary: ManagedAppPolicyDeploymentSummaryRequestBuilder {
-        .init(client: client, path: path.appending("deploymentSummary"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration/assign` (POST).
-    public func assign(assignments: [TargetedManagedAppPolicyAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("assignments", assignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration/targetApps` (POST).
-    public func targetApps(apps: [ManagedMobileApp]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("targetApps"))
-        var body = JSONObject()
-        body.set("apps", apps)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration/targetApps` (POST).
-    public func targetApps(
-        apps: [ManagedMobileApp],
-        appGroupType: TargetedManagedAppGroupType
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("targetApps"))
-        var body = JSONObject()
-        body.set("apps", apps)
-        body.set("appGroupType", appGroupType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.targetedManagedAppGroupType`.
-public typealias TargetedManagedAppGroupType = OpenEnum<TargetedManagedAppGroupTypeValues>
-
-/// The values of `TargetedManagedAppGroupType` that the spec declares; others decode and re-encode too.
-public enum TargetedManagedAppGroupTypeValues: EnumValues {
-    public static let known: [String] = ["selectedPublicApps", "allCoreMicrosoftApps", "allMicrosoftApps", "allApps"]
-}
-
-extension TargetedManagedAppGroupType {
-    public static var selectedPublicApps: Self { Self(rawValue: "selectedPublicApps") }
-
-    public static var allCoreMicrosoftApps: Self { Self(rawValue: "allCoreMicrosoftApps") }
-
-    public static var allMicrosoftApps: Self { Self(rawValue: "allMicrosoftApps") }
-
-    public static var allApps: Self { Self(rawValue: "allApps") }
-}
-
-/// Its properties are listed in `TargetedManagedAppPolicyAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetedmanagedapppolicyassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetedManagedAppPolicyAssignment`.
-public typealias TargetedManagedAppPolicyAssignment = Model<TargetedManagedAppPolicyAssignmentFields>
-
-/// The properties of a `TargetedManagedAppPolicyAssignment`, inherited ones included.
-public struct TargetedManagedAppPolicyAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.targetedManagedAppPolicyAssignment",
-        base: Entity.self,
-        fields: TargetedManagedAppPolicyAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `TargetedManagedAppPolicyAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.targetedManagedAppPolicyAssignment`.
-public struct TargetedManagedAppPolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetedManagedAppPolicyAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.targetedManagedAppPolicyAssignment",
-        model: TargetedManagedAppPolicyAssignment.self
-    )
-}
-
-/// Its properties are listed in `TargetedManagedAppProtectionFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/targetedmanagedappprotection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.targetedManagedAppProtection`.
-public typealias TargetedManagedAppProtection = Model<TargetedManagedAppProtectionFields>
-
-/// The properties of a `TargetedManagedAppProtection`, inherited ones included.
-public struct TargetedManagedAppProtectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.targetedManagedAppProtection",
-        base: ManagedAppProtection.self,
-        derived: [AndroidManagedAppProtection.self, IosManagedAppProtection.self],
-        fields: TargetedManagedAppProtectionFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>
-    public let allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>
-    public let allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>
-    public let allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>
-    public let contactSyncBlocked: Field<Bool>
-    public let dataBackupBlocked: Field<Bool>
-    public let deviceComplianceRequired: Field<Bool>
-    public let disableAppPinIfDevicePinIsSet: Field<Bool>
-    public let fingerprintBlocked: Field<Bool>
-    public let managedBrowser: Field<ManagedBrowserType>
-    public let managedBrowserToOpenLinksRequired: Field<Bool>
-    public let maximumPinRetries: Field<Int32>
-    public let minimumPinLength: Field<Int32>
-    public let minimumRequiredAppVersion: Field<String>
-    public let minimumRequiredOsVersion: Field<String>
-    public let minimumWarningAppVersion: Field<String>
-    public let minimumWarningOsVersion: Field<String>
-    public let organizationalCredentialsRequired: Field<Bool>
-    public let periodBeforePinReset: Field<String>
-    public let periodOfflineBeforeAccessCheck: Field<String>
-    public let periodOfflineBeforeWipeIsEnforced: Field<String>
-    public let periodOnlineBeforeAccessCheck: Field<String>
-    public let pinCharacterSet: Field<ManagedAppPinCharacterSet>
-    public let pinRequired: Field<Bool>
-    public let printBlocked: Field<Bool>
-    public let saveAsBlocked: Field<Bool>
-    public let simplePinBlocked: Field<Bool>
-    public let isAssigned: Field<Bool>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.allowedDataStorageLocations = Field("allowedDataStorageLocations")
-        self.allowedInboundDataTransferSources = Field("allowedInboundDataTransferSources")
-        self.allowedOutboundClipboardSharingLevel = Field("allowedOutboundClipboardSharingLevel")
-        self.allowedOutboundDataTransferDestinations = Field("allowedOutboundDataTransferDestinations")
-        self.contactSyncBlocked = Field("contactSyncBlocked")
-        self.dataBackupBlocked = Field("dataBackupBlocked")
-        self.deviceComplianceRequired = Field("deviceComplianceRequired")
-        self.disableAppPinIfDevicePinIsSet = Field("disableAppPinIfDevicePinIsSet")
-        self.fingerprintBlocked = Field("fingerprintBlocked")
-        self.managedBrowser = Field("managedBrowser")
-        self.managedBrowserToOpenLinksRequired = Field("managedBrowserToOpenLinksRequired")
-        self.maximumPinRetries = Field("maximumPinRetries")
-        self.minimumPinLength = Field("minimumPinLength")
-        self.minimumRequiredAppVersion = Field("minimumRequiredAppVersion")
-        self.minimumRequiredOsVersion = Field("minimumRequiredOsVersion")
-        self.minimumWarningAppVersion = Field("minimumWarningAppVersion")
-        self.minimumWarningOsVersion = Field("minimumWarningOsVersion")
-        self.organizationalCredentialsRequired = Field("organizationalCredentialsRequired")
-        self.periodBeforePinReset = Field("periodBeforePinReset")
-        self.periodOfflineBeforeAccessCheck = Field("periodOfflineBeforeAccessCheck")
-        self.periodOfflineBeforeWipeIsEnforced = Field("periodOfflineBeforeWipeIsEnforced")
-        self.periodOnlineBeforeAccessCheck = Field("periodOnlineBeforeAccessCheck")
-        self.pinCharacterSet = Field("pinCharacterSet")
-        self.pinRequired = Field("pinRequired")
-        self.printBlocked = Field("printBlocked")
-        self.saveAsBlocked = Field("saveAsBlocked")
-        self.simplePinBlocked = Field("simplePinBlocked")
-        self.isAssigned = Field("isAssigned")
-        self.assignments = Field("assignments")
-    }
-}
-
-/// Requests for one `TargetedManagedAppProtection`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.targetedManagedAppProtection`.
-public struct TargetedManagedAppProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetedManagedAppProtection
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.targetedManagedAppProtection",
-        model: TargetedManagedAppProtection.self,
-        children: [.init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("targetApps", .post)]
-    )
-
-    /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedManagedAppProtection/assign` (POST).
-    public func assign(assignments: [TargetedManagedAppPolicyAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("assignments", assignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedManagedAppProtection/targetApps` (POST).
-    public func targetApps(apps: [ManagedMobileApp]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("targetApps"))
-        var body = JSONObject()
-        body.set("apps", apps)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.targetedManagedAppProtection/targetApps` (POST).
-    public func targetApps(
-        apps: [ManagedMobileApp],
-        appGroupType: TargetedManagedAppGroupType
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("targetApps"))
-        var body = JSONObject()
-        body.set("apps", apps)
-        body.set("appGroupType", appGroupType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.targettedUserType`.
-public typealias TargettedUserType = OpenEnum<TargettedUserTypeValues>
-
-/// The values of `TargettedUserType` that the spec declares; others decode and re-encode too.
-public enum TargettedUserTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "clicked", "compromised", "allUsers", "unknownFutureValue"]
-}
-
-extension TargettedUserType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var clicked: Self { Self(rawValue: "clicked") }
-
-    public static var compromised: Self { Self(rawValue: "compromised") }
-
-    public static var allUsers: Self { Self(rawValue: "allUsers") }
+    public static var actionUndefined: Self { Self(rawValue: "actionUndefined") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `TaskFileAttachmentFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChatMessageAttachmentFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/taskfileattachment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.taskFileAttachment`.
-public typealias TaskFileAttachment = Model<TaskFileAttachmentFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessageattachment?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessageAttachment`.
+public typealias ChatMessageAttachment = Model<ChatMessageAttachmentFields>
 
-/// The properties of a `TaskFileAttachment`, inherited ones included.
-public struct TaskFileAttachmentFields: FieldSet {
+/// The properties of a `ChatMessageAttachment`, inherited ones included.
+public struct ChatMessageAttachmentFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.taskFileAttachment",
-        base: AttachmentBase.self,
-        fields: TaskFileAttachmentFields()
+        "microsoft.graph.chatMessageAttachment",
+        fields: ChatMessageAttachmentFields()
     )
-
-    public let id: Field<String>
+    public let content: Field<String>
     public let contentType: Field<String>
-    public let lastModifiedDateTime: Field<Date>
+    public let contentUrl: Field<String>
+    public let id: Field<String>
     public let name: Field<String>
-    public let size: Field<Int32>
-    public let contentBytes: Field<Data>
+    public let teamsAppId: Field<String>
+    public let thumbnailUrl: Field<String>
 
     private init() {
-        self.id = Field("id")
+        self.content = Field("content")
         self.contentType = Field("contentType")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.contentBytes = Field("contentBytes")
-    }
-}
-
-/// Requests for one `TaskFileAttachment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.taskFileAttachment`.
-public struct TaskFileAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TaskFileAttachment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.taskFileAttachment",
-        model: TaskFileAttachment.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == TaskFileAttachmentRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.taskFileAttachment/createUploadSession` (POST).
-    public func createUploadSession(attachmentInfo: AttachmentInfo) -> OperationRequest<UploadSession> {
-        var request = APIRequest(method: .post, path: path.appending("createUploadSession"))
-        var body = JSONObject()
-        body.set("attachmentInfo", attachmentInfo)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UploadSession.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.taskStatus`.
-public typealias TaskStatus = OpenEnum<TaskStatusValues>
-
-/// The values of `TaskStatus` that the spec declares; others decode and re-encode too.
-public enum TaskStatusValues: EnumValues {
-    public static let known: [String] = ["notStarted", "inProgress", "completed", "waitingOnOthers", "deferred"]
-}
-
-extension TaskStatus {
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var waitingOnOthers: Self { Self(rawValue: "waitingOnOthers") }
-
-    public static var deferred: Self { Self(rawValue: "deferred") }
-}
-
-/// Its properties are listed in `TeamFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/team?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.team`.
-public typealias Team = Model<TeamFields>
-
-/// The properties of a `Team`, inherited ones included.
-public struct TeamFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.team", base: Entity.self, fields: TeamFields())
-    public let id: Field<String>
-    public let classification: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let firstChannelName: Field<String>
-    public let funSettings: Field<TeamFunSettings>
-    public let guestSettings: Field<TeamGuestSettings>
-    public let internalId: Field<String>
-    public let isArchived: Field<Bool>
-    public let memberSettings: Field<TeamMemberSettings>
-    public let messagingSettings: Field<TeamMessagingSettings>
-    public let specialization: Field<TeamSpecialization>
-    public let summary: Field<TeamSummary>
-    public let tenantId: Field<String>
-    public let visibility: Field<TeamVisibilityType>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("allChannels")`).
-    public let allChannels: Field<[Channel]>
-
-    /// Present when the request expanded it (`expand("channels")`).
-    public let channels: Field<[Channel]>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("incomingChannels")`).
-    public let incomingChannels: Field<[Channel]>
-
-    /// Present when the request expanded it (`expand("installedApps")`).
-    public let installedApps: Field<[TeamsAppInstallation]>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[ConversationMember]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[TeamsAsyncOperation]>
-
-    /// Present when the request expanded it (`expand("permissionGrants")`).
-    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
-
-    /// Present when the request expanded it (`expand("photo")`).
-    public let photo: Field<ProfilePhoto>
-
-    /// Present when the request expanded it (`expand("primaryChannel")`).
-    public let primaryChannel: Field<Channel>
-
-    /// Present when the request expanded it (`expand("schedule")`).
-    public let schedule: Field<Schedule>
-
-    /// Present when the request expanded it (`expand("tags")`).
-    public let tags: Field<[TeamworkTag]>
-
-    /// Present when the request expanded it (`expand("template")`).
-    public let template: Field<TeamsTemplate>
-
-    private init() {
-        self.id = Field("id")
-        self.classification = Field("classification")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.firstChannelName = Field("firstChannelName")
-        self.funSettings = Field("funSettings")
-        self.guestSettings = Field("guestSettings")
-        self.internalId = Field("internalId")
-        self.isArchived = Field("isArchived")
-        self.memberSettings = Field("memberSettings")
-        self.messagingSettings = Field("messagingSettings")
-        self.specialization = Field("specialization")
-        self.summary = Field("summary")
-        self.tenantId = Field("tenantId")
-        self.visibility = Field("visibility")
-        self.webUrl = Field("webUrl")
-        self.allChannels = Field("allChannels")
-        self.channels = Field("channels")
-        self.group = Field("group")
-        self.incomingChannels = Field("incomingChannels")
-        self.installedApps = Field("installedApps")
-        self.members = Field("members")
-        self.operations = Field("operations")
-        self.permissionGrants = Field("permissionGrants")
-        self.photo = Field("photo")
-        self.primaryChannel = Field("primaryChannel")
-        self.schedule = Field("schedule")
-        self.tags = Field("tags")
-        self.template = Field("template")
-    }
-}
-
-/// Its properties are listed in `TeamArchivedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamarchivedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamArchivedEventMessageDetail`.
-public typealias TeamArchivedEventMessageDetail = Model<TeamArchivedEventMessageDetailFields>
-
-/// The properties of a `TeamArchivedEventMessageDetail`, inherited ones included.
-public struct TeamArchivedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamArchivedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamArchivedEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamId = Field("teamId")
-    }
-}
-
-/// Its properties are listed in `TeamClassSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamclasssettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamClassSettings`.
-public typealias TeamClassSettings = Model<TeamClassSettingsFields>
-
-/// The properties of a `TeamClassSettings`, inherited ones included.
-public struct TeamClassSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamClassSettings", fields: TeamClassSettingsFields())
-    public let notifyGuardiansAboutAssignments: Field<Bool>
-
-    private init() {
-        self.notifyGuardiansAboutAssignments = Field("notifyGuardiansAboutAssignments")
-    }
-}
-
-/// Its properties are listed in `TeamCreatedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamcreatedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamCreatedEventMessageDetail`.
-public typealias TeamCreatedEventMessageDetail = Model<TeamCreatedEventMessageDetailFields>
-
-/// The properties of a `TeamCreatedEventMessageDetail`, inherited ones included.
-public struct TeamCreatedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamCreatedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamCreatedEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamDescription: Field<String>
-    public let teamDisplayName: Field<String>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamDescription = Field("teamDescription")
-        self.teamDisplayName = Field("teamDisplayName")
-        self.teamId = Field("teamId")
-    }
-}
-
-/// Its properties are listed in `TeamDescriptionUpdatedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamdescriptionupdatedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamDescriptionUpdatedEventMessageDetail`.
-public typealias TeamDescriptionUpdatedEventMessageDetail = Model<TeamDescriptionUpdatedEventMessageDetailFields>
-
-/// The properties of a `TeamDescriptionUpdatedEventMessageDetail`, inherited ones included.
-public struct TeamDescriptionUpdatedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamDescriptionUpdatedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamDescriptionUpdatedEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamDescription: Field<String>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamDescription = Field("teamDescription")
-        self.teamId = Field("teamId")
-    }
-}
-
-/// Its properties are listed in `TeamFunSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamfunsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamFunSettings`.
-public typealias TeamFunSettings = Model<TeamFunSettingsFields>
-
-/// The properties of a `TeamFunSettings`, inherited ones included.
-public struct TeamFunSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamFunSettings", fields: TeamFunSettingsFields())
-    public let allowCustomMemes: Field<Bool>
-    public let allowGiphy: Field<Bool>
-    public let allowStickersAndMemes: Field<Bool>
-    public let giphyContentRating: Field<GiphyRatingType>
-
-    private init() {
-        self.allowCustomMemes = Field("allowCustomMemes")
-        self.allowGiphy = Field("allowGiphy")
-        self.allowStickersAndMemes = Field("allowStickersAndMemes")
-        self.giphyContentRating = Field("giphyContentRating")
-    }
-}
-
-/// Its properties are listed in `TeamGuestSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamguestsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamGuestSettings`.
-public typealias TeamGuestSettings = Model<TeamGuestSettingsFields>
-
-/// The properties of a `TeamGuestSettings`, inherited ones included.
-public struct TeamGuestSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamGuestSettings", fields: TeamGuestSettingsFields())
-    public let allowCreateUpdateChannels: Field<Bool>
-    public let allowDeleteChannels: Field<Bool>
-
-    private init() {
-        self.allowCreateUpdateChannels = Field("allowCreateUpdateChannels")
-        self.allowDeleteChannels = Field("allowDeleteChannels")
-    }
-}
-
-/// Its properties are listed in `TeamInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teaminfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamInfo`.
-public typealias TeamInfo = Model<TeamInfoFields>
-
-/// The properties of a `TeamInfo`, inherited ones included.
-public struct TeamInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamInfo",
-        base: Entity.self,
-        derived: [AssociatedTeamInfo.self, SharedWithChannelTeamInfo.self],
-        fields: TeamInfoFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.team = Field("team")
-    }
-}
-
-/// Requests for one `TeamInfo`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamInfo`.
-public struct TeamInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamInfo
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamInfo",
-        model: TeamInfo.self,
-        children: [.init("team", "microsoft.graph.team", collection: false)]
-    )
-
-    public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
-}
-
-/// Its properties are listed in `TeamJoiningDisabledEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamjoiningdisabledeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamJoiningDisabledEventMessageDetail`.
-public typealias TeamJoiningDisabledEventMessageDetail = Model<TeamJoiningDisabledEventMessageDetailFields>
-
-/// The properties of a `TeamJoiningDisabledEventMessageDetail`, inherited ones included.
-public struct TeamJoiningDisabledEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamJoiningDisabledEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamJoiningDisabledEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamId = Field("teamId")
-    }
-}
-
-/// Its properties are listed in `TeamJoiningEnabledEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamjoiningenabledeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamJoiningEnabledEventMessageDetail`.
-public typealias TeamJoiningEnabledEventMessageDetail = Model<TeamJoiningEnabledEventMessageDetailFields>
-
-/// The properties of a `TeamJoiningEnabledEventMessageDetail`, inherited ones included.
-public struct TeamJoiningEnabledEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamJoiningEnabledEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamJoiningEnabledEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamId = Field("teamId")
-    }
-}
-
-/// Its properties are listed in `TeamMemberSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teammembersettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamMemberSettings`.
-public typealias TeamMemberSettings = Model<TeamMemberSettingsFields>
-
-/// The properties of a `TeamMemberSettings`, inherited ones included.
-public struct TeamMemberSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamMemberSettings", fields: TeamMemberSettingsFields())
-    public let allowAddRemoveApps: Field<Bool>
-    public let allowCreatePrivateChannels: Field<Bool>
-    public let allowCreateUpdateChannels: Field<Bool>
-    public let allowCreateUpdateRemoveConnectors: Field<Bool>
-    public let allowCreateUpdateRemoveTabs: Field<Bool>
-    public let allowDeleteChannels: Field<Bool>
-
-    private init() {
-        self.allowAddRemoveApps = Field("allowAddRemoveApps")
-        self.allowCreatePrivateChannels = Field("allowCreatePrivateChannels")
-        self.allowCreateUpdateChannels = Field("allowCreateUpdateChannels")
-        self.allowCreateUpdateRemoveConnectors = Field("allowCreateUpdateRemoveConnectors")
-        self.allowCreateUpdateRemoveTabs = Field("allowCreateUpdateRemoveTabs")
-        self.allowDeleteChannels = Field("allowDeleteChannels")
-    }
-}
-
-/// Its properties are listed in `TeamMembersNotificationRecipientFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teammembersnotificationrecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamMembersNotificationRecipient`.
-public typealias TeamMembersNotificationRecipient = Model<TeamMembersNotificationRecipientFields>
-
-/// The properties of a `TeamMembersNotificationRecipient`, inherited ones included.
-public struct TeamMembersNotificationRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamMembersNotificationRecipient",
-        base: TeamworkNotificationRecipient.self,
-        fields: TeamMembersNotificationRecipientFields()
-    )
-
-    public let teamId: Field<String>
-
-    private init() {
-        self.teamId = Field("teamId")
-    }
-}
-
-/// Its properties are listed in `TeamMessagingSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teammessagingsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamMessagingSettings`.
-public typealias TeamMessagingSettings = Model<TeamMessagingSettingsFields>
-
-/// The properties of a `TeamMessagingSettings`, inherited ones included.
-public struct TeamMessagingSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamMessagingSettings",
-        fields: TeamMessagingSettingsFields()
-    )
-    public let allowChannelMentions: Field<Bool>
-    public let allowOwnerDeleteMessages: Field<Bool>
-    public let allowTeamMentions: Field<Bool>
-    public let allowUserDeleteMessages: Field<Bool>
-    public let allowUserEditMessages: Field<Bool>
-
-    private init() {
-        self.allowChannelMentions = Field("allowChannelMentions")
-        self.allowOwnerDeleteMessages = Field("allowOwnerDeleteMessages")
-        self.allowTeamMentions = Field("allowTeamMentions")
-        self.allowUserDeleteMessages = Field("allowUserDeleteMessages")
-        self.allowUserEditMessages = Field("allowUserEditMessages")
-    }
-}
-
-/// Its properties are listed in `TeamRenamedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamrenamedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamRenamedEventMessageDetail`.
-public typealias TeamRenamedEventMessageDetail = Model<TeamRenamedEventMessageDetailFields>
-
-/// The properties of a `TeamRenamedEventMessageDetail`, inherited ones included.
-public struct TeamRenamedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamRenamedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamRenamedEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamDisplayName: Field<String>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamDisplayName = Field("teamDisplayName")
-        self.teamId = Field("teamId")
-    }
-}
-
-/// Requests for one `Team`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.team`.
-public struct TeamRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Team
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.team",
-        model: Team.self,
-        children: [
-            .init("allChannels", "microsoft.graph.channel", collection: true),
-            .init("channels", "microsoft.graph.channel", collection: true),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("incomingChannels", "microsoft.graph.channel", collection: true),
-            .init("installedApps", "microsoft.graph.teamsAppInstallation", collection: true),
-            .init("members", "microsoft.graph.conversationMember", collection: true),
-            .init("operations", "microsoft.graph.teamsAsyncOperation", collection: true),
-            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: "DELETE"),
-            .init("primaryChannel", "microsoft.graph.channel", collection: false),
-            .init("schedule", "microsoft.graph.schedule", collection: false),
-            .init("tags", "microsoft.graph.teamworkTag", collection: true),
-            .init("template", "microsoft.graph.teamsTemplate", collection: false),
-        ],
-        operations: [
-            .init("archive", .post),
-            .init("clone", .post),
-            .init("completeMigration", .post),
-            .init("sendActivityNotification", .post),
-            .init("unarchive", .post),
-            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
-
-    /// `allChannels.request()` lists them; `allChannels("channel-id")` addresses one.
-    public var allChannels: CollectionRequestBuilder<ChannelRequestBuilder> {
-        .init(client: client, path: path.appending("allChannels"))
-    }
-
-    /// `channels.request()` lists them; `channels("channel-id")` addresses one.
-    public var channels: CollectionRequestBuilder<ChannelRequestBuilder> {
-        .init(client: client, path: path.appending("channels"))
-    }
-
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-
-    /// `incomingChannels.request()` lists them; `incomingChannels("channel-id")` addresses one.
-    public var incomingChannels: CollectionRequestBuilder<ChannelRequestBuilder> {
-        .init(client: client, path: path.appending("incomingChannels"))
-    }
-
-    /// `installedApps.request()` lists them; `installedApps("teamsAppInstallation-id")` addresses one.
-    public var installedApps: CollectionRequestBuilder<TeamsAppInstallationRequestBuilder> {
-        .init(client: client, path: path.appending("installedApps"))
-    }
-
-    /// `members.request()` lists them; `members("conversationMember-id")` addresses one.
-    public var members: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-
-    /// `operations.request()` lists them; `operations("teamsAsyncOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<TeamsAsyncOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
-    public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
-        .init(client: client, path: path.appending("permissionGrants"))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var photo: ProfilePhotoRequestBuilder {
-        .init(client: client, path: path.appending("photo", refusing: [.delete]))
-    }
-
-    public var primaryChannel: ChannelRequestBuilder { .init(client: client, path: path.appending("primaryChannel")) }
-
-    public var schedule: ScheduleRequestBuilder { .init(client: client, path: path.appending("schedule")) }
-
-    /// `tags.request()` lists them; `tags("teamworkTag-id")` addresses one.
-    public var tags: CollectionRequestBuilder<TeamworkTagRequestBuilder> {
-        .init(client: client, path: path.appending("tags"))
-    }
-
-    public var template: TeamsTemplateRequestBuilder { .init(client: client, path: path.appending("template")) }
-
-    /// - Remark: Generated from `microsoft.graph.team/archive` (POST).
-    public func archive(shouldSetSpoSiteReadOnlyForMembers: Bool) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("archive"))
-        var body = JSONObject()
-        body.set("shouldSetSpoSiteReadOnlyForMembers", shouldSetSpoSiteReadOnlyForMembers)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.team/clone` (POST).
-    public func clone(
-        displayName: String,
-        description: String,
-        mailNickname: String,
-        classification: String,
-        visibility: TeamVisibilityType,
-        partsToClone: ClonableTeamParts
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("clone"))
-        var body = JSONObject()
-        body.set("displayName", displayName)
-        body.set("description", description)
-        body.set("mailNickname", mailNickname)
-        body.set("classification", classification)
-        body.set("visibility", visibility)
-        body.set("partsToClone", partsToClone)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.team/completeMigration` (POST).
-    public func completeMigration() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("completeMigration"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.team/sendActivityNotification` (POST).
-    public func sendActivityNotification(
-        topic: TeamworkActivityTopic,
-        activityType: String,
-        chainId: Int64,
-        previewText: ItemBody,
-        teamsAppId: String,
-        templateParameters: [KeyValuePair],
-        recipient: TeamworkNotificationRecipient,
-        iconId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("sendActivityNotification"))
-        var body = JSONObject()
-        body.set("topic", topic)
-        body.set("activityType", activityType)
-        body.set("chainId", chainId)
-        body.set("previewText", previewText)
-        body.set("teamsAppId", teamsAppId)
-        body.set("templateParameters", templateParameters)
-        body.set("recipient", recipient)
-        body.set("iconId", iconId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.team/unarchive` (POST).
-    public func unarchive() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("unarchive"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == TeamRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.team/getAllMessages` (GET).
-    public func getAllMessages() -> CollectionRequest<ChatMessage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamSpecialization`.
-public typealias TeamSpecialization = OpenEnum<TeamSpecializationValues>
-
-/// The values of `TeamSpecialization` that the spec declares; others decode and re-encode too.
-public enum TeamSpecializationValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "educationStandard",
-        "educationClass",
-        "educationProfessionalLearningCommunity",
-        "educationStaff",
-        "healthcareStandard",
-        "healthcareCareCoordination",
-        "unknownFutureValue",
-    ]
-}
-
-extension TeamSpecialization {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var educationStandard: Self { Self(rawValue: "educationStandard") }
-
-    public static var educationClass: Self { Self(rawValue: "educationClass") }
-
-    public static var educationProfessionalLearningCommunity: Self {
-        Self(rawValue: "educationProfessionalLearningCommunity")
-    }
-
-    public static var educationStaff: Self { Self(rawValue: "educationStaff") }
-
-    public static var healthcareStandard: Self { Self(rawValue: "healthcareStandard") }
-
-    public static var healthcareCareCoordination: Self { Self(rawValue: "healthcareCareCoordination") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamSummary`.
-public typealias TeamSummary = Model<TeamSummaryFields>
-
-/// The properties of a `TeamSummary`, inherited ones included.
-public struct TeamSummaryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamSummary", fields: TeamSummaryFields())
-    public let guestsCount: Field<Int32>
-    public let membersCount: Field<Int32>
-    public let ownersCount: Field<Int32>
-
-    private init() {
-        self.guestsCount = Field("guestsCount")
-        self.membersCount = Field("membersCount")
-        self.ownersCount = Field("ownersCount")
-    }
-}
-
-/// Its properties are listed in `TeamUnarchivedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamunarchivedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamUnarchivedEventMessageDetail`.
-public typealias TeamUnarchivedEventMessageDetail = Model<TeamUnarchivedEventMessageDetailFields>
-
-/// The properties of a `TeamUnarchivedEventMessageDetail`, inherited ones included.
-public struct TeamUnarchivedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamUnarchivedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamUnarchivedEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamId = Field("teamId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamVisibilityType`.
-public typealias TeamVisibilityType = OpenEnum<TeamVisibilityTypeValues>
-
-/// The values of `TeamVisibilityType` that the spec declares; others decode and re-encode too.
-public enum TeamVisibilityTypeValues: EnumValues {
-    public static let known: [String] = ["private", "public", "hiddenMembership", "unknownFutureValue"]
-}
-
-extension TeamVisibilityType {
-    public static var `private`: Self { Self(rawValue: "private") }
-
-    public static var `public`: Self { Self(rawValue: "public") }
-
-    public static var hiddenMembership: Self { Self(rawValue: "hiddenMembership") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.accountType`.
-public typealias TeamsAdministrationAccountType = OpenEnum<TeamsAdministrationAccountTypeValues>
-
-/// The values of `TeamsAdministrationAccountType` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationAccountTypeValues: EnumValues {
-    public static let known: [String] = [
-        "user",
-        "resourceAccount",
-        "guest",
-        "sfbOnPremUser",
-        "unknown",
-        "unknownFutureValue",
-        "ineligibleUser",
-    ]
-}
-
-extension TeamsAdministrationAccountType {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var resourceAccount: Self { Self(rawValue: "resourceAccount") }
-
-    public static var guest: Self { Self(rawValue: "guest") }
-
-    public static var sfbOnPremUser: Self { Self(rawValue: "sfbOnPremUser") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var ineligibleUser: Self { Self(rawValue: "ineligibleUser") }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.activationState`.
-public typealias TeamsAdministrationActivationState = OpenEnum<TeamsAdministrationActivationStateValues>
-
-/// The values of `TeamsAdministrationActivationState` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationActivationStateValues: EnumValues {
-    public static let known: [String] = [
-        "activated",
-        "assignmentPending",
-        "assignmentFailed",
-        "updatePending",
-        "updateFailed",
-        "unknownFutureValue",
-    ]
-}
-
-extension TeamsAdministrationActivationState {
-    public static var activated: Self { Self(rawValue: "activated") }
-
-    public static var assignmentPending: Self { Self(rawValue: "assignmentPending") }
-
-    public static var assignmentFailed: Self { Self(rawValue: "assignmentFailed") }
-
-    public static var updatePending: Self { Self(rawValue: "updatePending") }
-
-    public static var updateFailed: Self { Self(rawValue: "updateFailed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamsAdministrationAssignedTelephoneNumberFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-assignedtelephonenumber?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.assignedTelephoneNumber`.
-public typealias TeamsAdministrationAssignedTelephoneNumber = Model<TeamsAdministrationAssignedTelephoneNumberFields>
-
-/// The properties of a `TeamsAdministrationAssignedTelephoneNumber`, inherited ones included.
-public struct TeamsAdministrationAssignedTelephoneNumberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.assignedTelephoneNumber",
-        fields: TeamsAdministrationAssignedTelephoneNumberFields()
-    )
-
-    public let assignmentCategory: Field<TeamsAdministrationAssignmentCategory>
-    public let telephoneNumber: Field<String>
-
-    private init() {
-        self.assignmentCategory = Field("assignmentCategory")
-        self.telephoneNumber = Field("telephoneNumber")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.assignmentCategory`.
-public typealias TeamsAdministrationAssignmentCategory = OpenEnum<TeamsAdministrationAssignmentCategoryValues>
-
-/// The values of `TeamsAdministrationAssignmentCategory` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationAssignmentCategoryValues: EnumValues {
-    public static let known: [String] = ["primary", "private", "alternate", "unknownFutureValue"]
-}
-
-extension TeamsAdministrationAssignmentCategory {
-    public static var primary: Self { Self(rawValue: "primary") }
-
-    public static var `private`: Self { Self(rawValue: "private") }
-
-    public static var alternate: Self { Self(rawValue: "alternate") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.assignmentStatus`.
-public typealias TeamsAdministrationAssignmentStatus = OpenEnum<TeamsAdministrationAssignmentStatusValues>
-
-/// The values of `TeamsAdministrationAssignmentStatus` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationAssignmentStatusValues: EnumValues {
-    public static let known: [String] = [
-        "unassigned",
-        "internalError",
-        "userAssigned",
-        "conferenceAssigned",
-        "voiceApplicationAssigned",
-        "thirdPartyAppAssigned",
-        "policyAssigned",
-        "unknownFutureValue",
-    ]
-}
-
-extension TeamsAdministrationAssignmentStatus {
-    public static var unassigned: Self { Self(rawValue: "unassigned") }
-
-    public static var internalError: Self { Self(rawValue: "internalError") }
-
-    public static var userAssigned: Self { Self(rawValue: "userAssigned") }
-
-    public static var conferenceAssigned: Self { Self(rawValue: "conferenceAssigned") }
-
-    public static var voiceApplicationAssigned: Self { Self(rawValue: "voiceApplicationAssigned") }
-
-    public static var thirdPartyAppAssigned: Self { Self(rawValue: "thirdPartyAppAssigned") }
-
-    public static var policyAssigned: Self { Self(rawValue: "policyAssigned") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.assignmentType`.
-public typealias TeamsAdministrationAssignmentType = OpenEnum<TeamsAdministrationAssignmentTypeValues>
-
-/// The values of `TeamsAdministrationAssignmentType` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationAssignmentTypeValues: EnumValues {
-    public static let known: [String] = ["direct", "group", "unknownFutureValue"]
-}
-
-extension TeamsAdministrationAssignmentType {
-    public static var direct: Self { Self(rawValue: "direct") }
-
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.customerAction`.
-public typealias TeamsAdministrationCustomerAction = OpenEnum<TeamsAdministrationCustomerActionValues>
-
-/// The values of `TeamsAdministrationCustomerAction` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationCustomerActionValues: EnumValues {
-    public static let known: [String] = ["locationUpdate", "release", "unknownFutureValue"]
-}
-
-extension TeamsAdministrationCustomerAction {
-    public static var locationUpdate: Self { Self(rawValue: "locationUpdate") }
-
-    public static var release: Self { Self(rawValue: "release") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamsAdministrationEffectivePolicyAssignmentFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-effectivepolicyassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.effectivePolicyAssignment`.
-public typealias TeamsAdministrationEffectivePolicyAssignment =
-    Model<TeamsAdministrationEffectivePolicyAssignmentFields>
-
-/// The properties of a `TeamsAdministrationEffectivePolicyAssignment`, inherited ones included.
-public struct TeamsAdministrationEffectivePolicyAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.effectivePolicyAssignment",
-        fields: TeamsAdministrationEffectivePolicyAssignmentFields()
-    )
-
-    public let policyAssignment: Field<TeamsAdministrationPolicyAssignment>
-    public let policyType: Field<String>
-
-    private init() {
-        self.policyAssignment = Field("policyAssignment")
-        self.policyType = Field("policyType")
-    }
-}
-
-/// Its properties are listed in `TeamsAdministrationNumberAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-numberassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.numberAssignment`.
-public typealias TeamsAdministrationNumberAssignment = Model<TeamsAdministrationNumberAssignmentFields>
-
-/// The properties of a `TeamsAdministrationNumberAssignment`, inherited ones included.
-public struct TeamsAdministrationNumberAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.numberAssignment",
-        base: Entity.self,
-        fields: TeamsAdministrationNumberAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let activationState: Field<TeamsAdministrationActivationState>
-    public let assignmentCategory: Field<TeamsAdministrationAssignmentCategory>
-    public let assignmentStatus: Field<TeamsAdministrationAssignmentStatus>
-    public let assignmentTargetId: Field<String>
-    public let capabilities: Field<[TeamsAdministrationNumberCapability]>
-    public let city: Field<String>
-    public let civicAddressId: Field<String>
-    public let isoCountryCode: Field<String>
-    public let locationId: Field<String>
-    public let networkSiteId: Field<String>
-    public let numberSource: Field<TeamsAdministrationNumberSource>
-    public let numberType: Field<TeamsAdministrationNumberType>
-    public let operatorId: Field<String>
-    public let portInStatus: Field<TeamsAdministrationPortInStatus>
-    public let reverseNumberLookupOptions: Field<[TeamsAdministrationReverseNumberLookupOption]>
-    public let supportedCustomerActions: Field<[TeamsAdministrationCustomerAction]>
-    public let telephoneNumber: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.activationState = Field("activationState")
-        self.assignmentCategory = Field("assignmentCategory")
-        self.assignmentStatus = Field("assignmentStatus")
-        self.assignmentTargetId = Field("assignmentTargetId")
-        self.capabilities = Field("capabilities")
-        self.city = Field("city")
-        self.civicAddressId = Field("civicAddressId")
-        self.isoCountryCode = Field("isoCountryCode")
-        self.locationId = Field("locationId")
-        self.networkSiteId = Field("networkSiteId")
-        self.numberSource = Field("numberSource")
-        self.numberType = Field("numberType")
-        self.operatorId = Field("operatorId")
-        self.portInStatus = Field("portInStatus")
-        self.reverseNumberLookupOptions = Field("reverseNumberLookupOptions")
-        self.supportedCustomerActions = Field("supportedCustomerActions")
-        self.telephoneNumber = Field("telephoneNumber")
-    }
-}
-
-/// Requests for one `TeamsAdministrationNumberAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.numberAssignment`.
-public struct TeamsAdministrationNumberAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationNumberAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.numberAssignment",
-        model: TeamsAdministrationNumberAssignment.self,
-        operations: [
-            .init("assignNumber", .post, path: "microsoft.graph.teamsAdministration.assignNumber", onCollection: true),
-            .init(
-                "unassignNumber",
-                .post,
-                path: "microsoft.graph.teamsAdministration.unassignNumber",
-                onCollection: true
-            ),
-            .init("updateNumber", .post, path: "microsoft.graph.teamsAdministration.updateNumber", onCollection: true),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == TeamsAdministrationNumberAssignmentRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.teamsAdministration.numberAssignment/assignNumber` (POST).
-    public func assignNumber(
-        telephoneNumber: String,
-        assignmentTargetId: String,
-        numberType: TeamsAdministrationNumberType,
-        assignmentCategory: TeamsAdministrationAssignmentCategory,
-        locationId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.teamsAdministration.assignNumber")
-        )
-        var body = JSONObject()
-        body.set("telephoneNumber", telephoneNumber)
-        body.set("assignmentTargetId", assignmentTargetId)
-        body.set("numberType", numberType)
-        body.set("assignmentCategory", assignmentCategory)
-        body.set("locationId", locationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.teamsAdministration.numberAssignment/unassignNumber` (POST).
-    public func unassignNumber(
-        telephoneNumber: String,
-        numberType: TeamsAdministrationNumberType
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.teamsAdministration.unassignNumber")
-        )
-        var body = JSONObject()
-        body.set("telephoneNumber", telephoneNumber)
-        body.set("numberType", numberType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.teamsAdministration.numberAssignment/updateNumber` (POST).
-    public func updateNumber(
-        telephoneNumber: String,
-        locationId: String,
-        networkSiteId: String,
-        reverseNumberLookupOptions: [String]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.teamsAdministration.updateNumber")
-        )
-        var body = JSONObject()
-        body.set("telephoneNumber", telephoneNumber)
-        body.set("locationId", locationId)
-        body.set("networkSiteId", networkSiteId)
-        body.set("reverseNumberLookupOptions", reverseNumberLookupOptions)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.numberCapability`.
-public typealias TeamsAdministrationNumberCapability = OpenEnum<TeamsAdministrationNumberCapabilityValues>
-
-/// The values of `TeamsAdministrationNumberCapability` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationNumberCapabilityValues: EnumValues {
-    public static let known: [String] = [
-        "conferenceAssignment",
-        "voiceApplicationAssignment",
-        "userAssignment",
-        "teamsPhoneMobile",
-        "unknownFutureValue",
-    ]
-}
-
-extension TeamsAdministrationNumberCapability {
-    public static var conferenceAssignment: Self { Self(rawValue: "conferenceAssignment") }
-
-    public static var voiceApplicationAssignment: Self { Self(rawValue: "voiceApplicationAssignment") }
-
-    public static var userAssignment: Self { Self(rawValue: "userAssignment") }
-
-    public static var teamsPhoneMobile: Self { Self(rawValue: "teamsPhoneMobile") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.numberSource`.
-public typealias TeamsAdministrationNumberSource = OpenEnum<TeamsAdministrationNumberSourceValues>
-
-/// The values of `TeamsAdministrationNumberSource` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationNumberSourceValues: EnumValues {
-    public static let known: [String] = ["online", "onPremises", "unknownFutureValue"]
-}
-
-extension TeamsAdministrationNumberSource {
-    public static var online: Self { Self(rawValue: "online") }
-
-    public static var onPremises: Self { Self(rawValue: "onPremises") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.numberType`.
-public typealias TeamsAdministrationNumberType = OpenEnum<TeamsAdministrationNumberTypeValues>
-
-/// The values of `TeamsAdministrationNumberType` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationNumberTypeValues: EnumValues {
-    public static let known: [String] = [
-        "internalError",
-        "directRouting",
-        "callingPlan",
-        "operatorConnect",
-        "unknownFutureValue",
-    ]
-}
-
-extension TeamsAdministrationNumberType {
-    public static var internalError: Self { Self(rawValue: "internalError") }
-
-    public static var directRouting: Self { Self(rawValue: "directRouting") }
-
-    public static var callingPlan: Self { Self(rawValue: "callingPlan") }
-
-    public static var operatorConnect: Self { Self(rawValue: "operatorConnect") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamsAdministrationPolicyAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-policyassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.policyAssignment`.
-public typealias TeamsAdministrationPolicyAssignment = Model<TeamsAdministrationPolicyAssignmentFields>
-
-/// The properties of a `TeamsAdministrationPolicyAssignment`, inherited ones included.
-public struct TeamsAdministrationPolicyAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.policyAssignment",
-        fields: TeamsAdministrationPolicyAssignmentFields()
-    )
-
-    public let assignmentType: Field<TeamsAdministrationAssignmentType>
-    public let displayName: Field<String>
-    public let groupId: Field<String>
-    public let policyId: Field<String>
-
-    private init() {
-        self.assignmentType = Field("assignmentType")
-        self.displayName = Field("displayName")
-        self.groupId = Field("groupId")
-        self.policyId = Field("policyId")
-    }
-}
-
-/// Its properties are listed in `TeamsAdministrationPolicyIdentifierDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-policyidentifierdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.policyIdentifierDetail`.
-public typealias TeamsAdministrationPolicyIdentifierDetail = Model<TeamsAdministrationPolicyIdentifierDetailFields>
-
-/// The properties of a `TeamsAdministrationPolicyIdentifierDetail`, inherited ones included.
-public struct TeamsAdministrationPolicyIdentifierDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.policyIdentifierDetail",
-        base: Entity.self,
-        fields: TeamsAdministrationPolicyIdentifierDetailFields()
-    )
-
-    public let id: Field<String>
-    public let name: Field<String>
-    public let policyId: Field<String>
-
-    private init() {
+        self.contentUrl = Field("contentUrl")
         self.id = Field("id")
         self.name = Field("name")
-        self.policyId = Field("policyId")
+        self.teamsAppId = Field("teamsAppId")
+        self.thumbnailUrl = Field("thumbnailUrl")
     }
 }
 
-/// Requests for one `TeamsAdministrationPolicyIdentifierDetail`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `ChatMessageFromIdentitySetFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.policyIdentifierDetail`.
-public struct TeamsAdministrationPolicyIdentifierDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationPolicyIdentifierDetail
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagefromidentityset?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessageFromIdentitySet`.
+public typealias ChatMessageFromIdentitySet = Model<ChatMessageFromIdentitySetFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.policyIdentifierDetail",
-        model: TeamsAdministrationPolicyIdentifierDetail.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.portInStatus`.
-public typealias TeamsAdministrationPortInStatus = OpenEnum<TeamsAdministrationPortInStatusValues>
-
-/// The values of `TeamsAdministrationPortInStatus` that the spec declares; others decode and re-encode too.
-public enum TeamsAdministrationPortInStatusValues: EnumValues {
-    public static let known: [String] = ["completed", "firmOrderCommitmentAccepted", "unknownFutureValue"]
-}
-
-extension TeamsAdministrationPortInStatus {
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var firmOrderCommitmentAccepted: Self { Self(rawValue: "firmOrderCommitmentAccepted") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.reverseNumberLookupOption`.
-public typealias TeamsAdministrationReverseNumberLookupOption =
-    OpenEnum<TeamsAdministrationReverseNumberLookupOptionValues>
-
-/// The values of `TeamsAdministrationReverseNumberLookupOption` that the spec declares; others decode and re-encode
-/// too.
-public enum TeamsAdministrationReverseNumberLookupOptionValues: EnumValues {
-    public static let known: [String] = ["skipInternalVoip", "unknownFutureValue"]
-}
-
-extension TeamsAdministrationReverseNumberLookupOption {
-    public static var skipInternalVoip: Self { Self(rawValue: "skipInternalVoip") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamsAdministrationTeamsAdminRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsadministration-teamsadminroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsAdminRoot`.
-public typealias TeamsAdministrationTeamsAdminRoot = Model<TeamsAdministrationTeamsAdminRootFields>
-
-/// The properties of a `TeamsAdministrationTeamsAdminRoot`, inherited ones included.
-public struct TeamsAdministrationTeamsAdminRootFields: FieldSet {
+/// The properties of a `ChatMessageFromIdentitySet`, inherited ones included.
+public struct ChatMessageFromIdentitySetFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.teamsAdminRoot",
-        base: Entity.self,
-        fields: TeamsAdministrationTeamsAdminRootFields()
+        "microsoft.graph.chatMessageFromIdentitySet",
+        base: IdentitySet.self,
+        fields: ChatMessageFromIdentitySetFields()
     )
 
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("policy")`).
-    public let policy: Field<TeamsAdministrationTeamsPolicyAssignment>
-
-    /// Present when the request expanded it (`expand("telephoneNumberManagement")`).
-    public let telephoneNumberManagement: Field<TeamsAdministrationTelephoneNumberManagementRoot>
-
-    /// Present when the request expanded it (`expand("userConfigurations")`).
-    public let userConfigurations: Field<[TeamsAdministrationTeamsUserConfiguration]>
+    public let application: Field<Identity>
+    public let device: Field<Identity>
+    public let user: Field<Identity>
 
     private init() {
-        self.id = Field("id")
-        self.policy = Field("policy")
-        self.telephoneNumberManagement = Field("telephoneNumberManagement")
-        self.userConfigurations = Field("userConfigurations")
-    }
-}
-
-/// Requests for one `TeamsAdministrationTeamsAdminRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsAdminRoot`.
-public struct TeamsAdministrationTeamsAdminRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTeamsAdminRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.teamsAdminRoot",
-        model: TeamsAdministrationTeamsAdminRoot.self,
-        children: [
-            .init("policy", "microsoft.graph.teamsAdministration.teamsPolicyAssignment", collection: false),
-            .init(
-                "telephoneNumberManagement",
-                "microsoft.graph.teamsAdministration.telephoneNumberManagementRoot",
-                collection: false
-            ),
-            .init("userConfigurations", "microsoft.graph.teamsAdministration.teamsUserConfiguration", collection: true),
-        ]
-    )
-
-    public var policy: TeamsAdministrationTeamsPolicyAssignmentRequestBuilder {
-        .init(client: client, path: path.appending("policy"))
-    }
-
-    public var telephoneNumberManagement: TeamsAdministrationTelephoneNumberManagementRootRequestBuilder {
-        .init(client: client, path: path.appending("telephoneNumberManagement"))
-    }
-
-    /// `userConfigurations.request()` lists them; `userConfigurations("teamsUserConfiguration-id")` addresses one.
-    public var userConfigurations: CollectionRequestBuilder<TeamsAdministrationTeamsUserConfigurationRequestBuilder> {
-        .init(client: client, path: path.appending("userConfigurations"))
-    }
-}
-
-/// Its properties are listed in `TeamsAdministrationTeamsPolicyAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-teamspolicyassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyAssignment`.
-public typealias TeamsAdministrationTeamsPolicyAssignment = Model<TeamsAdministrationTeamsPolicyAssignmentFields>
-
-/// The properties of a `TeamsAdministrationTeamsPolicyAssignment`, inherited ones included.
-public struct TeamsAdministrationTeamsPolicyAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.teamsPolicyAssignment",
-        base: Entity.self,
-        fields: TeamsAdministrationTeamsPolicyAssignmentFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("userAssignments")`).
-    public let userAssignments: Field<[TeamsAdministrationTeamsPolicyUserAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.userAssignments = Field("userAssignments")
-    }
-}
-
-/// Requests for one `TeamsAdministrationTeamsPolicyAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyAssignment`.
-public struct TeamsAdministrationTeamsPolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTeamsPolicyAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.teamsPolicyAssignment",
-        model: TeamsAdministrationTeamsPolicyAssignment.self,
-        children: [
-            .init("userAssignments", "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment", collection: true),
-        ],
-        operations: [
-            .init(
-                "getPolicyId",
-                .get,
-                path: "microsoft.graph.teamsAdministration.getPolicyId",
-                response: .collection(.model(TeamsAdministrationPolicyIdentifierDetail.self))
-            ),
-        ]
-    )
-
-    /// `userAssignments.request()` lists them; `userAssignments("teamsPolicyUserAssignment-id")` addresses one.
-    public var userAssignments: CollectionRequestBuilder<TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("userAssignments"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyAssignment/getPolicyId` (GET).
-    public func getPolicyId(
-        type: String,
-        name: String
-    ) -> CollectionRequest<TeamsAdministrationPolicyIdentifierDetail> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.teamsAdministration.getPolicyId",
-                parameters: [("type", ODataLiteral(json: type)), ("name", ODataLiteral(json: name))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `TeamsAdministrationTeamsPolicyUserAssignmentFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-teamspolicyuserassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyUserAssignment`.
-public typealias TeamsAdministrationTeamsPolicyUserAssignment =
-    Model<TeamsAdministrationTeamsPolicyUserAssignmentFields>
-
-/// The properties of a `TeamsAdministrationTeamsPolicyUserAssignment`, inherited ones included.
-public struct TeamsAdministrationTeamsPolicyUserAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment",
-        base: Entity.self,
-        fields: TeamsAdministrationTeamsPolicyUserAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let policyId: Field<String>
-    public let policyType: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.policyId = Field("policyId")
-        self.policyType = Field("policyType")
-        self.userId = Field("userId")
-    }
-}
-
-/// Requests for one `TeamsAdministrationTeamsPolicyUserAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyUserAssignment`.
-public struct TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTeamsPolicyUserAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment",
-        model: TeamsAdministrationTeamsPolicyUserAssignment.self,
-        operations: [
-            .init("assign", .post, path: "microsoft.graph.teamsAdministration.assign", onCollection: true),
-            .init("unassign", .post, path: "microsoft.graph.teamsAdministration.unassign", onCollection: true),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyUserAssignment/assign` (POST).
-    public func assign(value: [TeamsAdministrationTeamsPolicyUserAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.teamsAdministration.assign"))
-        var body = JSONObject()
-        body.set("value", value)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyUserAssignment/unassign` (POST).
-    public func unassign(value: [TeamsAdministrationTeamsPolicyUserAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.teamsAdministration.unassign"))
-        var body = JSONObject()
-        body.set("value", value)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `TeamsAdministrationTeamsUserConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-teamsuserconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsUserConfiguration`.
-public typealias TeamsAdministrationTeamsUserConfiguration = Model<TeamsAdministrationTeamsUserConfigurationFields>
-
-/// The properties of a `TeamsAdministrationTeamsUserConfiguration`, inherited ones included.
-public struct TeamsAdministrationTeamsUserConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.teamsUserConfiguration",
-        base: Entity.self,
-        fields: TeamsAdministrationTeamsUserConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let accountType: Field<TeamsAdministrationAccountType>
-    public let createdDateTime: Field<Date>
-    public let effectivePolicyAssignments: Field<[TeamsAdministrationEffectivePolicyAssignment]>
-    public let featureTypes: Field<[String]>
-    public let isEnterpriseVoiceEnabled: Field<Bool>
-    public let modifiedDateTime: Field<Date>
-    public let telephoneNumbers: Field<[TeamsAdministrationAssignedTelephoneNumber]>
-    public let tenantId: Field<String>
-    public let userPrincipalName: Field<String>
-
-    /// Present when the request expanded it (`expand("user")`).
-    public let user: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.accountType = Field("accountType")
-        self.createdDateTime = Field("createdDateTime")
-        self.effectivePolicyAssignments = Field("effectivePolicyAssignments")
-        self.featureTypes = Field("featureTypes")
-        self.isEnterpriseVoiceEnabled = Field("isEnterpriseVoiceEnabled")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.telephoneNumbers = Field("telephoneNumbers")
-        self.tenantId = Field("tenantId")
-        self.userPrincipalName = Field("userPrincipalName")
+        self.application = Field("application")
+        self.device = Field("device")
         self.user = Field("user")
     }
 }
 
-/// Requests for one `TeamsAdministrationTeamsUserConfiguration`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `ChatMessageHistoryItemFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsUserConfiguration`.
-public struct TeamsAdministrationTeamsUserConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTeamsUserConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagehistoryitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessageHistoryItem`.
+public typealias ChatMessageHistoryItem = Model<ChatMessageHistoryItemFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.teamsUserConfiguration",
-        model: TeamsAdministrationTeamsUserConfiguration.self,
-        children: [.init("user", "microsoft.graph.user", collection: false)]
-    )
-
-    public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
-}
-
-/// Its properties are listed in `TeamsAdministrationTelephoneNumberLongRunningOperationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-telephonenumberlongrunningoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation`.
-public typealias TeamsAdministrationTelephoneNumberLongRunningOperation =
-    Model<TeamsAdministrationTelephoneNumberLongRunningOperationFields>
-
-/// The properties of a `TeamsAdministrationTelephoneNumberLongRunningOperation`, inherited ones included.
-public struct TeamsAdministrationTelephoneNumberLongRunningOperationFields: FieldSet {
+/// The properties of a `ChatMessageHistoryItem`, inherited ones included.
+public struct ChatMessageHistoryItemFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation",
-        base: Entity.self,
-        fields: TeamsAdministrationTelephoneNumberLongRunningOperationFields()
+        "microsoft.graph.chatMessageHistoryItem",
+        fields: ChatMessageHistoryItemFields()
     )
 
-    public let id: Field<String>
-    public let createdDateTime: Field<String>
-    public let numbers: Field<[TeamsAdministrationTelephoneNumberLongRunningOperationDetails]>
-    public let status: Field<LongRunningOperationStatus>
+    public let actions: Field<ChatMessageActions>
+    public let modifiedDateTime: Field<Date>
+    public let reaction: Field<ChatMessageReaction>
 
     private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.numbers = Field("numbers")
-        self.status = Field("status")
+        self.actions = Field("actions")
+        self.modifiedDateTime = Field("modifiedDateTime")
+        self.reaction = Field("reaction")
     }
 }
 
-/// Its properties are listed in `TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields`; read and write
-/// them as `value.name`.
+/// Its properties are listed in `ChatMessageHostedContentFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-telephonenumberlongrunningoperationdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperationDetails`.
-public typealias TeamsAdministrationTelephoneNumberLongRunningOperationDetails =
-    Model<TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagehostedcontent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessageHostedContent`.
+public typealias ChatMessageHostedContent = Model<ChatMessageHostedContentFields>
 
-/// The properties of a `TeamsAdministrationTelephoneNumberLongRunningOperationDetails`, inherited ones included.
-public struct TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields: FieldSet {
+/// The properties of a `ChatMessageHostedContent`, inherited ones included.
+public struct ChatMessageHostedContentFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperationDetails",
-        fields: TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields()
-    )
-
-    public let resourceLocation: Field<String>
-    public let status: Field<LongRunningOperationStatus>
-    public let statusDetail: Field<String>
-
-    private init() {
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-        self.statusDetail = Field("statusDetail")
-    }
-}
-
-/// Requests for one `TeamsAdministrationTelephoneNumberLongRunningOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation`.
-public struct TeamsAdministrationTelephoneNumberLongRunningOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTelephoneNumberLongRunningOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation",
-        model: TeamsAdministrationTelephoneNumberLongRunningOperation.self
-    )
-}
-
-/// Its properties are listed in `TeamsAdministrationTelephoneNumberManagementRootFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teamsadministration-telephonenumbermanagementroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberManagementRoot`.
-public typealias TeamsAdministrationTelephoneNumberManagementRoot =
-    Model<TeamsAdministrationTelephoneNumberManagementRootFields>
-
-/// The properties of a `TeamsAdministrationTelephoneNumberManagementRoot`, inherited ones included.
-public struct TeamsAdministrationTelephoneNumberManagementRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.telephoneNumberManagementRoot",
-        base: Entity.self,
-        fields: TeamsAdministrationTelephoneNumberManagementRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("numberAssignments")`).
-    public let numberAssignments: Field<[TeamsAdministrationNumberAssignment]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[TeamsAdministrationTelephoneNumberLongRunningOperation]>
-
-    private init() {
-        self.id = Field("id")
-        self.numberAssignments = Field("numberAssignments")
-        self.operations = Field("operations")
-    }
-}
-
-/// Requests for one `TeamsAdministrationTelephoneNumberManagementRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberManagementRoot`.
-public struct TeamsAdministrationTelephoneNumberManagementRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTelephoneNumberManagementRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.telephoneNumberManagementRoot",
-        model: TeamsAdministrationTelephoneNumberManagementRoot.self,
-        children: [
-            .init("numberAssignments", "microsoft.graph.teamsAdministration.numberAssignment", collection: true),
-            .init(
-                "operations",
-                "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation",
-                collection: true
-            ),
-        ]
-    )
-
-    /// `numberAssignments.request()` lists them; `numberAssignments("numberAssignment-id")` addresses one.
-    public var numberAssignments: CollectionRequestBuilder<TeamsAdministrationNumberAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("numberAssignments"))
-    }
-
-    /// `operations.request()` lists them; `operations("telephoneNumberLongRunningOperation-id")` addresses one.
-    public var operations:
-        CollectionRequestBuilder<TeamsAdministrationTelephoneNumberLongRunningOperationRequestBuilder>
-    {
-        .init(client: client, path: path.appending("operations"))
-    }
-}
-
-/// Its properties are listed in `TeamsAppFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsapp?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsApp`.
-public typealias TeamsApp = Model<TeamsAppFields>
-
-/// The properties of a `TeamsApp`, inherited ones included.
-public struct TeamsAppFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamsApp", base: Entity.self, fields: TeamsAppFields())
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let distributionMethod: Field<TeamsAppDistributionMethod>
-    public let externalId: Field<String>
-
-    /// Present when the request expanded it (`expand("appDefinitions")`).
-    public let appDefinitions: Field<[TeamsAppDefinition]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.distributionMethod = Field("distributionMethod")
-        self.externalId = Field("externalId")
-        self.appDefinitions = Field("appDefinitions")
-    }
-}
-
-/// Its properties are listed in `TeamsAppAuthorizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappauthorization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAppAuthorization`.
-public typealias TeamsAppAuthorization = Model<TeamsAppAuthorizationFields>
-
-/// The properties of a `TeamsAppAuthorization`, inherited ones included.
-public struct TeamsAppAuthorizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppAuthorization",
-        fields: TeamsAppAuthorizationFields()
-    )
-    public let clientAppId: Field<String>
-    public let requiredPermissionSet: Field<TeamsAppPermissionSet>
-
-    private init() {
-        self.clientAppId = Field("clientAppId")
-        self.requiredPermissionSet = Field("requiredPermissionSet")
-    }
-}
-
-/// Its properties are listed in `TeamsAppDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappdefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAppDefinition`.
-public typealias TeamsAppDefinition = Model<TeamsAppDefinitionFields>
-
-/// The properties of a `TeamsAppDefinition`, inherited ones included.
-public struct TeamsAppDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppDefinition",
-        base: Entity.self,
-        fields: TeamsAppDefinitionFields()
-    )
-
-    public let id: Field<String>
-    public let authorization: Field<TeamsAppAuthorization>
-    public let createdBy: Field<IdentitySet>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let publishingState: Field<TeamsAppPublishingState>
-    public let shortDescription: Field<String>
-    public let teamsAppId: Field<String>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("bot")`).
-    public let bot: Field<TeamworkBot>
-
-    private init() {
-        self.id = Field("id")
-        self.authorization = Field("authorization")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publishingState = Field("publishingState")
-        self.shortDescription = Field("shortDescription")
-        self.teamsAppId = Field("teamsAppId")
-        self.version = Field("version")
-        self.bot = Field("bot")
-    }
-}
-
-/// Requests for one `TeamsAppDefinition`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAppDefinition`.
-public struct TeamsAppDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAppDefinition
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAppDefinition",
-        model: TeamsAppDefinition.self,
-        children: [.init("bot", "microsoft.graph.teamworkBot", collection: false)]
-    )
-
-    public var bot: TeamworkBotRequestBuilder { .init(client: client, path: path.appending("bot")) }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAppDistributionMethod`.
-public typealias TeamsAppDistributionMethod = OpenEnum<TeamsAppDistributionMethodValues>
-
-/// The values of `TeamsAppDistributionMethod` that the spec declares; others decode and re-encode too.
-public enum TeamsAppDistributionMethodValues: EnumValues {
-    public static let known: [String] = ["store", "organization", "sideloaded", "unknownFutureValue"]
-}
-
-extension TeamsAppDistributionMethod {
-    public static var store: Self { Self(rawValue: "store") }
-
-    public static var organization: Self { Self(rawValue: "organization") }
-
-    public static var sideloaded: Self { Self(rawValue: "sideloaded") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamsAppInstallationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappinstallation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAppInstallation`.
-public typealias TeamsAppInstallation = Model<TeamsAppInstallationFields>
-
-/// The properties of a `TeamsAppInstallation`, inherited ones included.
-public struct TeamsAppInstallationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppInstallation",
-        base: Entity.self,
-        derived: [UserScopeTeamsAppInstallation.self],
-        fields: TeamsAppInstallationFields()
-    )
-
-    public let id: Field<String>
-    public let consentedPermissionSet: Field<TeamsAppPermissionSet>
-
-    /// Present when the request expanded it (`expand("teamsApp")`).
-    public let teamsApp: Field<TeamsApp>
-
-    /// Present when the request expanded it (`expand("teamsAppDefinition")`).
-    public let teamsAppDefinition: Field<TeamsAppDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.consentedPermissionSet = Field("consentedPermissionSet")
-        self.teamsApp = Field("teamsApp")
-        self.teamsAppDefinition = Field("teamsAppDefinition")
-    }
-}
-
-/// Requests for one `TeamsAppInstallation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAppInstallation`.
-public struct TeamsAppInstallationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAppInstallation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAppInstallation",
-        model: TeamsAppInstallation.self,
-        children: [
-            .init("teamsApp", "microsoft.graph.teamsApp", collection: false),
-            .init("teamsAppDefinition", "microsoft.graph.teamsAppDefinition", collection: false),
-        ],
-        operations: [.init("upgrade", .post)]
-    )
-
-    public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
-
-    public var teamsAppDefinition: TeamsAppDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("teamsAppDefinition"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.teamsAppInstallation/upgrade` (POST).
-    public func upgrade(consentedPermissionSet: TeamsAppPermissionSet) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("upgrade"))
-        var body = JSONObject()
-        body.set("consentedPermissionSet", consentedPermissionSet)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `TeamsAppInstalledEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappinstalledeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAppInstalledEventMessageDetail`.
-public typealias TeamsAppInstalledEventMessageDetail = Model<TeamsAppInstalledEventMessageDetailFields>
-
-/// The properties of a `TeamsAppInstalledEventMessageDetail`, inherited ones included.
-public struct TeamsAppInstalledEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppInstalledEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamsAppInstalledEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamsAppDisplayName: Field<String>
-    public let teamsAppId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamsAppDisplayName = Field("teamsAppDisplayName")
-        self.teamsAppId = Field("teamsAppId")
-    }
-}
-
-/// Its properties are listed in `TeamsAppPermissionSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsapppermissionset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAppPermissionSet`.
-public typealias TeamsAppPermissionSet = Model<TeamsAppPermissionSetFields>
-
-/// The properties of a `TeamsAppPermissionSet`, inherited ones included.
-public struct TeamsAppPermissionSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppPermissionSet",
-        fields: TeamsAppPermissionSetFields()
-    )
-    public let resourceSpecificPermissions: Field<[TeamsAppResourceSpecificPermission]>
-
-    private init() {
-        self.resourceSpecificPermissions = Field("resourceSpecificPermissions")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAppPublishingState`.
-public typealias TeamsAppPublishingState = OpenEnum<TeamsAppPublishingStateValues>
-
-/// The values of `TeamsAppPublishingState` that the spec declares; others decode and re-encode too.
-public enum TeamsAppPublishingStateValues: EnumValues {
-    public static let known: [String] = ["submitted", "rejected", "published", "unknownFutureValue"]
-}
-
-extension TeamsAppPublishingState {
-    public static var submitted: Self { Self(rawValue: "submitted") }
-
-    public static var rejected: Self { Self(rawValue: "rejected") }
-
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamsAppRemovedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappremovedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAppRemovedEventMessageDetail`.
-public typealias TeamsAppRemovedEventMessageDetail = Model<TeamsAppRemovedEventMessageDetailFields>
-
-/// The properties of a `TeamsAppRemovedEventMessageDetail`, inherited ones included.
-public struct TeamsAppRemovedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppRemovedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamsAppRemovedEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamsAppDisplayName: Field<String>
-    public let teamsAppId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamsAppDisplayName = Field("teamsAppDisplayName")
-        self.teamsAppId = Field("teamsAppId")
-    }
-}
-
-/// Requests for one `TeamsApp`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsApp`.
-public struct TeamsAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsApp
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsApp",
-        model: TeamsApp.self,
-        children: [.init("appDefinitions", "microsoft.graph.teamsAppDefinition", collection: true)]
-    )
-
-    /// `appDefinitions.request()` lists them; `appDefinitions("teamsAppDefinition-id")` addresses one.
-    public var appDefinitions: CollectionRequestBuilder<TeamsAppDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("appDefinitions"))
-    }
-}
-
-/// Its properties are listed in `TeamsAppResourceSpecificPermissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappresourcespecificpermission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAppResourceSpecificPermission`.
-public typealias TeamsAppResourceSpecificPermission = Model<TeamsAppResourceSpecificPermissionFields>
-
-/// The properties of a `TeamsAppResourceSpecificPermission`, inherited ones included.
-public struct TeamsAppResourceSpecificPermissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppResourceSpecificPermission",
-        fields: TeamsAppResourceSpecificPermissionFields()
-    )
-
-    public let permissionType: Field<TeamsAppResourceSpecificPermissionType>
-    public let permissionValue: Field<String>
-
-    private init() {
-        self.permissionType = Field("permissionType")
-        self.permissionValue = Field("permissionValue")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAppResourceSpecificPermissionType`.
-public typealias TeamsAppResourceSpecificPermissionType = OpenEnum<TeamsAppResourceSpecificPermissionTypeValues>
-
-/// The values of `TeamsAppResourceSpecificPermissionType` that the spec declares; others decode and re-encode too.
-public enum TeamsAppResourceSpecificPermissionTypeValues: EnumValues {
-    public static let known: [String] = ["delegated", "application", "unknownFutureValue"]
-}
-
-extension TeamsAppResourceSpecificPermissionType {
-    public static var delegated: Self { Self(rawValue: "delegated") }
-
-    public static var application: Self { Self(rawValue: "application") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamsAppSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAppSettings`.
-public typealias TeamsAppSettings = Model<TeamsAppSettingsFields>
-
-/// The properties of a `TeamsAppSettings`, inherited ones included.
-public struct TeamsAppSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppSettings",
-        base: Entity.self,
-        fields: TeamsAppSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let allowUserRequestsForAppAccess: Field<Bool>
-    public let isUserPersonalScopeResourceSpecificConsentEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.allowUserRequestsForAppAccess = Field("allowUserRequestsForAppAccess")
-        self.isUserPersonalScopeResourceSpecificConsentEnabled = Field(
-            "isUserPersonalScopeResourceSpecificConsentEnabled"
-        )
-    }
-}
-
-/// Requests for one `TeamsAppSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAppSettings`.
-public struct TeamsAppSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAppSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamsAppSettings", model: TeamsAppSettings.self)
-}
-
-/// Its properties are listed in `TeamsAppUpgradedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsappupgradedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAppUpgradedEventMessageDetail`.
-public typealias TeamsAppUpgradedEventMessageDetail = Model<TeamsAppUpgradedEventMessageDetailFields>
-
-/// The properties of a `TeamsAppUpgradedEventMessageDetail`, inherited ones included.
-public struct TeamsAppUpgradedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppUpgradedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: TeamsAppUpgradedEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let teamsAppDisplayName: Field<String>
-    public let teamsAppId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamsAppDisplayName = Field("teamsAppDisplayName")
-        self.teamsAppId = Field("teamsAppId")
-    }
-}
-
-/// Its properties are listed in `TeamsAsyncOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamsasyncoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsAsyncOperation`.
-public typealias TeamsAsyncOperation = Model<TeamsAsyncOperationFields>
-
-/// The properties of a `TeamsAsyncOperation`, inherited ones included.
-public struct TeamsAsyncOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAsyncOperation",
-        base: Entity.self,
-        fields: TeamsAsyncOperationFields()
-    )
-
-    public let id: Field<String>
-    public let attemptsCount: Field<Int32>
-    public let createdDateTime: Field<Date>
-    public let error: Field<OperationError>
-    public let lastActionDateTime: Field<Date>
-    public let operationType: Field<TeamsAsyncOperationType>
-    public let status: Field<TeamsAsyncOperationStatus>
-    public let targetResourceId: Field<String>
-    public let targetResourceLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.attemptsCount = Field("attemptsCount")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.operationType = Field("operationType")
-        self.status = Field("status")
-        self.targetResourceId = Field("targetResourceId")
-        self.targetResourceLocation = Field("targetResourceLocation")
-    }
-}
-
-/// Requests for one `TeamsAsyncOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsAsyncOperation`.
-public struct TeamsAsyncOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAsyncOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamsAsyncOperation", model: TeamsAsyncOperation.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAsyncOperationStatus`.
-public typealias TeamsAsyncOperationStatus = OpenEnum<TeamsAsyncOperationStatusValues>
-
-/// The values of `TeamsAsyncOperationStatus` that the spec declares; others decode and re-encode too.
-public enum TeamsAsyncOperationStatusValues: EnumValues {
-    public static let known: [String] = [
-        "invalid",
-        "notStarted",
-        "inProgress",
-        "succeeded",
-        "failed",
-        "unknownFutureValue",
-    ]
-}
-
-extension TeamsAsyncOperationStatus {
-    public static var invalid: Self { Self(rawValue: "invalid") }
-
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamsAsyncOperationType`.
-public typealias TeamsAsyncOperationType = OpenEnum<TeamsAsyncOperationTypeValues>
-
-/// The values of `TeamsAsyncOperationType` that the spec declares; others decode and re-encode too.
-public enum TeamsAsyncOperationTypeValues: EnumValues {
-    public static let known: [String] = [
-        "invalid",
-        "cloneTeam",
-        "archiveTeam",
-        "unarchiveTeam",
-        "createTeam",
-        "unknownFutureValue",
-        "teamifyGroup",
-        "createChannel",
-        "archiveChannel",
-        "unarchiveChannel",
-    ]
-}
-
-extension TeamsAsyncOperationType {
-    public static var invalid: Self { Self(rawValue: "invalid") }
-
-    public static var cloneTeam: Self { Self(rawValue: "cloneTeam") }
-
-    public static var archiveTeam: Self { Self(rawValue: "archiveTeam") }
-
-    public static var unarchiveTeam: Self { Self(rawValue: "unarchiveTeam") }
-
-    public static var createTeam: Self { Self(rawValue: "createTeam") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var teamifyGroup: Self { Self(rawValue: "teamifyGroup") }
-
-    public static var createChannel: Self { Self(rawValue: "createChannel") }
-
-    public static var archiveChannel: Self { Self(rawValue: "archiveChannel") }
-
-    public static var unarchiveChannel: Self { Self(rawValue: "unarchiveChannel") }
-}
-
-/// Its properties are listed in `TeamsLicensingDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamslicensingdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsLicensingDetails`.
-public typealias TeamsLicensingDetails = Model<TeamsLicensingDetailsFields>
-
-/// The properties of a `TeamsLicensingDetails`, inherited ones included.
-public struct TeamsLicensingDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsLicensingDetails",
-        fields: TeamsLicensingDetailsFields()
-    )
-    public let hasTeamsLicense: Field<Bool>
-
-    private init() {
-        self.hasTeamsLicense = Field("hasTeamsLicense")
-    }
-}
-
-/// Its properties are listed in `TeamsTabFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamstab?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsTab`.
-public typealias TeamsTab = Model<TeamsTabFields>
-
-/// The properties of a `TeamsTab`, inherited ones included.
-public struct TeamsTabFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamsTab", base: Entity.self, fields: TeamsTabFields())
-    public let id: Field<String>
-    public let configuration: Field<TeamsTabConfiguration>
-    public let displayName: Field<String>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("teamsApp")`).
-    public let teamsApp: Field<TeamsApp>
-
-    private init() {
-        self.id = Field("id")
-        self.configuration = Field("configuration")
-        self.displayName = Field("displayName")
-        self.webUrl = Field("webUrl")
-        self.teamsApp = Field("teamsApp")
-    }
-}
-
-/// Its properties are listed in `TeamsTabConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamstabconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsTabConfiguration`.
-public typealias TeamsTabConfiguration = Model<TeamsTabConfigurationFields>
-
-/// The properties of a `TeamsTabConfiguration`, inherited ones included.
-public struct TeamsTabConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsTabConfiguration",
-        fields: TeamsTabConfigurationFields()
-    )
-    public let contentUrl: Field<String>
-    public let entityId: Field<String>
-    public let removeUrl: Field<String>
-    public let websiteUrl: Field<String>
-
-    private init() {
-        self.contentUrl = Field("contentUrl")
-        self.entityId = Field("entityId")
-        self.removeUrl = Field("removeUrl")
-        self.websiteUrl = Field("websiteUrl")
-    }
-}
-
-/// Requests for one `TeamsTab`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsTab`.
-public struct TeamsTabRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsTab
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsTab",
-        model: TeamsTab.self,
-        children: [.init("teamsApp", "microsoft.graph.teamsApp", collection: false)]
-    )
-
-    public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
-}
-
-/// Its properties are listed in `TeamsTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamstemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamsTemplate`.
-public typealias TeamsTemplate = Model<TeamsTemplateFields>
-
-/// The properties of a `TeamsTemplate`, inherited ones included.
-public struct TeamsTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsTemplate",
-        base: Entity.self,
-        fields: TeamsTemplateFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `TeamsTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamsTemplate`.
-public struct TeamsTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamsTemplate", model: TeamsTemplate.self)
-}
-
-/// Its properties are listed in `TeamworkFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamwork?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamwork`.
-public typealias Teamwork = Model<TeamworkFields>
-
-/// The properties of a `Teamwork`, inherited ones included.
-public struct TeamworkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamwork", base: Entity.self, fields: TeamworkFields())
-    public let id: Field<String>
-    public let isTeamsEnabled: Field<Bool>
-    public let region: Field<String>
-
-    /// Present when the request expanded it (`expand("deletedChats")`).
-    public let deletedChats: Field<[DeletedChat]>
-
-    /// Present when the request expanded it (`expand("deletedTeams")`).
-    public let deletedTeams: Field<[DeletedTeam]>
-
-    /// Present when the request expanded it (`expand("teamsAppSettings")`).
-    public let teamsAppSettings: Field<TeamsAppSettings>
-
-    /// Present when the request expanded it (`expand("workforceIntegrations")`).
-    public let workforceIntegrations: Field<[WorkforceIntegration]>
-
-    private init() {
-        self.id = Field("id")
-        self.isTeamsEnabled = Field("isTeamsEnabled")
-        self.region = Field("region")
-        self.deletedChats = Field("deletedChats")
-        self.deletedTeams = Field("deletedTeams")
-        self.teamsAppSettings = Field("teamsAppSettings")
-        self.workforceIntegrations = Field("workforceIntegrations")
-    }
-}
-
-/// Its properties are listed in `TeamworkActivityTopicFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkactivitytopic?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkActivityTopic`.
-public typealias TeamworkActivityTopic = Model<TeamworkActivityTopicFields>
-
-/// The properties of a `TeamworkActivityTopic`, inherited ones included.
-public struct TeamworkActivityTopicFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkActivityTopic",
-        fields: TeamworkActivityTopicFields()
-    )
-    public let source: Field<TeamworkActivityTopicSource>
-    public let value: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.source = Field("source")
-        self.value = Field("value")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamworkActivityTopicSource`.
-public typealias TeamworkActivityTopicSource = OpenEnum<TeamworkActivityTopicSourceValues>
-
-/// The values of `TeamworkActivityTopicSource` that the spec declares; others decode and re-encode too.
-public enum TeamworkActivityTopicSourceValues: EnumValues {
-    public static let known: [String] = ["entityUrl", "text"]
-}
-
-extension TeamworkActivityTopicSource {
-    public static var entityUrl: Self { Self(rawValue: "entityUrl") }
-
-    public static var text: Self { Self(rawValue: "text") }
-}
-
-/// Its properties are listed in `TeamworkApplicationIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkapplicationidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkApplicationIdentity`.
-public typealias TeamworkApplicationIdentity = Model<TeamworkApplicationIdentityFields>
-
-/// The properties of a `TeamworkApplicationIdentity`, inherited ones included.
-public struct TeamworkApplicationIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkApplicationIdentity",
-        base: Identity.self,
-        fields: TeamworkApplicationIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let applicationIdentityType: Field<TeamworkApplicationIdentityType>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.applicationIdentityType = Field("applicationIdentityType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamworkApplicationIdentityType`.
-public typealias TeamworkApplicationIdentityType = OpenEnum<TeamworkApplicationIdentityTypeValues>
-
-/// The values of `TeamworkApplicationIdentityType` that the spec declares; others decode and re-encode too.
-public enum TeamworkApplicationIdentityTypeValues: EnumValues {
-    public static let known: [String] = [
-        "aadApplication",
-        "bot",
-        "tenantBot",
-        "office365Connector",
-        "outgoingWebhook",
-        "unknownFutureValue",
-    ]
-}
-
-extension TeamworkApplicationIdentityType {
-    public static var aadApplication: Self { Self(rawValue: "aadApplication") }
-
-    public static var bot: Self { Self(rawValue: "bot") }
-
-    public static var tenantBot: Self { Self(rawValue: "tenantBot") }
-
-    public static var office365Connector: Self { Self(rawValue: "office365Connector") }
-
-    public static var outgoingWebhook: Self { Self(rawValue: "outgoingWebhook") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamworkBotFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkbot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkBot`.
-public typealias TeamworkBot = Model<TeamworkBotFields>
-
-/// The properties of a `TeamworkBot`, inherited ones included.
-public struct TeamworkBotFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkBot",
-        base: Entity.self,
-        fields: TeamworkBotFields()
-    )
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `TeamworkBot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamworkBot`.
-public struct TeamworkBotRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamworkBot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamworkBot", model: TeamworkBot.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.teamworkCallEventType`.
-public typealias TeamworkCallEventType = OpenEnum<TeamworkCallEventTypeValues>
-
-/// The values of `TeamworkCallEventType` that the spec declares; others decode and re-encode too.
-public enum TeamworkCallEventTypeValues: EnumValues {
-    public static let known: [String] = ["call", "meeting", "screenShare", "unknownFutureValue"]
-}
-
-extension TeamworkCallEventType {
-    public static var call: Self { Self(rawValue: "call") }
-
-    public static var meeting: Self { Self(rawValue: "meeting") }
-
-    public static var screenShare: Self { Self(rawValue: "screenShare") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamworkConversationIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkconversationidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkConversationIdentity`.
-public typealias TeamworkConversationIdentity = Model<TeamworkConversationIdentityFields>
-
-/// The properties of a `TeamworkConversationIdentity`, inherited ones included.
-public struct TeamworkConversationIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkConversationIdentity",
-        base: Identity.self,
-        fields: TeamworkConversationIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let conversationIdentityType: Field<TeamworkConversationIdentityType>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.conversationIdentityType = Field("conversationIdentityType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamworkConversationIdentityType`.
-public typealias TeamworkConversationIdentityType = OpenEnum<TeamworkConversationIdentityTypeValues>
-
-/// The values of `TeamworkConversationIdentityType` that the spec declares; others decode and re-encode too.
-public enum TeamworkConversationIdentityTypeValues: EnumValues {
-    public static let known: [String] = ["team", "channel", "chat", "unknownFutureValue"]
-}
-
-extension TeamworkConversationIdentityType {
-    public static var team: Self { Self(rawValue: "team") }
-
-    public static var channel: Self { Self(rawValue: "channel") }
-
-    public static var chat: Self { Self(rawValue: "chat") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamworkHostedContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkhostedcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkHostedContent`.
-public typealias TeamworkHostedContent = Model<TeamworkHostedContentFields>
-
-/// The properties of a `TeamworkHostedContent`, inherited ones included.
-public struct TeamworkHostedContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkHostedContent",
-        base: Entity.self,
-        derived: [ChatMessageHostedContent.self],
-        fields: TeamworkHostedContentFields()
+        "microsoft.graph.chatMessageHostedContent",
+        base: TeamworkHostedContent.self,
+        fields: ChatMessageHostedContentFields()
     )
 
     public let id: Field<String>
@@ -7137,77 +1762,11 @@ public struct TeamworkHostedContentFields: FieldSet {
     }
 }
 
-/// Requests for one `TeamworkHostedContent`: `request()` reads, updates or deletes it.
+/// Requests for one `ChatMessageHostedContent`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.teamworkHostedContent`.
-public struct TeamworkHostedContentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamworkHostedContent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamworkHostedContent", model: TeamworkHostedContent.self)
-}
-
-/// Its properties are listed in `TeamworkNotificationRecipientFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworknotificationrecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkNotificationRecipient`.
-public typealias TeamworkNotificationRecipient = Model<TeamworkNotificationRecipientFields>
-
-/// The properties of a `TeamworkNotificationRecipient`, inherited ones included.
-public struct TeamworkNotificationRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkNotificationRecipient",
-        derived: [
-            AadUserNotificationRecipient.self,
-            ChannelMembersNotificationRecipient.self,
-            ChatMembersNotificationRecipient.self,
-            TeamMembersNotificationRecipient.self,
-        ],
-        fields: TeamworkNotificationRecipientFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `TeamworkOnlineMeetingInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkonlinemeetinginfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkOnlineMeetingInfo`.
-public typealias TeamworkOnlineMeetingInfo = Model<TeamworkOnlineMeetingInfoFields>
-
-/// The properties of a `TeamworkOnlineMeetingInfo`, inherited ones included.
-public struct TeamworkOnlineMeetingInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkOnlineMeetingInfo",
-        fields: TeamworkOnlineMeetingInfoFields()
-    )
-
-    public let calendarEventId: Field<String>
-    public let joinWebUrl: Field<String>
-    public let organizer: Field<TeamworkUserIdentity>
-
-    private init() {
-        self.calendarEventId = Field("calendarEventId")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.organizer = Field("organizer")
-    }
-}
-
-/// Requests for one `Teamwork`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamwork`.
-public struct TeamworkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Teamwork
+/// - Remark: Generated from `microsoft.graph.chatMessageHostedContent`.
+public struct ChatMessageHostedContentRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ChatMessageHostedContent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -7218,2690 +1777,25 @@ public struct TeamworkRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.teamwork",
-        model: Teamwork.self,
-        children: [
-            .init("deletedChats", "microsoft.graph.deletedChat", collection: true),
-            .init("deletedTeams", "microsoft.graph.deletedTeam", collection: true),
-            .init("teamsAppSettings", "microsoft.graph.teamsAppSettings", collection: false),
-            .init("workforceIntegrations", "microsoft.graph.workforceIntegration", collection: true),
-        ],
-        operations: [.init("sendActivityNotificationToRecipients", .post)]
+        "microsoft.graph.chatMessageHostedContent",
+        model: ChatMessageHostedContent.self
     )
-
-    /// `deletedChats.request()` lists them; `deletedChats("deletedChat-id")` addresses one.
-    public var deletedChats: CollectionRequestBuilder<DeletedChatRequestBuilder> {
-        .init(client: client, path: path.appending("deletedChats"))
-    }
-
-    /// `deletedTeams.request()` lists them; `deletedTeams("deletedTeam-id")` addresses one.
-    public var deletedTeams: CollectionRequestBuilder<DeletedTeamRequestBuilder> {
-        .init(client: client, path: path.appending("deletedTeams"))
-    }
-
-    public var teamsAppSettings: TeamsAppSettingsRequestBuilder {
-        .init(client: client, path: path.appending("teamsAppSettings"))
-    }
-
-    /// `workforceIntegrations.request()` lists them; `workforceIntegrations("workforceIntegration-id")` addresses one.
-    public var workforceIntegrations: CollectionRequestBuilder<WorkforceIntegrationRequestBuilder> {
-        .init(client: client, path: path.appending("workforceIntegrations"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.teamwork/sendActivityNotificationToRecipients` (POST).
-    public func sendActivityNotificationToRecipients(
-        topic: TeamworkActivityTopic,
-        activityType: String,
-        chainId: Int64,
-        previewText: ItemBody,
-        teamsAppId: String,
-        templateParameters: [KeyValuePair],
-        recipients: [TeamworkNotificationRecipient],
-        iconId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("sendActivityNotificationToRecipients"))
-        var body = JSONObject()
-        body.set("topic", topic)
-        body.set("activityType", activityType)
-        body.set("chainId", chainId)
-        body.set("previewText", previewText)
-        body.set("teamsAppId", teamsAppId)
-        body.set("templateParameters", templateParameters)
-        body.set("recipients", recipients)
-        body.set("iconId", iconId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
 }
 
-/// Its properties are listed in `TeamworkTagFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworktag?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkTag`.
-public typealias TeamworkTag = Model<TeamworkTagFields>
+/// - Remark: Generated from `microsoft.graph.chatMessageImportance`.
+public typealias ChatMessageImportance = OpenEnum<ChatMessageImportanceValues>
 
-/// The properties of a `TeamworkTag`, inherited ones included.
-public struct TeamworkTagFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkTag",
-        base: Entity.self,
-        fields: TeamworkTagFields()
-    )
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let memberCount: Field<Int32>
-    public let tagType: Field<TeamworkTagType>
-    public let teamId: Field<String>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[TeamworkTagMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.memberCount = Field("memberCount")
-        self.tagType = Field("tagType")
-        self.teamId = Field("teamId")
-        self.members = Field("members")
-    }
+/// The values of `ChatMessageImportance` that the spec declares; others decode and re-encode too.
+public enum ChatMessageImportanceValues: EnumValues {
+    public static let known: [String] = ["normal", "high", "urgent", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `TeamworkTagIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworktagidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkTagIdentity`.
-public typealias TeamworkTagIdentity = Model<TeamworkTagIdentityFields>
+extension ChatMessageImportance {
+    public static var normal: Self { Self(rawValue: "normal") }
 
-/// The properties of a `TeamworkTagIdentity`, inherited ones included.
-public struct TeamworkTagIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkTagIdentity",
-        base: Identity.self,
-        fields: TeamworkTagIdentityFields()
-    )
+    public static var high: Self { Self(rawValue: "high") }
 
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
-}
-
-/// Its properties are listed in `TeamworkTagMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworktagmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkTagMember`.
-public typealias TeamworkTagMember = Model<TeamworkTagMemberFields>
-
-/// The properties of a `TeamworkTagMember`, inherited ones included.
-public struct TeamworkTagMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkTagMember",
-        base: Entity.self,
-        fields: TeamworkTagMemberFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.userId = Field("userId")
-    }
-}
-
-/// Requests for one `TeamworkTagMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamworkTagMember`.
-public struct TeamworkTagMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamworkTagMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamworkTagMember", model: TeamworkTagMember.self)
-}
-
-/// Requests for one `TeamworkTag`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.teamworkTag`.
-public struct TeamworkTagRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamworkTag
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamworkTag",
-        model: TeamworkTag.self,
-        children: [.init("members", "microsoft.graph.teamworkTagMember", collection: true)]
-    )
-
-    /// `members.request()` lists them; `members("teamworkTagMember-id")` addresses one.
-    public var members: CollectionRequestBuilder<TeamworkTagMemberRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamworkTagType`.
-public typealias TeamworkTagType = OpenEnum<TeamworkTagTypeValues>
-
-/// The values of `TeamworkTagType` that the spec declares; others decode and re-encode too.
-public enum TeamworkTagTypeValues: EnumValues {
-    public static let known: [String] = ["standard", "unknownFutureValue"]
-}
-
-extension TeamworkTagType {
-    public static var standard: Self { Self(rawValue: "standard") }
+    public static var urgent: Self { Self(rawValue: "urgent") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TeamworkUserIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teamworkuseridentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teamworkUserIdentity`.
-public typealias TeamworkUserIdentity = Model<TeamworkUserIdentityFields>
-
-/// The properties of a `TeamworkUserIdentity`, inherited ones included.
-public struct TeamworkUserIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkUserIdentity",
-        base: Identity.self,
-        fields: TeamworkUserIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let userIdentityType: Field<TeamworkUserIdentityType>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.userIdentityType = Field("userIdentityType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.teamworkUserIdentityType`.
-public typealias TeamworkUserIdentityType = OpenEnum<TeamworkUserIdentityTypeValues>
-
-/// The values of `TeamworkUserIdentityType` that the spec declares; others decode and re-encode too.
-public enum TeamworkUserIdentityTypeValues: EnumValues {
-    public static let known: [String] = [
-        "aadUser",
-        "onPremiseAadUser",
-        "anonymousGuest",
-        "federatedUser",
-        "personalMicrosoftAccountUser",
-        "skypeUser",
-        "phoneUser",
-        "unknownFutureValue",
-        "emailUser",
-    ]
-}
-
-extension TeamworkUserIdentityType {
-    public static var aadUser: Self { Self(rawValue: "aadUser") }
-
-    public static var onPremiseAadUser: Self { Self(rawValue: "onPremiseAadUser") }
-
-    public static var anonymousGuest: Self { Self(rawValue: "anonymousGuest") }
-
-    public static var federatedUser: Self { Self(rawValue: "federatedUser") }
-
-    public static var personalMicrosoftAccountUser: Self { Self(rawValue: "personalMicrosoftAccountUser") }
-
-    public static var skypeUser: Self { Self(rawValue: "skypeUser") }
-
-    public static var phoneUser: Self { Self(rawValue: "phoneUser") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var emailUser: Self { Self(rawValue: "emailUser") }
-}
-
-/// Its properties are listed in `TeleconferenceDeviceAudioQualityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teleconferencedeviceaudioquality?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teleconferenceDeviceAudioQuality`.
-public typealias TeleconferenceDeviceAudioQuality = Model<TeleconferenceDeviceAudioQualityFields>
-
-/// The properties of a `TeleconferenceDeviceAudioQuality`, inherited ones included.
-public struct TeleconferenceDeviceAudioQualityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teleconferenceDeviceAudioQuality",
-        base: TeleconferenceDeviceMediaQuality.self,
-        fields: TeleconferenceDeviceAudioQualityFields()
-    )
-
-    public let averageInboundJitter: Field<String>
-    public let averageInboundPacketLossRateInPercentage: Field<Double>
-    public let averageInboundRoundTripDelay: Field<String>
-    public let averageOutboundJitter: Field<String>
-    public let averageOutboundPacketLossRateInPercentage: Field<Double>
-    public let averageOutboundRoundTripDelay: Field<String>
-    public let channelIndex: Field<Int32>
-    public let inboundPackets: Field<Int64>
-    public let localIPAddress: Field<String>
-    public let localPort: Field<Int32>
-    public let maximumInboundJitter: Field<String>
-    public let maximumInboundPacketLossRateInPercentage: Field<Double>
-    public let maximumInboundRoundTripDelay: Field<String>
-    public let maximumOutboundJitter: Field<String>
-    public let maximumOutboundPacketLossRateInPercentage: Field<Double>
-    public let maximumOutboundRoundTripDelay: Field<String>
-    public let mediaDuration: Field<String>
-    public let networkLinkSpeedInBytes: Field<Int64>
-    public let outboundPackets: Field<Int64>
-    public let remoteIPAddress: Field<String>
-    public let remotePort: Field<Int32>
-
-    private init() {
-        self.averageInboundJitter = Field("averageInboundJitter")
-        self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
-        self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
-        self.averageOutboundJitter = Field("averageOutboundJitter")
-        self.averageOutboundPacketLossRateInPercentage = Field("averageOutboundPacketLossRateInPercentage")
-        self.averageOutboundRoundTripDelay = Field("averageOutboundRoundTripDelay")
-        self.channelIndex = Field("channelIndex")
-        self.inboundPackets = Field("inboundPackets")
-        self.localIPAddress = Field("localIPAddress")
-        self.localPort = Field("localPort")
-        self.maximumInboundJitter = Field("maximumInboundJitter")
-        self.maximumInboundPacketLossRateInPercentage = Field("maximumInboundPacketLossRateInPercentage")
-        self.maximumInboundRoundTripDelay = Field("maximumInboundRoundTripDelay")
-        self.maximumOutboundJitter = Field("maximumOutboundJitter")
-        self.maximumOutboundPacketLossRateInPercentage = Field("maximumOutboundPacketLossRateInPercentage")
-        self.maximumOutboundRoundTripDelay = Field("maximumOutboundRoundTripDelay")
-        self.mediaDuration = Field("mediaDuration")
-        self.networkLinkSpeedInBytes = Field("networkLinkSpeedInBytes")
-        self.outboundPackets = Field("outboundPackets")
-        self.remoteIPAddress = Field("remoteIPAddress")
-        self.remotePort = Field("remotePort")
-    }
-}
-
-/// Its properties are listed in `TeleconferenceDeviceMediaQualityFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teleconferencedevicemediaquality?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teleconferenceDeviceMediaQuality`.
-public typealias TeleconferenceDeviceMediaQuality = Model<TeleconferenceDeviceMediaQualityFields>
-
-/// The properties of a `TeleconferenceDeviceMediaQuality`, inherited ones included.
-public struct TeleconferenceDeviceMediaQualityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teleconferenceDeviceMediaQuality",
-        derived: [TeleconferenceDeviceAudioQuality.self, TeleconferenceDeviceVideoQuality.self],
-        fields: TeleconferenceDeviceMediaQualityFields()
-    )
-
-    public let averageInboundJitter: Field<String>
-    public let averageInboundPacketLossRateInPercentage: Field<Double>
-    public let averageInboundRoundTripDelay: Field<String>
-    public let averageOutboundJitter: Field<String>
-    public let averageOutboundPacketLossRateInPercentage: Field<Double>
-    public let averageOutboundRoundTripDelay: Field<String>
-    public let channelIndex: Field<Int32>
-    public let inboundPackets: Field<Int64>
-    public let localIPAddress: Field<String>
-    public let localPort: Field<Int32>
-    public let maximumInboundJitter: Field<String>
-    public let maximumInboundPacketLossRateInPercentage: Field<Double>
-    public let maximumInboundRoundTripDelay: Field<String>
-    public let maximumOutboundJitter: Field<String>
-    public let maximumOutboundPacketLossRateInPercentage: Field<Double>
-    public let maximumOutboundRoundTripDelay: Field<String>
-    public let mediaDuration: Field<String>
-    public let networkLinkSpeedInBytes: Field<Int64>
-    public let outboundPackets: Field<Int64>
-    public let remoteIPAddress: Field<String>
-    public let remotePort: Field<Int32>
-
-    private init() {
-        self.averageInboundJitter = Field("averageInboundJitter")
-        self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
-        self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
-        self.averageOutboundJitter = Field("averageOutboundJitter")
-        self.averageOutboundPacketLossRateInPercentage = Field("averageOutboundPacketLossRateInPercentage")
-        self.averageOutboundRoundTripDelay = Field("averageOutboundRoundTripDelay")
-        self.channelIndex = Field("channelIndex")
-        self.inboundPackets = Field("inboundPackets")
-        self.localIPAddress = Field("localIPAddress")
-        self.localPort = Field("localPort")
-        self.maximumInboundJitter = Field("maximumInboundJitter")
-        self.maximumInboundPacketLossRateInPercentage = Field("maximumInboundPacketLossRateInPercentage")
-        self.maximumInboundRoundTripDelay = Field("maximumInboundRoundTripDelay")
-        self.maximumOutboundJitter = Field("maximumOutboundJitter")
-        self.maximumOutboundPacketLossRateInPercentage = Field("maximumOutboundPacketLossRateInPercentage")
-        self.maximumOutboundRoundTripDelay = Field("maximumOutboundRoundTripDelay")
-        self.mediaDuration = Field("mediaDuration")
-        self.networkLinkSpeedInBytes = Field("networkLinkSpeedInBytes")
-        self.outboundPackets = Field("outboundPackets")
-        self.remoteIPAddress = Field("remoteIPAddress")
-        self.remotePort = Field("remotePort")
-    }
-}
-
-/// Its properties are listed in `TeleconferenceDeviceQualityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teleconferencedevicequality?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teleconferenceDeviceQuality`.
-public typealias TeleconferenceDeviceQuality = Model<TeleconferenceDeviceQualityFields>
-
-/// The properties of a `TeleconferenceDeviceQuality`, inherited ones included.
-public struct TeleconferenceDeviceQualityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teleconferenceDeviceQuality",
-        fields: TeleconferenceDeviceQualityFields()
-    )
-
-    public let callChainId: Field<String>
-    public let cloudServiceDeploymentEnvironment: Field<String>
-    public let cloudServiceDeploymentId: Field<String>
-    public let cloudServiceInstanceName: Field<String>
-    public let cloudServiceName: Field<String>
-    public let deviceDescription: Field<String>
-    public let deviceName: Field<String>
-    public let mediaLegId: Field<String>
-    public let mediaQualityList: Field<[TeleconferenceDeviceMediaQuality]>
-    public let participantId: Field<String>
-
-    private init() {
-        self.callChainId = Field("callChainId")
-        self.cloudServiceDeploymentEnvironment = Field("cloudServiceDeploymentEnvironment")
-        self.cloudServiceDeploymentId = Field("cloudServiceDeploymentId")
-        self.cloudServiceInstanceName = Field("cloudServiceInstanceName")
-        self.cloudServiceName = Field("cloudServiceName")
-        self.deviceDescription = Field("deviceDescription")
-        self.deviceName = Field("deviceName")
-        self.mediaLegId = Field("mediaLegId")
-        self.mediaQualityList = Field("mediaQualityList")
-        self.participantId = Field("participantId")
-    }
-}
-
-/// Its properties are listed in `TeleconferenceDeviceScreenSharingQualityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/teleconferencedevicescreensharingquality?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teleconferenceDeviceScreenSharingQuality`.
-public typealias TeleconferenceDeviceScreenSharingQuality = Model<TeleconferenceDeviceScreenSharingQualityFields>
-
-/// The properties of a `TeleconferenceDeviceScreenSharingQuality`, inherited ones included.
-public struct TeleconferenceDeviceScreenSharingQualityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teleconferenceDeviceScreenSharingQuality",
-        base: TeleconferenceDeviceVideoQuality.self,
-        fields: TeleconferenceDeviceScreenSharingQualityFields()
-    )
-
-    public let averageInboundJitter: Field<String>
-    public let averageInboundPacketLossRateInPercentage: Field<Double>
-    public let averageInboundRoundTripDelay: Field<String>
-    public let averageOutboundJitter: Field<String>
-    public let averageOutboundPacketLossRateInPercentage: Field<Double>
-    public let averageOutboundRoundTripDelay: Field<String>
-    public let channelIndex: Field<Int32>
-    public let inboundPackets: Field<Int64>
-    public let localIPAddress: Field<String>
-    public let localPort: Field<Int32>
-    public let maximumInboundJitter: Field<String>
-    public let maximumInboundPacketLossRateInPercentage: Field<Double>
-    public let maximumInboundRoundTripDelay: Field<String>
-    public let maximumOutboundJitter: Field<String>
-    public let maximumOutboundPacketLossRateInPercentage: Field<Double>
-    public let maximumOutboundRoundTripDelay: Field<String>
-    public let mediaDuration: Field<String>
-    public let networkLinkSpeedInBytes: Field<Int64>
-    public let outboundPackets: Field<Int64>
-    public let remoteIPAddress: Field<String>
-    public let remotePort: Field<Int32>
-    public let averageInboundBitRate: Field<Double>
-    public let averageInboundFrameRate: Field<Double>
-    public let averageOutboundBitRate: Field<Double>
-    public let averageOutboundFrameRate: Field<Double>
-
-    private init() {
-        self.averageInboundJitter = Field("averageInboundJitter")
-        self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
-        self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
-        self.averageOutboundJitter = Field("averageOutboundJitter")
-        self.averageOutboundPacketLossRateInPercentage = Field("averageOutboundPacketLossRateInPercentage")
-        self.averageOutboundRoundTripDelay = Field("averageOutboundRoundTripDelay")
-        self.channelIndex = Field("channelIndex")
-        self.inboundPackets = Field("inboundPackets")
-        self.localIPAddress = Field("localIPAddress")
-        self.localPort = Field("localPort")
-        self.maximumInboundJitter = Field("maximumInboundJitter")
-        self.maximumInboundPacketLossRateInPercentage = Field("maximumInboundPacketLossRateInPercentage")
-        self.maximumInboundRoundTripDelay = Field("maximumInboundRoundTripDelay")
-        self.maximumOutboundJitter = Field("maximumOutboundJitter")
-        self.maximumOutboundPacketLossRateInPercentage = Field("maximumOutboundPacketLossRateInPercentage")
-        self.maximumOutboundRoundTripDelay = Field("maximumOutboundRoundTripDelay")
-        self.mediaDuration = Field("mediaDuration")
-        self.networkLinkSpeedInBytes = Field("networkLinkSpeedInBytes")
-        self.outboundPackets = Field("outboundPackets")
-        self.remoteIPAddress = Field("remoteIPAddress")
-        self.remotePort = Field("remotePort")
-        self.averageInboundBitRate = Field("averageInboundBitRate")
-        self.averageInboundFrameRate = Field("averageInboundFrameRate")
-        self.averageOutboundBitRate = Field("averageOutboundBitRate")
-        self.averageOutboundFrameRate = Field("averageOutboundFrameRate")
-    }
-}
-
-/// Its properties are listed in `TeleconferenceDeviceVideoQualityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/teleconferencedevicevideoquality?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.teleconferenceDeviceVideoQuality`.
-public typealias TeleconferenceDeviceVideoQuality = Model<TeleconferenceDeviceVideoQualityFields>
-
-/// The properties of a `TeleconferenceDeviceVideoQuality`, inherited ones included.
-public struct TeleconferenceDeviceVideoQualityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teleconferenceDeviceVideoQuality",
-        base: TeleconferenceDeviceMediaQuality.self,
-        derived: [TeleconferenceDeviceScreenSharingQuality.self],
-        fields: TeleconferenceDeviceVideoQualityFields()
-    )
-
-    public let averageInboundJitter: Field<String>
-    public let averageInboundPacketLossRateInPercentage: Field<Double>
-    public let averageInboundRoundTripDelay: Field<String>
-    public let averageOutboundJitter: Field<String>
-    public let averageOutboundPacketLossRateInPercentage: Field<Double>
-    public let averageOutboundRoundTripDelay: Field<String>
-    public let channelIndex: Field<Int32>
-    public let inboundPackets: Field<Int64>
-    public let localIPAddress: Field<String>
-    public let localPort: Field<Int32>
-    public let maximumInboundJitter: Field<String>
-    public let maximumInboundPacketLossRateInPercentage: Field<Double>
-    public let maximumInboundRoundTripDelay: Field<String>
-    public let maximumOutboundJitter: Field<String>
-    public let maximumOutboundPacketLossRateInPercentage: Field<Double>
-    public let maximumOutboundRoundTripDelay: Field<String>
-    public let mediaDuration: Field<String>
-    public let networkLinkSpeedInBytes: Field<Int64>
-    public let outboundPackets: Field<Int64>
-    public let remoteIPAddress: Field<String>
-    public let remotePort: Field<Int32>
-    public let averageInboundBitRate: Field<Double>
-    public let averageInboundFrameRate: Field<Double>
-    public let averageOutboundBitRate: Field<Double>
-    public let averageOutboundFrameRate: Field<Double>
-
-    private init() {
-        self.averageInboundJitter = Field("averageInboundJitter")
-        self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
-        self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
-        self.averageOutboundJitter = Field("averageOutboundJitter")
-        self.averageOutboundPacketLossRateInPercentage = Field("averageOutboundPacketLossRateInPercentage")
-        self.averageOutboundRoundTripDelay = Field("averageOutboundRoundTripDelay")
-        self.channelIndex = Field("channelIndex")
-        self.inboundPackets = Field("inboundPackets")
-        self.localIPAddress = Field("localIPAddress")
-        self.localPort = Field("localPort")
-        self.maximumInboundJitter = Field("maximumInboundJitter")
-        self.maximumInboundPacketLossRateInPercentage = Field("maximumInboundPacketLossRateInPercentage")
-        self.maximumInboundRoundTripDelay = Field("maximumInboundRoundTripDelay")
-        self.maximumOutboundJitter = Field("maximumOutboundJitter")
-        self.maximumOutboundPacketLossRateInPercentage = Field("maximumOutboundPacketLossRateInPercentage")
-        self.maximumOutboundRoundTripDelay = Field("maximumOutboundRoundTripDelay")
-        self.mediaDuration = Field("mediaDuration")
-        self.networkLinkSpeedInBytes = Field("networkLinkSpeedInBytes")
-        self.outboundPackets = Field("outboundPackets")
-        self.remoteIPAddress = Field("remoteIPAddress")
-        self.remotePort = Field("remotePort")
-        self.averageInboundBitRate = Field("averageInboundBitRate")
-        self.averageInboundFrameRate = Field("averageInboundFrameRate")
-        self.averageOutboundBitRate = Field("averageOutboundBitRate")
-        self.averageOutboundFrameRate = Field("averageOutboundFrameRate")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.templateApplicationLevel`.
-public typealias TemplateApplicationLevel = OpenEnum<TemplateApplicationLevelValues>
-
-/// The values of `TemplateApplicationLevel` that the spec declares; others decode and re-encode too.
-public enum TemplateApplicationLevelValues: FlagValues {
-    public static let known: [String] = ["none", "newPartners", "existingPartners", "unknownFutureValue"]
-}
-
-extension TemplateApplicationLevel {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var newPartners: Self { Self(rawValue: "newPartners") }
-
-    public static var existingPartners: Self { Self(rawValue: "existingPartners") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.templateScenarios`.
-public typealias TemplateScenarios = OpenEnum<TemplateScenariosValues>
-
-/// The values of `TemplateScenarios` that the spec declares; others decode and re-encode too.
-public enum TemplateScenariosValues: FlagValues {
-    public static let known: [String] = [
-        "new",
-        "secureFoundation",
-        "zeroTrust",
-        "remoteWork",
-        "protectAdmins",
-        "emergingThreats",
-        "unknownFutureValue",
-    ]
-}
-
-extension TemplateScenarios {
-    public static var new: Self { Self(rawValue: "new") }
-
-    public static var secureFoundation: Self { Self(rawValue: "secureFoundation") }
-
-    public static var zeroTrust: Self { Self(rawValue: "zeroTrust") }
-
-    public static var remoteWork: Self { Self(rawValue: "remoteWork") }
-
-    public static var protectAdmins: Self { Self(rawValue: "protectAdmins") }
-
-    public static var emergingThreats: Self { Self(rawValue: "emergingThreats") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TemporaryAccessPassAuthenticationMethodFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/temporaryaccesspassauthenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethod`.
-public typealias TemporaryAccessPassAuthenticationMethod = Model<TemporaryAccessPassAuthenticationMethodFields>
-
-/// The properties of a `TemporaryAccessPassAuthenticationMethod`, inherited ones included.
-public struct TemporaryAccessPassAuthenticationMethodFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.temporaryAccessPassAuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: TemporaryAccessPassAuthenticationMethodFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let isUsable: Field<Bool>
-    public let isUsableOnce: Field<Bool>
-    public let lifetimeInMinutes: Field<Int32>
-    public let methodUsabilityReason: Field<String>
-    public let startDateTime: Field<Date>
-    public let temporaryAccessPass: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.isUsable = Field("isUsable")
-        self.isUsableOnce = Field("isUsableOnce")
-        self.lifetimeInMinutes = Field("lifetimeInMinutes")
-        self.methodUsabilityReason = Field("methodUsabilityReason")
-        self.startDateTime = Field("startDateTime")
-        self.temporaryAccessPass = Field("temporaryAccessPass")
-    }
-}
-
-/// Its properties are listed in `TemporaryAccessPassAuthenticationMethodConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/temporaryaccesspassauthenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration`.
-public typealias TemporaryAccessPassAuthenticationMethodConfiguration =
-    Model<TemporaryAccessPassAuthenticationMethodConfigurationFields>
-
-/// The properties of a `TemporaryAccessPassAuthenticationMethodConfiguration`, inherited ones included.
-public struct TemporaryAccessPassAuthenticationMethodConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: TemporaryAccessPassAuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let defaultLength: Field<Int32>
-    public let defaultLifetimeInMinutes: Field<Int32>
-    public let isUsableOnce: Field<Bool>
-    public let maximumLifetimeInMinutes: Field<Int32>
-    public let minimumLifetimeInMinutes: Field<Int32>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.defaultLength = Field("defaultLength")
-        self.defaultLifetimeInMinutes = Field("defaultLifetimeInMinutes")
-        self.isUsableOnce = Field("isUsableOnce")
-        self.maximumLifetimeInMinutes = Field("maximumLifetimeInMinutes")
-        self.minimumLifetimeInMinutes = Field("minimumLifetimeInMinutes")
-        self.includeTargets = Field("includeTargets")
-    }
-}
-
-/// Requests for one `TemporaryAccessPassAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration`.
-public struct TemporaryAccessPassAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TemporaryAccessPassAuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration",
-        model: TemporaryAccessPassAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
-    public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
-}
-
-/// Requests for one `TemporaryAccessPassAuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethod`.
-public struct TemporaryAccessPassAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TemporaryAccessPassAuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.temporaryAccessPassAuthenticationMethod",
-        model: TemporaryAccessPassAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-/// Its properties are listed in `TenantAppManagementPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantappmanagementpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy`.
-public typealias TenantAppManagementPolicy = Model<TenantAppManagementPolicyFields>
-
-/// The properties of a `TenantAppManagementPolicy`, inherited ones included.
-public struct TenantAppManagementPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.tenantAppManagementPolicy",
-        base: PolicyBase.self,
-        fields: TenantAppManagementPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let applicationRestrictions: Field<AppManagementApplicationConfiguration>
-    public let isEnabled: Field<Bool>
-    public let servicePrincipalRestrictions: Field<AppManagementServicePrincipalConfiguration>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.applicationRestrictions = Field("applicationRestrictions")
-        self.isEnabled = Field("isEnabled")
-        self.servicePrincipalRestrictions = Field("servicePrincipalRestrictions")
-    }
-}
-
-/// Requests for one `TenantAppManagementPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy`.
-public struct TenantAppManagementPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TenantAppManagementPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tenantAppManagementPolicy",
-        model: TenantAppManagementPolicy.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == TenantAppManagementPolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `TenantDataSecurityAndGovernanceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantdatasecurityandgovernance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tenantDataSecurityAndGovernance`.
-public typealias TenantDataSecurityAndGovernance = Model<TenantDataSecurityAndGovernanceFields>
-
-/// The properties of a `TenantDataSecurityAndGovernance`, inherited ones included.
-public struct TenantDataSecurityAndGovernanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.tenantDataSecurityAndGovernance",
-        base: DataSecurityAndGovernance.self,
-        fields: TenantDataSecurityAndGovernanceFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("sensitivityLabels")`).
-    public let sensitivityLabels: Field<[SensitivityLabel]>
-
-    /// Present when the request expanded it (`expand("protectionScopes")`).
-    public let protectionScopes: Field<TenantProtectionScopeContainer>
-
-    private init() {
-        self.id = Field("id")
-        self.sensitivityLabels = Field("sensitivityLabels")
-        self.protectionScopes = Field("protectionScopes")
-    }
-}
-
-/// Requests for one `TenantDataSecurityAndGovernance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.tenantDataSecurityAndGovernance`.
-public struct TenantDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TenantDataSecurityAndGovernance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tenantDataSecurityAndGovernance",
-        model: TenantDataSecurityAndGovernance.self,
-        children: [
-            .init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true),
-            .init("protectionScopes", "microsoft.graph.tenantProtectionScopeContainer", collection: false),
-        ],
-        operations: [.init("processContentAsync", .post, response: .collection(.model(ProcessContentResponses.self)))]
-    )
-
-    /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
-    public var sensitivityLabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
-        .init(client: client, path: path.appending("sensitivityLabels"))
-    }
-
-    public var protectionScopes: TenantProtectionScopeContainerRequestBuilder {
-        .init(client: client, path: path.appending("protectionScopes"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantDataSecurityAndGovernance/processContentAsync` (POST).
-    public func processContentAsync(
-        processContentRequests: [ProcessContentBatchRequest]
-    ) -> OperationRequest<[ProcessContentResponses]> {
-        var request = APIRequest(method: .post, path: path.appending("processContentAsync"))
-        var body = JSONObject()
-        body.set("processContentRequests", processContentRequests)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ProcessContentResponses].self))
-    }
-}
-
-/// Its properties are listed in `TenantInformationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tenantInformation`.
-public typealias TenantInformation = Model<TenantInformationFields>
-
-/// The properties of a `TenantInformation`, inherited ones included.
-public struct TenantInformationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.tenantInformation", fields: TenantInformationFields())
-    public let defaultDomainName: Field<String>
-    public let displayName: Field<String>
-    public let federationBrandName: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.defaultDomainName = Field("defaultDomainName")
-        self.displayName = Field("displayName")
-        self.federationBrandName = Field("federationBrandName")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Its properties are listed in `TenantProtectionScopeContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantprotectionscopecontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tenantProtectionScopeContainer`.
-public typealias TenantProtectionScopeContainer = Model<TenantProtectionScopeContainerFields>
-
-/// The properties of a `TenantProtectionScopeContainer`, inherited ones included.
-public struct TenantProtectionScopeContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.tenantProtectionScopeContainer",
-        base: Entity.self,
-        fields: TenantProtectionScopeContainerFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `TenantProtectionScopeContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.tenantProtectionScopeContainer`.
-public struct TenantProtectionScopeContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TenantProtectionScopeContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tenantProtectionScopeContainer",
-        model: TenantProtectionScopeContainer.self,
-        operations: [.init("compute", .post, response: .collection(.model(PolicyTenantScope.self)))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.tenantProtectionScopeContainer/compute` (POST).
-    public func compute(
-        activities: UserActivityTypes,
-        locations: [PolicyLocation],
-        pivotOn: PolicyPivotProperty,
-        deviceMetadata: DeviceMetadata,
-        integratedAppMetadata: IntegratedApplicationMetadata
-    ) -> OperationRequest<[PolicyTenantScope]> {
-        var request = APIRequest(method: .post, path: path.appending("compute"))
-        var body = JSONObject()
-        body.set("activities", activities)
-        body.set("locations", locations)
-        body.set("pivotOn", pivotOn)
-        body.set("deviceMetadata", deviceMetadata)
-        body.set("integratedAppMetadata", integratedAppMetadata)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([PolicyTenantScope].self))
-    }
-}
-
-/// Its properties are listed in `TenantRelationshipFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantrelationship?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tenantRelationship`.
-public typealias TenantRelationship = Model<TenantRelationshipFields>
-
-/// The properties of a `TenantRelationship`, inherited ones included.
-public struct TenantRelationshipFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.tenantRelationship", fields: TenantRelationshipFields())
-
-    /// Present when the request expanded it (`expand("delegatedAdminCustomers")`).
-    public let delegatedAdminCustomers: Field<[DelegatedAdminCustomer]>
-
-    /// Present when the request expanded it (`expand("delegatedAdminRelationships")`).
-    public let delegatedAdminRelationships: Field<[DelegatedAdminRelationship]>
-
-    /// Present when the request expanded it (`expand("multiTenantOrganization")`).
-    public let multiTenantOrganization: Field<MultiTenantOrganization>
-
-    private init() {
-        self.delegatedAdminCustomers = Field("delegatedAdminCustomers")
-        self.delegatedAdminRelationships = Field("delegatedAdminRelationships")
-        self.multiTenantOrganization = Field("multiTenantOrganization")
-    }
-}
-
-/// Requests for one `TenantRelationship`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.tenantRelationship`.
-public struct TenantRelationshipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TenantRelationship
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tenantRelationship",
-        model: TenantRelationship.self,
-        children: [
-            .init("delegatedAdminCustomers", "microsoft.graph.delegatedAdminCustomer", collection: true),
-            .init("delegatedAdminRelationships", "microsoft.graph.delegatedAdminRelationship", collection: true),
-            .init(
-                "multiTenantOrganization",
-                "microsoft.graph.multiTenantOrganization",
-                collection: false,
-                refusing: "DELETE"
-            ),
-        ],
-        operations: [
-            .init("findTenantInformationByDomainName", .get, response: .model(TenantInformation.self)),
-            .init("findTenantInformationByTenantId", .get, response: .model(TenantInformation.self)),
-        ]
-    )
-
-    /// `delegatedAdminCustomers.request()` lists them; `delegatedAdminCustomers("delegatedAdminCustomer-id")` addresses
-    /// one.
-    public var delegatedAdminCustomers: CollectionRequestBuilder<DelegatedAdminCustomerRequestBuilder> {
-        .init(client: client, path: path.appending("delegatedAdminCustomers"))
-    }
-
-    /// `delegatedAdminRelationships.request()` lists them;
-    /// `delegatedAdminRelationships("delegatedAdminRelationship-id")` addresses one.
-    public var delegatedAdminRelationships: CollectionRequestBuilder<DelegatedAdminRelationshipRequestBuilder> {
-        .init(client: client, path: path.appending("delegatedAdminRelationships"))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var multiTenantOrganization: MultiTenantOrganizationRequestBuilder {
-        .init(client: client, path: path.appending("multiTenantOrganization", refusing: [.delete]))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantRelationship/findTenantInformationByDomainName` (GET).
-    public func findTenantInformationByDomainName(domainName: String) -> OperationRequest<TenantInformation> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "findTenantInformationByDomainName",
-                parameters: [("domainName", ODataLiteral(json: domainName))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(TenantInformation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tenantRelationship/findTenantInformationByTenantId` (GET).
-    public func findTenantInformationByTenantId(tenantId: String) -> OperationRequest<TenantInformation> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "findTenantInformationByTenantId",
-                parameters: [("tenantId", ODataLiteral(json: tenantId))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(TenantInformation.self))
-    }
-}
-
-/// Its properties are listed in `TenantScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tenantscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tenantScope`.
-public typealias TenantScope = Model<TenantScopeFields>
-
-/// The properties of a `TenantScope`, inherited ones included.
-public struct TenantScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.tenantScope",
-        base: ScopeBase.self,
-        fields: TenantScopeFields()
-    )
-
-    public let identity: Field<String>
-
-    private init() {
-        self.identity = Field("identity")
-    }
-}
-
-/// Its properties are listed in `TermColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termcolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termColumn`.
-public typealias TermColumn = Model<TermColumnFields>
-
-/// The properties of a `TermColumn`, inherited ones included.
-public struct TermColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.termColumn", fields: TermColumnFields())
-    public let allowMultipleValues: Field<Bool>
-    public let showFullyQualifiedName: Field<Bool>
-
-    /// Present when the request expanded it (`expand("parentTerm")`).
-    public let parentTerm: Field<TermStoreTerm>
-
-    /// Present when the request expanded it (`expand("termSet")`).
-    public let termSet: Field<TermStoreSet>
-
-    private init() {
-        self.allowMultipleValues = Field("allowMultipleValues")
-        self.showFullyQualifiedName = Field("showFullyQualifiedName")
-        self.parentTerm = Field("parentTerm")
-        self.termSet = Field("termSet")
-    }
-}
-
-/// Its properties are listed in `TermStoreGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-group?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termStore.group`.
-public typealias TermStoreGroup = Model<TermStoreGroupFields>
-
-/// The properties of a `TermStoreGroup`, inherited ones included.
-public struct TermStoreGroupFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termStore.group",
-        base: Entity.self,
-        fields: TermStoreGroupFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let parentSiteId: Field<String>
-    public let scope: Field<TermStoreTermGroupScope>
-
-    /// Present when the request expanded it (`expand("sets")`).
-    public let sets: Field<[TermStoreSet]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.parentSiteId = Field("parentSiteId")
-        self.scope = Field("scope")
-        self.sets = Field("sets")
-    }
-}
-
-/// Requests for one `TermStoreGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.termStore.group`.
-public struct TermStoreGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.group",
-        model: TermStoreGroup.self,
-        children: [.init("sets", "microsoft.graph.termStore.set", collection: true)]
-    )
-
-    /// `sets.request()` lists them; `sets("set-id")` addresses one.
-    public var sets: CollectionRequestBuilder<TermStoreSetRequestBuilder> {
-        .init(client: client, path: path.appending("sets"))
-    }
-}
-
-/// Its properties are listed in `TermStoreLocalizedDescriptionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-localizeddescription?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termStore.localizedDescription`.
-public typealias TermStoreLocalizedDescription = Model<TermStoreLocalizedDescriptionFields>
-
-/// The properties of a `TermStoreLocalizedDescription`, inherited ones included.
-public struct TermStoreLocalizedDescriptionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termStore.localizedDescription",
-        fields: TermStoreLocalizedDescriptionFields()
-    )
-
-    public let description: Field<String>
-    public let languageTag: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.languageTag = Field("languageTag")
-    }
-}
-
-/// Its properties are listed in `TermStoreLocalizedLabelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-localizedlabel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termStore.localizedLabel`.
-public typealias TermStoreLocalizedLabel = Model<TermStoreLocalizedLabelFields>
-
-/// The properties of a `TermStoreLocalizedLabel`, inherited ones included.
-public struct TermStoreLocalizedLabelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termStore.localizedLabel",
-        fields: TermStoreLocalizedLabelFields()
-    )
-
-    public let isDefault: Field<Bool>
-    public let languageTag: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.isDefault = Field("isDefault")
-        self.languageTag = Field("languageTag")
-        self.name = Field("name")
-    }
-}
-
-/// Its properties are listed in `TermStoreLocalizedNameFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-localizedname?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termStore.localizedName`.
-public typealias TermStoreLocalizedName = Model<TermStoreLocalizedNameFields>
-
-/// The properties of a `TermStoreLocalizedName`, inherited ones included.
-public struct TermStoreLocalizedNameFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termStore.localizedName",
-        fields: TermStoreLocalizedNameFields()
-    )
-
-    public let languageTag: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.languageTag = Field("languageTag")
-        self.name = Field("name")
-    }
-}
-
-/// Its properties are listed in `TermStoreRelationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-relation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termStore.relation`.
-public typealias TermStoreRelation = Model<TermStoreRelationFields>
-
-/// The properties of a `TermStoreRelation`, inherited ones included.
-public struct TermStoreRelationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termStore.relation",
-        base: Entity.self,
-        fields: TermStoreRelationFields()
-    )
-
-    public let id: Field<String>
-    public let relationship: Field<TermStoreRelationType>
-
-    /// Present when the request expanded it (`expand("fromTerm")`).
-    public let fromTerm: Field<TermStoreTerm>
-
-    /// Present when the request expanded it (`expand("set")`).
-    public let set: Field<TermStoreSet>
-
-    /// Present when the request expanded it (`expand("toTerm")`).
-    public let toTerm: Field<TermStoreTerm>
-
-    private init() {
-        self.id = Field("id")
-        self.relationship = Field("relationship")
-        self.fromTerm = Field("fromTerm")
-        self.set = Field("set")
-        self.toTerm = Field("toTerm")
-    }
-}
-
-/// Requests for one `TermStoreRelation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.termStore.relation`.
-public struct TermStoreRelationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreRelation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.relation",
-        model: TermStoreRelation.self,
-        children: [
-            .init("fromTerm", "microsoft.graph.termStore.term", collection: false),
-            .init("set", "microsoft.graph.termStore.set", collection: false),
-            .init("toTerm", "microsoft.graph.termStore.term", collection: false),
-        ]
-    )
-
-    public var fromTerm: TermStoreTermRequestBuilder { .init(client: client, path: path.appending("fromTerm")) }
-
-    public var set: TermStoreSetRequestBuilder { .init(client: client, path: path.appending("set")) }
-
-    public var toTerm: TermStoreTermRequestBuilder { .init(client: client, path: path.appending("toTerm")) }
-}
-
-/// - Remark: Generated from `microsoft.graph.termStore.relationType`.
-public typealias TermStoreRelationType = OpenEnum<TermStoreRelationTypeValues>
-
-/// The values of `TermStoreRelationType` that the spec declares; others decode and re-encode too.
-public enum TermStoreRelationTypeValues: EnumValues {
-    public static let known: [String] = ["pin", "reuse", "unknownFutureValue"]
-}
-
-extension TermStoreRelationType {
-    public static var pin: Self { Self(rawValue: "pin") }
-
-    public static var reuse: Self { Self(rawValue: "reuse") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TermStoreSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-set?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termStore.set`.
-public typealias TermStoreSet = Model<TermStoreSetFields>
-
-/// The properties of a `TermStoreSet`, inherited ones included.
-public struct TermStoreSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termStore.set",
-        base: Entity.self,
-        fields: TermStoreSetFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let localizedNames: Field<[TermStoreLocalizedName]>
-    public let properties: Field<[KeyValue]>
-
-    /// Present when the request expanded it (`expand("children")`).
-    public let children: Field<[TermStoreTerm]>
-
-    /// Present when the request expanded it (`expand("parentGroup")`).
-    public let parentGroup: Field<TermStoreGroup>
-
-    /// Present when the request expanded it (`expand("relations")`).
-    public let relations: Field<[TermStoreRelation]>
-
-    /// Present when the request expanded it (`expand("terms")`).
-    public let terms: Field<[TermStoreTerm]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.localizedNames = Field("localizedNames")
-        self.properties = Field("properties")
-        self.children = Field("children")
-        self.parentGroup = Field("parentGroup")
-        self.relations = Field("relations")
-        self.terms = Field("terms")
-    }
-}
-
-/// Requests for one `TermStoreSet`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.termStore.set`.
-public struct TermStoreSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreSet
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.set",
-        model: TermStoreSet.self,
-        children: [
-            .init("children", "microsoft.graph.termStore.term", collection: true),
-            .init("parentGroup", "microsoft.graph.termStore.group", collection: false),
-            .init("relations", "microsoft.graph.termStore.relation", collection: true),
-            .init("terms", "microsoft.graph.termStore.term", collection: true),
-        ]
-    )
-
-    /// `children.request()` lists them; `children("term-id")` addresses one.
-    public var children: CollectionRequestBuilder<TermStoreTermRequestBuilder> {
-        .init(client: client, path: path.appending("children"))
-    }
-
-    public var parentGroup: TermStoreGroupRequestBuilder { .init(client: client, path: path.appending("parentGroup")) }
-
-    /// `relations.request()` lists them; `relations("relation-id")` addresses one.
-    public var relations: CollectionRequestBuilder<TermStoreRelationRequestBuilder> {
-        .init(client: client, path: path.appending("relations"))
-    }
-
-    /// `terms.request()` lists them; `terms("term-id")` addresses one.
-    public var terms: CollectionRequestBuilder<TermStoreTermRequestBuilder> {
-        .init(client: client, path: path.appending("terms"))
-    }
-}
-
-/// Its properties are listed in `TermStoreStoreFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-store?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termStore.store`.
-public typealias TermStoreStore = Model<TermStoreStoreFields>
-
-/// The properties of a `TermStoreStore`, inherited ones included.
-public struct TermStoreStoreFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termStore.store",
-        base: Entity.self,
-        fields: TermStoreStoreFields()
-    )
-
-    public let id: Field<String>
-    public let defaultLanguageTag: Field<String>
-    public let languageTags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("groups")`).
-    public let groups: Field<[TermStoreGroup]>
-
-    /// Present when the request expanded it (`expand("sets")`).
-    public let sets: Field<[TermStoreSet]>
-
-    private init() {
-        self.id = Field("id")
-        self.defaultLanguageTag = Field("defaultLanguageTag")
-        self.languageTags = Field("languageTags")
-        self.groups = Field("groups")
-        self.sets = Field("sets")
-    }
-}
-
-/// Requests for one `TermStoreStore`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.termStore.store`.
-public struct TermStoreStoreRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreStore
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.store",
-        model: TermStoreStore.self,
-        children: [
-            .init("groups", "microsoft.graph.termStore.group", collection: true),
-            .init("sets", "microsoft.graph.termStore.set", collection: true),
-        ]
-    )
-
-    /// `groups.request()` lists them; `groups("group-id")` addresses one.
-    public var groups: CollectionRequestBuilder<TermStoreGroupRequestBuilder> {
-        .init(client: client, path: path.appending("groups"))
-    }
-
-    /// `sets.request()` lists them; `sets("set-id")` addresses one.
-    public var sets: CollectionRequestBuilder<TermStoreSetRequestBuilder> {
-        .init(client: client, path: path.appending("sets"))
-    }
-}
-
-/// Its properties are listed in `TermStoreTermFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termstore-term?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termStore.term`.
-public typealias TermStoreTerm = Model<TermStoreTermFields>
-
-/// The properties of a `TermStoreTerm`, inherited ones included.
-public struct TermStoreTermFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termStore.term",
-        base: Entity.self,
-        fields: TermStoreTermFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let descriptions: Field<[TermStoreLocalizedDescription]>
-    public let labels: Field<[TermStoreLocalizedLabel]>
-    public let lastModifiedDateTime: Field<Date>
-    public let properties: Field<[KeyValue]>
-
-    /// Present when the request expanded it (`expand("children")`).
-    public let children: Field<[TermStoreTerm]>
-
-    /// Present when the request expanded it (`expand("relations")`).
-    public let relations: Field<[TermStoreRelation]>
-
-    /// Present when the request expanded it (`expand("set")`).
-    public let set: Field<TermStoreSet>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.descriptions = Field("descriptions")
-        self.labels = Field("labels")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.properties = Field("properties")
-        self.children = Field("children")
-        self.relations = Field("relations")
-        self.set = Field("set")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.termStore.termGroupScope`.
-public typealias TermStoreTermGroupScope = OpenEnum<TermStoreTermGroupScopeValues>
-
-/// The values of `TermStoreTermGroupScope` that the spec declares; others decode and re-encode too.
-public enum TermStoreTermGroupScopeValues: EnumValues {
-    public static let known: [String] = ["global", "system", "siteCollection", "unknownFutureValue"]
-}
-
-extension TermStoreTermGroupScope {
-    public static var global: Self { Self(rawValue: "global") }
-
-    public static var system: Self { Self(rawValue: "system") }
-
-    public static var siteCollection: Self { Self(rawValue: "siteCollection") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `TermStoreTerm`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.termStore.term`.
-public struct TermStoreTermRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreTerm
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.term",
-        model: TermStoreTerm.self,
-        children: [
-            .init("children", "microsoft.graph.termStore.term", collection: true),
-            .init("relations", "microsoft.graph.termStore.relation", collection: true),
-            .init("set", "microsoft.graph.termStore.set", collection: false),
-        ]
-    )
-
-    /// `children.request()` lists them; `children("term-id")` addresses one.
-    public var children: CollectionRequestBuilder<TermStoreTermRequestBuilder> {
-        .init(client: client, path: path.appending("children"))
-    }
-
-    /// `relations.request()` lists them; `relations("relation-id")` addresses one.
-    public var relations: CollectionRequestBuilder<TermStoreRelationRequestBuilder> {
-        .init(client: client, path: path.appending("relations"))
-    }
-
-    public var set: TermStoreSetRequestBuilder { .init(client: client, path: path.appending("set")) }
-}
-
-/// Its properties are listed in `TermsAndConditionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsandconditions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termsAndConditions`.
-public typealias TermsAndConditions = Model<TermsAndConditionsFields>
-
-/// The properties of a `TermsAndConditions`, inherited ones included.
-public struct TermsAndConditionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termsAndConditions",
-        base: Entity.self,
-        fields: TermsAndConditionsFields()
-    )
-
-    public let id: Field<String>
-    public let acceptanceStatement: Field<String>
-    public let bodyText: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let title: Field<String>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("acceptanceStatuses")`).
-    public let acceptanceStatuses: Field<[TermsAndConditionsAcceptanceStatus]>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TermsAndConditionsAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.acceptanceStatement = Field("acceptanceStatement")
-        self.bodyText = Field("bodyText")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.title = Field("title")
-        self.version = Field("version")
-        self.acceptanceStatuses = Field("acceptanceStatuses")
-        self.assignments = Field("assignments")
-    }
-}
-
-/// Its properties are listed in `TermsAndConditionsAcceptanceStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsandconditionsacceptancestatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termsAndConditionsAcceptanceStatus`.
-public typealias TermsAndConditionsAcceptanceStatus = Model<TermsAndConditionsAcceptanceStatusFields>
-
-/// The properties of a `TermsAndConditionsAcceptanceStatus`, inherited ones included.
-public struct TermsAndConditionsAcceptanceStatusFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termsAndConditionsAcceptanceStatus",
-        base: Entity.self,
-        fields: TermsAndConditionsAcceptanceStatusFields()
-    )
-
-    public let id: Field<String>
-    public let acceptedDateTime: Field<Date>
-    public let acceptedVersion: Field<Int32>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    /// Present when the request expanded it (`expand("termsAndConditions")`).
-    public let termsAndConditions: Field<TermsAndConditions>
-
-    private init() {
-        self.id = Field("id")
-        self.acceptedDateTime = Field("acceptedDateTime")
-        self.acceptedVersion = Field("acceptedVersion")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.termsAndConditions = Field("termsAndConditions")
-    }
-}
-
-/// Requests for one `TermsAndConditionsAcceptanceStatus`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.termsAndConditionsAcceptanceStatus`.
-public struct TermsAndConditionsAcceptanceStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermsAndConditionsAcceptanceStatus
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termsAndConditionsAcceptanceStatus",
-        model: TermsAndConditionsAcceptanceStatus.self,
-        children: [.init("termsAndConditions", "microsoft.graph.termsAndConditions", collection: false)]
-    )
-
-    public var termsAndConditions: TermsAndConditionsRequestBuilder {
-        .init(client: client, path: path.appending("termsAndConditions"))
-    }
-}
-
-/// Its properties are listed in `TermsAndConditionsAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsandconditionsassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termsAndConditionsAssignment`.
-public typealias TermsAndConditionsAssignment = Model<TermsAndConditionsAssignmentFields>
-
-/// The properties of a `TermsAndConditionsAssignment`, inherited ones included.
-public struct TermsAndConditionsAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termsAndConditionsAssignment",
-        base: Entity.self,
-        fields: TermsAndConditionsAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `TermsAndConditionsAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.termsAndConditionsAssignment`.
-public struct TermsAndConditionsAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermsAndConditionsAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termsAndConditionsAssignment",
-        model: TermsAndConditionsAssignment.self
-    )
-}
-
-/// Requests for one `TermsAndConditions`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.termsAndConditions`.
-public struct TermsAndConditionsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermsAndConditions
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termsAndConditions",
-        model: TermsAndConditions.self,
-        children: [
-            .init("acceptanceStatuses", "microsoft.graph.termsAndConditionsAcceptanceStatus", collection: true),
-            .init("assignments", "microsoft.graph.termsAndConditionsAssignment", collection: true),
-        ]
-    )
-
-    /// `acceptanceStatuses.request()` lists them; `acceptanceStatuses("termsAndConditionsAcceptanceStatus-id")`
-    /// addresses one.
-    public var acceptanceStatuses: CollectionRequestBuilder<TermsAndConditionsAcceptanceStatusRequestBuilder> {
-        .init(client: client, path: path.appending("acceptanceStatuses"))
-    }
-
-    /// `assignments.request()` lists them; `assignments("termsAndConditionsAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<TermsAndConditionsAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-}
-
-/// Its properties are listed in `TermsExpirationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsexpiration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termsExpiration`.
-public typealias TermsExpiration = Model<TermsExpirationFields>
-
-/// The properties of a `TermsExpiration`, inherited ones included.
-public struct TermsExpirationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.termsExpiration", fields: TermsExpirationFields())
-    public let frequency: Field<String>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.frequency = Field("frequency")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Its properties are listed in `TermsOfUseContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/termsofusecontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.termsOfUseContainer`.
-public typealias TermsOfUseContainer = Model<TermsOfUseContainerFields>
-
-/// The properties of a `TermsOfUseContainer`, inherited ones included.
-public struct TermsOfUseContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.termsOfUseContainer",
-        base: Entity.self,
-        fields: TermsOfUseContainerFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("agreementAcceptances")`).
-    public let agreementAcceptances: Field<[AgreementAcceptance]>
-
-    /// Present when the request expanded it (`expand("agreements")`).
-    public let agreements: Field<[Agreement]>
-
-    private init() {
-        self.id = Field("id")
-        self.agreementAcceptances = Field("agreementAcceptances")
-        self.agreements = Field("agreements")
-    }
-}
-
-/// Requests for one `TermsOfUseContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.termsOfUseContainer`.
-public struct TermsOfUseContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermsOfUseContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termsOfUseContainer",
-        model: TermsOfUseContainer.self,
-        children: [
-            .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
-            .init("agreements", "microsoft.graph.agreement", collection: true),
-        ]
-    )
-
-    /// `agreementAcceptances.request()` lists them; `agreementAcceptances("agreementAcceptance-id")` addresses one.
-    public var agreementAcceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
-        .init(client: client, path: path.appending("agreementAcceptances"))
-    }
-
-    /// `agreements.request()` lists them; `agreements("agreement-id")` addresses one.
-    public var agreements: CollectionRequestBuilder<AgreementRequestBuilder> {
-        .init(client: client, path: path.appending("agreements"))
-    }
-}
-
-/// Its properties are listed in `TextColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/textcolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.textColumn`.
-public typealias TextColumn = Model<TextColumnFields>
-
-/// The properties of a `TextColumn`, inherited ones included.
-public struct TextColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.textColumn", fields: TextColumnFields())
-    public let allowMultipleLines: Field<Bool>
-    public let appendChangesToExistingText: Field<Bool>
-    public let linesForEditing: Field<Int32>
-    public let maxLength: Field<Int32>
-    public let textType: Field<String>
-
-    private init() {
-        self.allowMultipleLines = Field("allowMultipleLines")
-        self.appendChangesToExistingText = Field("appendChangesToExistingText")
-        self.linesForEditing = Field("linesForEditing")
-        self.maxLength = Field("maxLength")
-        self.textType = Field("textType")
-    }
-}
-
-/// Its properties are listed in `TextContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/textcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.textContent`.
-public typealias TextContent = Model<TextContentFields>
-
-/// The properties of a `TextContent`, inherited ones included.
-public struct TextContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.textContent",
-        base: ContentBase.self,
-        fields: TextContentFields()
-    )
-
-    public let data: Field<String>
-
-    private init() {
-        self.data = Field("data")
-    }
-}
-
-/// Its properties are listed in `TextWebPartFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/textwebpart?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.textWebPart`.
-public typealias TextWebPart = Model<TextWebPartFields>
-
-/// The properties of a `TextWebPart`, inherited ones included.
-public struct TextWebPartFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.textWebPart",
-        base: WebPart.self,
-        fields: TextWebPartFields()
-    )
-    public let id: Field<String>
-    public let innerHtml: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.innerHtml = Field("innerHtml")
-    }
-}
-
-/// Requests for one `TextWebPart`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.textWebPart`.
-public struct TextWebPartRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TextWebPart
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.textWebPart",
-        model: TextWebPart.self,
-        operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.textWebPart/getPositionOfWebPart` (POST).
-    public func getPositionOfWebPart() -> OperationRequest<WebPartPosition> {
-        let request = APIRequest(method: .post, path: path.appending("getPositionOfWebPart"))
-        return OperationRequest(client: client, request: request, decoder: .model(WebPartPosition.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.threatAssessmentContentType`.
-public typealias ThreatAssessmentContentType = OpenEnum<ThreatAssessmentContentTypeValues>
-
-/// The values of `ThreatAssessmentContentType` that the spec declares; others decode and re-encode too.
-public enum ThreatAssessmentContentTypeValues: EnumValues {
-    public static let known: [String] = ["mail", "url", "file"]
-}
-
-extension ThreatAssessmentContentType {
-    public static var mail: Self { Self(rawValue: "mail") }
-
-    public static var url: Self { Self(rawValue: "url") }
-
-    public static var file: Self { Self(rawValue: "file") }
-}
-
-/// Its properties are listed in `ThreatAssessmentRequestFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/threatassessmentrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.threatAssessmentRequest`.
-public typealias ThreatAssessmentRequest = Model<ThreatAssessmentRequestFields>
-
-/// The properties of a `ThreatAssessmentRequest`, inherited ones included.
-public struct ThreatAssessmentRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.threatAssessmentRequest",
-        base: Entity.self,
-        derived: [
-            EmailFileAssessmentRequest.self,
-            FileAssessmentRequest.self,
-            MailAssessmentRequest.self,
-            UrlAssessmentRequest.self,
-        ],
-        fields: ThreatAssessmentRequestFields()
-    )
-
-    public let id: Field<String>
-    public let category: Field<ThreatCategory>
-    public let contentType: Field<ThreatAssessmentContentType>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let expectedAssessment: Field<ThreatExpectedAssessment>
-    public let requestSource: Field<ThreatAssessmentRequestSource>
-    public let status: Field<ThreatAssessmentStatus>
-
-    /// Present when the request expanded it (`expand("results")`).
-    public let results: Field<[ThreatAssessmentResult]>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.contentType = Field("contentType")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.expectedAssessment = Field("expectedAssessment")
-        self.requestSource = Field("requestSource")
-        self.status = Field("status")
-        self.results = Field("results")
-    }
-}
-
-/// Requests for one `ThreatAssessmentRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.threatAssessmentRequest`.
-public struct ThreatAssessmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ThreatAssessmentRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.threatAssessmentRequest",
-        model: ThreatAssessmentRequest.self,
-        children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
-    )
-
-    /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
-    public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
-        .init(client: client, path: path.appending("results"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.threatAssessmentRequestSource`.
-public typealias ThreatAssessmentRequestSource = OpenEnum<ThreatAssessmentRequestSourceValues>
-
-/// The values of `ThreatAssessmentRequestSource` that the spec declares; others decode and re-encode too.
-public enum ThreatAssessmentRequestSourceValues: EnumValues {
-    public static let known: [String] = ["undefined", "user", "administrator"]
-}
-
-extension ThreatAssessmentRequestSource {
-    public static var undefined: Self { Self(rawValue: "undefined") }
-
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var administrator: Self { Self(rawValue: "administrator") }
-}
-
-/// Its properties are listed in `ThreatAssessmentResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/threatassessmentresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.threatAssessmentResult`.
-public typealias ThreatAssessmentResult = Model<ThreatAssessmentResultFields>
-
-/// The properties of a `ThreatAssessmentResult`, inherited ones included.
-public struct ThreatAssessmentResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.threatAssessmentResult",
-        base: Entity.self,
-        fields: ThreatAssessmentResultFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let message: Field<String>
-    public let resultType: Field<ThreatAssessmentResultType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.message = Field("message")
-        self.resultType = Field("resultType")
-    }
-}
-
-/// Requests for one `ThreatAssessmentResult`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.threatAssessmentResult`.
-public struct ThreatAssessmentResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ThreatAssessmentResult
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.threatAssessmentResult",
-        model: ThreatAssessmentResult.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.threatAssessmentResultType`.
-public typealias ThreatAssessmentResultType = OpenEnum<ThreatAssessmentResultTypeValues>
-
-/// The values of `ThreatAssessmentResultType` that the spec declares; others decode and re-encode too.
-public enum ThreatAssessmentResultTypeValues: EnumValues {
-    public static let known: [String] = ["checkPolicy", "rescan", "unknownFutureValue"]
-}
-
-extension ThreatAssessmentResultType {
-    public static var checkPolicy: Self { Self(rawValue: "checkPolicy") }
-
-    public static var rescan: Self { Self(rawValue: "rescan") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.threatAssessmentStatus`.
-public typealias ThreatAssessmentStatus = OpenEnum<ThreatAssessmentStatusValues>
-
-/// The values of `ThreatAssessmentStatus` that the spec declares; others decode and re-encode too.
-public enum ThreatAssessmentStatusValues: EnumValues {
-    public static let known: [String] = ["pending", "completed"]
-}
-
-extension ThreatAssessmentStatus {
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-}
-
-/// - Remark: Generated from `microsoft.graph.threatCategory`.
-public typealias ThreatCategory = OpenEnum<ThreatCategoryValues>
-
-/// The values of `ThreatCategory` that the spec declares; others decode and re-encode too.
-public enum ThreatCategoryValues: EnumValues {
-    public static let known: [String] = ["undefined", "spam", "phishing", "malware", "unknownFutureValue"]
-}
-
-extension ThreatCategory {
-    public static var undefined: Self { Self(rawValue: "undefined") }
-
-    public static var spam: Self { Self(rawValue: "spam") }
-
-    public static var phishing: Self { Self(rawValue: "phishing") }
-
-    public static var malware: Self { Self(rawValue: "malware") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.threatExpectedAssessment`.
-public typealias ThreatExpectedAssessment = OpenEnum<ThreatExpectedAssessmentValues>
-
-/// The values of `ThreatExpectedAssessment` that the spec declares; others decode and re-encode too.
-public enum ThreatExpectedAssessmentValues: EnumValues {
-    public static let known: [String] = ["block", "unblock"]
-}
-
-extension ThreatExpectedAssessment {
-    public static var block: Self { Self(rawValue: "block") }
-
-    public static var unblock: Self { Self(rawValue: "unblock") }
-}
-
-/// Its properties are listed in `ThumbnailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/thumbnail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.thumbnail`.
-public typealias Thumbnail = Model<ThumbnailFields>
-
-/// The properties of a `Thumbnail`, inherited ones included.
-public struct ThumbnailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.thumbnail", fields: ThumbnailFields())
-    public let height: Field<Int32>
-    public let sourceItemId: Field<String>
-    public let url: Field<String>
-    public let width: Field<Int32>
-
-    private init() {
-        self.height = Field("height")
-        self.sourceItemId = Field("sourceItemId")
-        self.url = Field("url")
-        self.width = Field("width")
-    }
-}
-
-/// Its properties are listed in `ThumbnailColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/thumbnailcolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.thumbnailColumn`.
-public typealias ThumbnailColumn = Model<ThumbnailColumnFields>
-
-/// The properties of a `ThumbnailColumn`, inherited ones included.
-public struct ThumbnailColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.thumbnailColumn", fields: ThumbnailColumnFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ThumbnailSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/thumbnailset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.thumbnailSet`.
-public typealias ThumbnailSet = Model<ThumbnailSetFields>
-
-/// The properties of a `ThumbnailSet`, inherited ones included.
-public struct ThumbnailSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.thumbnailSet",
-        base: Entity.self,
-        fields: ThumbnailSetFields()
-    )
-    public let id: Field<String>
-    public let large: Field<Thumbnail>
-    public let medium: Field<Thumbnail>
-    public let small: Field<Thumbnail>
-    public let source: Field<Thumbnail>
-
-    private init() {
-        self.id = Field("id")
-        self.large = Field("large")
-        self.medium = Field("medium")
-        self.small = Field("small")
-        self.source = Field("source")
-    }
-}
-
-/// Requests for one `ThumbnailSet`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.thumbnailSet`.
-public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ThumbnailSet
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.thumbnailSet", model: ThumbnailSet.self)
-}
-
-/// Its properties are listed in `TicketInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ticketinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.ticketInfo`.
-public typealias TicketInfo = Model<TicketInfoFields>
-
-/// The properties of a `TicketInfo`, inherited ones included.
-public struct TicketInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.ticketInfo", fields: TicketInfoFields())
-    public let ticketNumber: Field<String>
-    public let ticketSystem: Field<String>
-
-    private init() {
-        self.ticketNumber = Field("ticketNumber")
-        self.ticketSystem = Field("ticketSystem")
-    }
-}
-
-/// Its properties are listed in `TimeCardFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timecard?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeCard`.
-public typealias TimeCard = Model<TimeCardFields>
-
-/// The properties of a `TimeCard`, inherited ones included.
-public struct TimeCardFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.timeCard",
-        base: ChangeTrackedEntity.self,
-        fields: TimeCardFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let breaks: Field<[TimeCardBreak]>
-    public let clockInEvent: Field<TimeCardEvent>
-    public let clockOutEvent: Field<TimeCardEvent>
-    public let confirmedBy: Field<ConfirmedBy>
-    public let notes: Field<ItemBody>
-    public let originalEntry: Field<TimeCardEntry>
-    public let state: Field<TimeCardState>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.breaks = Field("breaks")
-        self.clockInEvent = Field("clockInEvent")
-        self.clockOutEvent = Field("clockOutEvent")
-        self.confirmedBy = Field("confirmedBy")
-        self.notes = Field("notes")
-        self.originalEntry = Field("originalEntry")
-        self.state = Field("state")
-        self.userId = Field("userId")
-    }
-}
-
-/// Its properties are listed in `TimeCardBreakFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timecardbreak?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeCardBreak`.
-public typealias TimeCardBreak = Model<TimeCardBreakFields>
-
-/// The properties of a `TimeCardBreak`, inherited ones included.
-public struct TimeCardBreakFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeCardBreak", fields: TimeCardBreakFields())
-    public let breakId: Field<String>
-    public let end: Field<TimeCardEvent>
-    public let notes: Field<ItemBody>
-    public let start: Field<TimeCardEvent>
-
-    private init() {
-        self.breakId = Field("breakId")
-        self.end = Field("end")
-        self.notes = Field("notes")
-        self.start = Field("start")
-    }
-}
-
-/// Its properties are listed in `TimeCardEntryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timecardentry?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeCardEntry`.
-public typealias TimeCardEntry = Model<TimeCardEntryFields>
-
-/// The properties of a `TimeCardEntry`, inherited ones included.
-public struct TimeCardEntryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeCardEntry", fields: TimeCardEntryFields())
-    public let breaks: Field<[TimeCardBreak]>
-    public let clockInEvent: Field<TimeCardEvent>
-    public let clockOutEvent: Field<TimeCardEvent>
-
-    private init() {
-        self.breaks = Field("breaks")
-        self.clockInEvent = Field("clockInEvent")
-        self.clockOutEvent = Field("clockOutEvent")
-    }
-}
-
-/// Its properties are listed in `TimeCardEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timecardevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeCardEvent`.
-public typealias TimeCardEvent = Model<TimeCardEventFields>
-
-/// The properties of a `TimeCardEvent`, inherited ones included.
-public struct TimeCardEventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeCardEvent", fields: TimeCardEventFields())
-    public let dateTime: Field<Date>
-    public let isAtApprovedLocation: Field<Bool>
-    public let notes: Field<ItemBody>
-
-    private init() {
-        self.dateTime = Field("dateTime")
-        self.isAtApprovedLocation = Field("isAtApprovedLocation")
-        self.notes = Field("notes")
-    }
-}
-
-/// Requests for one `TimeCard`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.timeCard`.
-public struct TimeCardRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeCard
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeCard",
-        model: TimeCard.self,
-        operations: [
-            .init("clockOut", .post, response: .model(TimeCard.self)),
-            .init("confirm", .post, response: .model(TimeCard.self)),
-            .init("endBreak", .post, response: .model(TimeCard.self)),
-            .init("stageForDeletion", .post),
-            .init("startBreak", .post, response: .model(TimeCard.self)),
-            .init("clockIn", .post, onCollection: true, response: .model(TimeCard.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.timeCard/clockOut` (POST).
-    public func clockOut(isAtApprovedLocation: Bool, notes: ItemBody) -> OperationRequest<TimeCard> {
-        var request = APIRequest(method: .post, path: path.appending("clockOut"))
-        var body = JSONObject()
-        body.set("isAtApprovedLocation", isAtApprovedLocation)
-        body.set("notes", notes)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(TimeCard.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.timeCard/confirm` (POST).
-    public func confirm() -> OperationRequest<TimeCard> {
-        let request = APIRequest(method: .post, path: path.appending("confirm"))
-        return OperationRequest(client: client, request: request, decoder: .model(TimeCard.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.timeCard/endBreak` (POST).
-    public func endBreak(isAtApprovedLocation: Bool, notes: ItemBody) -> OperationRequest<TimeCard> {
-        var request = APIRequest(method: .post, path: path.appending("endBreak"))
-        var body = JSONObject()
-        body.set("isAtApprovedLocation", isAtApprovedLocation)
-        body.set("notes", notes)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(TimeCard.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.timeCard/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.timeCard/startBreak` (POST).
-    public func startBreak(isAtApprovedLocation: Bool, notes: ItemBody) -> OperationRequest<TimeCard> {
-        var request = APIRequest(method: .post, path: path.appending("startBreak"))
-        var body = JSONObject()
-        body.set("isAtApprovedLocation", isAtApprovedLocation)
-        body.set("notes", notes)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(TimeCard.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == TimeCardRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.timeCard/clockIn` (POST).
-    public func clockIn(
-        isAtApprovedLocation: Bool,
-        onBehalfOfUserId: String,
-        notes: ItemBody
-    ) -> OperationRequest<TimeCard> {
-        var request = APIRequest(method: .post, path: path.appending("clockIn"))
-        var body = JSONObject()
-        body.set("isAtApprovedLocation", isAtApprovedLocation)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        body.set("notes", notes)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(TimeCard.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.timeCardState`.
-public typealias TimeCardState = OpenEnum<TimeCardStateValues>
-
-/// The values of `TimeCardState` that the spec declares; others decode and re-encode too.
-public enum TimeCardStateValues: EnumValues {
-    public static let known: [String] = ["clockedIn", "onBreak", "clockedOut", "unknownFutureValue"]
-}
-
-extension TimeCardState {
-    public static var clockedIn: Self { Self(rawValue: "clockedIn") }
-
-    public static var onBreak: Self { Self(rawValue: "onBreak") }
-
-    public static var clockedOut: Self { Self(rawValue: "clockedOut") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TimeClockSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeclocksettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeClockSettings`.
-public typealias TimeClockSettings = Model<TimeClockSettingsFields>
-
-/// The properties of a `TimeClockSettings`, inherited ones included.
-public struct TimeClockSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeClockSettings", fields: TimeClockSettingsFields())
-    public let approvedLocation: Field<GeoCoordinates>
-
-    private init() {
-        self.approvedLocation = Field("approvedLocation")
-    }
-}
-
-/// Its properties are listed in `TimeConstraintFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeconstraint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeConstraint`.
-public typealias TimeConstraint = Model<TimeConstraintFields>
-
-/// The properties of a `TimeConstraint`, inherited ones included.
-public struct TimeConstraintFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeConstraint", fields: TimeConstraintFields())
-    public let activityDomain: Field<ActivityDomain>
-    public let timeSlots: Field<[TimeSlot]>
-
-    private init() {
-        self.activityDomain = Field("activityDomain")
-        self.timeSlots = Field("timeSlots")
-    }
-}
-
-/// Its properties are listed in `TimeOffFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoff?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeOff`.
-public typealias TimeOff = Model<TimeOffFields>
-
-/// The properties of a `TimeOff`, inherited ones included.
-public struct TimeOffFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.timeOff",
-        base: ChangeTrackedEntity.self,
-        fields: TimeOffFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let draftTimeOff: Field<TimeOffItem>
-    public let isStagedForDeletion: Field<Bool>
-    public let sharedTimeOff: Field<TimeOffItem>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.draftTimeOff = Field("draftTimeOff")
-        self.isStagedForDeletion = Field("isStagedForDeletion")
-        self.sharedTimeOff = Field("sharedTimeOff")
-        self.userId = Field("userId")
-    }
-}
-
-/// Its properties are listed in `TimeOffDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeOffDetails`.
-public typealias TimeOffDetails = Model<TimeOffDetailsFields>
-
-/// The properties of a `TimeOffDetails`, inherited ones included.
-public struct TimeOffDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeOffDetails", fields: TimeOffDetailsFields())
-    public let isAllDay: Field<Bool>
-    public let subject: Field<String>
-
-    private init() {
-        self.isAllDay = Field("isAllDay")
-        self.subject = Field("subject")
-    }
-}
-
-/// Its properties are listed in `TimeOffItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeOffItem`.
-public typealias TimeOffItem = Model<TimeOffItemFields>
-
-/// The properties of a `TimeOffItem`, inherited ones included.
-public struct TimeOffItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.timeOffItem",
-        base: ScheduleEntity.self,
-        fields: TimeOffItemFields()
-    )
-
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
-    public let timeOffReasonId: Field<String>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-        self.timeOffReasonId = Field("timeOffReasonId")
-    }
 }

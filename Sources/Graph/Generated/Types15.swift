@@ -4,625 +4,44 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `TimeOffReasonFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChatMessageInfoFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffreason?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeOffReason`.
-public typealias TimeOffReason = Model<TimeOffReasonFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessageinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessageInfo`.
+public typealias ChatMessageInfo = Model<ChatMessageInfoFields>
 
-/// The properties of a `TimeOffReason`, inherited ones included.
-public struct TimeOffReasonFields: FieldSet {
+/// The properties of a `ChatMessageInfo`, inherited ones included.
+public struct ChatMessageInfoFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.timeOffReason",
-        base: ChangeTrackedEntity.self,
-        fields: TimeOffReasonFields()
+        "microsoft.graph.chatMessageInfo",
+        base: Entity.self,
+        fields: ChatMessageInfoFields()
     )
 
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let code: Field<String>
-    public let displayName: Field<String>
-    public let iconType: Field<TimeOffReasonIconType>
-    public let isActive: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.code = Field("code")
-        self.displayName = Field("displayName")
-        self.iconType = Field("iconType")
-        self.isActive = Field("isActive")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.timeOffReasonIconType`.
-public typealias TimeOffReasonIconType = OpenEnum<TimeOffReasonIconTypeValues>
-
-/// The values of `TimeOffReasonIconType` that the spec declares; others decode and re-encode too.
-public enum TimeOffReasonIconTypeValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "car",
-        "calendar",
-        "running",
-        "plane",
-        "firstAid",
-        "doctor",
-        "notWorking",
-        "clock",
-        "juryDuty",
-        "globe",
-        "cup",
-        "phone",
-        "weather",
-        "umbrella",
-        "piggyBank",
-        "dog",
-        "cake",
-        "trafficCone",
-        "pin",
-        "sunny",
-        "unknownFutureValue",
-    ]
-}
-
-extension TimeOffReasonIconType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var car: Self { Self(rawValue: "car") }
-
-    public static var calendar: Self { Self(rawValue: "calendar") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var plane: Self { Self(rawValue: "plane") }
-
-    public static var firstAid: Self { Self(rawValue: "firstAid") }
-
-    public static var doctor: Self { Self(rawValue: "doctor") }
-
-    public static var notWorking: Self { Self(rawValue: "notWorking") }
-
-    public static var clock: Self { Self(rawValue: "clock") }
-
-    public static var juryDuty: Self { Self(rawValue: "juryDuty") }
-
-    public static var globe: Self { Self(rawValue: "globe") }
-
-    public static var cup: Self { Self(rawValue: "cup") }
-
-    public static var phone: Self { Self(rawValue: "phone") }
-
-    public static var weather: Self { Self(rawValue: "weather") }
-
-    public static var umbrella: Self { Self(rawValue: "umbrella") }
-
-    public static var piggyBank: Self { Self(rawValue: "piggyBank") }
-
-    public static var dog: Self { Self(rawValue: "dog") }
-
-    public static var cake: Self { Self(rawValue: "cake") }
-
-    public static var trafficCone: Self { Self(rawValue: "trafficCone") }
-
-    public static var pin: Self { Self(rawValue: "pin") }
-
-    public static var sunny: Self { Self(rawValue: "sunny") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `TimeOffReason`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.timeOffReason`.
-public struct TimeOffReasonRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeOffReason
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeOffReason",
-        model: TimeOffReason.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.timeOffReason/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `TimeOffRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeoffrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeOffRequest`.
-public typealias TimeOffRequest = Model<TimeOffRequestFields>
-
-/// The properties of a `TimeOffRequest`, inherited ones included.
-public struct TimeOffRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.timeOffRequest",
-        base: ScheduleChangeRequest.self,
-        fields: TimeOffRequestFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let timeOffReasonId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.timeOffReasonId = Field("timeOffReasonId")
-    }
-}
-
-/// Requests for one `TimeOff`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.timeOff`.
-public struct TimeOffRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeOff
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeOff",
-        model: TimeOff.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.timeOff/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Requests for one `TimeOffRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.timeOffRequest`.
-public struct TimeOffRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeOffRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeOffRequest",
-        model: TimeOffRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.timeOffRequest/approve` (POST).
-    public func approve(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("approve"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.timeOffRequest/decline` (POST).
-    public func decline(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("decline"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.timeOffRequest/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `TimePeriodFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeperiod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timePeriod`.
-public typealias TimePeriod = Model<TimePeriodFields>
-
-/// The properties of a `TimePeriod`, inherited ones included.
-public struct TimePeriodFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timePeriod", fields: TimePeriodFields())
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Its properties are listed in `TimeRangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timerange?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeRange`.
-public typealias TimeRange = Model<TimeRangeFields>
-
-/// The properties of a `TimeRange`, inherited ones included.
-public struct TimeRangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeRange", fields: TimeRangeFields())
-    public let endTime: Field<TimeOfDay>
-    public let startTime: Field<TimeOfDay>
-
-    private init() {
-        self.endTime = Field("endTime")
-        self.startTime = Field("startTime")
-    }
-}
-
-/// Its properties are listed in `TimeSlotFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timeslot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeSlot`.
-public typealias TimeSlot = Model<TimeSlotFields>
-
-/// The properties of a `TimeSlot`, inherited ones included.
-public struct TimeSlotFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeSlot", fields: TimeSlotFields())
-    public let end: Field<DateTimeTimeZone>
-    public let start: Field<DateTimeTimeZone>
-
-    private init() {
-        self.end = Field("end")
-        self.start = Field("start")
-    }
-}
-
-/// Its properties are listed in `TimeZoneBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timezonebase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeZoneBase`.
-public typealias TimeZoneBase = Model<TimeZoneBaseFields>
-
-/// The properties of a `TimeZoneBase`, inherited ones included.
-public struct TimeZoneBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.timeZoneBase",
-        derived: [CustomTimeZone.self],
-        fields: TimeZoneBaseFields()
-    )
-
-    public let name: Field<String>
-
-    private init() {
-        self.name = Field("name")
-    }
-}
-
-/// Its properties are listed in `TimeZoneInformationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/timezoneinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.timeZoneInformation`.
-public typealias TimeZoneInformation = Model<TimeZoneInformationFields>
-
-/// The properties of a `TimeZoneInformation`, inherited ones included.
-public struct TimeZoneInformationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeZoneInformation", fields: TimeZoneInformationFields())
-    public let alias: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.alias = Field("alias")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.timeZoneStandard`.
-public typealias TimeZoneStandard = OpenEnum<TimeZoneStandardValues>
-
-/// The values of `TimeZoneStandard` that the spec declares; others decode and re-encode too.
-public enum TimeZoneStandardValues: EnumValues {
-    public static let known: [String] = ["windows", "iana"]
-}
-
-extension TimeZoneStandard {
-    public static var windows: Self { Self(rawValue: "windows") }
-
-    public static var iana: Self { Self(rawValue: "iana") }
-}
-
-/// Its properties are listed in `TitleAreaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/titlearea?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.titleArea`.
-public typealias TitleArea = Model<TitleAreaFields>
-
-/// The properties of a `TitleArea`, inherited ones included.
-public struct TitleAreaFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.titleArea", fields: TitleAreaFields())
-    public let alternativeText: Field<String>
-    public let enableGradientEffect: Field<Bool>
-    public let imageWebUrl: Field<String>
-    public let layout: Field<TitleAreaLayoutType>
-    public let serverProcessedContent: Field<ServerProcessedContent>
-    public let showAuthor: Field<Bool>
-    public let showPublishedDate: Field<Bool>
-    public let showTextBlockAboveTitle: Field<Bool>
-    public let textAboveTitle: Field<String>
-    public let textAlignment: Field<TitleAreaTextAlignmentType>
-
-    private init() {
-        self.alternativeText = Field("alternativeText")
-        self.enableGradientEffect = Field("enableGradientEffect")
-        self.imageWebUrl = Field("imageWebUrl")
-        self.layout = Field("layout")
-        self.serverProcessedContent = Field("serverProcessedContent")
-        self.showAuthor = Field("showAuthor")
-        self.showPublishedDate = Field("showPublishedDate")
-        self.showTextBlockAboveTitle = Field("showTextBlockAboveTitle")
-        self.textAboveTitle = Field("textAboveTitle")
-        self.textAlignment = Field("textAlignment")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.titleAreaLayoutType`.
-public typealias TitleAreaLayoutType = OpenEnum<TitleAreaLayoutTypeValues>
-
-/// The values of `TitleAreaLayoutType` that the spec declares; others decode and re-encode too.
-public enum TitleAreaLayoutTypeValues: EnumValues {
-    public static let known: [String] = ["imageAndTitle", "plain", "colorBlock", "overlap", "unknownFutureValue"]
-}
-
-extension TitleAreaLayoutType {
-    public static var imageAndTitle: Self { Self(rawValue: "imageAndTitle") }
-
-    public static var plain: Self { Self(rawValue: "plain") }
-
-    public static var colorBlock: Self { Self(rawValue: "colorBlock") }
-
-    public static var overlap: Self { Self(rawValue: "overlap") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.titleAreaTextAlignmentType`.
-public typealias TitleAreaTextAlignmentType = OpenEnum<TitleAreaTextAlignmentTypeValues>
-
-/// The values of `TitleAreaTextAlignmentType` that the spec declares; others decode and re-encode too.
-public enum TitleAreaTextAlignmentTypeValues: EnumValues {
-    public static let known: [String] = ["left", "center", "unknownFutureValue"]
-}
-
-extension TitleAreaTextAlignmentType {
-    public static var left: Self { Self(rawValue: "left") }
-
-    public static var center: Self { Self(rawValue: "center") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TodoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/todo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.todo`.
-public typealias Todo = Model<TodoFields>
-
-/// The properties of a `Todo`, inherited ones included.
-public struct TodoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.todo", base: Entity.self, fields: TodoFields())
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("lists")`).
-    public let lists: Field<[TodoTaskList]>
-
-    private init() {
-        self.id = Field("id")
-        self.lists = Field("lists")
-    }
-}
-
-/// Requests for one `Todo`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.todo`.
-public struct TodoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Todo
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.todo",
-        model: Todo.self,
-        children: [.init("lists", "microsoft.graph.todoTaskList", collection: true)]
-    )
-
-    /// `lists.request()` lists them; `lists("todoTaskList-id")` addresses one.
-    public var lists: CollectionRequestBuilder<TodoTaskListRequestBuilder> {
-        .init(client: client, path: path.appending("lists"))
-    }
-}
-
-/// Its properties are listed in `TodoTaskFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/todotask?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.todoTask`.
-public typealias TodoTask = Model<TodoTaskFields>
-
-/// The properties of a `TodoTask`, inherited ones included.
-public struct TodoTaskFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.todoTask", base: Entity.self, fields: TodoTaskFields())
     public let id: Field<String>
     public let body: Field<ItemBody>
-    public let bodyLastModifiedDateTime: Field<Date>
-    public let categories: Field<[String]>
-    public let completedDateTime: Field<DateTimeTimeZone>
     public let createdDateTime: Field<Date>
-    public let dueDateTime: Field<DateTimeTimeZone>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let isReminderOn: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let recurrence: Field<PatternedRecurrence>
-    public let reminderDateTime: Field<DateTimeTimeZone>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<TaskStatus>
-    public let title: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[AttachmentBase]>
-
-    /// Present when the request expanded it (`expand("attachmentSessions")`).
-    public let attachmentSessions: Field<[AttachmentSession]>
-
-    /// Present when the request expanded it (`expand("checklistItems")`).
-    public let checklistItems: Field<[ChecklistItem]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("linkedResources")`).
-    public let linkedResources: Field<[LinkedResource]>
+    public let eventDetail: Field<EventMessageDetail>
+    public let from: Field<ChatMessageFromIdentitySet>
+    public let isDeleted: Field<Bool>
+    public let messageType: Field<ChatMessageType>
 
     private init() {
         self.id = Field("id")
         self.body = Field("body")
-        self.bodyLastModifiedDateTime = Field("bodyLastModifiedDateTime")
-        self.categories = Field("categories")
-        self.completedDateTime = Field("completedDateTime")
         self.createdDateTime = Field("createdDateTime")
-        self.dueDateTime = Field("dueDateTime")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.isReminderOn = Field("isReminderOn")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.recurrence = Field("recurrence")
-        self.reminderDateTime = Field("reminderDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.title = Field("title")
-        self.attachments = Field("attachments")
-        self.attachmentSessions = Field("attachmentSessions")
-        self.checklistItems = Field("checklistItems")
-        self.extensions = Field("extensions")
-        self.linkedResources = Field("linkedResources")
+        self.eventDetail = Field("eventDetail")
+        self.from = Field("from")
+        self.isDeleted = Field("isDeleted")
+        self.messageType = Field("messageType")
     }
 }
 
-/// Its properties are listed in `TodoTaskListFields`; read and write them as `value.name`.
+/// Requests for one `ChatMessageInfo`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/todotasklist?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.todoTaskList`.
-public typealias TodoTaskList = Model<TodoTaskListFields>
-
-/// The properties of a `TodoTaskList`, inherited ones included.
-public struct TodoTaskListFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.todoTaskList",
-        base: Entity.self,
-        fields: TodoTaskListFields()
-    )
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isOwner: Field<Bool>
-    public let isShared: Field<Bool>
-    public let wellknownListName: Field<WellknownListName>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[TodoTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isOwner = Field("isOwner")
-        self.isShared = Field("isShared")
-        self.wellknownListName = Field("wellknownListName")
-        self.extensions = Field("extensions")
-        self.tasks = Field("tasks")
-    }
-}
-
-/// Requests for one `TodoTaskList`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.todoTaskList`.
-public struct TodoTaskListRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TodoTaskList
+/// - Remark: Generated from `microsoft.graph.chatMessageInfo`.
+public struct ChatMessageInfoRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ChatMessageInfo
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -632,4210 +51,227 @@ public struct TodoTaskListRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.todoTaskList",
-        model: TodoTaskList.self,
-        children: [
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("tasks", "microsoft.graph.todoTask", collection: true),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(TodoTaskList.self)))]
-    )
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// `tasks.request()` lists them; `tasks("todoTask-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<TodoTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
+    public static let route = ResourceRoute("microsoft.graph.chatMessageInfo", model: ChatMessageInfo.self)
 }
 
-extension CollectionRequestBuilder where Item == TodoTaskListRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.todoTaskList/delta` (GET).
-    public func delta() -> CollectionRequest<TodoTaskList> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `TodoTask`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `ChatMessageMentionFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.todoTask`.
-public struct TodoTaskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TodoTask
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagemention?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessageMention`.
+public typealias ChatMessageMention = Model<ChatMessageMentionFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.todoTask",
-        model: TodoTask.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachmentBase", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("attachmentSessions", "microsoft.graph.attachmentSession", collection: true, refusing: "POST"),
-            .init("checklistItems", "microsoft.graph.checklistItem", collection: true),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("linkedResources", "microsoft.graph.linkedResource", collection: true),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(TodoTask.self)))]
-    )
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `attachments.request()` lists them; `attachments("attachmentBase-id")` addresses one.
-    public var attachments: CollectionRequestBuilder<AttachmentBaseRequestBuilder> {
-        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
-    }
-
-    /// The service refuses `POST` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    ///
-    /// `attachmentSessions.request()` lists them; `attachmentSessions("attachmentSession-id")` addresses one.
-    public var attachmentSessions: CollectionRequestBuilder<AttachmentSessionRequestBuilder> {
-        .init(client: client, path: path.appending("attachmentSessions", refusing: [.post]))
-    }
-
-    /// `checklistItems.request()` lists them; `checklistItems("checklistItem-id")` addresses one.
-    public var checklistItems: CollectionRequestBuilder<ChecklistItemRequestBuilder> {
-        .init(client: client, path: path.appending("checklistItems"))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// `linkedResources.request()` lists them; `linkedResources("linkedResource-id")` addresses one.
-    public var linkedResources: CollectionRequestBuilder<LinkedResourceRequestBuilder> {
-        .init(client: client, path: path.appending("linkedResources"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == TodoTaskRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.todoTask/delta` (GET).
-    public func delta() -> CollectionRequest<TodoTask> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `TokenIssuancePolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tokenissuancepolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy`.
-public typealias TokenIssuancePolicy = Model<TokenIssuancePolicyFields>
-
-/// The properties of a `TokenIssuancePolicy`, inherited ones included.
-public struct TokenIssuancePolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.tokenIssuancePolicy",
-        base: StsPolicy.self,
-        fields: TokenIssuancePolicyFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
+/// The properties of a `ChatMessageMention`, inherited ones included.
+public struct ChatMessageMentionFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.chatMessageMention", fields: ChatMessageMentionFields())
+    public let id: Field<Int32>
+    public let mentioned: Field<ChatMessageMentionedIdentitySet>
+    public let mentionText: Field<String>
 
     private init() {
         self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.appliesTo = Field("appliesTo")
+        self.mentioned = Field("mentioned")
+        self.mentionText = Field("mentionText")
     }
 }
 
-/// Requests for one `TokenIssuancePolicy`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `ChatMessageMentionedIdentitySetFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy`.
-public struct TokenIssuancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TokenIssuancePolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagementionedidentityset?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessageMentionedIdentitySet`.
+public typealias ChatMessageMentionedIdentitySet = Model<ChatMessageMentionedIdentitySetFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tokenIssuancePolicy",
-        model: TokenIssuancePolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
-    public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("appliesTo"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == TokenIssuancePolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.tokenIssuerType`.
-public typealias TokenIssuerType = OpenEnum<TokenIssuerTypeValues>
-
-/// The values of `TokenIssuerType` that the spec declares; others decode and re-encode too.
-public enum TokenIssuerTypeValues: EnumValues {
-    public static let known: [String] = [
-        "AzureAD",
-        "ADFederationServices",
-        "UnknownFutureValue",
-        "AzureADBackupAuth",
-        "ADFederationServicesMFAAdapter",
-        "NPSExtension",
-    ]
-}
-
-extension TokenIssuerType {
-    public static var azureAD: Self { Self(rawValue: "AzureAD") }
-
-    public static var adFederationServices: Self { Self(rawValue: "ADFederationServices") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "UnknownFutureValue") }
-
-    public static var azureADBackupAuth: Self { Self(rawValue: "AzureADBackupAuth") }
-
-    public static var adFederationServicesMFAAdapter: Self { Self(rawValue: "ADFederationServicesMFAAdapter") }
-
-    public static var npsExtension: Self { Self(rawValue: "NPSExtension") }
-}
-
-/// Its properties are listed in `TokenLifetimePolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tokenlifetimepolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy`.
-public typealias TokenLifetimePolicy = Model<TokenLifetimePolicyFields>
-
-/// The properties of a `TokenLifetimePolicy`, inherited ones included.
-public struct TokenLifetimePolicyFields: FieldSet {
+/// The properties of a `ChatMessageMentionedIdentitySet`, inherited ones included.
+public struct ChatMessageMentionedIdentitySetFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.tokenLifetimePolicy",
-        base: StsPolicy.self,
-        fields: TokenLifetimePolicyFields()
+        "microsoft.graph.chatMessageMentionedIdentitySet",
+        base: IdentitySet.self,
+        fields: ChatMessageMentionedIdentitySetFields()
     )
 
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
+    public let application: Field<Identity>
+    public let device: Field<Identity>
+    public let user: Field<Identity>
+    public let conversation: Field<TeamworkConversationIdentity>
 
     private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.appliesTo = Field("appliesTo")
+        self.application = Field("application")
+        self.device = Field("device")
+        self.user = Field("user")
+        self.conversation = Field("conversation")
     }
 }
 
-/// Requests for one `TokenLifetimePolicy`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `ChatMessagePolicyViolationFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy`.
-public struct TokenLifetimePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TokenLifetimePolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagepolicyviolation?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolation`.
+public typealias ChatMessagePolicyViolation = Model<ChatMessagePolicyViolationFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tokenLifetimePolicy",
-        model: TokenLifetimePolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
-    public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("appliesTo"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == TokenLifetimePolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `TokenMeetingInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/tokenmeetinginfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.tokenMeetingInfo`.
-public typealias TokenMeetingInfo = Model<TokenMeetingInfoFields>
-
-/// The properties of a `TokenMeetingInfo`, inherited ones included.
-public struct TokenMeetingInfoFields: FieldSet {
+/// The properties of a `ChatMessagePolicyViolation`, inherited ones included.
+public struct ChatMessagePolicyViolationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.tokenMeetingInfo",
-        base: MeetingInfo.self,
-        fields: TokenMeetingInfoFields()
+        "microsoft.graph.chatMessagePolicyViolation",
+        fields: ChatMessagePolicyViolationFields()
     )
 
-    public let token: Field<String>
-
-    private init() {
-        self.token = Field("token")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.tone`.
-public typealias Tone = OpenEnum<ToneValues>
-
-/// The values of `Tone` that the spec declares; others decode and re-encode too.
-public enum ToneValues: EnumValues {
-    public static let known: [String] = [
-        "tone0",
-        "tone1",
-        "tone2",
-        "tone3",
-        "tone4",
-        "tone5",
-        "tone6",
-        "tone7",
-        "tone8",
-        "tone9",
-        "star",
-        "pound",
-        "a",
-        "b",
-        "c",
-        "d",
-        "flash",
-    ]
-}
-
-extension Tone {
-    public static var tone0: Self { Self(rawValue: "tone0") }
-
-    public static var tone1: Self { Self(rawValue: "tone1") }
-
-    public static var tone2: Self { Self(rawValue: "tone2") }
-
-    public static var tone3: Self { Self(rawValue: "tone3") }
-
-    public static var tone4: Self { Self(rawValue: "tone4") }
-
-    public static var tone5: Self { Self(rawValue: "tone5") }
-
-    public static var tone6: Self { Self(rawValue: "tone6") }
-
-    public static var tone7: Self { Self(rawValue: "tone7") }
-
-    public static var tone8: Self { Self(rawValue: "tone8") }
-
-    public static var tone9: Self { Self(rawValue: "tone9") }
-
-    public static var star: Self { Self(rawValue: "star") }
-
-    public static var pound: Self { Self(rawValue: "pound") }
-
-    public static var a: Self { Self(rawValue: "a") }
-
-    public static var b: Self { Self(rawValue: "b") }
-
-    public static var c: Self { Self(rawValue: "c") }
-
-    public static var d: Self { Self(rawValue: "d") }
-
-    public static var flash: Self { Self(rawValue: "flash") }
-}
-
-/// Its properties are listed in `ToneInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/toneinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.toneInfo`.
-public typealias ToneInfo = Model<ToneInfoFields>
-
-/// The properties of a `ToneInfo`, inherited ones included.
-public struct ToneInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.toneInfo", fields: ToneInfoFields())
-    public let sequenceId: Field<Int64>
-    public let tone: Field<Tone>
+    public let dlpAction: Field<ChatMessagePolicyViolationDlpActionTypes>
+    public let justificationText: Field<String>
+    public let policyTip: Field<ChatMessagePolicyViolationPolicyTip>
+    public let userAction: Field<ChatMessagePolicyViolationUserActionTypes>
+    public let verdictDetails: Field<ChatMessagePolicyViolationVerdictDetailsTypes>
 
     private init() {
-        self.sequenceId = Field("sequenceId")
-        self.tone = Field("tone")
-    }
-}
-
-/// Its properties are listed in `TrainingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/training?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.training`.
-public typealias Training = Model<TrainingFields>
-
-/// The properties of a `Training`, inherited ones included.
-public struct TrainingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.training", base: Entity.self, fields: TrainingFields())
-    public let id: Field<String>
-    public let availabilityStatus: Field<TrainingAvailabilityStatus>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let durationInMinutes: Field<Int32>
-    public let hasEvaluation: Field<Bool>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let source: Field<SimulationContentSource>
-    public let supportedLocales: Field<[String]>
-    public let tags: Field<[String]>
-    public let type: Field<TrainingType>
-
-    /// Present when the request expanded it (`expand("languageDetails")`).
-    public let languageDetails: Field<[TrainingLanguageDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.availabilityStatus = Field("availabilityStatus")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.durationInMinutes = Field("durationInMinutes")
-        self.hasEvaluation = Field("hasEvaluation")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.source = Field("source")
-        self.supportedLocales = Field("supportedLocales")
-        self.tags = Field("tags")
-        self.type = Field("type")
-        self.languageDetails = Field("languageDetails")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.trainingAssignedTo`.
-public typealias TrainingAssignedTo = OpenEnum<TrainingAssignedToValues>
-
-/// The values of `TrainingAssignedTo` that the spec declares; others decode and re-encode too.
-public enum TrainingAssignedToValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "allUsers",
-        "clickedPayload",
-        "compromised",
-        "reportedPhish",
-        "readButNotClicked",
-        "didNothing",
-        "unknownFutureValue",
-    ]
-}
-
-extension TrainingAssignedTo {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var allUsers: Self { Self(rawValue: "allUsers") }
-
-    public static var clickedPayload: Self { Self(rawValue: "clickedPayload") }
-
-    public static var compromised: Self { Self(rawValue: "compromised") }
-
-    public static var reportedPhish: Self { Self(rawValue: "reportedPhish") }
-
-    public static var readButNotClicked: Self { Self(rawValue: "readButNotClicked") }
-
-    public static var didNothing: Self { Self(rawValue: "didNothing") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.trainingAvailabilityStatus`.
-public typealias TrainingAvailabilityStatus = OpenEnum<TrainingAvailabilityStatusValues>
-
-/// The values of `TrainingAvailabilityStatus` that the spec declares; others decode and re-encode too.
-public enum TrainingAvailabilityStatusValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "notAvailable",
-        "available",
-        "archive",
-        "delete",
-        "unknownFutureValue",
-    ]
-}
-
-extension TrainingAvailabilityStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var notAvailable: Self { Self(rawValue: "notAvailable") }
-
-    public static var available: Self { Self(rawValue: "available") }
-
-    public static var archive: Self { Self(rawValue: "archive") }
-
-    public static var delete: Self { Self(rawValue: "delete") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.trainingCompletionDuration`.
-public typealias TrainingCompletionDuration = OpenEnum<TrainingCompletionDurationValues>
-
-/// The values of `TrainingCompletionDuration` that the spec declares; others decode and re-encode too.
-public enum TrainingCompletionDurationValues: EnumValues {
-    public static let known: [String] = ["week", "fortnite", "month", "unknownFutureValue"]
-}
-
-extension TrainingCompletionDuration {
-    public static var week: Self { Self(rawValue: "week") }
-
-    public static var fortnite: Self { Self(rawValue: "fortnite") }
-
-    public static var month: Self { Self(rawValue: "month") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TrainingEventsContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trainingeventscontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.trainingEventsContent`.
-public typealias TrainingEventsContent = Model<TrainingEventsContentFields>
-
-/// The properties of a `TrainingEventsContent`, inherited ones included.
-public struct TrainingEventsContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.trainingEventsContent",
-        fields: TrainingEventsContentFields()
-    )
-    public let assignedTrainingsInfos: Field<[AssignedTrainingInfo]>
-    public let trainingsAssignedUserCount: Field<Int32>
-
-    private init() {
-        self.assignedTrainingsInfos = Field("assignedTrainingsInfos")
-        self.trainingsAssignedUserCount = Field("trainingsAssignedUserCount")
-    }
-}
-
-/// Its properties are listed in `TrainingLanguageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/traininglanguagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.trainingLanguageDetail`.
-public typealias TrainingLanguageDetail = Model<TrainingLanguageDetailFields>
-
-/// The properties of a `TrainingLanguageDetail`, inherited ones included.
-public struct TrainingLanguageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.trainingLanguageDetail",
-        base: Entity.self,
-        fields: TrainingLanguageDetailFields()
-    )
-
-    public let id: Field<String>
-    public let content: Field<String>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isDefaultLangauge: Field<Bool>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let locale: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.content = Field("content")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isDefaultLangauge = Field("isDefaultLangauge")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.locale = Field("locale")
-    }
-}
-
-/// Requests for one `TrainingLanguageDetail`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.trainingLanguageDetail`.
-public struct TrainingLanguageDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TrainingLanguageDetail
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.trainingLanguageDetail",
-        model: TrainingLanguageDetail.self
-    )
-}
-
-/// Its properties are listed in `TrainingNotificationSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trainingnotificationsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.trainingNotificationSetting`.
-public typealias TrainingNotificationSetting = Model<TrainingNotificationSettingFields>
-
-/// The properties of a `TrainingNotificationSetting`, inherited ones included.
-public struct TrainingNotificationSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.trainingNotificationSetting",
-        base: EndUserNotificationSetting.self,
-        fields: TrainingNotificationSettingFields()
-    )
-
-    public let notificationPreference: Field<EndUserNotificationPreference>
-    public let positiveReinforcement: Field<PositiveReinforcementNotification>
-    public let settingType: Field<EndUserNotificationSettingType>
-    public let trainingAssignment: Field<BaseEndUserNotification>
-    public let trainingReminder: Field<TrainingReminderNotification>
-
-    private init() {
-        self.notificationPreference = Field("notificationPreference")
-        self.positiveReinforcement = Field("positiveReinforcement")
-        self.settingType = Field("settingType")
-        self.trainingAssignment = Field("trainingAssignment")
-        self.trainingReminder = Field("trainingReminder")
-    }
-}
-
-/// Its properties are listed in `TrainingReminderNotificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trainingremindernotification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.trainingReminderNotification`.
-public typealias TrainingReminderNotification = Model<TrainingReminderNotificationFields>
-
-/// The properties of a `TrainingReminderNotification`, inherited ones included.
-public struct TrainingReminderNotificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.trainingReminderNotification",
-        base: BaseEndUserNotification.self,
-        fields: TrainingReminderNotificationFields()
-    )
-
-    public let defaultLanguage: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotification")`).
-    public let endUserNotification: Field<EndUserNotification>
-
-    public let deliveryFrequency: Field<NotificationDeliveryFrequency>
-
-    private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.endUserNotification = Field("endUserNotification")
-        self.deliveryFrequency = Field("deliveryFrequency")
-    }
-}
-
-/// Requests for one `Training`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.training`.
-public struct TrainingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Training
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.training",
-        model: Training.self,
-        children: [.init("languageDetails", "microsoft.graph.trainingLanguageDetail", collection: true)]
-    )
-
-    /// `languageDetails.request()` lists them; `languageDetails("trainingLanguageDetail-id")` addresses one.
-    public var languageDetails: CollectionRequestBuilder<TrainingLanguageDetailRequestBuilder> {
-        .init(client: client, path: path.appending("languageDetails"))
-    }
-}
-
-/// Its properties are listed in `TrainingSettingFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trainingsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.trainingSetting`.
-public typealias TrainingSetting = Model<TrainingSettingFields>
-
-/// The properties of a `TrainingSetting`, inherited ones included.
-public struct TrainingSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.trainingSetting",
-        derived: [
-            CustomTrainingSetting.self,
-            MicrosoftCustomTrainingSetting.self,
-            MicrosoftManagedTrainingSetting.self,
-            MicrosoftTrainingAssignmentMapping.self,
-            NoTrainingSetting.self,
-        ],
-        fields: TrainingSettingFields()
-    )
-
-    public let settingType: Field<TrainingSettingType>
-
-    private init() {
-        self.settingType = Field("settingType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.trainingSettingType`.
-public typealias TrainingSettingType = OpenEnum<TrainingSettingTypeValues>
-
-/// The values of `TrainingSettingType` that the spec declares; others decode and re-encode too.
-public enum TrainingSettingTypeValues: EnumValues {
-    public static let known: [String] = [
-        "microsoftCustom",
-        "microsoftManaged",
-        "noTraining",
-        "custom",
-        "unknownFutureValue",
-    ]
-}
-
-extension TrainingSettingType {
-    public static var microsoftCustom: Self { Self(rawValue: "microsoftCustom") }
-
-    public static var microsoftManaged: Self { Self(rawValue: "microsoftManaged") }
-
-    public static var noTraining: Self { Self(rawValue: "noTraining") }
-
-    public static var custom: Self { Self(rawValue: "custom") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.trainingStatus`.
-public typealias TrainingStatus = OpenEnum<TrainingStatusValues>
-
-/// The values of `TrainingStatus` that the spec declares; others decode and re-encode too.
-public enum TrainingStatusValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "assigned",
-        "inProgress",
-        "completed",
-        "overdue",
-        "unknownFutureValue",
-    ]
-}
-
-extension TrainingStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var assigned: Self { Self(rawValue: "assigned") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var overdue: Self { Self(rawValue: "overdue") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.trainingType`.
-public typealias TrainingType = OpenEnum<TrainingTypeValues>
-
-/// The values of `TrainingType` that the spec declares; others decode and re-encode too.
-public enum TrainingTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "phishing", "unknownFutureValue"]
-}
-
-extension TrainingType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var phishing: Self { Self(rawValue: "phishing") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `TrendingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/trending?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.trending`.
-public typealias Trending = Model<TrendingFields>
-
-/// The properties of a `Trending`, inherited ones included.
-public struct TrendingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.trending", base: Entity.self, fields: TrendingFields())
-    public let id: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceReference: Field<ResourceReference>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceVisualization: Field<ResourceVisualization>
-
-    public let weight: Field<Double>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<Entity>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.resourceReference = Field("resourceReference")
-        self.resourceVisualization = Field("resourceVisualization")
-        self.weight = Field("weight")
-        self.resource = Field("resource")
-    }
-}
-
-/// Requests for one `Trending`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.trending`.
-public struct TrendingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Trending
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.trending",
-        model: Trending.self,
-        children: [.init("resource", "microsoft.graph.entity", collection: false)]
-    )
-
-    public var resource: EntityRequestBuilder { .init(client: client, path: path.appending("resource")) }
-}
-
-/// Its properties are listed in `UnavailablePlaceModeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unavailableplacemode?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unavailablePlaceMode`.
-public typealias UnavailablePlaceMode = Model<UnavailablePlaceModeFields>
-
-/// The properties of a `UnavailablePlaceMode`, inherited ones included.
-public struct UnavailablePlaceModeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unavailablePlaceMode",
-        base: PlaceMode.self,
-        fields: UnavailablePlaceModeFields()
-    )
-
-    public let reason: Field<String>
-
-    private init() {
-        self.reason = Field("reason")
-    }
-}
-
-/// Its properties are listed in `UnifiedApprovalStageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedapprovalstage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedApprovalStage`.
-public typealias UnifiedApprovalStage = Model<UnifiedApprovalStageFields>
-
-/// The properties of a `UnifiedApprovalStage`, inherited ones included.
-public struct UnifiedApprovalStageFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.unifiedApprovalStage", fields: UnifiedApprovalStageFields())
-    public let approvalStageTimeOutInDays: Field<Int32>
-    public let escalationApprovers: Field<[SubjectSet]>
-    public let escalationTimeInMinutes: Field<Int32>
-    public let isApproverJustificationRequired: Field<Bool>
-    public let isEscalationEnabled: Field<Bool>
-    public let primaryApprovers: Field<[SubjectSet]>
-
-    private init() {
-        self.approvalStageTimeOutInDays = Field("approvalStageTimeOutInDays")
-        self.escalationApprovers = Field("escalationApprovers")
-        self.escalationTimeInMinutes = Field("escalationTimeInMinutes")
-        self.isApproverJustificationRequired = Field("isApproverJustificationRequired")
-        self.isEscalationEnabled = Field("isEscalationEnabled")
-        self.primaryApprovers = Field("primaryApprovers")
-    }
-}
-
-/// Its properties are listed in `UnifiedRbacResourceActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrbacresourceaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRbacResourceAction`.
-public typealias UnifiedRbacResourceAction = Model<UnifiedRbacResourceActionFields>
-
-/// The properties of a `UnifiedRbacResourceAction`, inherited ones included.
-public struct UnifiedRbacResourceActionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRbacResourceAction",
-        base: Entity.self,
-        fields: UnifiedRbacResourceActionFields()
-    )
-
-    public let id: Field<String>
-    public let actionVerb: Field<String>
-    public let authenticationContextId: Field<String>
-    public let description: Field<String>
-    public let isAuthenticationContextSettable: Field<Bool>
-    public let name: Field<String>
-    public let resourceScopeId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.actionVerb = Field("actionVerb")
-        self.authenticationContextId = Field("authenticationContextId")
-        self.description = Field("description")
-        self.isAuthenticationContextSettable = Field("isAuthenticationContextSettable")
-        self.name = Field("name")
-        self.resourceScopeId = Field("resourceScopeId")
-    }
-}
-
-/// Requests for one `UnifiedRbacResourceAction`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRbacResourceAction`.
-public struct UnifiedRbacResourceActionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRbacResourceAction
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRbacResourceAction",
-        model: UnifiedRbacResourceAction.self
-    )
-}
-
-/// Its properties are listed in `UnifiedRbacResourceNamespaceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrbacresourcenamespace?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRbacResourceNamespace`.
-public typealias UnifiedRbacResourceNamespace = Model<UnifiedRbacResourceNamespaceFields>
-
-/// The properties of a `UnifiedRbacResourceNamespace`, inherited ones included.
-public struct UnifiedRbacResourceNamespaceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRbacResourceNamespace",
-        base: Entity.self,
-        fields: UnifiedRbacResourceNamespaceFields()
-    )
-
-    public let id: Field<String>
-    public let name: Field<String>
-
-    /// Present when the request expanded it (`expand("resourceActions")`).
-    public let resourceActions: Field<[UnifiedRbacResourceAction]>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.resourceActions = Field("resourceActions")
-    }
-}
-
-/// Requests for one `UnifiedRbacResourceNamespace`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRbacResourceNamespace`.
-public struct UnifiedRbacResourceNamespaceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRbacResourceNamespace
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRbacResourceNamespace",
-        model: UnifiedRbacResourceNamespace.self,
-        children: [.init("resourceActions", "microsoft.graph.unifiedRbacResourceAction", collection: true)]
-    )
-
-    /// `resourceActions.request()` lists them; `resourceActions("unifiedRbacResourceAction-id")` addresses one.
-    public var resourceActions: CollectionRequestBuilder<UnifiedRbacResourceActionRequestBuilder> {
-        .init(client: client, path: path.appending("resourceActions"))
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrole?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRole`.
-public typealias UnifiedRole = Model<UnifiedRoleFields>
-
-/// The properties of a `UnifiedRole`, inherited ones included.
-public struct UnifiedRoleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.unifiedRole", fields: UnifiedRoleFields())
-    public let roleDefinitionId: Field<String>
-
-    private init() {
-        self.roleDefinitionId = Field("roleDefinitionId")
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroleassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignment`.
-public typealias UnifiedRoleAssignment = Model<UnifiedRoleAssignmentFields>
-
-/// The properties of a `UnifiedRoleAssignment`, inherited ones included.
-public struct UnifiedRoleAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleAssignment",
-        base: Entity.self,
-        fields: UnifiedRoleAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let condition: Field<String>
-    public let directoryScopeId: Field<String>
-    public let principalId: Field<String>
-    public let principalOrganizationId: Field<String>
-    public let roleDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.condition = Field("condition")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.principalId = Field("principalId")
-        self.principalOrganizationId = Field("principalOrganizationId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-    }
-}
-
-/// Requests for one `UnifiedRoleAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignment`.
-public struct UnifiedRoleAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleAssignment",
-        model: UnifiedRoleAssignment.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ]
-    )
-
-    public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
-
-    public var directoryScope: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("directoryScope"))
-    }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleAssignmentScheduleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroleassignmentschedule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule`.
-public typealias UnifiedRoleAssignmentSchedule = Model<UnifiedRoleAssignmentScheduleFields>
-
-/// The properties of a `UnifiedRoleAssignmentSchedule`, inherited ones included.
-public struct UnifiedRoleAssignmentScheduleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleAssignmentSchedule",
-        base: UnifiedRoleScheduleBase.self,
-        fields: UnifiedRoleAssignmentScheduleFields()
-    )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let directoryScopeId: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    public let assignmentType: Field<String>
-    public let memberType: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<UnifiedRoleEligibilitySchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.status = Field("status")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.assignmentType = Field("assignmentType")
-        self.memberType = Field("memberType")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.activatedUsing = Field("activatedUsing")
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleAssignmentScheduleInstanceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedroleassignmentscheduleinstance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance`.
-public typealias UnifiedRoleAssignmentScheduleInstance = Model<UnifiedRoleAssignmentScheduleInstanceFields>
-
-/// The properties of a `UnifiedRoleAssignmentScheduleInstance`, inherited ones included.
-public struct UnifiedRoleAssignmentScheduleInstanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleAssignmentScheduleInstance",
-        base: UnifiedRoleScheduleInstanceBase.self,
-        fields: UnifiedRoleAssignmentScheduleInstanceFields()
-    )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    public let assignmentType: Field<String>
-    public let endDateTime: Field<Date>
-    public let memberType: Field<String>
-    public let roleAssignmentOriginId: Field<String>
-    public let roleAssignmentScheduleId: Field<String>
-    public let startDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<UnifiedRoleEligibilityScheduleInstance>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.assignmentType = Field("assignmentType")
-        self.endDateTime = Field("endDateTime")
-        self.memberType = Field("memberType")
-        self.roleAssignmentOriginId = Field("roleAssignmentOriginId")
-        self.roleAssignmentScheduleId = Field("roleAssignmentScheduleId")
-        self.startDateTime = Field("startDateTime")
-        self.activatedUsing = Field("activatedUsing")
-    }
-}
-
-/// Requests for one `UnifiedRoleAssignmentScheduleInstance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance`.
-public struct UnifiedRoleAssignmentScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleAssignmentScheduleInstance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleAssignmentScheduleInstance",
-        model: UnifiedRoleAssignmentScheduleInstance.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-            .init("activatedUsing", "microsoft.graph.unifiedRoleEligibilityScheduleInstance", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleAssignmentScheduleInstance.self))
-            ),
-        ]
-    )
-
-    public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
-
-    public var directoryScope: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("directoryScope"))
-    }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-
-    public var activatedUsing: UnifiedRoleEligibilityScheduleInstanceRequestBuilder {
-        .init(client: client, path: path.appending("activatedUsing"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleInstanceRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance/filterByCurrentUser` (GET).
-    public func filterByCurrentUser(
-        on: RoleAssignmentScheduleInstanceFilterByCurrentUserOptions
-    ) -> CollectionRequest<UnifiedRoleAssignmentScheduleInstance> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleAssignmentScheduleRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedroleassignmentschedulerequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest`.
-public typealias UnifiedRoleAssignmentScheduleRequest = Model<UnifiedRoleAssignmentScheduleRequestFields>
-
-/// The properties of a `UnifiedRoleAssignmentScheduleRequest`, inherited ones included.
-public struct UnifiedRoleAssignmentScheduleRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleAssignmentScheduleRequest",
-        base: Request.self,
-        fields: UnifiedRoleAssignmentScheduleRequestFields()
-    )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<UnifiedRoleScheduleRequestActions>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let targetScheduleId: Field<String>
-    public let ticketInfo: Field<TicketInfo>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<UnifiedRoleEligibilitySchedule>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    /// Present when the request expanded it (`expand("targetSchedule")`).
-    public let targetSchedule: Field<UnifiedRoleAssignmentSchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.targetScheduleId = Field("targetScheduleId")
-        self.ticketInfo = Field("ticketInfo")
-        self.activatedUsing = Field("activatedUsing")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.targetSchedule = Field("targetSchedule")
-    }
-}
-
-/// Requests for one `UnifiedRoleAssignmentSchedule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule`.
-public struct UnifiedRoleAssignmentScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleAssignmentSchedule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleAssignmentSchedule",
-        model: UnifiedRoleAssignmentSchedule.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-            .init("activatedUsing", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleAssignmentSchedule.self))
-            ),
-        ]
-    )
-
-    public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
-
-    public var directoryScope: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("directoryScope"))
-    }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-
-    public var activatedUsing: UnifiedRoleEligibilityScheduleRequestBuilder {
-        .init(client: client, path: path.appending("activatedUsing"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule/filterByCurrentUser` (GET).
-    public func filterByCurrentUser(
-        on: RoleAssignmentScheduleFilterByCurrentUserOptions
-    ) -> CollectionRequest<UnifiedRoleAssignmentSchedule> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `UnifiedRoleAssignmentScheduleRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest`.
-public struct UnifiedRoleAssignmentScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleAssignmentScheduleRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleAssignmentScheduleRequest",
-        model: UnifiedRoleAssignmentScheduleRequest.self,
-        children: [
-            .init("activatedUsing", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-            .init("targetSchedule", "microsoft.graph.unifiedRoleAssignmentSchedule", collection: false),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleAssignmentScheduleRequest.self))
-            ),
-        ]
-    )
-
-    public var activatedUsing: UnifiedRoleEligibilityScheduleRequestBuilder {
-        .init(client: client, path: path.appending("activatedUsing"))
-    }
-
-    public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
-
-    public var directoryScope: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("directoryScope"))
-    }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-
-    public var targetSchedule: UnifiedRoleAssignmentScheduleRequestBuilder {
-        .init(client: client, path: path.appending("targetSchedule"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleRequestRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest/filterByCurrentUser` (GET).
-    public func filterByCurrentUser(
-        on: RoleAssignmentScheduleRequestFilterByCurrentUserOptions
-    ) -> CollectionRequest<UnifiedRoleAssignmentScheduleRequest> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroledefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleDefinition`.
-public typealias UnifiedRoleDefinition = Model<UnifiedRoleDefinitionFields>
-
-/// The properties of a `UnifiedRoleDefinition`, inherited ones included.
-public struct UnifiedRoleDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleDefinition",
-        base: Entity.self,
-        fields: UnifiedRoleDefinitionFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isBuiltIn: Field<Bool>
-    public let isEnabled: Field<Bool>
-    public let resourceScopes: Field<[String]>
-    public let rolePermissions: Field<[UnifiedRolePermission]>
-    public let templateId: Field<String>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("inheritsPermissionsFrom")`).
-    public let inheritsPermissionsFrom: Field<[UnifiedRoleDefinition]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.isEnabled = Field("isEnabled")
-        self.resourceScopes = Field("resourceScopes")
-        self.rolePermissions = Field("rolePermissions")
-        self.templateId = Field("templateId")
-        self.version = Field("version")
-        self.inheritsPermissionsFrom = Field("inheritsPermissionsFrom")
-    }
-}
-
-/// Requests for one `UnifiedRoleDefinition`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleDefinition`.
-public struct UnifiedRoleDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleDefinition
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleDefinition",
-        model: UnifiedRoleDefinition.self,
-        children: [.init("inheritsPermissionsFrom", "microsoft.graph.unifiedRoleDefinition", collection: true)]
-    )
-
-    /// `inheritsPermissionsFrom.request()` lists them; `inheritsPermissionsFrom("unifiedRoleDefinition-id")` addresses
-    /// one.
-    public var inheritsPermissionsFrom: CollectionRequestBuilder<UnifiedRoleDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("inheritsPermissionsFrom"))
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleEligibilityScheduleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroleeligibilityschedule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule`.
-public typealias UnifiedRoleEligibilitySchedule = Model<UnifiedRoleEligibilityScheduleFields>
-
-/// The properties of a `UnifiedRoleEligibilitySchedule`, inherited ones included.
-public struct UnifiedRoleEligibilityScheduleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleEligibilitySchedule",
-        base: UnifiedRoleScheduleBase.self,
-        fields: UnifiedRoleEligibilityScheduleFields()
-    )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let directoryScopeId: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    public let memberType: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.status = Field("status")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.memberType = Field("memberType")
-        self.scheduleInfo = Field("scheduleInfo")
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleEligibilityScheduleInstanceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedroleeligibilityscheduleinstance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance`.
-public typealias UnifiedRoleEligibilityScheduleInstance = Model<UnifiedRoleEligibilityScheduleInstanceFields>
-
-/// The properties of a `UnifiedRoleEligibilityScheduleInstance`, inherited ones included.
-public struct UnifiedRoleEligibilityScheduleInstanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleEligibilityScheduleInstance",
-        base: UnifiedRoleScheduleInstanceBase.self,
-        fields: UnifiedRoleEligibilityScheduleInstanceFields()
-    )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    public let endDateTime: Field<Date>
-    public let memberType: Field<String>
-    public let roleEligibilityScheduleId: Field<String>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.endDateTime = Field("endDateTime")
-        self.memberType = Field("memberType")
-        self.roleEligibilityScheduleId = Field("roleEligibilityScheduleId")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Requests for one `UnifiedRoleEligibilityScheduleInstance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance`.
-public struct UnifiedRoleEligibilityScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleEligibilityScheduleInstance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleEligibilityScheduleInstance",
-        model: UnifiedRoleEligibilityScheduleInstance.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleEligibilityScheduleInstance.self))
-            ),
-        ]
-    )
-
-    public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
-
-    public var directoryScope: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("directoryScope"))
-    }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleInstanceRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance/filterByCurrentUser` (GET).
-    public func filterByCurrentUser(
-        on: RoleEligibilityScheduleInstanceFilterByCurrentUserOptions
-    ) -> CollectionRequest<UnifiedRoleEligibilityScheduleInstance> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleEligibilityScheduleRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedroleeligibilityschedulerequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest`.
-public typealias UnifiedRoleEligibilityScheduleRequest = Model<UnifiedRoleEligibilityScheduleRequestFields>
-
-/// The properties of a `UnifiedRoleEligibilityScheduleRequest`, inherited ones included.
-public struct UnifiedRoleEligibilityScheduleRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleEligibilityScheduleRequest",
-        base: Request.self,
-        fields: UnifiedRoleEligibilityScheduleRequestFields()
-    )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<UnifiedRoleScheduleRequestActions>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let targetScheduleId: Field<String>
-    public let ticketInfo: Field<TicketInfo>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    /// Present when the request expanded it (`expand("targetSchedule")`).
-    public let targetSchedule: Field<UnifiedRoleEligibilitySchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.targetScheduleId = Field("targetScheduleId")
-        self.ticketInfo = Field("ticketInfo")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.targetSchedule = Field("targetSchedule")
-    }
-}
-
-/// Requests for one `UnifiedRoleEligibilitySchedule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule`.
-public struct UnifiedRoleEligibilityScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleEligibilitySchedule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleEligibilitySchedule",
-        model: UnifiedRoleEligibilitySchedule.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleEligibilitySchedule.self))
-            ),
-        ]
-    )
-
-    public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
-
-    public var directoryScope: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("directoryScope"))
-    }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule/filterByCurrentUser` (GET).
-    public func filterByCurrentUser(
-        on: RoleEligibilityScheduleFilterByCurrentUserOptions
-    ) -> CollectionRequest<UnifiedRoleEligibilitySchedule> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `UnifiedRoleEligibilityScheduleRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest`.
-public struct UnifiedRoleEligibilityScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleEligibilityScheduleRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleEligibilityScheduleRequest",
-        model: UnifiedRoleEligibilityScheduleRequest.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-            .init("targetSchedule", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleEligibilityScheduleRequest.self))
-            ),
-        ]
-    )
-
-    public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
-
-    public var directoryScope: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("directoryScope"))
-    }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-
-    public var targetSchedule: UnifiedRoleEligibilityScheduleRequestBuilder {
-        .init(client: client, path: path.appending("targetSchedule"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleRequestRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest/filterByCurrentUser` (GET).
-    public func filterByCurrentUser(
-        on: RoleEligibilityScheduleRequestFilterByCurrentUserOptions
-    ) -> CollectionRequest<UnifiedRoleEligibilityScheduleRequest> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleManagementPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicy`.
-public typealias UnifiedRoleManagementPolicy = Model<UnifiedRoleManagementPolicyFields>
-
-/// The properties of a `UnifiedRoleManagementPolicy`, inherited ones included.
-public struct UnifiedRoleManagementPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicy",
-        base: Entity.self,
-        fields: UnifiedRoleManagementPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isOrganizationDefault: Field<Bool>
-    public let lastModifiedBy: Field<Identity>
-    public let lastModifiedDateTime: Field<Date>
-    public let scopeId: Field<String>
-    public let scopeType: Field<String>
-
-    /// Present when the request expanded it (`expand("effectiveRules")`).
-    public let effectiveRules: Field<[UnifiedRoleManagementPolicyRule]>
-
-    /// Present when the request expanded it (`expand("rules")`).
-    public let rules: Field<[UnifiedRoleManagementPolicyRule]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.scopeId = Field("scopeId")
-        self.scopeType = Field("scopeType")
-        self.effectiveRules = Field("effectiveRules")
-        self.rules = Field("rules")
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleManagementPolicyApprovalRuleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyapprovalrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyApprovalRule`.
-public typealias UnifiedRoleManagementPolicyApprovalRule = Model<UnifiedRoleManagementPolicyApprovalRuleFields>
-
-/// The properties of a `UnifiedRoleManagementPolicyApprovalRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyApprovalRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicyApprovalRule",
-        base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyApprovalRuleFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let setting: Field<ApprovalSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.setting = Field("setting")
-    }
-}
-
-/// Requests for one `UnifiedRoleManagementPolicyApprovalRule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyApprovalRule`.
-public struct UnifiedRoleManagementPolicyApprovalRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyApprovalRule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyApprovalRule",
-        model: UnifiedRoleManagementPolicyApprovalRule.self
-    )
-}
-
-/// Its properties are listed in `UnifiedRoleManagementPolicyAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAssignment`.
-public typealias UnifiedRoleManagementPolicyAssignment = Model<UnifiedRoleManagementPolicyAssignmentFields>
-
-/// The properties of a `UnifiedRoleManagementPolicyAssignment`, inherited ones included.
-public struct UnifiedRoleManagementPolicyAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicyAssignment",
-        base: Entity.self,
-        fields: UnifiedRoleManagementPolicyAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let policyId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let scopeId: Field<String>
-    public let scopeType: Field<String>
-
-    /// Present when the request expanded it (`expand("policy")`).
-    public let policy: Field<UnifiedRoleManagementPolicy>
-
-    private init() {
-        self.id = Field("id")
-        self.policyId = Field("policyId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.scopeId = Field("scopeId")
-        self.scopeType = Field("scopeType")
-        self.policy = Field("policy")
-    }
-}
-
-/// Requests for one `UnifiedRoleManagementPolicyAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAssignment`.
-public struct UnifiedRoleManagementPolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyAssignment",
-        model: UnifiedRoleManagementPolicyAssignment.self,
-        children: [.init("policy", "microsoft.graph.unifiedRoleManagementPolicy", collection: false)]
-    )
-
-    public var policy: UnifiedRoleManagementPolicyRequestBuilder {
-        .init(client: client, path: path.appending("policy"))
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleManagementPolicyAuthenticationContextRuleFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyauthenticationcontextrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule`.
-public typealias UnifiedRoleManagementPolicyAuthenticationContextRule =
-    Model<UnifiedRoleManagementPolicyAuthenticationContextRuleFields>
-
-/// The properties of a `UnifiedRoleManagementPolicyAuthenticationContextRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyAuthenticationContextRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule",
-        base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyAuthenticationContextRuleFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let claimValue: Field<String>
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.claimValue = Field("claimValue")
-        self.isEnabled = Field("isEnabled")
-    }
-}
-
-/// Requests for one `UnifiedRoleManagementPolicyAuthenticationContextRule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule`.
-public struct UnifiedRoleManagementPolicyAuthenticationContextRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyAuthenticationContextRule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule",
-        model: UnifiedRoleManagementPolicyAuthenticationContextRule.self
-    )
-}
-
-/// Its properties are listed in `UnifiedRoleManagementPolicyEnablementRuleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyenablementrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyEnablementRule`.
-public typealias UnifiedRoleManagementPolicyEnablementRule = Model<UnifiedRoleManagementPolicyEnablementRuleFields>
-
-/// The properties of a `UnifiedRoleManagementPolicyEnablementRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyEnablementRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicyEnablementRule",
-        base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyEnablementRuleFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let enabledRules: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.enabledRules = Field("enabledRules")
-    }
-}
-
-/// Requests for one `UnifiedRoleManagementPolicyEnablementRule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyEnablementRule`.
-public struct UnifiedRoleManagementPolicyEnablementRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyEnablementRule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyEnablementRule",
-        model: UnifiedRoleManagementPolicyEnablementRule.self
-    )
-}
-
-/// Its properties are listed in `UnifiedRoleManagementPolicyExpirationRuleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyexpirationrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyExpirationRule`.
-public typealias UnifiedRoleManagementPolicyExpirationRule = Model<UnifiedRoleManagementPolicyExpirationRuleFields>
-
-/// The properties of a `UnifiedRoleManagementPolicyExpirationRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyExpirationRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicyExpirationRule",
-        base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyExpirationRuleFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let isExpirationRequired: Field<Bool>
-    public let maximumDuration: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.isExpirationRequired = Field("isExpirationRequired")
-        self.maximumDuration = Field("maximumDuration")
-    }
-}
-
-/// Requests for one `UnifiedRoleManagementPolicyExpirationRule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyExpirationRule`.
-public struct UnifiedRoleManagementPolicyExpirationRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyExpirationRule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyExpirationRule",
-        model: UnifiedRoleManagementPolicyExpirationRule.self
-    )
-}
-
-/// Its properties are listed in `UnifiedRoleManagementPolicyNotificationRuleFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicynotificationrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyNotificationRule`.
-public typealias UnifiedRoleManagementPolicyNotificationRule = Model<UnifiedRoleManagementPolicyNotificationRuleFields>
-
-/// The properties of a `UnifiedRoleManagementPolicyNotificationRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyNotificationRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicyNotificationRule",
-        base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyNotificationRuleFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let isDefaultRecipientsEnabled: Field<Bool>
-    public let notificationLevel: Field<String>
-    public let notificationRecipients: Field<[String]>
-    public let notificationType: Field<String>
-    public let recipientType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.isDefaultRecipientsEnabled = Field("isDefaultRecipientsEnabled")
-        self.notificationLevel = Field("notificationLevel")
-        self.notificationRecipients = Field("notificationRecipients")
-        self.notificationType = Field("notificationType")
-        self.recipientType = Field("recipientType")
-    }
-}
-
-/// Requests for one `UnifiedRoleManagementPolicyNotificationRule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyNotificationRule`.
-public struct UnifiedRoleManagementPolicyNotificationRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyNotificationRule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyNotificationRule",
-        model: UnifiedRoleManagementPolicyNotificationRule.self
-    )
-}
-
-/// Requests for one `UnifiedRoleManagementPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicy`.
-public struct UnifiedRoleManagementPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicy",
-        model: UnifiedRoleManagementPolicy.self,
-        children: [
-            .init("effectiveRules", "microsoft.graph.unifiedRoleManagementPolicyRule", collection: true),
-            .init("rules", "microsoft.graph.unifiedRoleManagementPolicyRule", collection: true),
-        ]
-    )
-
-    /// `effectiveRules.request()` lists them; `effectiveRules("unifiedRoleManagementPolicyRule-id")` addresses one.
-    public var effectiveRules: CollectionRequestBuilder<UnifiedRoleManagementPolicyRuleRequestBuilder> {
-        .init(client: client, path: path.appending("effectiveRules"))
-    }
-
-    /// `rules.request()` lists them; `rules("unifiedRoleManagementPolicyRule-id")` addresses one.
-    public var rules: CollectionRequestBuilder<UnifiedRoleManagementPolicyRuleRequestBuilder> {
-        .init(client: client, path: path.appending("rules"))
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleManagementPolicyRuleFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyRule`.
-public typealias UnifiedRoleManagementPolicyRule = Model<UnifiedRoleManagementPolicyRuleFields>
-
-/// The properties of a `UnifiedRoleManagementPolicyRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicyRule",
-        base: Entity.self,
-        derived: [
-            UnifiedRoleManagementPolicyApprovalRule.self,
-            UnifiedRoleManagementPolicyAuthenticationContextRule.self,
-            UnifiedRoleManagementPolicyEnablementRule.self,
-            UnifiedRoleManagementPolicyExpirationRule.self,
-            UnifiedRoleManagementPolicyNotificationRule.self,
-        ],
-        fields: UnifiedRoleManagementPolicyRuleFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `UnifiedRoleManagementPolicyRule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyRule`.
-public struct UnifiedRoleManagementPolicyRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyRule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyRule",
-        model: UnifiedRoleManagementPolicyRule.self
-    )
-}
-
-/// Its properties are listed in `UnifiedRoleManagementPolicyRuleTargetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/unifiedrolemanagementpolicyruletarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyRuleTarget`.
-public typealias UnifiedRoleManagementPolicyRuleTarget = Model<UnifiedRoleManagementPolicyRuleTargetFields>
-
-/// The properties of a `UnifiedRoleManagementPolicyRuleTarget`, inherited ones included.
-public struct UnifiedRoleManagementPolicyRuleTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicyRuleTarget",
-        fields: UnifiedRoleManagementPolicyRuleTargetFields()
-    )
-
-    public let caller: Field<String>
-    public let enforcedSettings: Field<[String]>
-    public let inheritableSettings: Field<[String]>
-    public let level: Field<String>
-    public let operations: Field<[UnifiedRoleManagementPolicyRuleTargetOperations]>
-
-    /// Present when the request expanded it (`expand("targetObjects")`).
-    public let targetObjects: Field<[DirectoryObject]>
-
-    private init() {
-        self.caller = Field("caller")
-        self.enforcedSettings = Field("enforcedSettings")
-        self.inheritableSettings = Field("inheritableSettings")
-        self.level = Field("level")
-        self.operations = Field("operations")
-        self.targetObjects = Field("targetObjects")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyRuleTargetOperations`.
-public typealias UnifiedRoleManagementPolicyRuleTargetOperations =
-    OpenEnum<UnifiedRoleManagementPolicyRuleTargetOperationsValues>
-
-/// The values of `UnifiedRoleManagementPolicyRuleTargetOperations` that the spec declares; others decode and re-encode
-/// too.
-public enum UnifiedRoleManagementPolicyRuleTargetOperationsValues: EnumValues {
-    public static let known: [String] = [
-        "all",
-        "activate",
-        "deactivate",
-        "assign",
-        "update",
-        "remove",
-        "extend",
-        "renew",
-        "unknownFutureValue",
-    ]
-}
-
-extension UnifiedRoleManagementPolicyRuleTargetOperations {
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var activate: Self { Self(rawValue: "activate") }
-
-    public static var deactivate: Self { Self(rawValue: "deactivate") }
-
-    public static var assign: Self { Self(rawValue: "assign") }
-
-    public static var update: Self { Self(rawValue: "update") }
-
-    public static var remove: Self { Self(rawValue: "remove") }
-
-    public static var extend: Self { Self(rawValue: "extend") }
-
-    public static var renew: Self { Self(rawValue: "renew") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UnifiedRolePermissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrolepermission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRolePermission`.
-public typealias UnifiedRolePermission = Model<UnifiedRolePermissionFields>
-
-/// The properties of a `UnifiedRolePermission`, inherited ones included.
-public struct UnifiedRolePermissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRolePermission",
-        fields: UnifiedRolePermissionFields()
-    )
-    public let allowedResourceActions: Field<[String]>
-    public let condition: Field<String>
-    public let excludedResourceActions: Field<[String]>
-
-    private init() {
-        self.allowedResourceActions = Field("allowedResourceActions")
-        self.condition = Field("condition")
-        self.excludedResourceActions = Field("excludedResourceActions")
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleScheduleBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedroleschedulebase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleBase`.
-public typealias UnifiedRoleScheduleBase = Model<UnifiedRoleScheduleBaseFields>
-
-/// The properties of a `UnifiedRoleScheduleBase`, inherited ones included.
-public struct UnifiedRoleScheduleBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleScheduleBase",
-        base: Entity.self,
-        derived: [UnifiedRoleAssignmentSchedule.self, UnifiedRoleEligibilitySchedule.self],
-        fields: UnifiedRoleScheduleBaseFields()
-    )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let directoryScopeId: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.status = Field("status")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-    }
-}
-
-/// Requests for one `UnifiedRoleScheduleBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleBase`.
-public struct UnifiedRoleScheduleBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleScheduleBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleScheduleBase",
-        model: UnifiedRoleScheduleBase.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ]
-    )
-
-    public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
-
-    public var directoryScope: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("directoryScope"))
-    }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-}
-
-/// Its properties are listed in `UnifiedRoleScheduleInstanceBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedrolescheduleinstancebase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleInstanceBase`.
-public typealias UnifiedRoleScheduleInstanceBase = Model<UnifiedRoleScheduleInstanceBaseFields>
-
-/// The properties of a `UnifiedRoleScheduleInstanceBase`, inherited ones included.
-public struct UnifiedRoleScheduleInstanceBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleScheduleInstanceBase",
-        base: Entity.self,
-        derived: [UnifiedRoleAssignmentScheduleInstance.self, UnifiedRoleEligibilityScheduleInstance.self],
-        fields: UnifiedRoleScheduleInstanceBaseFields()
-    )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-    }
-}
-
-/// Requests for one `UnifiedRoleScheduleInstanceBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleInstanceBase`.
-public struct UnifiedRoleScheduleInstanceBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleScheduleInstanceBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleScheduleInstanceBase",
-        model: UnifiedRoleScheduleInstanceBase.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ]
-    )
-
-    public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
-
-    public var directoryScope: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("directoryScope"))
-    }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleRequestActions`.
-public typealias UnifiedRoleScheduleRequestActions = OpenEnum<UnifiedRoleScheduleRequestActionsValues>
-
-/// The values of `UnifiedRoleScheduleRequestActions` that the spec declares; others decode and re-encode too.
-public enum UnifiedRoleScheduleRequestActionsValues: EnumValues {
-    public static let known: [String] = [
-        "adminAssign",
-        "adminUpdate",
-        "adminRemove",
-        "selfActivate",
-        "selfDeactivate",
-        "adminExtend",
-        "adminRenew",
-        "selfExtend",
-        "selfRenew",
-        "unknownFutureValue",
-    ]
-}
-
-extension UnifiedRoleScheduleRequestActions {
-    public static var adminAssign: Self { Self(rawValue: "adminAssign") }
-
-    public static var adminUpdate: Self { Self(rawValue: "adminUpdate") }
-
-    public static var adminRemove: Self { Self(rawValue: "adminRemove") }
-
-    public static var selfActivate: Self { Self(rawValue: "selfActivate") }
-
-    public static var selfDeactivate: Self { Self(rawValue: "selfDeactivate") }
-
-    public static var adminExtend: Self { Self(rawValue: "adminExtend") }
-
-    public static var adminRenew: Self { Self(rawValue: "adminRenew") }
-
-    public static var selfExtend: Self { Self(rawValue: "selfExtend") }
-
-    public static var selfRenew: Self { Self(rawValue: "selfRenew") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UnifiedStorageQuotaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unifiedstoragequota?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unifiedStorageQuota`.
-public typealias UnifiedStorageQuota = Model<UnifiedStorageQuotaFields>
-
-/// The properties of a `UnifiedStorageQuota`, inherited ones included.
-public struct UnifiedStorageQuotaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedStorageQuota",
-        base: Entity.self,
-        fields: UnifiedStorageQuotaFields()
-    )
-
-    public let id: Field<String>
-    public let deleted: Field<Int64>
-    public let manageWebUrl: Field<String>
-    public let remaining: Field<Int64>
-    public let state: Field<String>
-    public let total: Field<Int64>
-    public let used: Field<Int64>
-
-    /// Present when the request expanded it (`expand("services")`).
-    public let services: Field<[ServiceStorageQuotaBreakdown]>
-
-    private init() {
-        self.id = Field("id")
-        self.deleted = Field("deleted")
-        self.manageWebUrl = Field("manageWebUrl")
-        self.remaining = Field("remaining")
-        self.state = Field("state")
-        self.total = Field("total")
-        self.used = Field("used")
-        self.services = Field("services")
-    }
-}
-
-/// Requests for one `UnifiedStorageQuota`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unifiedStorageQuota`.
-public struct UnifiedStorageQuotaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedStorageQuota
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedStorageQuota",
-        model: UnifiedStorageQuota.self,
-        children: [.init("services", "microsoft.graph.serviceStorageQuotaBreakdown", collection: true)]
-    )
-
-    /// `services.request()` lists them; `services("serviceStorageQuotaBreakdown-id")` addresses one.
-    public var services: CollectionRequestBuilder<ServiceStorageQuotaBreakdownRequestBuilder> {
-        .init(client: client, path: path.appending("services"))
-    }
-}
-
-/// Its properties are listed in `UnitMapFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unitmap?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unitMap`.
-public typealias UnitMap = Model<UnitMapFields>
-
-/// The properties of a `UnitMap`, inherited ones included.
-public struct UnitMapFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unitMap",
-        base: BaseMapFeature.self,
-        fields: UnitMapFields()
-    )
-    public let id: Field<String>
-    public let properties: Field<String>
-    public let placeId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-        self.placeId = Field("placeId")
-    }
-}
-
-/// Requests for one `UnitMap`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unitMap`.
-public struct UnitMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnitMap
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.unitMap", model: UnitMap.self)
-}
-
-/// Its properties are listed in `UnmuteParticipantOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/unmuteparticipantoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.unmuteParticipantOperation`.
-public typealias UnmuteParticipantOperation = Model<UnmuteParticipantOperationFields>
-
-/// The properties of a `UnmuteParticipantOperation`, inherited ones included.
-public struct UnmuteParticipantOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unmuteParticipantOperation",
-        base: CommsOperation.self,
-        fields: UnmuteParticipantOperationFields()
-    )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `UnmuteParticipantOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.unmuteParticipantOperation`.
-public struct UnmuteParticipantOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnmuteParticipantOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unmuteParticipantOperation",
-        model: UnmuteParticipantOperation.self
-    )
-}
-
-/// Its properties are listed in `UpdateAllowedCombinationsResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/updateallowedcombinationsresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.updateAllowedCombinationsResult`.
-public typealias UpdateAllowedCombinationsResult = Model<UpdateAllowedCombinationsResultFields>
-
-/// The properties of a `UpdateAllowedCombinationsResult`, inherited ones included.
-public struct UpdateAllowedCombinationsResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.updateAllowedCombinationsResult",
-        fields: UpdateAllowedCombinationsResultFields()
-    )
-
-    public let additionalInformation: Field<String>
-    public let conditionalAccessReferences: Field<[String]>
-    public let currentCombinations: Field<[AuthenticationMethodModes]>
-    public let previousCombinations: Field<[AuthenticationMethodModes]>
-
-    private init() {
-        self.additionalInformation = Field("additionalInformation")
-        self.conditionalAccessReferences = Field("conditionalAccessReferences")
-        self.currentCombinations = Field("currentCombinations")
-        self.previousCombinations = Field("previousCombinations")
-    }
-}
-
-/// Its properties are listed in `UpdateRecordingStatusOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/updaterecordingstatusoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.updateRecordingStatusOperation`.
-public typealias UpdateRecordingStatusOperation = Model<UpdateRecordingStatusOperationFields>
-
-/// The properties of a `UpdateRecordingStatusOperation`, inherited ones included.
-public struct UpdateRecordingStatusOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.updateRecordingStatusOperation",
-        base: CommsOperation.self,
-        fields: UpdateRecordingStatusOperationFields()
-    )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `UpdateRecordingStatusOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.updateRecordingStatusOperation`.
-public struct UpdateRecordingStatusOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UpdateRecordingStatusOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.updateRecordingStatusOperation",
-        model: UpdateRecordingStatusOperation.self
-    )
-}
-
-/// Its properties are listed in `UpdateWindowsDeviceAccountActionParameterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/updatewindowsdeviceaccountactionparameter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.updateWindowsDeviceAccountActionParameter`.
-public typealias UpdateWindowsDeviceAccountActionParameter = Model<UpdateWindowsDeviceAccountActionParameterFields>
-
-/// The properties of a `UpdateWindowsDeviceAccountActionParameter`, inherited ones included.
-public struct UpdateWindowsDeviceAccountActionParameterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.updateWindowsDeviceAccountActionParameter",
-        fields: UpdateWindowsDeviceAccountActionParameterFields()
-    )
-
-    public let calendarSyncEnabled: Field<Bool>
-    public let deviceAccount: Field<WindowsDeviceAccount>
-    public let deviceAccountEmail: Field<String>
-    public let exchangeServer: Field<String>
-    public let passwordRotationEnabled: Field<Bool>
-    public let sessionInitiationProtocalAddress: Field<String>
-
-    private init() {
-        self.calendarSyncEnabled = Field("calendarSyncEnabled")
-        self.deviceAccount = Field("deviceAccount")
-        self.deviceAccountEmail = Field("deviceAccountEmail")
-        self.exchangeServer = Field("exchangeServer")
-        self.passwordRotationEnabled = Field("passwordRotationEnabled")
-        self.sessionInitiationProtocalAddress = Field("sessionInitiationProtocalAddress")
-    }
-}
-
-/// Its properties are listed in `UploadSessionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/uploadsession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.uploadSession`.
-public typealias UploadSession = Model<UploadSessionFields>
-
-/// The properties of a `UploadSession`, inherited ones included.
-public struct UploadSessionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.uploadSession", fields: UploadSessionFields())
-    public let expirationDateTime: Field<Date>
-    public let nextExpectedRanges: Field<[String]>
-    public let uploadUrl: Field<String>
-
-    private init() {
-        self.expirationDateTime = Field("expirationDateTime")
-        self.nextExpectedRanges = Field("nextExpectedRanges")
-        self.uploadUrl = Field("uploadUrl")
-    }
-}
-
-/// Its properties are listed in `UriClickSecurityStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/uriclicksecuritystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.uriClickSecurityState`.
-public typealias UriClickSecurityState = Model<UriClickSecurityStateFields>
-
-/// The properties of a `UriClickSecurityState`, inherited ones included.
-public struct UriClickSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.uriClickSecurityState",
-        fields: UriClickSecurityStateFields()
-    )
-    public let clickAction: Field<String>
-    public let clickDateTime: Field<Date>
-    public let id: Field<String>
-    public let sourceId: Field<String>
-    public let uriDomain: Field<String>
-    public let verdict: Field<String>
-
-    private init() {
-        self.clickAction = Field("clickAction")
-        self.clickDateTime = Field("clickDateTime")
-        self.id = Field("id")
-        self.sourceId = Field("sourceId")
-        self.uriDomain = Field("uriDomain")
-        self.verdict = Field("verdict")
-    }
-}
-
-/// Its properties are listed in `UrlAssessmentRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/urlassessmentrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.urlAssessmentRequest`.
-public typealias UrlAssessmentRequest = Model<UrlAssessmentRequestFields>
-
-/// The properties of a `UrlAssessmentRequest`, inherited ones included.
-public struct UrlAssessmentRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.urlAssessmentRequest",
-        base: ThreatAssessmentRequest.self,
-        fields: UrlAssessmentRequestFields()
-    )
-
-    public let id: Field<String>
-    public let category: Field<ThreatCategory>
-    public let contentType: Field<ThreatAssessmentContentType>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let expectedAssessment: Field<ThreatExpectedAssessment>
-    public let requestSource: Field<ThreatAssessmentRequestSource>
-    public let status: Field<ThreatAssessmentStatus>
-
-    /// Present when the request expanded it (`expand("results")`).
-    public let results: Field<[ThreatAssessmentResult]>
-
-    public let url: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.contentType = Field("contentType")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.expectedAssessment = Field("expectedAssessment")
-        self.requestSource = Field("requestSource")
-        self.status = Field("status")
-        self.results = Field("results")
-        self.url = Field("url")
-    }
-}
-
-/// Requests for one `UrlAssessmentRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.urlAssessmentRequest`.
-public struct UrlAssessmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UrlAssessmentRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.urlAssessmentRequest",
-        model: UrlAssessmentRequest.self,
-        children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
-    )
-
-    /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
-    public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
-        .init(client: client, path: path.appending("results"))
-    }
-}
-
-/// Its properties are listed in `UsageDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usagedetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.usageDetails`.
-public typealias UsageDetails = Model<UsageDetailsFields>
-
-/// The properties of a `UsageDetails`, inherited ones included.
-public struct UsageDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.usageDetails", fields: UsageDetailsFields())
-    public let lastAccessedDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.lastAccessedDateTime = Field("lastAccessedDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.usageRights`.
-public typealias UsageRights = OpenEnum<UsageRightsValues>
-
-/// The values of `UsageRights` that the spec declares; others decode and re-encode too.
-public enum UsageRightsValues: FlagValues {
-    public static let known: [String] = [
-        "unknown",
-        "docEdit",
-        "edit",
-        "comment",
-        "export",
-        "forward",
-        "owner",
-        "print",
-        "reply",
-        "replyAll",
-        "view",
-        "extract",
-        "viewRightsData",
-        "editRightsData",
-        "objModel",
-        "accessDenied",
-        "userDefinedProtectionTypeNotSupportedException",
-        "encryptedProtectionTypeNotSupportedException",
-        "purviewClaimsChallengeNotSupportedException",
-        "exception",
-        "labelNotFoundException",
-        "unknownFutureValue",
-    ]
-}
-
-extension UsageRights {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var docEdit: Self { Self(rawValue: "docEdit") }
-
-    public static var edit: Self { Self(rawValue: "edit") }
-
-    public static var comment: Self { Self(rawValue: "comment") }
-
-    public static var export: Self { Self(rawValue: "export") }
-
-    public static var forward: Self { Self(rawValue: "forward") }
-
-    public static var owner: Self { Self(rawValue: "owner") }
-
-    public static var print: Self { Self(rawValue: "print") }
-
-    public static var reply: Self { Self(rawValue: "reply") }
-
-    public static var replyAll: Self { Self(rawValue: "replyAll") }
-
-    public static var view: Self { Self(rawValue: "view") }
-
-    public static var extract: Self { Self(rawValue: "extract") }
-
-    public static var viewRightsData: Self { Self(rawValue: "viewRightsData") }
-
-    public static var editRightsData: Self { Self(rawValue: "editRightsData") }
-
-    public static var objModel: Self { Self(rawValue: "objModel") }
-
-    public static var accessDenied: Self { Self(rawValue: "accessDenied") }
-
-    public static var userDefinedProtectionTypeNotSupportedException: Self {
-        Self(rawValue: "userDefinedProtectionTypeNotSupportedException")
-    }
-
-    public static var encryptedProtectionTypeNotSupportedException: Self {
-        Self(rawValue: "encryptedProtectionTypeNotSupportedException")
-    }
-
-    public static var purviewClaimsChallengeNotSupportedException: Self {
-        Self(rawValue: "purviewClaimsChallengeNotSupportedException")
-    }
-
-    public static var exception: Self { Self(rawValue: "exception") }
-
-    public static var labelNotFoundException: Self { Self(rawValue: "labelNotFoundException") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UsageRightsIncludedFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usagerightsincluded?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.usageRightsIncluded`.
-public typealias UsageRightsIncluded = Model<UsageRightsIncludedFields>
-
-/// The properties of a `UsageRightsIncluded`, inherited ones included.
-public struct UsageRightsIncludedFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.usageRightsIncluded",
-        base: Entity.self,
-        fields: UsageRightsIncludedFields()
-    )
-
-    public let id: Field<String>
-    public let ownerEmail: Field<String>
-    public let userEmail: Field<String>
-    public let value: Field<UsageRights>
-
-    private init() {
-        self.id = Field("id")
-        self.ownerEmail = Field("ownerEmail")
-        self.userEmail = Field("userEmail")
-        self.value = Field("value")
-    }
-}
-
-/// Requests for one `UsageRightsIncluded`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.usageRightsIncluded`.
-public struct UsageRightsIncludedRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UsageRightsIncluded
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.usageRightsIncluded", model: UsageRightsIncluded.self)
-}
-
-/// Its properties are listed in `UsedInsightFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usedinsight?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.usedInsight`.
-public typealias UsedInsight = Model<UsedInsightFields>
-
-/// The properties of a `UsedInsight`, inherited ones included.
-public struct UsedInsightFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.usedInsight",
-        base: Entity.self,
-        fields: UsedInsightFields()
-    )
-    public let id: Field<String>
-    public let lastUsed: Field<UsageDetails>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceReference: Field<ResourceReference>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceVisualization: Field<ResourceVisualization>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<Entity>
-
-    private init() {
-        self.id = Field("id")
-        self.lastUsed = Field("lastUsed")
-        self.resourceReference = Field("resourceReference")
-        self.resourceVisualization = Field("resourceVisualization")
-        self.resource = Field("resource")
-    }
-}
-
-/// Requests for one `UsedInsight`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.usedInsight`.
-public struct UsedInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UsedInsight
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.usedInsight",
-        model: UsedInsight.self,
-        children: [.init("resource", "microsoft.graph.entity", collection: false)]
-    )
-
-    public var resource: EntityRequestBuilder { .init(client: client, path: path.appending("resource")) }
-}
-
-/// Its properties are listed in `UserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/user?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.user`.
-public typealias User = Model<UserFields>
-
-/// The properties of a `User`, inherited ones included.
-public struct UserFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.user",
-        base: DirectoryObject.self,
-        derived: [AgentUser.self],
-        fields: UserFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let aboutMe: Field<String>
-    public let accountEnabled: Field<Bool>
-    public let ageGroup: Field<String>
-    public let assignedLicenses: Field<[AssignedLicense]>
-    public let assignedPlans: Field<[AssignedPlan]>
-    public let authorizationInfo: Field<AuthorizationInfo>
-    public let birthday: Field<Date>
-    public let businessPhones: Field<[String]>
-    public let city: Field<String>
-    public let companyName: Field<String>
-    public let consentProvidedForMinor: Field<String>
-    public let country: Field<String>
-    public let createdDateTime: Field<Date>
-    public let creationType: Field<String>
-    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
-    public let department: Field<String>
-    public let deviceEnrollmentLimit: Field<Int32>
-    public let displayName: Field<String>
-    public let employeeHireDate: Field<Date>
-    public let employeeId: Field<String>
-    public let employeeLeaveDateTime: Field<Date>
-    public let employeeOrgData: Field<EmployeeOrgData>
-    public let employeeType: Field<String>
-    public let externalUserState: Field<String>
-    public let externalUserStateChangeDateTime: Field<Date>
-    public let faxNumber: Field<String>
-    public let givenName: Field<String>
-    public let hireDate: Field<Date>
-    public let identities: Field<[ObjectIdentity]>
-    public let identityParentId: Field<String>
-    public let imAddresses: Field<[String]>
-    public let interests: Field<[String]>
-    public let isManagementRestricted: Field<Bool>
-    public let isResourceAccount: Field<Bool>
-    public let jobTitle: Field<String>
-    public let lastPasswordChangeDateTime: Field<Date>
-    public let legalAgeGroupClassification: Field<String>
-    public let licenseAssignmentStates: Field<[LicenseAssignmentState]>
-    public let mail: Field<String>
-    public let mailboxSettings: Field<MailboxSettings>
-    public let mailNickname: Field<String>
-    public let mobilePhone: Field<String>
-    public let mySite: Field<String>
-    public let officeLocation: Field<String>
-    public let onPremisesDistinguishedName: Field<String>
-    public let onPremisesDomainName: Field<String>
-    public let onPremisesExtensionAttributes: Field<OnPremisesExtensionAttributes>
-    public let onPremisesImmutableId: Field<String>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>
-    public let onPremisesSamAccountName: Field<String>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let onPremisesUserPrincipalName: Field<String>
-    public let otherMails: Field<[String]>
-    public let passwordPolicies: Field<String>
-    public let passwordProfile: Field<PasswordProfile>
-    public let pastProjects: Field<[String]>
-    public let postalCode: Field<String>
-    public let preferredDataLocation: Field<String>
-    public let preferredLanguage: Field<String>
-    public let preferredName: Field<String>
-    public let print: Field<UserPrint>
-    public let provisionedPlans: Field<[ProvisionedPlan]>
-    public let proxyAddresses: Field<[String]>
-    public let responsibilities: Field<[String]>
-    public let schools: Field<[String]>
-    public let securityIdentifier: Field<String>
-    public let serviceProvisioningErrors: Field<[ServiceProvisioningError]>
-    public let showInAddressList: Field<Bool>
-    public let signInActivity: Field<SignInActivity>
-    public let signInSessionsValidFromDateTime: Field<Date>
-    public let skills: Field<[String]>
-    public let state: Field<String>
-    public let streetAddress: Field<String>
-    public let surname: Field<String>
-    public let usageLocation: Field<String>
-    public let userPrincipalName: Field<String>
-    public let userType: Field<String>
-
-    /// Present when the request expanded it (`expand("activities")`).
-    public let activities: Field<[UserActivity]>
-
-    /// Present when the request expanded it (`expand("adhocCalls")`).
-    public let adhocCalls: Field<[AdhocCall]>
-
-    /// Present when the request expanded it (`expand("agreementAcceptances")`).
-    public let agreementAcceptances: Field<[AgreementAcceptance]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignments")`).
-    public let appRoleAssignments: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("authentication")`).
-    public let authentication: Field<Authentication>
-
-    /// Present when the request expanded it (`expand("calendar")`).
-    public let calendar: Field<OutlookCalendar>
-
-    /// Present when the request expanded it (`expand("calendarGroups")`).
-    public let calendarGroups: Field<[CalendarGroup]>
-
-    /// Present when the request expanded it (`expand("calendars")`).
-    public let calendars: Field<[OutlookCalendar]>
-
-    /// Present when the request expanded it (`expand("calendarView")`).
-    public let calendarView: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("chats")`).
-    public let chats: Field<[Chat]>
-
-    /// Present when the request expanded it (`expand("cloudClipboard")`).
-    public let cloudClipboard: Field<CloudClipboardRoot>
-
-    /// Present when the request expanded it (`expand("cloudPCs")`).
-    public let cloudPCs: Field<[CloudPC]>
-
-    /// Present when the request expanded it (`expand("contactFolders")`).
-    public let contactFolders: Field<[ContactFolder]>
-
-    /// Present when the request expanded it (`expand("contacts")`).
-    public let contacts: Field<[Contact]>
-
-    /// Present when the request expanded it (`expand("createdObjects")`).
-    public let createdObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("dataSecurityAndGovernance")`).
-    public let dataSecurityAndGovernance: Field<UserDataSecurityAndGovernance>
-
-    /// Present when the request expanded it (`expand("deviceManagementTroubleshootingEvents")`).
-    public let deviceManagementTroubleshootingEvents: Field<[DeviceManagementTroubleshootingEvent]>
-
-    /// Present when the request expanded it (`expand("directReports")`).
-    public let directReports: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("drives")`).
-    public let drives: Field<[Drive]>
-
-    /// Present when the request expanded it (`expand("employeeExperience")`).
-    public let employeeExperience: Field<EmployeeExperienceUser>
-
-    /// Present when the request expanded it (`expand("events")`).
-    public let events: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("followedSites")`).
-    public let followedSites: Field<[Site]>
-
-    /// Present when the request expanded it (`expand("inferenceClassification")`).
-    public let inferenceClassification: Field<InferenceClassification>
-
-    /// Present when the request expanded it (`expand("insights")`).
-    public let insights: Field<ItemInsights>
-
-    /// Present when the request expanded it (`expand("joinedTeams")`).
-    public let joinedTeams: Field<[Team]>
-
-    /// Present when the request expanded it (`expand("licenseDetails")`).
-    public let licenseDetails: Field<[LicenseDetails]>
-
-    /// Present when the request expanded it (`expand("mailFolders")`).
-    public let mailFolders: Field<[MailFolder]>
-
-    /// Present when the request expanded it (`expand("managedAppRegistrations")`).
-    public let managedAppRegistrations: Field<[ManagedAppRegistration]>
-
-    /// Present when the request expanded it (`expand("managedDevices")`).
-    public let managedDevices: Field<[ManagedDevice]>
-
-    /// Present when the request expanded it (`expand("manager")`).
-    public let manager: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[Message]>
-
-    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
-    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
-
-    /// Present when the request expanded it (`expand("onenote")`).
-    public let onenote: Field<Onenote>
-
-    /// Present when the request expanded it (`expand("onlineMeetings")`).
-    public let onlineMeetings: Field<[OnlineMeeting]>
-
-    /// Present when the request expanded it (`expand("onPremisesSyncBehavior")`).
-    public let onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>
-
-    /// Present when the request expanded it (`expand("outlook")`).
-    public let outlook: Field<OutlookUser>
-
-    /// Present when the request expanded it (`expand("ownedDevices")`).
-    public let ownedDevices: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("ownedObjects")`).
-    public let ownedObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("people")`).
-    public let people: Field<[Person]>
-
-    /// Present when the request expanded it (`expand("permissionGrants")`).
-    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
-
-    /// Present when the request expanded it (`expand("photo")`).
-    public let photo: Field<ProfilePhoto>
-
-    /// Present when the request expanded it (`expand("photos")`).
-    public let photos: Field<[ProfilePhoto]>
-
-    /// Present when the request expanded it (`expand("planner")`).
-    public let planner: Field<PlannerUser>
-
-    /// Present when the request expanded it (`expand("presence")`).
-    public let presence: Field<Presence>
-
-    /// Present when the request expanded it (`expand("registeredDevices")`).
-    public let registeredDevices: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("scopedRoleMemberOf")`).
-    public let scopedRoleMemberOf: Field<[ScopedRoleMembership]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<UserSettings>
-
-    /// Present when the request expanded it (`expand("solutions")`).
-    public let solutions: Field<UserSolutionRoot>
-
-    /// Present when the request expanded it (`expand("sponsorOf")`).
-    public let sponsorOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("sponsors")`).
-    public let sponsors: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("teamwork")`).
-    public let teamwork: Field<UserTeamwork>
-
-    /// Present when the request expanded it (`expand("todo")`).
-    public let todo: Field<Todo>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.aboutMe = Field("aboutMe")
-        self.accountEnabled = Field("accountEnabled")
-        self.ageGroup = Field("ageGroup")
-        self.assignedLicenses = Field("assignedLicenses")
-        self.assignedPlans = Field("assignedPlans")
-        self.authorizationInfo = Field("authorizationInfo")
-        self.birthday = Field("birthday")
-        self.businessPhones = Field("businessPhones")
-        self.city = Field("city")
-        self.companyName = Field("companyName")
-        self.consentProvidedForMinor = Field("consentProvidedForMinor")
-        self.country = Field("country")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationType = Field("creationType")
-        self.customSecurityAttributes = Field("customSecurityAttributes")
-        self.department = Field("department")
-        self.deviceEnrollmentLimit = Field("deviceEnrollmentLimit")
-        self.displayName = Field("displayName")
-        self.employeeHireDate = Field("employeeHireDate")
-        self.employeeId = Field("employeeId")
-        self.employeeLeaveDateTime = Field("employeeLeaveDateTime")
-        self.employeeOrgData = Field("employeeOrgData")
-        self.employeeType = Field("employeeType")
-        self.externalUserState = Field("externalUserState")
-        self.externalUserStateChangeDateTime = Field("externalUserStateChangeDateTime")
-        self.faxNumber = Field("faxNumber")
-        self.givenName = Field("givenName")
-        self.hireDate = Field("hireDate")
-        self.identities = Field("identities")
-        self.identityParentId = Field("identityParentId")
-        self.imAddresses = Field("imAddresses")
-        self.interests = Field("interests")
-        self.isManagementRestricted = Field("isManagementRestricted")
-        self.isResourceAccount = Field("isResourceAccount")
-        self.jobTitle = Field("jobTitle")
-        self.lastPasswordChangeDateTime = Field("lastPasswordChangeDateTime")
-        self.legalAgeGroupClassification = Field("legalAgeGroupClassification")
-        self.licenseAssignmentStates = Field("licenseAssignmentStates")
-        self.mail = Field("mail")
-        self.mailboxSettings = Field("mailboxSettings")
-        self.mailNickname = Field("mailNickname")
-        self.mobilePhone = Field("mobilePhone")
-        self.mySite = Field("mySite")
-        self.officeLocation = Field("officeLocation")
-        self.onPremisesDistinguishedName = Field("onPremisesDistinguishedName")
-        self.onPremisesDomainName = Field("onPremisesDomainName")
-        self.onPremisesExtensionAttributes = Field("onPremisesExtensionAttributes")
-        self.onPremisesImmutableId = Field("onPremisesImmutableId")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesProvisioningErrors = Field("onPremisesProvisioningErrors")
-        self.onPremisesSamAccountName = Field("onPremisesSamAccountName")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.onPremisesUserPrincipalName = Field("onPremisesUserPrincipalName")
-        self.otherMails = Field("otherMails")
-        self.passwordPolicies = Field("passwordPolicies")
-        self.passwordProfile = Field("passwordProfile")
-        self.pastProjects = Field("pastProjects")
-        self.postalCode = Field("postalCode")
-        self.preferredDataLocation = Field("preferredDataLocation")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.preferredName = Field("preferredName")
-        self.print = Field("print")
-        self.provisionedPlans = Field("provisionedPlans")
-        self.proxyAddresses = Field("proxyAddresses")
-        self.responsibilities = Field("responsibilities")
-        self.schools = Field("schools")
-        self.securityIdentifier = Field("securityIdentifier")
-        self.serviceProvisioningErrors = Field("serviceProvisioningErrors")
-        self.showInAddressList = Field("showInAddressList")
-        self.signInActivity = Field("signInActivity")
-        self.signInSessionsValidFromDateTime = Field("signInSessionsValidFromDateTime")
-        self.skills = Field("skills")
-        self.state = Field("state")
-        self.streetAddress = Field("streetAddress")
-        self.surname = Field("surname")
-        self.usageLocation = Field("usageLocation")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userType = Field("userType")
-        self.activities = Field("activities")
-        self.adhocCalls = Field("adhocCalls")
-        self.agreementAcceptances = Field("agreementAcceptances")
-        self.appRoleAssignments = Field("appRoleAssignments")
-        self.authentication = Field("authentication")
-        self.calendar = Field("calendar")
-        self.calendarGroups = Field("calendarGroups")
-        self.calendars = Field("calendars")
-        self.calendarView = Field("calendarView")
-        self.chats = Field("chats")
-        self.cloudClipboard = Field("cloudClipboard")
-        self.cloudPCs = Field("cloudPCs")
-        self.contactFolders = Field("contactFolders")
-        self.contacts = Field("contacts")
-        self.createdObjects = Field("createdObjects")
-        self.dataSecurityAndGovernance = Field("dataSecurityAndGovernance")
-        self.deviceManagementTroubleshootingEvents = Field("deviceManagementTroubleshootingEvents")
-        self.directReports = Field("directReports")
-        self.drive = Field("drive")
-        self.drives = Field("drives")
-        self.employeeExperience = Field("employeeExperience")
-        self.events = Field("events")
-        self.extensions = Field("extensions")
-        self.followedSites = Field("followedSites")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.insights = Field("insights")
-        self.joinedTeams = Field("joinedTeams")
-        self.licenseDetails = Field("licenseDetails")
-        self.mailFolders = Field("mailFolders")
-        self.managedAppRegistrations = Field("managedAppRegistrations")
-        self.managedDevices = Field("managedDevices")
-        self.manager = Field("manager")
-        self.memberOf = Field("memberOf")
-        self.messages = Field("messages")
-        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
-        self.onenote = Field("onenote")
-        self.onlineMeetings = Field("onlineMeetings")
-        self.onPremisesSyncBehavior = Field("onPremisesSyncBehavior")
-        self.outlook = Field("outlook")
-        self.ownedDevices = Field("ownedDevices")
-        self.ownedObjects = Field("ownedObjects")
-        self.people = Field("people")
-        self.permissionGrants = Field("permissionGrants")
-        self.photo = Field("photo")
-        self.photos = Field("photos")
-        self.planner = Field("planner")
-        self.presence = Field("presence")
-        self.registeredDevices = Field("registeredDevices")
-        self.scopedRoleMemberOf = Field("scopedRoleMemberOf")
-        self.settings = Field("settings")
-        self.solutions = Field("solutions")
-        self.sponsorOf = Field("sponsorOf")
-        self.sponsors = Field("sponsors")
-        self.teamwork = Field("teamwork")
-        self.todo = Field("todo")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.userAccountSecurityType`.
-public typealias UserAccountSecurityType = OpenEnum<UserAccountSecurityTypeValues>
-
-/// The values of `UserAccountSecurityType` that the spec declares; others decode and re-encode too.
-public enum UserAccountSecurityTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "standard", "power", "administrator", "unknownFutureValue"]
-}
-
-extension UserAccountSecurityType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var standard: Self { Self(rawValue: "standard") }
-
-    public static var power: Self { Self(rawValue: "power") }
-
-    public static var administrator: Self { Self(rawValue: "administrator") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.userAction`.
-public typealias UserAction = OpenEnum<UserActionValues>
-
-/// The values of `UserAction` that the spec declares; others decode and re-encode too.
-public enum UserActionValues: EnumValues {
-    public static let known: [String] = ["registerSecurityInformation", "registerOrJoinDevices", "unknownFutureValue"]
-}
-
-extension UserAction {
-    public static var registerSecurityInformation: Self { Self(rawValue: "registerSecurityInformation") }
-
-    public static var registerOrJoinDevices: Self { Self(rawValue: "registerOrJoinDevices") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserActionContextFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/useractioncontext?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userActionContext`.
-public typealias UserActionContext = Model<UserActionContextFields>
-
-/// The properties of a `UserActionContext`, inherited ones included.
-public struct UserActionContextFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userActionContext",
-        base: SignInContext.self,
-        fields: UserActionContextFields()
-    )
-
-    public let userAction: Field<UserAction>
-
-    private init() {
+        self.dlpAction = Field("dlpAction")
+        self.justificationText = Field("justificationText")
+        self.policyTip = Field("policyTip")
         self.userAction = Field("userAction")
+        self.verdictDetails = Field("verdictDetails")
     }
-}
-
-/// Its properties are listed in `UserActivityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/useractivity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userActivity`.
-public typealias UserActivity = Model<UserActivityFields>
-
-/// The properties of a `UserActivity`, inherited ones included.
-public struct UserActivityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userActivity",
-        base: Entity.self,
-        fields: UserActivityFields()
-    )
-    public let id: Field<String>
-    public let activationUrl: Field<String>
-    public let activitySourceHost: Field<String>
-    public let appActivityId: Field<String>
-    public let appDisplayName: Field<String>
-    public let contentInfo: Field<JSONValue>
-    public let contentUrl: Field<String>
-    public let createdDateTime: Field<Date>
-    public let expirationDateTime: Field<Date>
-    public let fallbackUrl: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<Status>
-    public let userTimezone: Field<String>
-    public let visualElements: Field<VisualInfo>
-
-    /// Present when the request expanded it (`expand("historyItems")`).
-    public let historyItems: Field<[ActivityHistoryItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.activationUrl = Field("activationUrl")
-        self.activitySourceHost = Field("activitySourceHost")
-        self.appActivityId = Field("appActivityId")
-        self.appDisplayName = Field("appDisplayName")
-        self.contentInfo = Field("contentInfo")
-        self.contentUrl = Field("contentUrl")
-        self.createdDateTime = Field("createdDateTime")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.fallbackUrl = Field("fallbackUrl")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.userTimezone = Field("userTimezone")
-        self.visualElements = Field("visualElements")
-        self.historyItems = Field("historyItems")
-    }
-}
-
-/// Requests for one `UserActivity`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userActivity`.
-public struct UserActivityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserActivity
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userActivity",
-        model: UserActivity.self,
-        children: [.init("historyItems", "microsoft.graph.activityHistoryItem", collection: true)],
-        operations: [.init("recent", .get, onCollection: true, response: .collection(.model(UserActivity.self)))]
-    )
-
-    /// `historyItems.request()` lists them; `historyItems("activityHistoryItem-id")` addresses one.
-    public var historyItems: CollectionRequestBuilder<ActivityHistoryItemRequestBuilder> {
-        .init(client: client, path: path.appending("historyItems"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == UserActivityRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.userActivity/recent` (GET).
-    public func recent() -> CollectionRequest<UserActivity> {
-        let request = APIRequest(method: .get, path: path.appending(function: "recent", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.userActivityType`.
-public typealias UserActivityType = OpenEnum<UserActivityTypeValues>
-
-/// The values of `UserActivityType` that the spec declares; others decode and re-encode too.
-public enum UserActivityTypeValues: EnumValues {
-    public static let known: [String] = [
-        "uploadText",
-        "uploadFile",
-        "downloadText",
-        "downloadFile",
-        "unknownFutureValue",
-        "copyToClipboard",
-        "pasteFromClipboard",
-        "print",
-        "accessDebugTools",
-    ]
-}
-
-extension UserActivityType {
-    public static var uploadText: Self { Self(rawValue: "uploadText") }
-
-    public static var uploadFile: Self { Self(rawValue: "uploadFile") }
-
-    public static var downloadText: Self { Self(rawValue: "downloadText") }
-
-    public static var downloadFile: Self { Self(rawValue: "downloadFile") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var copyToClipboard: Self { Self(rawValue: "copyToClipboard") }
-
-    public static var pasteFromClipboard: Self { Self(rawValue: "pasteFromClipboard") }
-
-    public static var print: Self { Self(rawValue: "print") }
-
-    public static var accessDebugTools: Self { Self(rawValue: "accessDebugTools") }
 }
 
 /// Flags: the wire value lists members separated by commas.
 ///
-/// - Remark: Generated from `microsoft.graph.userActivityTypes`.
-public typealias UserActivityTypes = OpenEnum<UserActivityTypesValues>
+/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolationDlpActionTypes`.
+public typealias ChatMessagePolicyViolationDlpActionTypes = OpenEnum<ChatMessagePolicyViolationDlpActionTypesValues>
 
-/// The values of `UserActivityTypes` that the spec declares; others decode and re-encode too.
-public enum UserActivityTypesValues: FlagValues {
+/// The values of `ChatMessagePolicyViolationDlpActionTypes` that the spec declares; others decode and re-encode too.
+public enum ChatMessagePolicyViolationDlpActionTypesValues: FlagValues {
+    public static let known: [String] = ["none", "notifySender", "blockAccess", "blockAccessExternal"]
+}
+
+extension ChatMessagePolicyViolationDlpActionTypes {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var notifySender: Self { Self(rawValue: "notifySender") }
+
+    public static var blockAccess: Self { Self(rawValue: "blockAccess") }
+
+    public static var blockAccessExternal: Self { Self(rawValue: "blockAccessExternal") }
+}
+
+/// Its properties are listed in `ChatMessagePolicyViolationPolicyTipFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagepolicyviolationpolicytip?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolationPolicyTip`.
+public typealias ChatMessagePolicyViolationPolicyTip = Model<ChatMessagePolicyViolationPolicyTipFields>
+
+/// The properties of a `ChatMessagePolicyViolationPolicyTip`, inherited ones included.
+public struct ChatMessagePolicyViolationPolicyTipFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessagePolicyViolationPolicyTip",
+        fields: ChatMessagePolicyViolationPolicyTipFields()
+    )
+
+    public let complianceUrl: Field<String>
+    public let generalText: Field<String>
+    public let matchedConditionDescriptions: Field<[String]>
+
+    private init() {
+        self.complianceUrl = Field("complianceUrl")
+        self.generalText = Field("generalText")
+        self.matchedConditionDescriptions = Field("matchedConditionDescriptions")
+    }
+}
+
+/// Flags: the wire value lists members separated by commas.
+///
+/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolationUserActionTypes`.
+public typealias ChatMessagePolicyViolationUserActionTypes = OpenEnum<ChatMessagePolicyViolationUserActionTypesValues>
+
+/// The values of `ChatMessagePolicyViolationUserActionTypes` that the spec declares; others decode and re-encode too.
+public enum ChatMessagePolicyViolationUserActionTypesValues: FlagValues {
+    public static let known: [String] = ["none", "override", "reportFalsePositive"]
+}
+
+extension ChatMessagePolicyViolationUserActionTypes {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var override: Self { Self(rawValue: "override") }
+
+    public static var reportFalsePositive: Self { Self(rawValue: "reportFalsePositive") }
+}
+
+/// Flags: the wire value lists members separated by commas.
+///
+/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolationVerdictDetailsTypes`.
+public typealias ChatMessagePolicyViolationVerdictDetailsTypes =
+    OpenEnum<ChatMessagePolicyViolationVerdictDetailsTypesValues>
+
+/// The values of `ChatMessagePolicyViolationVerdictDetailsTypes` that the spec declares; others decode and re-encode
+/// too.
+public enum ChatMessagePolicyViolationVerdictDetailsTypesValues: FlagValues {
     public static let known: [String] = [
         "none",
-        "uploadText",
-        "uploadFile",
-        "downloadText",
-        "downloadFile",
-        "unknownFutureValue",
-        "copyToClipboard",
-        "pasteFromClipboard",
-        "print",
-        "accessDebugTools",
+        "allowFalsePositiveOverride",
+        "allowOverrideWithoutJustification",
+        "allowOverrideWithJustification",
     ]
 }
 
-extension UserActivityTypes {
+extension ChatMessagePolicyViolationVerdictDetailsTypes {
     public static var none: Self { Self(rawValue: "none") }
 
-    public static var uploadText: Self { Self(rawValue: "uploadText") }
+    public static var allowFalsePositiveOverride: Self { Self(rawValue: "allowFalsePositiveOverride") }
 
-    public static var uploadFile: Self { Self(rawValue: "uploadFile") }
+    public static var allowOverrideWithoutJustification: Self { Self(rawValue: "allowOverrideWithoutJustification") }
 
-    public static var downloadText: Self { Self(rawValue: "downloadText") }
-
-    public static var downloadFile: Self { Self(rawValue: "downloadFile") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var copyToClipboard: Self { Self(rawValue: "copyToClipboard") }
-
-    public static var pasteFromClipboard: Self { Self(rawValue: "pasteFromClipboard") }
-
-    public static var print: Self { Self(rawValue: "print") }
-
-    public static var accessDebugTools: Self { Self(rawValue: "accessDebugTools") }
+    public static var allowOverrideWithJustification: Self { Self(rawValue: "allowOverrideWithJustification") }
 }
 
-/// Its properties are listed in `UserAttributeValuesItemFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChatMessageReactionFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userattributevaluesitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userAttributeValuesItem`.
-public typealias UserAttributeValuesItem = Model<UserAttributeValuesItemFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagereaction?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessageReaction`.
+public typealias ChatMessageReaction = Model<ChatMessageReactionFields>
 
-/// The properties of a `UserAttributeValuesItem`, inherited ones included.
-public struct UserAttributeValuesItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userAttributeValuesItem",
-        fields: UserAttributeValuesItemFields()
-    )
-
-    public let isDefault: Field<Bool>
-    public let name: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.isDefault = Field("isDefault")
-        self.name = Field("name")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `UserConsentRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userconsentrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userConsentRequest`.
-public typealias UserConsentRequest = Model<UserConsentRequestFields>
-
-/// The properties of a `UserConsentRequest`, inherited ones included.
-public struct UserConsentRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userConsentRequest",
-        base: Request.self,
-        fields: UserConsentRequestFields()
-    )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
+/// The properties of a `ChatMessageReaction`, inherited ones included.
+public struct ChatMessageReactionFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.chatMessageReaction", fields: ChatMessageReactionFields())
     public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let reason: Field<String>
-
-    /// Present when the request expanded it (`expand("approval")`).
-    public let approval: Field<Approval>
+    public let displayName: Field<String>
+    public let reactionContentUrl: Field<String>
+    public let reactionType: Field<String>
+    public let user: Field<ChatMessageReactionIdentitySet>
 
     private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.reason = Field("reason")
-        self.approval = Field("approval")
+        self.displayName = Field("displayName")
+        self.reactionContentUrl = Field("reactionContentUrl")
+        self.reactionType = Field("reactionType")
+        self.user = Field("user")
     }
 }
 
-/// Requests for one `UserConsentRequest`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `ChatMessageReactionIdentitySetFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.userConsentRequest`.
-public struct UserConsentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserConsentRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagereactionidentityset?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatMessageReactionIdentitySet`.
+public typealias ChatMessageReactionIdentitySet = Model<ChatMessageReactionIdentitySetFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userConsentRequest",
-        model: UserConsentRequest.self,
-        children: [.init("approval", "microsoft.graph.approval", collection: false)],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UserConsentRequest.self))
-            ),
-        ]
-    )
-
-    public var approval: ApprovalRequestBuilder { .init(client: client, path: path.appending("approval")) }
-}
-
-extension CollectionRequestBuilder where Item == UserConsentRequestRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.userConsentRequest/filterByCurrentUser` (GET).
-    public func filterByCurrentUser(
-        on: ConsentRequestFilterByCurrentUserOptions
-    ) -> CollectionRequest<UserConsentRequest> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `UserDataSecurityAndGovernanceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userdatasecurityandgovernance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userDataSecurityAndGovernance`.
-public typealias UserDataSecurityAndGovernance = Model<UserDataSecurityAndGovernanceFields>
-
-/// The properties of a `UserDataSecurityAndGovernance`, inherited ones included.
-public struct UserDataSecurityAndGovernanceFields: FieldSet {
+/// The properties of a `ChatMessageReactionIdentitySet`, inherited ones included.
+public struct ChatMessageReactionIdentitySetFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.userDataSecurityAndGovernance",
-        base: DataSecurityAndGovernance.self,
-        fields: UserDataSecurityAndGovernanceFields()
+        "microsoft.graph.chatMessageReactionIdentitySet",
+        base: IdentitySet.self,
+        fields: ChatMessageReactionIdentitySetFields()
     )
 
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("sensitivityLabels")`).
-    public let sensitivityLabels: Field<[SensitivityLabel]>
-
-    /// Present when the request expanded it (`expand("activities")`).
-    public let activities: Field<ActivitiesContainer>
-
-    /// Present when the request expanded it (`expand("protectionScopes")`).
-    public let protectionScopes: Field<UserProtectionScopeContainer>
+    public let application: Field<Identity>
+    public let device: Field<Identity>
+    public let user: Field<Identity>
 
     private init() {
-        self.id = Field("id")
-        self.sensitivityLabels = Field("sensitivityLabels")
-        self.activities = Field("activities")
-        self.protectionScopes = Field("protectionScopes")
+        self.application = Field("application")
+        self.device = Field("device")
+        self.user = Field("user")
     }
 }
 
-/// Requests for one `UserDataSecurityAndGovernance`: `request()` reads, updates or deletes it.
+/// Requests for one `ChatMessage`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.userDataSecurityAndGovernance`.
-public struct UserDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserDataSecurityAndGovernance
+/// - Remark: Generated from `microsoft.graph.chatMessage`.
+public struct ChatMessageRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ChatMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -4846,1298 +282,131 @@ public struct UserDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.userDataSecurityAndGovernance",
-        model: UserDataSecurityAndGovernance.self,
+        "microsoft.graph.chatMessage",
+        model: ChatMessage.self,
         children: [
-            .init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true),
-            .init("activities", "microsoft.graph.activitiesContainer", collection: false),
-            .init("protectionScopes", "microsoft.graph.userProtectionScopeContainer", collection: false),
+            .init("hostedContents", "microsoft.graph.chatMessageHostedContent", collection: true),
+            .init("replies", "microsoft.graph.chatMessage", collection: true),
         ],
-        operations: [.init("processContent", .post, response: .model(ProcessContentResponse.self))]
-    )
-
-    /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
-    public var sensitivityLabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
-        .init(client: client, path: path.appending("sensitivityLabels"))
-    }
-
-    public var activities: ActivitiesContainerRequestBuilder {
-        .init(client: client, path: path.appending("activities"))
-    }
-
-    public var protectionScopes: UserProtectionScopeContainerRequestBuilder {
-        .init(client: client, path: path.appending("protectionScopes"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.userDataSecurityAndGovernance/processContent` (POST).
-    public func processContent(contentToProcess: ProcessContentRequest) -> OperationRequest<ProcessContentResponse> {
-        var request = APIRequest(method: .post, path: path.appending("processContent"))
-        var body = JSONObject()
-        body.set("contentToProcess", contentToProcess)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ProcessContentResponse.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.userDefaultAuthenticationMethod`.
-public typealias UserDefaultAuthenticationMethod = OpenEnum<UserDefaultAuthenticationMethodValues>
-
-/// The values of `UserDefaultAuthenticationMethod` that the spec declares; others decode and re-encode too.
-public enum UserDefaultAuthenticationMethodValues: EnumValues {
-    public static let known: [String] = [
-        "push",
-        "oath",
-        "voiceMobile",
-        "voiceAlternateMobile",
-        "voiceOffice",
-        "sms",
-        "none",
-        "unknownFutureValue",
-    ]
-}
-
-extension UserDefaultAuthenticationMethod {
-    public static var push: Self { Self(rawValue: "push") }
-
-    public static var oath: Self { Self(rawValue: "oath") }
-
-    public static var voiceMobile: Self { Self(rawValue: "voiceMobile") }
-
-    public static var voiceAlternateMobile: Self { Self(rawValue: "voiceAlternateMobile") }
-
-    public static var voiceOffice: Self { Self(rawValue: "voiceOffice") }
-
-    public static var sms: Self { Self(rawValue: "sms") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields`; read and
-/// write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthappperformancebyappversiondetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`.
-public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails =
-    Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields>
-
-/// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields()
-    )
-
-    public let id: Field<String>
-    public let appCrashCount: Field<Int32>
-    public let appDisplayName: Field<String>
-    public let appName: Field<String>
-    public let appPublisher: Field<String>
-    public let appVersion: Field<String>
-    public let deviceCountWithCrashes: Field<Int32>
-    public let isLatestUsedVersion: Field<Bool>
-    public let isMostUsedVersion: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.appCrashCount = Field("appCrashCount")
-        self.appDisplayName = Field("appDisplayName")
-        self.appName = Field("appName")
-        self.appPublisher = Field("appPublisher")
-        self.appVersion = Field("appVersion")
-        self.deviceCountWithCrashes = Field("deviceCountWithCrashes")
-        self.isLatestUsedVersion = Field("isLatestUsedVersion")
-        self.isMostUsedVersion = Field("isMostUsedVersion")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`: `request()` reads, updates or
-/// deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`.
-public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails",
-        model: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields`; read and
-/// write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthappperformancebyappversiondeviceid?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`.
-public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId =
-    Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields>
-
-/// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields()
-    )
-
-    public let id: Field<String>
-    public let appCrashCount: Field<Int32>
-    public let appDisplayName: Field<String>
-    public let appName: Field<String>
-    public let appPublisher: Field<String>
-    public let appVersion: Field<String>
-    public let deviceDisplayName: Field<String>
-    public let deviceId: Field<String>
-    public let processedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.appCrashCount = Field("appCrashCount")
-        self.appDisplayName = Field("appDisplayName")
-        self.appName = Field("appName")
-        self.appPublisher = Field("appPublisher")
-        self.appVersion = Field("appVersion")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceId = Field("deviceId")
-        self.processedDateTime = Field("processedDateTime")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`: `request()` reads, updates or
-/// deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`.
-public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId",
-        model: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthappperformancebyosversion?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion`.
-public typealias UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion =
-    Model<UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields>
-
-/// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields()
-    )
-
-    public let id: Field<String>
-    public let activeDeviceCount: Field<Int32>
-    public let appCrashCount: Field<Int32>
-    public let appDisplayName: Field<String>
-    public let appName: Field<String>
-    public let appPublisher: Field<String>
-    public let appUsageDuration: Field<Int32>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-    public let osBuildNumber: Field<String>
-    public let osVersion: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.activeDeviceCount = Field("activeDeviceCount")
-        self.appCrashCount = Field("appCrashCount")
-        self.appDisplayName = Field("appDisplayName")
-        self.appName = Field("appName")
-        self.appPublisher = Field("appPublisher")
-        self.appUsageDuration = Field("appUsageDuration")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-        self.osBuildNumber = Field("osBuildNumber")
-        self.osVersion = Field("osVersion")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion`: `request()` reads, updates or deletes
-/// it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion`.
-public struct UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion",
-        model: UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsAppHealthApplicationPerformanceFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthapplicationperformance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance`.
-public typealias UserExperienceAnalyticsAppHealthApplicationPerformance =
-    Model<UserExperienceAnalyticsAppHealthApplicationPerformanceFields>
-
-/// The properties of a `UserExperienceAnalyticsAppHealthApplicationPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthApplicationPerformanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthApplicationPerformanceFields()
-    )
-
-    public let id: Field<String>
-    public let activeDeviceCount: Field<Int32>
-    public let appCrashCount: Field<Int32>
-    public let appDisplayName: Field<String>
-    public let appHangCount: Field<Int32>
-    public let appHealthScore: Field<Double>
-    public let appName: Field<String>
-    public let appPublisher: Field<String>
-    public let appUsageDuration: Field<Int32>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.activeDeviceCount = Field("activeDeviceCount")
-        self.appCrashCount = Field("appCrashCount")
-        self.appDisplayName = Field("appDisplayName")
-        self.appHangCount = Field("appHangCount")
-        self.appHealthScore = Field("appHealthScore")
-        self.appName = Field("appName")
-        self.appPublisher = Field("appPublisher")
-        self.appUsageDuration = Field("appUsageDuration")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsAppHealthApplicationPerformance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance`.
-public struct UserExperienceAnalyticsAppHealthApplicationPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthApplicationPerformance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance",
-        model: UserExperienceAnalyticsAppHealthApplicationPerformance.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthdevicemodelperformance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance`.
-public typealias UserExperienceAnalyticsAppHealthDeviceModelPerformance =
-    Model<UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields>
-
-/// The properties of a `UserExperienceAnalyticsAppHealthDeviceModelPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields()
-    )
-
-    public let id: Field<String>
-    public let activeDeviceCount: Field<Int32>
-    public let deviceManufacturer: Field<String>
-    public let deviceModel: Field<String>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-    public let modelAppHealthScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.activeDeviceCount = Field("activeDeviceCount")
-        self.deviceManufacturer = Field("deviceManufacturer")
-        self.deviceModel = Field("deviceModel")
-        self.healthStatus = Field("healthStatus")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-        self.modelAppHealthScore = Field("modelAppHealthScore")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsAppHealthDeviceModelPerformance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance`.
-public struct UserExperienceAnalyticsAppHealthDeviceModelPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthDeviceModelPerformance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance",
-        model: UserExperienceAnalyticsAppHealthDeviceModelPerformance.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsAppHealthDevicePerformanceFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthdeviceperformance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance`.
-public typealias UserExperienceAnalyticsAppHealthDevicePerformance =
-    Model<UserExperienceAnalyticsAppHealthDevicePerformanceFields>
-
-/// The properties of a `UserExperienceAnalyticsAppHealthDevicePerformance`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthDevicePerformanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthDevicePerformanceFields()
-    )
-
-    public let id: Field<String>
-    public let appCrashCount: Field<Int32>
-    public let appHangCount: Field<Int32>
-    public let crashedAppCount: Field<Int32>
-    public let deviceAppHealthScore: Field<Double>
-    public let deviceDisplayName: Field<String>
-    public let deviceId: Field<String>
-    public let deviceManufacturer: Field<String>
-    public let deviceModel: Field<String>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-    public let processedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.appCrashCount = Field("appCrashCount")
-        self.appHangCount = Field("appHangCount")
-        self.crashedAppCount = Field("crashedAppCount")
-        self.deviceAppHealthScore = Field("deviceAppHealthScore")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceId = Field("deviceId")
-        self.deviceManufacturer = Field("deviceManufacturer")
-        self.deviceModel = Field("deviceModel")
-        self.healthStatus = Field("healthStatus")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-        self.processedDateTime = Field("processedDateTime")
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthdeviceperformancedetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails`.
-public typealias UserExperienceAnalyticsAppHealthDevicePerformanceDetails =
-    Model<UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields>
-
-/// The properties of a `UserExperienceAnalyticsAppHealthDevicePerformanceDetails`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields()
-    )
-
-    public let id: Field<String>
-    public let appDisplayName: Field<String>
-    public let appPublisher: Field<String>
-    public let appVersion: Field<String>
-    public let deviceDisplayName: Field<String>
-    public let deviceId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let eventType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.appDisplayName = Field("appDisplayName")
-        self.appPublisher = Field("appPublisher")
-        self.appVersion = Field("appVersion")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceId = Field("deviceId")
-        self.eventDateTime = Field("eventDateTime")
-        self.eventType = Field("eventType")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsAppHealthDevicePerformanceDetails`: `request()` reads, updates or deletes
-/// it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails`.
-public struct UserExperienceAnalyticsAppHealthDevicePerformanceDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthDevicePerformanceDetails
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails",
-        model: UserExperienceAnalyticsAppHealthDevicePerformanceDetails.self
-    )
-}
-
-/// Requests for one `UserExperienceAnalyticsAppHealthDevicePerformance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance`.
-public struct UserExperienceAnalyticsAppHealthDevicePerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthDevicePerformance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance",
-        model: UserExperienceAnalyticsAppHealthDevicePerformance.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsAppHealthOSVersionPerformanceFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsapphealthosversionperformance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance`.
-public typealias UserExperienceAnalyticsAppHealthOSVersionPerformance =
-    Model<UserExperienceAnalyticsAppHealthOSVersionPerformanceFields>
-
-/// The properties of a `UserExperienceAnalyticsAppHealthOSVersionPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthOSVersionPerformanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthOSVersionPerformanceFields()
-    )
-
-    public let id: Field<String>
-    public let activeDeviceCount: Field<Int32>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-    public let osBuildNumber: Field<String>
-    public let osVersion: Field<String>
-    public let osVersionAppHealthScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.activeDeviceCount = Field("activeDeviceCount")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-        self.osBuildNumber = Field("osBuildNumber")
-        self.osVersion = Field("osVersion")
-        self.osVersionAppHealthScore = Field("osVersionAppHealthScore")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsAppHealthOSVersionPerformance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance`.
-public struct UserExperienceAnalyticsAppHealthOSVersionPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthOSVersionPerformance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance",
-        model: UserExperienceAnalyticsAppHealthOSVersionPerformance.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsAutopilotDevicesSummaryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsautopilotdevicessummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAutopilotDevicesSummary`.
-public typealias UserExperienceAnalyticsAutopilotDevicesSummary =
-    Model<UserExperienceAnalyticsAutopilotDevicesSummaryFields>
-
-/// The properties of a `UserExperienceAnalyticsAutopilotDevicesSummary`, inherited ones included.
-public struct UserExperienceAnalyticsAutopilotDevicesSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAutopilotDevicesSummary",
-        fields: UserExperienceAnalyticsAutopilotDevicesSummaryFields()
-    )
-
-    public let devicesNotAutopilotRegistered: Field<Int32>
-    public let devicesWithoutAutopilotProfileAssigned: Field<Int32>
-    public let totalWindows10DevicesWithoutTenantAttached: Field<Int32>
-
-    private init() {
-        self.devicesNotAutopilotRegistered = Field("devicesNotAutopilotRegistered")
-        self.devicesWithoutAutopilotProfileAssigned = Field("devicesWithoutAutopilotProfileAssigned")
-        self.totalWindows10DevicesWithoutTenantAttached = Field("totalWindows10DevicesWithoutTenantAttached")
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsBaselineFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsbaseline?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline`.
-public typealias UserExperienceAnalyticsBaseline = Model<UserExperienceAnalyticsBaselineFields>
-
-/// The properties of a `UserExperienceAnalyticsBaseline`, inherited ones included.
-public struct UserExperienceAnalyticsBaselineFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsBaseline",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsBaselineFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isBuiltIn: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appHealthMetrics")`).
-    public let appHealthMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("batteryHealthMetrics")`).
-    public let batteryHealthMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("bestPracticesMetrics")`).
-    public let bestPracticesMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("deviceBootPerformanceMetrics")`).
-    public let deviceBootPerformanceMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("rebootAnalyticsMetrics")`).
-    public let rebootAnalyticsMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("resourcePerformanceMetrics")`).
-    public let resourcePerformanceMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("workFromAnywhereMetrics")`).
-    public let workFromAnywhereMetrics: Field<UserExperienceAnalyticsCategory>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.appHealthMetrics = Field("appHealthMetrics")
-        self.batteryHealthMetrics = Field("batteryHealthMetrics")
-        self.bestPracticesMetrics = Field("bestPracticesMetrics")
-        self.deviceBootPerformanceMetrics = Field("deviceBootPerformanceMetrics")
-        self.rebootAnalyticsMetrics = Field("rebootAnalyticsMetrics")
-        self.resourcePerformanceMetrics = Field("resourcePerformanceMetrics")
-        self.workFromAnywhereMetrics = Field("workFromAnywhereMetrics")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsBaseline`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline`.
-public struct UserExperienceAnalyticsBaselineRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsBaseline
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsBaseline",
-        model: UserExperienceAnalyticsBaseline.self,
-        children: [
-            .init("appHealthMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("batteryHealthMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("bestPracticesMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("deviceBootPerformanceMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("rebootAnalyticsMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("resourcePerformanceMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("workFromAnywhereMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-        ]
-    )
-
-    public var appHealthMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
-        .init(client: client, path: path.appending("appHealthMetrics"))
-    }
-
-    public var batteryHealthMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
-        .init(client: client, path: path.appending("batteryHealthMetrics"))
-    }
-
-    public var bestPracticesMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
-        .init(client: client, path: path.appending("bestPracticesMetrics"))
-    }
-
-    public var deviceBootPerformanceMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
-        .init(client: client, path: path.appending("deviceBootPerformanceMetrics"))
-    }
-
-    public var rebootAnalyticsMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
-        .init(client: client, path: path.appending("rebootAnalyticsMetrics"))
-    }
-
-    public var resourcePerformanceMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
-        .init(client: client, path: path.appending("resourcePerformanceMetrics"))
-    }
-
-    public var workFromAnywhereMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
-        .init(client: client, path: path.appending("workFromAnywhereMetrics"))
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsCategoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticscategory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCategory`.
-public typealias UserExperienceAnalyticsCategory = Model<UserExperienceAnalyticsCategoryFields>
-
-/// The properties of a `UserExperienceAnalyticsCategory`, inherited ones included.
-public struct UserExperienceAnalyticsCategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsCategory",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsCategoryFields()
-    )
-
-    public let id: Field<String>
-    public let insights: Field<[UserExperienceAnalyticsInsight]>
-
-    /// Present when the request expanded it (`expand("metricValues")`).
-    public let metricValues: Field<[UserExperienceAnalyticsMetric]>
-
-    private init() {
-        self.id = Field("id")
-        self.insights = Field("insights")
-        self.metricValues = Field("metricValues")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsCategory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCategory`.
-public struct UserExperienceAnalyticsCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsCategory
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsCategory",
-        model: UserExperienceAnalyticsCategory.self,
-        children: [.init("metricValues", "microsoft.graph.userExperienceAnalyticsMetric", collection: true)]
-    )
-
-    /// `metricValues.request()` lists them; `metricValues("userExperienceAnalyticsMetric-id")` addresses one.
-    public var metricValues: CollectionRequestBuilder<UserExperienceAnalyticsMetricRequestBuilder> {
-        .init(client: client, path: path.appending("metricValues"))
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsCloudIdentityDevicesSummaryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticscloudidentitydevicessummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCloudIdentityDevicesSummary`.
-public typealias UserExperienceAnalyticsCloudIdentityDevicesSummary =
-    Model<UserExperienceAnalyticsCloudIdentityDevicesSummaryFields>
-
-/// The properties of a `UserExperienceAnalyticsCloudIdentityDevicesSummary`, inherited ones included.
-public struct UserExperienceAnalyticsCloudIdentityDevicesSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsCloudIdentityDevicesSummary",
-        fields: UserExperienceAnalyticsCloudIdentityDevicesSummaryFields()
-    )
-
-    public let deviceWithoutCloudIdentityCount: Field<Int32>
-
-    private init() {
-        self.deviceWithoutCloudIdentityCount = Field("deviceWithoutCloudIdentityCount")
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsCloudManagementDevicesSummaryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticscloudmanagementdevicessummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCloudManagementDevicesSummary`.
-public typealias UserExperienceAnalyticsCloudManagementDevicesSummary =
-    Model<UserExperienceAnalyticsCloudManagementDevicesSummaryFields>
-
-/// The properties of a `UserExperienceAnalyticsCloudManagementDevicesSummary`, inherited ones included.
-public struct UserExperienceAnalyticsCloudManagementDevicesSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsCloudManagementDevicesSummary",
-        fields: UserExperienceAnalyticsCloudManagementDevicesSummaryFields()
-    )
-
-    public let coManagedDeviceCount: Field<Int32>
-    public let intuneDeviceCount: Field<Int32>
-    public let tenantAttachDeviceCount: Field<Int32>
-
-    private init() {
-        self.coManagedDeviceCount = Field("coManagedDeviceCount")
-        self.intuneDeviceCount = Field("intuneDeviceCount")
-        self.tenantAttachDeviceCount = Field("tenantAttachDeviceCount")
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsDevicePerformanceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdeviceperformance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDevicePerformance`.
-public typealias UserExperienceAnalyticsDevicePerformance = Model<UserExperienceAnalyticsDevicePerformanceFields>
-
-/// The properties of a `UserExperienceAnalyticsDevicePerformance`, inherited ones included.
-public struct UserExperienceAnalyticsDevicePerformanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsDevicePerformance",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsDevicePerformanceFields()
-    )
-
-    public let id: Field<String>
-    public let averageBlueScreens: Field<Double>
-    public let averageRestarts: Field<Double>
-    public let blueScreenCount: Field<Int32>
-    public let bootScore: Field<Int32>
-    public let coreBootTimeInMs: Field<Int32>
-    public let coreLoginTimeInMs: Field<Int32>
-    public let deviceCount: Field<Int64>
-    public let deviceName: Field<String>
-    public let diskType: Field<DiskType>
-    public let groupPolicyBootTimeInMs: Field<Int32>
-    public let groupPolicyLoginTimeInMs: Field<Int32>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let loginScore: Field<Int32>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let modelStartupPerformanceScore: Field<Double>
-    public let operatingSystemVersion: Field<String>
-    public let responsiveDesktopTimeInMs: Field<Int32>
-    public let restartCount: Field<Int32>
-    public let startupPerformanceScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.averageBlueScreens = Field("averageBlueScreens")
-        self.averageRestarts = Field("averageRestarts")
-        self.blueScreenCount = Field("blueScreenCount")
-        self.bootScore = Field("bootScore")
-        self.coreBootTimeInMs = Field("coreBootTimeInMs")
-        self.coreLoginTimeInMs = Field("coreLoginTimeInMs")
-        self.deviceCount = Field("deviceCount")
-        self.deviceName = Field("deviceName")
-        self.diskType = Field("diskType")
-        self.groupPolicyBootTimeInMs = Field("groupPolicyBootTimeInMs")
-        self.groupPolicyLoginTimeInMs = Field("groupPolicyLoginTimeInMs")
-        self.healthStatus = Field("healthStatus")
-        self.loginScore = Field("loginScore")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.modelStartupPerformanceScore = Field("modelStartupPerformanceScore")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-        self.responsiveDesktopTimeInMs = Field("responsiveDesktopTimeInMs")
-        self.restartCount = Field("restartCount")
-        self.startupPerformanceScore = Field("startupPerformanceScore")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsDevicePerformance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDevicePerformance`.
-public struct UserExperienceAnalyticsDevicePerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDevicePerformance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDevicePerformance",
-        model: UserExperienceAnalyticsDevicePerformance.self,
         operations: [
-            .init(
-                "summarizeDevicePerformanceDevices",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UserExperienceAnalyticsDevicePerformance.self))
-            ),
+            .init("setReaction", .post),
+            .init("softDelete", .post),
+            .init("undoSoftDelete", .post),
+            .init("unsetReaction", .post),
+            .init("replyWithQuote", .post, onCollection: true, response: .model(ChatMessage.self)),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
         ]
     )
+
+    /// `hostedContents.request()` lists them; `hostedContents("chatMessageHostedContent-id")` addresses one.
+    public var hostedContents: CollectionRequestBuilder<ChatMessageHostedContentRequestBuilder> {
+        .init(client: client, path: path.appending("hostedContents"))
+    }
+
+    /// `replies.request()` lists them; `replies("chatMessage-id")` addresses one.
+    public var replies: CollectionRequestBuilder<ChatMessageRequestBuilder> {
+        .init(client: client, path: path.appending("replies"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.chatMessage/setReaction` (POST).
+    public func setReaction(reactionType: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("setReaction"))
+        var body = JSONObject()
+        body.set("reactionType", reactionType)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.chatMessage/softDelete` (POST).
+    public func softDelete() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("softDelete"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.chatMessage/undoSoftDelete` (POST).
+    public func undoSoftDelete() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("undoSoftDelete"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.chatMessage/unsetReaction` (POST).
+    public func unsetReaction(reactionType: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("unsetReaction"))
+        var body = JSONObject()
+        body.set("reactionType", reactionType)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
 }
 
-extension CollectionRequestBuilder where Item == UserExperienceAnalyticsDevicePerformanceRequestBuilder {
-    /// - Remark: Generated from
-    ///   `microsoft.graph.userExperienceAnalyticsDevicePerformance/summarizeDevicePerformanceDevices` (GET).
-    public func summarizeDevicePerformanceDevices(
-        summarizeBy: UserExperienceAnalyticsSummarizedBy
-    ) -> CollectionRequest<UserExperienceAnalyticsDevicePerformance> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "summarizeDevicePerformanceDevices",
-                parameters: [("summarizeBy", ODataLiteral(json: summarizeBy))]
-            )
-        )
+extension CollectionRequestBuilder where Item == ChatMessageRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.chatMessage/replyWithQuote` (POST).
+    public func replyWithQuote(messageIds: [String], replyMessage: ChatMessage) -> OperationRequest<ChatMessage> {
+        var request = APIRequest(method: .post, path: path.appending("replyWithQuote"))
+        var body = JSONObject()
+        body.set("messageIds", messageIds)
+        body.set("replyMessage", replyMessage)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(ChatMessage.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.chatMessage/delta` (GET).
+    public func delta() -> CollectionRequest<ChatMessage> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `UserExperienceAnalyticsDeviceScoresFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdevicescores?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceScores`.
-public typealias UserExperienceAnalyticsDeviceScores = Model<UserExperienceAnalyticsDeviceScoresFields>
+/// - Remark: Generated from `microsoft.graph.chatMessageType`.
+public typealias ChatMessageType = OpenEnum<ChatMessageTypeValues>
 
-/// The properties of a `UserExperienceAnalyticsDeviceScores`, inherited ones included.
-public struct UserExperienceAnalyticsDeviceScoresFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsDeviceScores",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsDeviceScoresFields()
-    )
-
-    public let id: Field<String>
-    public let appReliabilityScore: Field<Double>
-    public let batteryHealthScore: Field<Double>
-    public let deviceName: Field<String>
-    public let endpointAnalyticsScore: Field<Double>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let startupPerformanceScore: Field<Double>
-    public let workFromAnywhereScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.appReliabilityScore = Field("appReliabilityScore")
-        self.batteryHealthScore = Field("batteryHealthScore")
-        self.deviceName = Field("deviceName")
-        self.endpointAnalyticsScore = Field("endpointAnalyticsScore")
-        self.healthStatus = Field("healthStatus")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.startupPerformanceScore = Field("startupPerformanceScore")
-        self.workFromAnywhereScore = Field("workFromAnywhereScore")
-    }
+/// The values of `ChatMessageType` that the spec declares; others decode and re-encode too.
+public enum ChatMessageTypeValues: EnumValues {
+    public static let known: [String] = ["message", "chatEvent", "typing", "unknownFutureValue", "systemEventMessage"]
 }
 
-/// Requests for one `UserExperienceAnalyticsDeviceScores`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceScores`.
-public struct UserExperienceAnalyticsDeviceScoresRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDeviceScores
-    public let client: ServiceClient
-    public let path: ResourcePath
+extension ChatMessageType {
+    public static var message: Self { Self(rawValue: "message") }
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
+    public static var chatEvent: Self { Self(rawValue: "chatEvent") }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDeviceScores",
-        model: UserExperienceAnalyticsDeviceScores.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsDeviceStartupHistoryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdevicestartuphistory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupHistory`.
-public typealias UserExperienceAnalyticsDeviceStartupHistory = Model<UserExperienceAnalyticsDeviceStartupHistoryFields>
-
-/// The properties of a `UserExperienceAnalyticsDeviceStartupHistory`, inherited ones included.
-public struct UserExperienceAnalyticsDeviceStartupHistoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsDeviceStartupHistory",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsDeviceStartupHistoryFields()
-    )
-
-    public let id: Field<String>
-    public let coreBootTimeInMs: Field<Int32>
-    public let coreLoginTimeInMs: Field<Int32>
-    public let deviceId: Field<String>
-    public let featureUpdateBootTimeInMs: Field<Int32>
-    public let groupPolicyBootTimeInMs: Field<Int32>
-    public let groupPolicyLoginTimeInMs: Field<Int32>
-    public let isFeatureUpdate: Field<Bool>
-    public let isFirstLogin: Field<Bool>
-    public let operatingSystemVersion: Field<String>
-    public let responsiveDesktopTimeInMs: Field<Int32>
-    public let restartCategory: Field<UserExperienceAnalyticsOperatingSystemRestartCategory>
-    public let restartFaultBucket: Field<String>
-    public let restartStopCode: Field<String>
-    public let startTime: Field<Date>
-    public let totalBootTimeInMs: Field<Int32>
-    public let totalLoginTimeInMs: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.coreBootTimeInMs = Field("coreBootTimeInMs")
-        self.coreLoginTimeInMs = Field("coreLoginTimeInMs")
-        self.deviceId = Field("deviceId")
-        self.featureUpdateBootTimeInMs = Field("featureUpdateBootTimeInMs")
-        self.groupPolicyBootTimeInMs = Field("groupPolicyBootTimeInMs")
-        self.groupPolicyLoginTimeInMs = Field("groupPolicyLoginTimeInMs")
-        self.isFeatureUpdate = Field("isFeatureUpdate")
-        self.isFirstLogin = Field("isFirstLogin")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-        self.responsiveDesktopTimeInMs = Field("responsiveDesktopTimeInMs")
-        self.restartCategory = Field("restartCategory")
-        self.restartFaultBucket = Field("restartFaultBucket")
-        self.restartStopCode = Field("restartStopCode")
-        self.startTime = Field("startTime")
-        self.totalBootTimeInMs = Field("totalBootTimeInMs")
-        self.totalLoginTimeInMs = Field("totalLoginTimeInMs")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsDeviceStartupHistory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupHistory`.
-public struct UserExperienceAnalyticsDeviceStartupHistoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDeviceStartupHistory
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDeviceStartupHistory",
-        model: UserExperienceAnalyticsDeviceStartupHistory.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsDeviceStartupProcessFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdevicestartupprocess?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcess`.
-public typealias UserExperienceAnalyticsDeviceStartupProcess = Model<UserExperienceAnalyticsDeviceStartupProcessFields>
-
-/// The properties of a `UserExperienceAnalyticsDeviceStartupProcess`, inherited ones included.
-public struct UserExperienceAnalyticsDeviceStartupProcessFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsDeviceStartupProcess",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsDeviceStartupProcessFields()
-    )
-
-    public let id: Field<String>
-    public let managedDeviceId: Field<String>
-    public let processName: Field<String>
-    public let productName: Field<String>
-    public let publisher: Field<String>
-    public let startupImpactInMs: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.managedDeviceId = Field("managedDeviceId")
-        self.processName = Field("processName")
-        self.productName = Field("productName")
-        self.publisher = Field("publisher")
-        self.startupImpactInMs = Field("startupImpactInMs")
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsDeviceStartupProcessPerformanceFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsdevicestartupprocessperformance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance`.
-public typealias UserExperienceAnalyticsDeviceStartupProcessPerformance =
-    Model<UserExperienceAnalyticsDeviceStartupProcessPerformanceFields>
-
-/// The properties of a `UserExperienceAnalyticsDeviceStartupProcessPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsDeviceStartupProcessPerformanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsDeviceStartupProcessPerformanceFields()
-    )
-
-    public let id: Field<String>
-    public let deviceCount: Field<Int64>
-    public let medianImpactInMs: Field<Int64>
-    public let processName: Field<String>
-    public let productName: Field<String>
-    public let publisher: Field<String>
-    public let totalImpactInMs: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceCount = Field("deviceCount")
-        self.medianImpactInMs = Field("medianImpactInMs")
-        self.processName = Field("processName")
-        self.productName = Field("productName")
-        self.publisher = Field("publisher")
-        self.totalImpactInMs = Field("totalImpactInMs")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsDeviceStartupProcessPerformance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance`.
-public struct UserExperienceAnalyticsDeviceStartupProcessPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDeviceStartupProcessPerformance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance",
-        model: UserExperienceAnalyticsDeviceStartupProcessPerformance.self
-    )
-}
-
-/// Requests for one `UserExperienceAnalyticsDeviceStartupProcess`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcess`.
-public struct UserExperienceAnalyticsDeviceStartupProcessRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDeviceStartupProcess
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDeviceStartupProcess",
-        model: UserExperienceAnalyticsDeviceStartupProcess.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsHealthState`.
-public typealias UserExperienceAnalyticsHealthState = OpenEnum<UserExperienceAnalyticsHealthStateValues>
-
-/// The values of `UserExperienceAnalyticsHealthState` that the spec declares; others decode and re-encode too.
-public enum UserExperienceAnalyticsHealthStateValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "insufficientData",
-        "needsAttention",
-        "meetingGoals",
-        "unknownFutureValue",
-    ]
-}
-
-extension UserExperienceAnalyticsHealthState {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var insufficientData: Self { Self(rawValue: "insufficientData") }
-
-    public static var needsAttention: Self { Self(rawValue: "needsAttention") }
-
-    public static var meetingGoals: Self { Self(rawValue: "meetingGoals") }
+    public static var typing: Self { Self(rawValue: "typing") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+
+    public static var systemEventMessage: Self { Self(rawValue: "systemEventMessage") }
 }
 
-/// Its properties are listed in `UserExperienceAnalyticsInsightFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChatRenamedEventMessageDetailFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsinsight?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsInsight`.
-public typealias UserExperienceAnalyticsInsight = Model<UserExperienceAnalyticsInsightFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatrenamedeventmessagedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatRenamedEventMessageDetail`.
+public typealias ChatRenamedEventMessageDetail = Model<ChatRenamedEventMessageDetailFields>
 
-/// The properties of a `UserExperienceAnalyticsInsight`, inherited ones included.
-public struct UserExperienceAnalyticsInsightFields: FieldSet {
+/// The properties of a `ChatRenamedEventMessageDetail`, inherited ones included.
+public struct ChatRenamedEventMessageDetailFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsInsight",
-        fields: UserExperienceAnalyticsInsightFields()
+        "microsoft.graph.chatRenamedEventMessageDetail",
+        base: EventMessageDetail.self,
+        fields: ChatRenamedEventMessageDetailFields()
     )
 
-    public let insightId: Field<String>
-    public let severity: Field<UserExperienceAnalyticsInsightSeverity>
-    public let userExperienceAnalyticsMetricId: Field<String>
-    public let values: Field<[UserExperienceAnalyticsInsightValue]>
+    public let chatDisplayName: Field<String>
+    public let chatId: Field<String>
+    public let initiator: Field<IdentitySet>
 
     private init() {
-        self.insightId = Field("insightId")
-        self.severity = Field("severity")
-        self.userExperienceAnalyticsMetricId = Field("userExperienceAnalyticsMetricId")
-        self.values = Field("values")
+        self.chatDisplayName = Field("chatDisplayName")
+        self.chatId = Field("chatId")
+        self.initiator = Field("initiator")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsInsightSeverity`.
-public typealias UserExperienceAnalyticsInsightSeverity = OpenEnum<UserExperienceAnalyticsInsightSeverityValues>
-
-/// The values of `UserExperienceAnalyticsInsightSeverity` that the spec declares; others decode and re-encode too.
-public enum UserExperienceAnalyticsInsightSeverityValues: EnumValues {
-    public static let known: [String] = ["none", "informational", "warning", "error", "unknownFutureValue"]
-}
-
-extension UserExperienceAnalyticsInsightSeverity {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var informational: Self { Self(rawValue: "informational") }
-
-    public static var warning: Self { Self(rawValue: "warning") }
-
-    public static var error: Self { Self(rawValue: "error") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsInsightValueFields`; read and write them as `value.name`.
+/// Requests for one `Chat`: `request()` reads, updates or deletes it.
 ///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsinsightvalue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsInsightValue`.
-public typealias UserExperienceAnalyticsInsightValue = Model<UserExperienceAnalyticsInsightValueFields>
-
-/// The properties of a `UserExperienceAnalyticsInsightValue`, inherited ones included.
-public struct UserExperienceAnalyticsInsightValueFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsInsightValue",
-        derived: [InsightValueDouble.self, InsightValueInt.self],
-        fields: UserExperienceAnalyticsInsightValueFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsMetricFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsmetric?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetric`.
-public typealias UserExperienceAnalyticsMetric = Model<UserExperienceAnalyticsMetricFields>
-
-/// The properties of a `UserExperienceAnalyticsMetric`, inherited ones included.
-public struct UserExperienceAnalyticsMetricFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsMetric",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsMetricFields()
-    )
-
-    public let id: Field<String>
-    public let unit: Field<String>
-    public let value: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.unit = Field("unit")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsMetricHistoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsmetrichistory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetricHistory`.
-public typealias UserExperienceAnalyticsMetricHistory = Model<UserExperienceAnalyticsMetricHistoryFields>
-
-/// The properties of a `UserExperienceAnalyticsMetricHistory`, inherited ones included.
-public struct UserExperienceAnalyticsMetricHistoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsMetricHistory",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsMetricHistoryFields()
-    )
-
-    public let id: Field<String>
-    public let deviceId: Field<String>
-    public let metricDateTime: Field<Date>
-    public let metricType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceId = Field("deviceId")
-        self.metricDateTime = Field("metricDateTime")
-        self.metricType = Field("metricType")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsMetricHistory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetricHistory`.
-public struct UserExperienceAnalyticsMetricHistoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsMetricHistory
+/// - Remark: Generated from `microsoft.graph.chat`.
+public struct ChatRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Chat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -6148,1630 +417,49 @@ public struct UserExperienceAnalyticsMetricHistoryRequestBuilder: ModelRequestBu
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsMetricHistory",
-        model: UserExperienceAnalyticsMetricHistory.self
-    )
-}
-
-/// Requests for one `UserExperienceAnalyticsMetric`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetric`.
-public struct UserExperienceAnalyticsMetricRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsMetric
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsMetric",
-        model: UserExperienceAnalyticsMetric.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsModelScoresFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsmodelscores?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsModelScores`.
-public typealias UserExperienceAnalyticsModelScores = Model<UserExperienceAnalyticsModelScoresFields>
-
-/// The properties of a `UserExperienceAnalyticsModelScores`, inherited ones included.
-public struct UserExperienceAnalyticsModelScoresFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsModelScores",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsModelScoresFields()
-    )
-
-    public let id: Field<String>
-    public let appReliabilityScore: Field<Double>
-    public let batteryHealthScore: Field<Double>
-    public let endpointAnalyticsScore: Field<Double>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let modelDeviceCount: Field<Int64>
-    public let startupPerformanceScore: Field<Double>
-    public let workFromAnywhereScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.appReliabilityScore = Field("appReliabilityScore")
-        self.batteryHealthScore = Field("batteryHealthScore")
-        self.endpointAnalyticsScore = Field("endpointAnalyticsScore")
-        self.healthStatus = Field("healthStatus")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.modelDeviceCount = Field("modelDeviceCount")
-        self.startupPerformanceScore = Field("startupPerformanceScore")
-        self.workFromAnywhereScore = Field("workFromAnywhereScore")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsModelScores`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsModelScores`.
-public struct UserExperienceAnalyticsModelScoresRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsModelScores
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsModelScores",
-        model: UserExperienceAnalyticsModelScores.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsOperatingSystemRestartCategory`.
-public typealias UserExperienceAnalyticsOperatingSystemRestartCategory =
-    OpenEnum<UserExperienceAnalyticsOperatingSystemRestartCategoryValues>
-
-/// The values of `UserExperienceAnalyticsOperatingSystemRestartCategory` that the spec declares; others decode and
-/// re-encode too.
-public enum UserExperienceAnalyticsOperatingSystemRestartCategoryValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "restartWithUpdate",
-        "restartWithoutUpdate",
-        "blueScreen",
-        "shutdownWithUpdate",
-        "shutdownWithoutUpdate",
-        "longPowerButtonPress",
-        "bootError",
-        "update",
-        "unknownFutureValue",
-    ]
-}
-
-extension UserExperienceAnalyticsOperatingSystemRestartCategory {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var restartWithUpdate: Self { Self(rawValue: "restartWithUpdate") }
-
-    public static var restartWithoutUpdate: Self { Self(rawValue: "restartWithoutUpdate") }
-
-    public static var blueScreen: Self { Self(rawValue: "blueScreen") }
-
-    public static var shutdownWithUpdate: Self { Self(rawValue: "shutdownWithUpdate") }
-
-    public static var shutdownWithoutUpdate: Self { Self(rawValue: "shutdownWithoutUpdate") }
-
-    public static var longPowerButtonPress: Self { Self(rawValue: "longPowerButtonPress") }
-
-    public static var bootError: Self { Self(rawValue: "bootError") }
-
-    public static var update: Self { Self(rawValue: "update") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsOverviewFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsoverview?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsOverview`.
-public typealias UserExperienceAnalyticsOverview = Model<UserExperienceAnalyticsOverviewFields>
-
-/// The properties of a `UserExperienceAnalyticsOverview`, inherited ones included.
-public struct UserExperienceAnalyticsOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsOverview",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsOverviewFields()
-    )
-
-    public let id: Field<String>
-    public let insights: Field<[UserExperienceAnalyticsInsight]>
-
-    private init() {
-        self.id = Field("id")
-        self.insights = Field("insights")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsOverview`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsOverview`.
-public struct UserExperienceAnalyticsOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsOverview
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsOverview",
-        model: UserExperienceAnalyticsOverview.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsScoreHistoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsscorehistory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsScoreHistory`.
-public typealias UserExperienceAnalyticsScoreHistory = Model<UserExperienceAnalyticsScoreHistoryFields>
-
-/// The properties of a `UserExperienceAnalyticsScoreHistory`, inherited ones included.
-public struct UserExperienceAnalyticsScoreHistoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsScoreHistory",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsScoreHistoryFields()
-    )
-
-    public let id: Field<String>
-    public let startupDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.startupDateTime = Field("startupDateTime")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsScoreHistory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsScoreHistory`.
-public struct UserExperienceAnalyticsScoreHistoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsScoreHistory
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsScoreHistory",
-        model: UserExperienceAnalyticsScoreHistory.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticssettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsSettings`.
-public typealias UserExperienceAnalyticsSettings = Model<UserExperienceAnalyticsSettingsFields>
-
-/// The properties of a `UserExperienceAnalyticsSettings`, inherited ones included.
-public struct UserExperienceAnalyticsSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsSettings",
-        fields: UserExperienceAnalyticsSettingsFields()
-    )
-
-    public let configurationManagerDataConnectorConfigured: Field<Bool>
-
-    private init() {
-        self.configurationManagerDataConnectorConfigured = Field("configurationManagerDataConnectorConfigured")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsSummarizedBy`.
-public typealias UserExperienceAnalyticsSummarizedBy = OpenEnum<UserExperienceAnalyticsSummarizedByValues>
-
-/// The values of `UserExperienceAnalyticsSummarizedBy` that the spec declares; others decode and re-encode too.
-public enum UserExperienceAnalyticsSummarizedByValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "model",
-        "allRegressions",
-        "modelRegression",
-        "manufacturerRegression",
-        "operatingSystemVersionRegression",
-        "unknownFutureValue",
-    ]
-}
-
-extension UserExperienceAnalyticsSummarizedBy {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var model: Self { Self(rawValue: "model") }
-
-    public static var allRegressions: Self { Self(rawValue: "allRegressions") }
-
-    public static var modelRegression: Self { Self(rawValue: "modelRegression") }
-
-    public static var manufacturerRegression: Self { Self(rawValue: "manufacturerRegression") }
-
-    public static var operatingSystemVersionRegression: Self { Self(rawValue: "operatingSystemVersionRegression") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsWindows10DevicesSummaryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticswindows10devicessummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWindows10DevicesSummary`.
-public typealias UserExperienceAnalyticsWindows10DevicesSummary =
-    Model<UserExperienceAnalyticsWindows10DevicesSummaryFields>
-
-/// The properties of a `UserExperienceAnalyticsWindows10DevicesSummary`, inherited ones included.
-public struct UserExperienceAnalyticsWindows10DevicesSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsWindows10DevicesSummary",
-        fields: UserExperienceAnalyticsWindows10DevicesSummaryFields()
-    )
-
-    public let unsupportedOSversionDeviceCount: Field<Int32>
-
-    private init() {
-        self.unsupportedOSversionDeviceCount = Field("unsupportedOSversionDeviceCount")
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereDeviceFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywheredevice?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice`.
-public typealias UserExperienceAnalyticsWorkFromAnywhereDevice =
-    Model<UserExperienceAnalyticsWorkFromAnywhereDeviceFields>
-
-/// The properties of a `UserExperienceAnalyticsWorkFromAnywhereDevice`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereDeviceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsWorkFromAnywhereDeviceFields()
-    )
-
-    public let id: Field<String>
-    public let autoPilotProfileAssigned: Field<Bool>
-    public let autoPilotRegistered: Field<Bool>
-    public let azureAdDeviceId: Field<String>
-    public let azureAdJoinType: Field<String>
-    public let azureAdRegistered: Field<Bool>
-    public let cloudIdentityScore: Field<Double>
-    public let cloudManagementScore: Field<Double>
-    public let cloudProvisioningScore: Field<Double>
-    public let compliancePolicySetToIntune: Field<Bool>
-    public let deviceId: Field<String>
-    public let deviceName: Field<String>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let isCloudManagedGatewayEnabled: Field<Bool>
-    public let managedBy: Field<String>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let osCheckFailed: Field<Bool>
-    public let osDescription: Field<String>
-    public let osVersion: Field<String>
-    public let otherWorkloadsSetToIntune: Field<Bool>
-    public let ownership: Field<String>
-    public let processor64BitCheckFailed: Field<Bool>
-    public let processorCoreCountCheckFailed: Field<Bool>
-    public let processorFamilyCheckFailed: Field<Bool>
-    public let processorSpeedCheckFailed: Field<Bool>
-    public let ramCheckFailed: Field<Bool>
-    public let secureBootCheckFailed: Field<Bool>
-    public let serialNumber: Field<String>
-    public let storageCheckFailed: Field<Bool>
-    public let tenantAttached: Field<Bool>
-    public let tpmCheckFailed: Field<Bool>
-    public let upgradeEligibility: Field<OperatingSystemUpgradeEligibility>
-    public let windowsScore: Field<Double>
-    public let workFromAnywhereScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.autoPilotProfileAssigned = Field("autoPilotProfileAssigned")
-        self.autoPilotRegistered = Field("autoPilotRegistered")
-        self.azureAdDeviceId = Field("azureAdDeviceId")
-        self.azureAdJoinType = Field("azureAdJoinType")
-        self.azureAdRegistered = Field("azureAdRegistered")
-        self.cloudIdentityScore = Field("cloudIdentityScore")
-        self.cloudManagementScore = Field("cloudManagementScore")
-        self.cloudProvisioningScore = Field("cloudProvisioningScore")
-        self.compliancePolicySetToIntune = Field("compliancePolicySetToIntune")
-        self.deviceId = Field("deviceId")
-        self.deviceName = Field("deviceName")
-        self.healthStatus = Field("healthStatus")
-        self.isCloudManagedGatewayEnabled = Field("isCloudManagedGatewayEnabled")
-        self.managedBy = Field("managedBy")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.osCheckFailed = Field("osCheckFailed")
-        self.osDescription = Field("osDescription")
-        self.osVersion = Field("osVersion")
-        self.otherWorkloadsSetToIntune = Field("otherWorkloadsSetToIntune")
-        self.ownership = Field("ownership")
-        self.processor64BitCheckFailed = Field("processor64BitCheckFailed")
-        self.processorCoreCountCheckFailed = Field("processorCoreCountCheckFailed")
-        self.processorFamilyCheckFailed = Field("processorFamilyCheckFailed")
-        self.processorSpeedCheckFailed = Field("processorSpeedCheckFailed")
-        self.ramCheckFailed = Field("ramCheckFailed")
-        self.secureBootCheckFailed = Field("secureBootCheckFailed")
-        self.serialNumber = Field("serialNumber")
-        self.storageCheckFailed = Field("storageCheckFailed")
-        self.tenantAttached = Field("tenantAttached")
-        self.tpmCheckFailed = Field("tpmCheckFailed")
-        self.upgradeEligibility = Field("upgradeEligibility")
-        self.windowsScore = Field("windowsScore")
-        self.workFromAnywhereScore = Field("workFromAnywhereScore")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsWorkFromAnywhereDevice`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice`.
-public struct UserExperienceAnalyticsWorkFromAnywhereDeviceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsWorkFromAnywhereDevice
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice",
-        model: UserExperienceAnalyticsWorkFromAnywhereDevice.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywheredevicessummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevicesSummary`.
-public typealias UserExperienceAnalyticsWorkFromAnywhereDevicesSummary =
-    Model<UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields>
-
-/// The properties of a `UserExperienceAnalyticsWorkFromAnywhereDevicesSummary`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevicesSummary",
-        fields: UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields()
-    )
-
-    public let autopilotDevicesSummary: Field<UserExperienceAnalyticsAutopilotDevicesSummary>
-    public let cloudIdentityDevicesSummary: Field<UserExperienceAnalyticsCloudIdentityDevicesSummary>
-    public let cloudManagementDevicesSummary: Field<UserExperienceAnalyticsCloudManagementDevicesSummary>
-    public let coManagedDevices: Field<Int32>
-    public let devicesNotAutopilotRegistered: Field<Int32>
-    public let devicesWithoutAutopilotProfileAssigned: Field<Int32>
-    public let devicesWithoutCloudIdentity: Field<Int32>
-    public let intuneDevices: Field<Int32>
-    public let tenantAttachDevices: Field<Int32>
-    public let totalDevices: Field<Int32>
-    public let unsupportedOSversionDevices: Field<Int32>
-    public let windows10Devices: Field<Int32>
-    public let windows10DevicesSummary: Field<UserExperienceAnalyticsWindows10DevicesSummary>
-    public let windows10DevicesWithoutTenantAttach: Field<Int32>
-
-    private init() {
-        self.autopilotDevicesSummary = Field("autopilotDevicesSummary")
-        self.cloudIdentityDevicesSummary = Field("cloudIdentityDevicesSummary")
-        self.cloudManagementDevicesSummary = Field("cloudManagementDevicesSummary")
-        self.coManagedDevices = Field("coManagedDevices")
-        self.devicesNotAutopilotRegistered = Field("devicesNotAutopilotRegistered")
-        self.devicesWithoutAutopilotProfileAssigned = Field("devicesWithoutAutopilotProfileAssigned")
-        self.devicesWithoutCloudIdentity = Field("devicesWithoutCloudIdentity")
-        self.intuneDevices = Field("intuneDevices")
-        self.tenantAttachDevices = Field("tenantAttachDevices")
-        self.totalDevices = Field("totalDevices")
-        self.unsupportedOSversionDevices = Field("unsupportedOSversionDevices")
-        self.windows10Devices = Field("windows10Devices")
-        self.windows10DevicesSummary = Field("windows10DevicesSummary")
-        self.windows10DevicesWithoutTenantAttach = Field("windows10DevicesWithoutTenantAttach")
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields`; read and write
-/// them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywherehardwarereadinessmetric?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`.
-public typealias UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric =
-    Model<UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields>
-
-/// The properties of a `UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields()
-    )
-
-    public let id: Field<String>
-    public let osCheckFailedPercentage: Field<Double>
-    public let processor64BitCheckFailedPercentage: Field<Double>
-    public let processorCoreCountCheckFailedPercentage: Field<Double>
-    public let processorFamilyCheckFailedPercentage: Field<Double>
-    public let processorSpeedCheckFailedPercentage: Field<Double>
-    public let ramCheckFailedPercentage: Field<Double>
-    public let secureBootCheckFailedPercentage: Field<Double>
-    public let storageCheckFailedPercentage: Field<Double>
-    public let totalDeviceCount: Field<Int32>
-    public let tpmCheckFailedPercentage: Field<Double>
-    public let upgradeEligibleDeviceCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.osCheckFailedPercentage = Field("osCheckFailedPercentage")
-        self.processor64BitCheckFailedPercentage = Field("processor64BitCheckFailedPercentage")
-        self.processorCoreCountCheckFailedPercentage = Field("processorCoreCountCheckFailedPercentage")
-        self.processorFamilyCheckFailedPercentage = Field("processorFamilyCheckFailedPercentage")
-        self.processorSpeedCheckFailedPercentage = Field("processorSpeedCheckFailedPercentage")
-        self.ramCheckFailedPercentage = Field("ramCheckFailedPercentage")
-        self.secureBootCheckFailedPercentage = Field("secureBootCheckFailedPercentage")
-        self.storageCheckFailedPercentage = Field("storageCheckFailedPercentage")
-        self.totalDeviceCount = Field("totalDeviceCount")
-        self.tpmCheckFailedPercentage = Field("tpmCheckFailedPercentage")
-        self.upgradeEligibleDeviceCount = Field("upgradeEligibleDeviceCount")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`: `request()` reads, updates or
-/// deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`.
-public struct UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
-        model: UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric.self
-    )
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereMetricFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywheremetric?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric`.
-public typealias UserExperienceAnalyticsWorkFromAnywhereMetric =
-    Model<UserExperienceAnalyticsWorkFromAnywhereMetricFields>
-
-/// The properties of a `UserExperienceAnalyticsWorkFromAnywhereMetric`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereMetricFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsWorkFromAnywhereMetricFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("metricDevices")`).
-    public let metricDevices: Field<[UserExperienceAnalyticsWorkFromAnywhereDevice]>
-
-    private init() {
-        self.id = Field("id")
-        self.metricDevices = Field("metricDevices")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsWorkFromAnywhereMetric`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric`.
-public struct UserExperienceAnalyticsWorkFromAnywhereMetricRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsWorkFromAnywhereMetric
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric",
-        model: UserExperienceAnalyticsWorkFromAnywhereMetric.self,
+        "microsoft.graph.chat",
+        model: Chat.self,
         children: [
-            .init("metricDevices", "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice", collection: true),
-        ]
-    )
-
-    /// `metricDevices.request()` lists them; `metricDevices("userExperienceAnalyticsWorkFromAnywhereDevice-id")`
-    /// addresses one.
-    public var metricDevices: CollectionRequestBuilder<UserExperienceAnalyticsWorkFromAnywhereDeviceRequestBuilder> {
-        .init(client: client, path: path.appending("metricDevices"))
-    }
-}
-
-/// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userexperienceanalyticsworkfromanywheremodelperformance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance`.
-public typealias UserExperienceAnalyticsWorkFromAnywhereModelPerformance =
-    Model<UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields>
-
-/// The properties of a `UserExperienceAnalyticsWorkFromAnywhereModelPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance",
-        base: Entity.self,
-        fields: UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields()
-    )
-
-    public let id: Field<String>
-    public let cloudIdentityScore: Field<Double>
-    public let cloudManagementScore: Field<Double>
-    public let cloudProvisioningScore: Field<Double>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let modelDeviceCount: Field<Int32>
-    public let windowsScore: Field<Double>
-    public let workFromAnywhereScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.cloudIdentityScore = Field("cloudIdentityScore")
-        self.cloudManagementScore = Field("cloudManagementScore")
-        self.cloudProvisioningScore = Field("cloudProvisioningScore")
-        self.healthStatus = Field("healthStatus")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.modelDeviceCount = Field("modelDeviceCount")
-        self.windowsScore = Field("windowsScore")
-        self.workFromAnywhereScore = Field("workFromAnywhereScore")
-    }
-}
-
-/// Requests for one `UserExperienceAnalyticsWorkFromAnywhereModelPerformance`: `request()` reads, updates or deletes
-/// it.
-///
-/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance`.
-public struct UserExperienceAnalyticsWorkFromAnywhereModelPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsWorkFromAnywhereModelPerformance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance",
-        model: UserExperienceAnalyticsWorkFromAnywhereModelPerformance.self
-    )
-}
-
-/// Its properties are listed in `UserFlowApiConnectorConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userflowapiconnectorconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userFlowApiConnectorConfiguration`.
-public typealias UserFlowApiConnectorConfiguration = Model<UserFlowApiConnectorConfigurationFields>
-
-/// The properties of a `UserFlowApiConnectorConfiguration`, inherited ones included.
-public struct UserFlowApiConnectorConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userFlowApiConnectorConfiguration",
-        fields: UserFlowApiConnectorConfigurationFields()
-    )
-
-    /// Present when the request expanded it (`expand("postAttributeCollection")`).
-    public let postAttributeCollection: Field<IdentityApiConnector>
-
-    /// Present when the request expanded it (`expand("postFederationSignup")`).
-    public let postFederationSignup: Field<IdentityApiConnector>
-
-    private init() {
-        self.postAttributeCollection = Field("postAttributeCollection")
-        self.postFederationSignup = Field("postFederationSignup")
-    }
-}
-
-/// Its properties are listed in `UserFlowLanguageConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userflowlanguageconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userFlowLanguageConfiguration`.
-public typealias UserFlowLanguageConfiguration = Model<UserFlowLanguageConfigurationFields>
-
-/// The properties of a `UserFlowLanguageConfiguration`, inherited ones included.
-public struct UserFlowLanguageConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userFlowLanguageConfiguration",
-        base: Entity.self,
-        fields: UserFlowLanguageConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("defaultPages")`).
-    public let defaultPages: Field<[UserFlowLanguagePage]>
-
-    /// Present when the request expanded it (`expand("overridesPages")`).
-    public let overridesPages: Field<[UserFlowLanguagePage]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.defaultPages = Field("defaultPages")
-        self.overridesPages = Field("overridesPages")
-    }
-}
-
-/// Requests for one `UserFlowLanguageConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userFlowLanguageConfiguration`.
-public struct UserFlowLanguageConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserFlowLanguageConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userFlowLanguageConfiguration",
-        model: UserFlowLanguageConfiguration.self,
-        children: [
-            .init("defaultPages", "microsoft.graph.userFlowLanguagePage", collection: true),
-            .init("overridesPages", "microsoft.graph.userFlowLanguagePage", collection: true),
-        ]
-    )
-
-    /// `defaultPages.request()` lists them; `defaultPages("userFlowLanguagePage-id")` addresses one.
-    public var defaultPages: CollectionRequestBuilder<UserFlowLanguagePageRequestBuilder> {
-        .init(client: client, path: path.appending("defaultPages"))
-    }
-
-    /// `overridesPages.request()` lists them; `overridesPages("userFlowLanguagePage-id")` addresses one.
-    public var overridesPages: CollectionRequestBuilder<UserFlowLanguagePageRequestBuilder> {
-        .init(client: client, path: path.appending("overridesPages"))
-    }
-}
-
-/// Its properties are listed in `UserFlowLanguagePageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userflowlanguagepage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userFlowLanguagePage`.
-public typealias UserFlowLanguagePage = Model<UserFlowLanguagePageFields>
-
-/// The properties of a `UserFlowLanguagePage`, inherited ones included.
-public struct UserFlowLanguagePageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userFlowLanguagePage",
-        base: Entity.self,
-        fields: UserFlowLanguagePageFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `UserFlowLanguagePage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userFlowLanguagePage`.
-public struct UserFlowLanguagePageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserFlowLanguagePage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.userFlowLanguagePage", model: UserFlowLanguagePage.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.userFlowType`.
-public typealias UserFlowType = OpenEnum<UserFlowTypeValues>
-
-/// The values of `UserFlowType` that the spec declares; others decode and re-encode too.
-public enum UserFlowTypeValues: EnumValues {
-    public static let known: [String] = [
-        "signUp",
-        "signIn",
-        "signUpOrSignIn",
-        "passwordReset",
-        "profileUpdate",
-        "resourceOwner",
-        "unknownFutureValue",
-    ]
-}
-
-extension UserFlowType {
-    public static var signUp: Self { Self(rawValue: "signUp") }
-
-    public static var signIn: Self { Self(rawValue: "signIn") }
-
-    public static var signUpOrSignIn: Self { Self(rawValue: "signUpOrSignIn") }
-
-    public static var passwordReset: Self { Self(rawValue: "passwordReset") }
-
-    public static var profileUpdate: Self { Self(rawValue: "profileUpdate") }
-
-    public static var resourceOwner: Self { Self(rawValue: "resourceOwner") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/useridentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userIdentity`.
-public typealias UserIdentity = Model<UserIdentityFields>
-
-/// The properties of a `UserIdentity`, inherited ones included.
-public struct UserIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userIdentity",
-        base: Identity.self,
-        fields: UserIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let ipAddress: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.ipAddress = Field("ipAddress")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `UserInsightsSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userinsightssettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userInsightsSettings`.
-public typealias UserInsightsSettings = Model<UserInsightsSettingsFields>
-
-/// The properties of a `UserInsightsSettings`, inherited ones included.
-public struct UserInsightsSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userInsightsSettings",
-        base: Entity.self,
-        fields: UserInsightsSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-    }
-}
-
-/// Requests for one `UserInsightsSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userInsightsSettings`.
-public struct UserInsightsSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserInsightsSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.userInsightsSettings", model: UserInsightsSettings.self)
-}
-
-/// Its properties are listed in `UserInstallStateSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userinstallstatesummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userInstallStateSummary`.
-public typealias UserInstallStateSummary = Model<UserInstallStateSummaryFields>
-
-/// The properties of a `UserInstallStateSummary`, inherited ones included.
-public struct UserInstallStateSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userInstallStateSummary",
-        base: Entity.self,
-        fields: UserInstallStateSummaryFields()
-    )
-
-    public let id: Field<String>
-    public let failedDeviceCount: Field<Int32>
-    public let installedDeviceCount: Field<Int32>
-    public let notInstalledDeviceCount: Field<Int32>
-    public let userName: Field<String>
-
-    /// Present when the request expanded it (`expand("deviceStates")`).
-    public let deviceStates: Field<[DeviceInstallState]>
-
-    private init() {
-        self.id = Field("id")
-        self.failedDeviceCount = Field("failedDeviceCount")
-        self.installedDeviceCount = Field("installedDeviceCount")
-        self.notInstalledDeviceCount = Field("notInstalledDeviceCount")
-        self.userName = Field("userName")
-        self.deviceStates = Field("deviceStates")
-    }
-}
-
-/// Requests for one `UserInstallStateSummary`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userInstallStateSummary`.
-public struct UserInstallStateSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserInstallStateSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userInstallStateSummary",
-        model: UserInstallStateSummary.self,
-        children: [.init("deviceStates", "microsoft.graph.deviceInstallState", collection: true)]
-    )
-
-    /// `deviceStates.request()` lists them; `deviceStates("deviceInstallState-id")` addresses one.
-    public var deviceStates: CollectionRequestBuilder<DeviceInstallStateRequestBuilder> {
-        .init(client: client, path: path.appending("deviceStates"))
-    }
-}
-
-/// Its properties are listed in `UserLastSignInRecommendationInsightSettingFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/userlastsigninrecommendationinsightsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userLastSignInRecommendationInsightSetting`.
-public typealias UserLastSignInRecommendationInsightSetting = Model<UserLastSignInRecommendationInsightSettingFields>
-
-/// The properties of a `UserLastSignInRecommendationInsightSetting`, inherited ones included.
-public struct UserLastSignInRecommendationInsightSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userLastSignInRecommendationInsightSetting",
-        base: AccessReviewRecommendationInsightSetting.self,
-        fields: UserLastSignInRecommendationInsightSettingFields()
-    )
-
-    public let recommendationLookBackDuration: Field<String>
-    public let signInScope: Field<UserSignInRecommendationScope>
-
-    private init() {
-        self.recommendationLookBackDuration = Field("recommendationLookBackDuration")
-        self.signInScope = Field("signInScope")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.userOwnership`.
-public typealias UserOwnership = OpenEnum<UserOwnershipValues>
-
-/// The values of `UserOwnership` that the spec declares; others decode and re-encode too.
-public enum UserOwnershipValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "lawfulBasisForProcessing",
-        "rightToAccess",
-        "rightToBeInformed",
-        "rightToDataPortability",
-        "rightToObject",
-        "rightToRectification",
-        "rightToRestrictionOfProcessing",
-        "rightsRelatedToAutomatedDecisionMaking",
-        "unknownFutureValue",
-    ]
-}
-
-extension UserOwnership {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var lawfulBasisForProcessing: Self { Self(rawValue: "lawfulBasisForProcessing") }
-
-    public static var rightToAccess: Self { Self(rawValue: "rightToAccess") }
-
-    public static var rightToBeInformed: Self { Self(rawValue: "rightToBeInformed") }
-
-    public static var rightToDataPortability: Self { Self(rawValue: "rightToDataPortability") }
-
-    public static var rightToObject: Self { Self(rawValue: "rightToObject") }
-
-    public static var rightToRectification: Self { Self(rawValue: "rightToRectification") }
-
-    public static var rightToRestrictionOfProcessing: Self { Self(rawValue: "rightToRestrictionOfProcessing") }
-
-    public static var rightsRelatedToAutomatedDecisionMaking: Self {
-        Self(rawValue: "rightsRelatedToAutomatedDecisionMaking")
-    }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserPrintFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userprint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userPrint`.
-public typealias UserPrint = Model<UserPrintFields>
-
-/// The properties of a `UserPrint`, inherited ones included.
-public struct UserPrintFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.userPrint", fields: UserPrintFields())
-
-    /// Present when the request expanded it (`expand("recentPrinterShares")`).
-    public let recentPrinterShares: Field<[PrinterShare]>
-
-    private init() {
-        self.recentPrinterShares = Field("recentPrinterShares")
-    }
-}
-
-/// Its properties are listed in `UserProtectionScopeContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userprotectionscopecontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userProtectionScopeContainer`.
-public typealias UserProtectionScopeContainer = Model<UserProtectionScopeContainerFields>
-
-/// The properties of a `UserProtectionScopeContainer`, inherited ones included.
-public struct UserProtectionScopeContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userProtectionScopeContainer",
-        base: Entity.self,
-        fields: UserProtectionScopeContainerFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `UserProtectionScopeContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userProtectionScopeContainer`.
-public struct UserProtectionScopeContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserProtectionScopeContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userProtectionScopeContainer",
-        model: UserProtectionScopeContainer.self,
-        operations: [.init("compute", .post, response: .collection(.model(PolicyUserScope.self)))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.userProtectionScopeContainer/compute` (POST).
-    public func compute(
-        activities: UserActivityTypes,
-        locations: [PolicyLocation],
-        pivotOn: PolicyPivotProperty,
-        deviceMetadata: DeviceMetadata,
-        integratedAppMetadata: IntegratedApplicationMetadata
-    ) -> OperationRequest<[PolicyUserScope]> {
-        var request = APIRequest(method: .post, path: path.appending("compute"))
-        var body = JSONObject()
-        body.set("activities", activities)
-        body.set("locations", locations)
-        body.set("pivotOn", pivotOn)
-        body.set("deviceMetadata", deviceMetadata)
-        body.set("integratedAppMetadata", integratedAppMetadata)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([PolicyUserScope].self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.userPurpose`.
-public typealias UserPurpose = OpenEnum<UserPurposeValues>
-
-/// The values of `UserPurpose` that the spec declares; others decode and re-encode too.
-public enum UserPurposeValues: EnumValues {
-    public static let known: [String] = [
-        "user",
-        "linked",
-        "shared",
-        "room",
-        "equipment",
-        "others",
-        "unknownFutureValue",
-    ]
-}
-
-extension UserPurpose {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var linked: Self { Self(rawValue: "linked") }
-
-    public static var shared: Self { Self(rawValue: "shared") }
-
-    public static var room: Self { Self(rawValue: "room") }
-
-    public static var equipment: Self { Self(rawValue: "equipment") }
-
-    public static var others: Self { Self(rawValue: "others") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserRegistrationDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userRegistrationDetails`.
-public typealias UserRegistrationDetails = Model<UserRegistrationDetailsFields>
-
-/// The properties of a `UserRegistrationDetails`, inherited ones included.
-public struct UserRegistrationDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userRegistrationDetails",
-        base: Entity.self,
-        fields: UserRegistrationDetailsFields()
-    )
-
-    public let id: Field<String>
-    public let isAdmin: Field<Bool>
-    public let isMfaCapable: Field<Bool>
-    public let isMfaRegistered: Field<Bool>
-    public let isPasswordlessCapable: Field<Bool>
-    public let isSsprCapable: Field<Bool>
-    public let isSsprEnabled: Field<Bool>
-    public let isSsprRegistered: Field<Bool>
-    public let isSystemPreferredAuthenticationMethodEnabled: Field<Bool>
-    public let lastUpdatedDateTime: Field<Date>
-    public let methodsRegistered: Field<[String]>
-    public let systemPreferredAuthenticationMethods: Field<[String]>
-    public let userDisplayName: Field<String>
-    public let userPreferredMethodForSecondaryAuthentication: Field<UserDefaultAuthenticationMethod>
-    public let userPrincipalName: Field<String>
-    public let userType: Field<SignInUserType>
-
-    private init() {
-        self.id = Field("id")
-        self.isAdmin = Field("isAdmin")
-        self.isMfaCapable = Field("isMfaCapable")
-        self.isMfaRegistered = Field("isMfaRegistered")
-        self.isPasswordlessCapable = Field("isPasswordlessCapable")
-        self.isSsprCapable = Field("isSsprCapable")
-        self.isSsprEnabled = Field("isSsprEnabled")
-        self.isSsprRegistered = Field("isSsprRegistered")
-        self.isSystemPreferredAuthenticationMethodEnabled = Field("isSystemPreferredAuthenticationMethodEnabled")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.methodsRegistered = Field("methodsRegistered")
-        self.systemPreferredAuthenticationMethods = Field("systemPreferredAuthenticationMethods")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPreferredMethodForSecondaryAuthentication = Field("userPreferredMethodForSecondaryAuthentication")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userType = Field("userType")
-    }
-}
-
-/// Requests for one `UserRegistrationDetails`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userRegistrationDetails`.
-public struct UserRegistrationDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserRegistrationDetails
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userRegistrationDetails",
-        model: UserRegistrationDetails.self
-    )
-}
-
-/// Its properties are listed in `UserRegistrationFeatureCountFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationfeaturecount?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userRegistrationFeatureCount`.
-public typealias UserRegistrationFeatureCount = Model<UserRegistrationFeatureCountFields>
-
-/// The properties of a `UserRegistrationFeatureCount`, inherited ones included.
-public struct UserRegistrationFeatureCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userRegistrationFeatureCount",
-        fields: UserRegistrationFeatureCountFields()
-    )
-
-    public let feature: Field<AuthenticationMethodFeature>
-    public let userCount: Field<Int64>
-
-    private init() {
-        self.feature = Field("feature")
-        self.userCount = Field("userCount")
-    }
-}
-
-/// Its properties are listed in `UserRegistrationFeatureSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationfeaturesummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userRegistrationFeatureSummary`.
-public typealias UserRegistrationFeatureSummary = Model<UserRegistrationFeatureSummaryFields>
-
-/// The properties of a `UserRegistrationFeatureSummary`, inherited ones included.
-public struct UserRegistrationFeatureSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userRegistrationFeatureSummary",
-        fields: UserRegistrationFeatureSummaryFields()
-    )
-
-    public let totalUserCount: Field<Int64>
-    public let userRegistrationFeatureCounts: Field<[UserRegistrationFeatureCount]>
-    public let userRoles: Field<IncludedUserRoles>
-    public let userTypes: Field<IncludedUserTypes>
-
-    private init() {
-        self.totalUserCount = Field("totalUserCount")
-        self.userRegistrationFeatureCounts = Field("userRegistrationFeatureCounts")
-        self.userRoles = Field("userRoles")
-        self.userTypes = Field("userTypes")
-    }
-}
-
-/// Its properties are listed in `UserRegistrationMethodCountFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationmethodcount?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userRegistrationMethodCount`.
-public typealias UserRegistrationMethodCount = Model<UserRegistrationMethodCountFields>
-
-/// The properties of a `UserRegistrationMethodCount`, inherited ones included.
-public struct UserRegistrationMethodCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userRegistrationMethodCount",
-        fields: UserRegistrationMethodCountFields()
-    )
-
-    public let authenticationMethod: Field<String>
-    public let userCount: Field<Int64>
-
-    private init() {
-        self.authenticationMethod = Field("authenticationMethod")
-        self.userCount = Field("userCount")
-    }
-}
-
-/// Its properties are listed in `UserRegistrationMethodSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userregistrationmethodsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userRegistrationMethodSummary`.
-public typealias UserRegistrationMethodSummary = Model<UserRegistrationMethodSummaryFields>
-
-/// The properties of a `UserRegistrationMethodSummary`, inherited ones included.
-public struct UserRegistrationMethodSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userRegistrationMethodSummary",
-        fields: UserRegistrationMethodSummaryFields()
-    )
-
-    public let totalUserCount: Field<Int64>
-    public let userRegistrationMethodCounts: Field<[UserRegistrationMethodCount]>
-    public let userRoles: Field<IncludedUserRoles>
-    public let userTypes: Field<IncludedUserTypes>
-
-    private init() {
-        self.totalUserCount = Field("totalUserCount")
-        self.userRegistrationMethodCounts = Field("userRegistrationMethodCounts")
-        self.userRoles = Field("userRoles")
-        self.userTypes = Field("userTypes")
-    }
-}
-
-/// Requests for one `User`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.user`.
-public struct UserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = User
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.user",
-        model: User.self,
-        children: [
-            .init("activities", "microsoft.graph.userActivity", collection: true),
-            .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
-            .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
-            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("authentication", "microsoft.graph.authentication", collection: false),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "DELETE"),
-            .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
-            .init("calendars", "microsoft.graph.calendar", collection: true),
-            .init(
-                "calendarView",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("chats", "microsoft.graph.chat", collection: true),
-            .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
-            .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
-            .init("contactFolders", "microsoft.graph.contactFolder", collection: true),
-            .init("contacts", "microsoft.graph.contact", collection: true),
-            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
-            .init("dataSecurityAndGovernance", "microsoft.graph.userDataSecurityAndGovernance", collection: false),
-            .init(
-                "deviceManagementTroubleshootingEvents",
-                "microsoft.graph.deviceManagementTroubleshootingEvent",
-                collection: true
-            ),
-            .init("directReports", "microsoft.graph.directoryObject", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("drives", "microsoft.graph.drive", collection: true),
-            .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
-            .init("events", "microsoft.graph.event", collection: true),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("followedSites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
-            .init(
-                "inferenceClassification",
-                "microsoft.graph.inferenceClassification",
-                collection: false,
-                refusing: "DELETE"
-            ),
-            .init("insights", "microsoft.graph.itemInsights", collection: false),
-            .init("joinedTeams", "microsoft.graph.team", collection: true),
-            .init("licenseDetails", "microsoft.graph.licenseDetails", collection: true),
-            .init("mailFolders", "microsoft.graph.mailFolder", collection: true),
-            .init("managedAppRegistrations", "microsoft.graph.managedAppRegistration", collection: true),
-            .init("managedDevices", "microsoft.graph.managedDevice", collection: true),
-            .init("manager", "microsoft.graph.directoryObject", collection: false),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("messages", "microsoft.graph.message", collection: true),
-            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
-            .init("onenote", "microsoft.graph.onenote", collection: false),
-            .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
-            .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
-            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "people",
-                "microsoft.graph.person",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
+            .init("installedApps", "microsoft.graph.teamsAppInstallation", collection: true),
+            .init("lastMessagePreview", "microsoft.graph.chatMessageInfo", collection: false),
+            .init("members", "microsoft.graph.conversationMember", collection: true),
+            .init("messages", "microsoft.graph.chatMessage", collection: true),
             .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false),
-            .init(
-                "photos",
-                "microsoft.graph.profilePhoto",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("planner", "microsoft.graph.plannerUser", collection: false),
-            .init("presence", "microsoft.graph.presence", collection: false),
-            .init("registeredDevices", "microsoft.graph.directoryObject", collection: true),
-            .init("scopedRoleMemberOf", "microsoft.graph.scopedRoleMembership", collection: true),
-            .init("settings", "microsoft.graph.userSettings", collection: false),
-            .init("solutions", "microsoft.graph.userSolutionRoot", collection: false),
-            .init("sponsorOf", "microsoft.graph.directoryObject", collection: true),
-            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
-            .init("teamwork", "microsoft.graph.userTeamwork", collection: false),
-            .init("todo", "microsoft.graph.todo", collection: false),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+            .init("pinnedMessages", "microsoft.graph.pinnedChatMessageInfo", collection: true),
+            .init("tabs", "microsoft.graph.teamsTab", collection: true),
+            .init("targetedMessages", "microsoft.graph.targetedChatMessage", collection: true),
         ],
         operations: [
-            .init("assignLicense", .post, response: .model(User.self)),
-            .init("changePassword", .post),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("exportPersonalData", .post),
-            .init("findMeetingTimes", .post, response: .model(MeetingTimeSuggestionsResult.self)),
-            .init("getMailTips", .post, response: .collection(.model(MailTips.self))),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeAllDevicesFromManagement", .post),
-            .init("reprocessLicenseAssignment", .post, response: .model(User.self)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post),
-            .init("revokeSignInSessions", .post, response: .boolean),
-            .init("sendMail", .post),
-            .init("translateExchangeIds", .post, response: .collection(.model(ConvertIdResult.self))),
-            .init("wipeManagedAppRegistrationsByDeviceTag", .post),
-            .init("exportDeviceAndAppManagementData", .get, response: .model(DeviceAndAppManagementData.self)),
-            .init(
-                "getManagedAppDiagnosticStatuses",
-                .get,
-                response: .collection(.model(ManagedAppDiagnosticStatus.self))
-            ),
-            .init("getManagedAppPolicies", .get, response: .collection(.model(ManagedAppPolicy.self))),
-            .init("getManagedDevicesWithAppFailures", .get, response: .collection(.string)),
-            .init("reminderView", .get, response: .collection(.model(Reminder.self))),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(User.self))),
+            .init("completeMigration", .post),
+            .init("hideForUser", .post),
+            .init("markChatReadForUser", .post),
+            .init("markChatUnreadForUser", .post),
+            .init("removeAllAccessForUser", .post),
+            .init("sendActivityNotification", .post),
+            .init("startMigration", .post),
+            .init("unhideForUser", .post),
+            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+            .init("getAllRetainedMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
         ]
     )
 
-    /// `activities.request()` lists them; `activities("userActivity-id")` addresses one.
-    public var activities: CollectionRequestBuilder<UserActivityRequestBuilder> {
-        .init(client: client, path: path.appending("activities"))
+    /// `installedApps.request()` lists them; `installedApps("teamsAppInstallation-id")` addresses one.
+    public var installedApps: CollectionRequestBuilder<TeamsAppInstallationRequestBuilder> {
+        .init(client: client, path: path.appending("installedApps"))
     }
 
-    /// `adhocCalls.request()` lists them; `adhocCalls("adhocCall-id")` addresses one.
-    public var adhocCalls: CollectionRequestBuilder<AdhocCallRequestBuilder> {
-        .init(client: client, path: path.appending("adhocCalls"))
+    public var lastMessagePreview: ChatMessageInfoRequestBuilder {
+        .init(client: client, path: path.appending("lastMessagePreview"))
     }
 
-    /// `agreementAcceptances.request()` lists them; `agreementAcceptances("agreementAcceptance-id")` addresses one.
-    public var agreementAcceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
-        .init(client: client, path: path.appending("agreementAcceptances"))
+    /// `members.request()` lists them; `members("conversationMember-id")` addresses one.
+    public var members: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
+        .init(client: client, path: path.appending("members"))
     }
 
-    /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
-    public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("appRoleAssignments"))
-    }
-
-    public var authentication: AuthenticationRequestBuilder {
-        .init(client: client, path: path.appending("authentication"))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var calendar: OutlookCalendarRequestBuilder {
-        .init(client: client, path: path.appending("calendar", refusing: [.delete]))
-    }
-
-    /// `calendarGroups.request()` lists them; `calendarGroups("calendarGroup-id")` addresses one.
-    public var calendarGroups: CollectionRequestBuilder<CalendarGroupRequestBuilder> {
-        .init(client: client, path: path.appending("calendarGroups"))
-    }
-
-    /// `calendars.request()` lists them; `calendars("calendar-id")` addresses one.
-    public var calendars: CollectionRequestBuilder<OutlookCalendarRequestBuilder> {
-        .init(client: client, path: path.appending("calendars"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
-    public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("calendarView", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// `chats.request()` lists them; `chats("chat-id")` addresses one.
-    public var chats: CollectionRequestBuilder<ChatRequestBuilder> {
-        .init(client: client, path: path.appending("chats"))
-    }
-
-    public var cloudClipboard: CloudClipboardRootRequestBuilder {
-        .init(client: client, path: path.appending("cloudClipboard"))
-    }
-
-    /// `cloudPCs.request()` lists them; `cloudPCs("cloudPC-id")` addresses one.
-    public var cloudPCs: CollectionRequestBuilder<CloudPCRequestBuilder> {
-        .init(client: client, path: path.appending("cloudPCs"))
-    }
-
-    /// `contactFolders.request()` lists them; `contactFolders("contactFolder-id")` addresses one.
-    public var contactFolders: CollectionRequestBuilder<ContactFolderRequestBuilder> {
-        .init(client: client, path: path.appending("contactFolders"))
-    }
-
-    /// `contacts.request()` lists them; `contacts("contact-id")` addresses one.
-    public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
-        .init(client: client, path: path.appending("contacts"))
-    }
-
-    /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
-    public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("createdObjects"))
-    }
-
-    public var dataSecurityAndGovernance: UserDataSecurityAndGovernanceRequestBuilder {
-        .init(client: client, path: path.appending("dataSecurityAndGovernance"))
-    }
-
-    /// `deviceManagementTroubleshootingEvents.request()` lists them; `deviceManagementTroubleshootingEvents("id")`
-    /// addresses one.
-    public var deviceManagementTroubleshootingEvents:
-        CollectionRequestBuilder<DeviceManagementTroubleshootingEventRequestBuilder>
-    {
-        .init(client: client, path: path.appending("deviceManagementTroubleshootingEvents"))
-    }
-
-    /// `directReports.request()` lists them; `directReports("directoryObject-id")` addresses one.
-    public var directReports: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("directReports"))
-    }
-
-    public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
-
-    /// `drives.request()` lists them; `drives("drive-id")` addresses one.
-    public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
-        .init(client: client, path: path.appending("drives"))
-    }
-
-    public var employeeExperience: EmployeeExperienceUserRequestBuilder {
-        .init(client: client, path: path.appending("employeeExperience"))
-    }
-
-    /// `events.request()` lists them; `events("event-id")` addresses one.
-    public var events: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(client: client, path: path.appending("events"))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `followedSites.request()` lists them; `followedSites("site-id")` addresses one.
-    public var followedSites: CollectionRequestBuilder<SiteRequestBuilder> {
-        .init(client: client, path: path.appending("followedSites", refusing: [.post], itemsRefusing: [.delete]))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var inferenceClassification: InferenceClassificationRequestBuilder {
-        .init(client: client, path: path.appending("inferenceClassification", refusing: [.delete]))
-    }
-
-    public var insights: ItemInsightsRequestBuilder { .init(client: client, path: path.appending("insights")) }
-
-    /// `joinedTeams.request()` lists them; `joinedTeams("team-id")` addresses one.
-    public var joinedTeams: CollectionRequestBuilder<TeamRequestBuilder> {
-        .init(client: client, path: path.appending("joinedTeams"))
-    }
-
-    /// `licenseDetails.request()` lists them; `licenseDetails("licenseDetails-id")` addresses one.
-    public var licenseDetails: CollectionRequestBuilder<LicenseDetailsRequestBuilder> {
-        .init(client: client, path: path.appending("licenseDetails"))
-    }
-
-    /// `mailFolders.request()` lists them; `mailFolders("mailFolder-id")` addresses one.
-    public var mailFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {
-        .init(client: client, path: path.appending("mailFolders"))
-    }
-
-    /// `managedAppRegistrations.request()` lists them; `managedAppRegistrations("managedAppRegistration-id")` addresses
-    /// one.
-    public var managedAppRegistrations: CollectionRequestBuilder<ManagedAppRegistrationRequestBuilder> {
-        .init(client: client, path: path.appending("managedAppRegistrations"))
-    }
-
-    /// `managedDevices.request()` lists them; `managedDevices("managedDevice-id")` addresses one.
-    public var managedDevices: CollectionRequestBuilder<ManagedDeviceRequestBuilder> {
-        .init(client: client, path: path.appending("managedDevices"))
-    }
-
-    public var manager: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("manager")) }
-
-    /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
-    public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("memberOf"))
-    }
-
-    /// `messages.request()` lists them; `messages("message-id")` addresses one.
-    public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
+    /// `messages.request()` lists them; `messages("chatMessage-id")` addresses one.
+    public var messages: CollectionRequestBuilder<ChatMessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
-    }
-
-    /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
-    /// one.
-    public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
-        .init(client: client, path: path.appending("oauth2PermissionGrants"))
-    }
-
-    public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
-
-    /// `onlineMeetings.request()` lists them; `onlineMeetings("onlineMeeting-id")` addresses one.
-    public var onlineMeetings: CollectionRequestBuilder<OnlineMeetingRequestBuilder> {
-        .init(client: client, path: path.appending("onlineMeetings"))
-    }
-
-    public var onPremisesSyncBehavior: OnPremisesSyncBehaviorRequestBuilder {
-        .init(client: client, path: path.appending("onPremisesSyncBehavior"))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var outlook: OutlookUserRequestBuilder {
-        .init(client: client, path: path.appending("outlook", refusing: [.patch, .put, .delete]))
-    }
-
-    /// `ownedDevices.request()` lists them; `ownedDevices("directoryObject-id")` addresses one.
-    public var ownedDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("ownedDevices"))
-    }
-
-    /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
-    public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("ownedObjects"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `people.request()` lists them; `people("person-id")` addresses one.
-    public var people: CollectionRequestBuilder<PersonRequestBuilder> {
-        .init(client: client, path: path.appending("people", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
@@ -7779,917 +467,68 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("permissionGrants"))
     }
 
-    public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `photos.request()` lists them; `photos("profilePhoto-id")` addresses one.
-    public var photos: CollectionRequestBuilder<ProfilePhotoRequestBuilder> {
-        .init(client: client, path: path.appending("photos", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
+    /// `pinnedMessages.request()` lists them; `pinnedMessages("pinnedChatMessageInfo-id")` addresses one.
+    public var pinnedMessages: CollectionRequestBuilder<PinnedChatMessageInfoRequestBuilder> {
+        .init(client: client, path: path.appending("pinnedMessages"))
     }
 
-    public var planner: PlannerUserRequestBuilder { .init(client: client, path: path.appending("planner")) }
-
-    public var presence: PresenceRequestBuilder { .init(client: client, path: path.appending("presence")) }
-
-    /// `registeredDevices.request()` lists them; `registeredDevices("directoryObject-id")` addresses one.
-    public var registeredDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("registeredDevices"))
+    /// `tabs.request()` lists them; `tabs("teamsTab-id")` addresses one.
+    public var tabs: CollectionRequestBuilder<TeamsTabRequestBuilder> {
+        .init(client: client, path: path.appending("tabs"))
     }
 
-    /// `scopedRoleMemberOf.request()` lists them; `scopedRoleMemberOf("scopedRoleMembership-id")` addresses one.
-    public var scopedRoleMemberOf: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
-        .init(client: client, path: path.appending("scopedRoleMemberOf"))
+    /// `targetedMessages.request()` lists them; `targetedMessages("targetedChatMessage-id")` addresses one.
+    public var targetedMessages: CollectionRequestBuilder<TargetedChatMessageRequestBuilder> {
+        .init(client: client, path: path.appending("targetedMessages"))
     }
 
-    public var settings: UserSettingsRequestBuilder { .init(client: client, path: path.appending("settings")) }
-
-    public var solutions: UserSolutionRootRequestBuilder { .init(client: client, path: path.appending("solutions")) }
-
-    /// `sponsorOf.request()` lists them; `sponsorOf("directoryObject-id")` addresses one.
-    public var sponsorOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("sponsorOf"))
+    /// - Remark: Generated from `microsoft.graph.chat/completeMigration` (POST).
+    public func completeMigration() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("completeMigration"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
-    public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("sponsors"))
-    }
-
-    public var teamwork: UserTeamworkRequestBuilder { .init(client: client, path: path.appending("teamwork")) }
-
-    public var todo: TodoRequestBuilder { .init(client: client, path: path.appending("todo")) }
-
-    /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
-    public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("transitiveMemberOf"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/assignLicense` (POST).
-    public func assignLicense(addLicenses: [AssignedLicense], removeLicenses: [String]) -> OperationRequest<User> {
-        var request = APIRequest(method: .post, path: path.appending("assignLicense"))
+    /// - Remark: Generated from `microsoft.graph.chat/hideForUser` (POST).
+    public func hideForUser(user: TeamworkUserIdentity) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("hideForUser"))
         var body = JSONObject()
-        body.set("addLicenses", addLicenses)
-        body.set("removeLicenses", removeLicenses)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(User.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/changePassword` (POST).
-    public func changePassword(currentPassword: String, newPassword: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("changePassword"))
-        var body = JSONObject()
-        body.set("currentPassword", currentPassword)
-        body.set("newPassword", newPassword)
+        body.set("user", user)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.user/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
+    /// - Remark: Generated from `microsoft.graph.chat/markChatReadForUser` (POST).
+    public func markChatReadForUser(user: TeamworkUserIdentity) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("markChatReadForUser"))
         var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/exportPersonalData` (POST).
-    public func exportPersonalData(storageLocation: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("exportPersonalData"))
-        var body = JSONObject()
-        body.set("storageLocation", storageLocation)
+        body.set("user", user)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.user/findMeetingTimes` (POST).
-    public func findMeetingTimes(
-        attendees: [AttendeeBase],
-        locationConstraint: LocationConstraint,
-        timeConstraint: TimeConstraint,
-        meetingDuration: String,
-        maxCandidates: Int32,
-        isOrganizerOptional: Bool,
-        returnSuggestionReasons: Bool,
-        minimumAttendeePercentage: Double
-    ) -> OperationRequest<MeetingTimeSuggestionsResult> {
-        var request = APIRequest(method: .post, path: path.appending("findMeetingTimes"))
-        var body = JSONObject()
-        body.set("attendees", attendees)
-        body.set("locationConstraint", locationConstraint)
-        body.set("timeConstraint", timeConstraint)
-        body.set("meetingDuration", meetingDuration)
-        body.set("maxCandidates", maxCandidates)
-        body.set("isOrganizerOptional", isOrganizerOptional)
-        body.set("returnSuggestionReasons", returnSuggestionReasons)
-        body.set("minimumAttendeePercentage", minimumAttendeePercentage)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(MeetingTimeSuggestionsResult.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/getMailTips` (POST).
-    public func getMailTips(emailAddresses: [String], mailTipsOptions: MailTipsType) -> OperationRequest<[MailTips]> {
-        var request = APIRequest(method: .post, path: path.appending("getMailTips"))
-        var body = JSONObject()
-        body.set("EmailAddresses", emailAddresses)
-        body.set("MailTipsOptions", mailTipsOptions)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([MailTips].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/removeAllDevicesFromManagement` (POST).
-    public func removeAllDevicesFromManagement() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("removeAllDevicesFromManagement"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/reprocessLicenseAssignment` (POST).
-    public func reprocessLicenseAssignment() -> OperationRequest<User> {
-        let request = APIRequest(method: .post, path: path.appending("reprocessLicenseAssignment"))
-        return OperationRequest(client: client, request: request, decoder: .model(User.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/retryServiceProvisioning` (POST).
-    public func retryServiceProvisioning() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("retryServiceProvisioning"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/revokeSignInSessions` (POST).
-    public func revokeSignInSessions() -> OperationRequest<Bool> {
-        let request = APIRequest(method: .post, path: path.appending("revokeSignInSessions"))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/sendMail` (POST).
-    public func sendMail(message: Message, saveToSentItems: Bool) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("sendMail"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("SaveToSentItems", saveToSentItems)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/translateExchangeIds` (POST).
-    public func translateExchangeIds(
-        inputIds: [String],
-        targetIdType: ExchangeIdFormat,
-        sourceIdType: ExchangeIdFormat
-    ) -> OperationRequest<[ConvertIdResult]> {
-        var request = APIRequest(method: .post, path: path.appending("translateExchangeIds"))
-        var body = JSONObject()
-        body.set("InputIds", inputIds)
-        body.set("TargetIdType", targetIdType)
-        body.set("SourceIdType", sourceIdType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ConvertIdResult].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/wipeManagedAppRegistrationsByDeviceTag` (POST).
-    public func wipeManagedAppRegistrationsByDeviceTag(deviceTag: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("wipeManagedAppRegistrationsByDeviceTag"))
-        var body = JSONObject()
-        body.set("deviceTag", deviceTag)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/exportDeviceAndAppManagementData` (GET).
-    public func exportDeviceAndAppManagementData() -> OperationRequest<DeviceAndAppManagementData> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "exportDeviceAndAppManagementData", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(DeviceAndAppManagementData.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/exportDeviceAndAppManagementData` (GET).
-    public func exportDeviceAndAppManagementData(
-        skip: Int32,
-        top: Int32
-    ) -> OperationRequest<DeviceAndAppManagementData> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "exportDeviceAndAppManagementData",
-                parameters: [("skip", ODataLiteral(json: skip)), ("top", ODataLiteral(json: top))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(DeviceAndAppManagementData.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/getManagedAppDiagnosticStatuses` (GET).
-    public func getManagedAppDiagnosticStatuses() -> CollectionRequest<ManagedAppDiagnosticStatus> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getManagedAppDiagnosticStatuses", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/getManagedAppPolicies` (GET).
-    public func getManagedAppPolicies() -> CollectionRequest<ManagedAppPolicy> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getManagedAppPolicies", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/getManagedDevicesWithAppFailures` (GET).
-    public func getManagedDevicesWithAppFailures() -> OperationRequest<[String]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getManagedDevicesWithAppFailures", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/reminderView` (GET).
-    public func reminderView(startDateTime: String, endDateTime: String) -> CollectionRequest<Reminder> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "reminderView",
-                parameters: [
-                    ("StartDateTime", ODataLiteral(json: startDateTime)),
-                    ("EndDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-extension CollectionRequestBuilder where Item == UserRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.user/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.user/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
+    /// - Remark: Generated from `microsoft.graph.chat/markChatUnreadForUser` (POST).
+    public func markChatUnreadForUser(
+        user: TeamworkUserIdentity,
+        lastMessageReadDateTime: Date
     ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
+        var request = APIRequest(method: .post, path: path.appending("markChatUnreadForUser"))
         var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
+        body.set("user", user)
+        body.set("lastMessageReadDateTime", lastMessageReadDateTime)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.user/delta` (GET).
-    public func delta() -> CollectionRequest<User> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `UserScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userScope`.
-public typealias UserScope = Model<UserScopeFields>
-
-/// The properties of a `UserScope`, inherited ones included.
-public struct UserScopeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.userScope", base: ScopeBase.self, fields: UserScopeFields())
-    public let identity: Field<String>
-
-    private init() {
-        self.identity = Field("identity")
-    }
-}
-
-/// Its properties are listed in `UserScopeTeamsAppInstallationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userscopeteamsappinstallation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation`.
-public typealias UserScopeTeamsAppInstallation = Model<UserScopeTeamsAppInstallationFields>
-
-/// The properties of a `UserScopeTeamsAppInstallation`, inherited ones included.
-public struct UserScopeTeamsAppInstallationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userScopeTeamsAppInstallation",
-        base: TeamsAppInstallation.self,
-        fields: UserScopeTeamsAppInstallationFields()
-    )
-
-    public let id: Field<String>
-    public let consentedPermissionSet: Field<TeamsAppPermissionSet>
-
-    /// Present when the request expanded it (`expand("teamsApp")`).
-    public let teamsApp: Field<TeamsApp>
-
-    /// Present when the request expanded it (`expand("teamsAppDefinition")`).
-    public let teamsAppDefinition: Field<TeamsAppDefinition>
-
-    /// Present when the request expanded it (`expand("chat")`).
-    public let chat: Field<Chat>
-
-    private init() {
-        self.id = Field("id")
-        self.consentedPermissionSet = Field("consentedPermissionSet")
-        self.teamsApp = Field("teamsApp")
-        self.teamsAppDefinition = Field("teamsAppDefinition")
-        self.chat = Field("chat")
-    }
-}
-
-/// Requests for one `UserScopeTeamsAppInstallation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation`.
-public struct UserScopeTeamsAppInstallationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserScopeTeamsAppInstallation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userScopeTeamsAppInstallation",
-        model: UserScopeTeamsAppInstallation.self,
-        children: [
-            .init("teamsApp", "microsoft.graph.teamsApp", collection: false),
-            .init("teamsAppDefinition", "microsoft.graph.teamsAppDefinition", collection: false),
-            .init("chat", "microsoft.graph.chat", collection: false),
-        ],
-        operations: [.init("upgrade", .post)]
-    )
-
-    public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
-
-    public var teamsAppDefinition: TeamsAppDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("teamsAppDefinition"))
-    }
-
-    public var chat: ChatRequestBuilder { .init(client: client, path: path.appending("chat")) }
-
-    /// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation/upgrade` (POST).
-    public func upgrade(consentedPermissionSet: TeamsAppPermissionSet) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("upgrade"))
+    /// - Remark: Generated from `microsoft.graph.chat/removeAllAccessForUser` (POST).
+    public func removeAllAccessForUser(user: TeamworkUserIdentity) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("removeAllAccessForUser"))
         var body = JSONObject()
-        body.set("consentedPermissionSet", consentedPermissionSet)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.userScopeType`.
-public typealias UserScopeType = OpenEnum<UserScopeTypeValues>
-
-/// The values of `UserScopeType` that the spec declares; others decode and re-encode too.
-public enum UserScopeTypeValues: EnumValues {
-    public static let known: [String] = ["user", "group", "tenant", "unknownFutureValue"]
-}
-
-extension UserScopeType {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var tenant: Self { Self(rawValue: "tenant") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserSecurityStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersecuritystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userSecurityState`.
-public typealias UserSecurityState = Model<UserSecurityStateFields>
-
-/// The properties of a `UserSecurityState`, inherited ones included.
-public struct UserSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.userSecurityState", fields: UserSecurityStateFields())
-    public let aadUserId: Field<String>
-    public let accountName: Field<String>
-    public let domainName: Field<String>
-    public let emailRole: Field<EmailRole>
-    public let isVpn: Field<Bool>
-    public let logonDateTime: Field<Date>
-    public let logonId: Field<String>
-    public let logonIp: Field<String>
-    public let logonLocation: Field<String>
-    public let logonType: Field<LogonType>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let riskScore: Field<String>
-    public let userAccountType: Field<UserAccountSecurityType>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.aadUserId = Field("aadUserId")
-        self.accountName = Field("accountName")
-        self.domainName = Field("domainName")
-        self.emailRole = Field("emailRole")
-        self.isVpn = Field("isVpn")
-        self.logonDateTime = Field("logonDateTime")
-        self.logonId = Field("logonId")
-        self.logonIp = Field("logonIp")
-        self.logonLocation = Field("logonLocation")
-        self.logonType = Field("logonType")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.riskScore = Field("riskScore")
-        self.userAccountType = Field("userAccountType")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `UserSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userSettings`.
-public typealias UserSettings = Model<UserSettingsFields>
-
-/// The properties of a `UserSettings`, inherited ones included.
-public struct UserSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userSettings",
-        base: Entity.self,
-        fields: UserSettingsFields()
-    )
-    public let id: Field<String>
-    public let contributionToContentDiscoveryAsOrganizationDisabled: Field<Bool>
-    public let contributionToContentDiscoveryDisabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("exchange")`).
-    public let exchange: Field<ExchangeSettings>
-
-    /// Present when the request expanded it (`expand("itemInsights")`).
-    public let itemInsights: Field<UserInsightsSettings>
-
-    /// Present when the request expanded it (`expand("shiftPreferences")`).
-    public let shiftPreferences: Field<ShiftPreferences>
-
-    /// Present when the request expanded it (`expand("storage")`).
-    public let storageValue: Field<UserStorage>
-
-    /// Present when the request expanded it (`expand("windows")`).
-    public let windows: Field<[WindowsSetting]>
-
-    /// Present when the request expanded it (`expand("workHoursAndLocations")`).
-    public let workHoursAndLocations: Field<WorkHoursAndLocationsSetting>
-
-    private init() {
-        self.id = Field("id")
-        self.contributionToContentDiscoveryAsOrganizationDisabled = Field(
-            "contributionToContentDiscoveryAsOrganizationDisabled"
-        )
-        self.contributionToContentDiscoveryDisabled = Field("contributionToContentDiscoveryDisabled")
-        self.exchange = Field("exchange")
-        self.itemInsights = Field("itemInsights")
-        self.shiftPreferences = Field("shiftPreferences")
-        self.storageValue = Field("storage")
-        self.windows = Field("windows")
-        self.workHoursAndLocations = Field("workHoursAndLocations")
-    }
-}
-
-/// Requests for one `UserSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userSettings`.
-public struct UserSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userSettings",
-        model: UserSettings.self,
-        children: [
-            .init("exchange", "microsoft.graph.exchangeSettings", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("itemInsights", "microsoft.graph.userInsightsSettings", collection: false),
-            .init("shiftPreferences", "microsoft.graph.shiftPreferences", collection: false),
-            .init("storage", "microsoft.graph.userStorage", collection: false),
-            .init("windows", "microsoft.graph.windowsSetting", collection: true),
-            .init(
-                "workHoursAndLocations",
-                "microsoft.graph.workHoursAndLocationsSetting",
-                collection: false,
-                refusing: "DELETE"
-            ),
-        ]
-    )
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var exchange: ExchangeSettingsRequestBuilder {
-        .init(client: client, path: path.appending("exchange", refusing: [.patch, .put, .delete]))
-    }
-
-    public var itemInsights: UserInsightsSettingsRequestBuilder {
-        .init(client: client, path: path.appending("itemInsights"))
-    }
-
-    public var shiftPreferences: ShiftPreferencesRequestBuilder {
-        .init(client: client, path: path.appending("shiftPreferences"))
-    }
-
-    public var storage: UserStorageRequestBuilder { .init(client: client, path: path.appending("storage")) }
-
-    /// `windows.request()` lists them; `windows("windowsSetting-id")` addresses one.
-    public var windows: CollectionRequestBuilder<WindowsSettingRequestBuilder> {
-        .init(client: client, path: path.appending("windows"))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var workHoursAndLocations: WorkHoursAndLocationsSettingRequestBuilder {
-        .init(client: client, path: path.appending("workHoursAndLocations", refusing: [.delete]))
-    }
-}
-
-/// Its properties are listed in `UserSignInFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersignin?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userSignIn`.
-public typealias UserSignIn = Model<UserSignInFields>
-
-/// The properties of a `UserSignIn`, inherited ones included.
-public struct UserSignInFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userSignIn",
-        base: SignInIdentity.self,
-        fields: UserSignInFields()
-    )
-
-    public let externalTenantId: Field<String>
-    public let externalUserType: Field<ConditionalAccessGuestOrExternalUserTypes>
-    public let userId: Field<String>
-
-    private init() {
-        self.externalTenantId = Field("externalTenantId")
-        self.externalUserType = Field("externalUserType")
-        self.userId = Field("userId")
-    }
-}
-
-/// Its properties are listed in `UserSignInInsightFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersignininsight?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userSignInInsight`.
-public typealias UserSignInInsight = Model<UserSignInInsightFields>
-
-/// The properties of a `UserSignInInsight`, inherited ones included.
-public struct UserSignInInsightFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userSignInInsight",
-        base: GovernanceInsight.self,
-        fields: UserSignInInsightFields()
-    )
-
-    public let id: Field<String>
-    public let insightCreatedDateTime: Field<Date>
-    public let lastSignInDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.insightCreatedDateTime = Field("insightCreatedDateTime")
-        self.lastSignInDateTime = Field("lastSignInDateTime")
-    }
-}
-
-/// Requests for one `UserSignInInsight`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userSignInInsight`.
-public struct UserSignInInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserSignInInsight
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.userSignInInsight", model: UserSignInInsight.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.userSignInRecommendationScope`.
-public typealias UserSignInRecommendationScope = OpenEnum<UserSignInRecommendationScopeValues>
-
-/// The values of `UserSignInRecommendationScope` that the spec declares; others decode and re-encode too.
-public enum UserSignInRecommendationScopeValues: EnumValues {
-    public static let known: [String] = ["tenant", "application", "unknownFutureValue"]
-}
-
-extension UserSignInRecommendationScope {
-    public static var tenant: Self { Self(rawValue: "tenant") }
-
-    public static var application: Self { Self(rawValue: "application") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `UserSimulationDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersimulationdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userSimulationDetails`.
-public typealias UserSimulationDetails = Model<UserSimulationDetailsFields>
-
-/// The properties of a `UserSimulationDetails`, inherited ones included.
-public struct UserSimulationDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userSimulationDetails",
-        fields: UserSimulationDetailsFields()
-    )
-    public let assignedTrainingsCount: Field<Int32>
-    public let completedTrainingsCount: Field<Int32>
-    public let compromisedDateTime: Field<Date>
-    public let inProgressTrainingsCount: Field<Int32>
-    public let isCompromised: Field<Bool>
-    public let reportedPhishDateTime: Field<Date>
-    public let simulationEvents: Field<[UserSimulationEventInfo]>
-    public let simulationUser: Field<AttackSimulationUser>
-    public let trainingEvents: Field<[UserTrainingEventInfo]>
-
-    private init() {
-        self.assignedTrainingsCount = Field("assignedTrainingsCount")
-        self.completedTrainingsCount = Field("completedTrainingsCount")
-        self.compromisedDateTime = Field("compromisedDateTime")
-        self.inProgressTrainingsCount = Field("inProgressTrainingsCount")
-        self.isCompromised = Field("isCompromised")
-        self.reportedPhishDateTime = Field("reportedPhishDateTime")
-        self.simulationEvents = Field("simulationEvents")
-        self.simulationUser = Field("simulationUser")
-        self.trainingEvents = Field("trainingEvents")
-    }
-}
-
-/// Its properties are listed in `UserSimulationEventInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersimulationeventinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userSimulationEventInfo`.
-public typealias UserSimulationEventInfo = Model<UserSimulationEventInfoFields>
-
-/// The properties of a `UserSimulationEventInfo`, inherited ones included.
-public struct UserSimulationEventInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userSimulationEventInfo",
-        fields: UserSimulationEventInfoFields()
-    )
-
-    public let browser: Field<String>
-    public let clickSource: Field<ClickSource>
-    public let eventDateTime: Field<Date>
-    public let eventName: Field<String>
-    public let ipAddress: Field<String>
-    public let osPlatformDeviceDetails: Field<String>
-
-    private init() {
-        self.browser = Field("browser")
-        self.clickSource = Field("clickSource")
-        self.eventDateTime = Field("eventDateTime")
-        self.eventName = Field("eventName")
-        self.ipAddress = Field("ipAddress")
-        self.osPlatformDeviceDetails = Field("osPlatformDeviceDetails")
-    }
-}
-
-/// Its properties are listed in `UserSolutionRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usersolutionroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userSolutionRoot`.
-public typealias UserSolutionRoot = Model<UserSolutionRootFields>
-
-/// The properties of a `UserSolutionRoot`, inherited ones included.
-public struct UserSolutionRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userSolutionRoot",
-        base: Entity.self,
-        fields: UserSolutionRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("workingTimeSchedule")`).
-    public let workingTimeSchedule: Field<WorkingTimeSchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.workingTimeSchedule = Field("workingTimeSchedule")
-    }
-}
-
-/// Requests for one `UserSolutionRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userSolutionRoot`.
-public struct UserSolutionRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserSolutionRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userSolutionRoot",
-        model: UserSolutionRoot.self,
-        children: [.init("workingTimeSchedule", "microsoft.graph.workingTimeSchedule", collection: false)]
-    )
-
-    public var workingTimeSchedule: WorkingTimeScheduleRequestBuilder {
-        .init(client: client, path: path.appending("workingTimeSchedule"))
-    }
-}
-
-/// Its properties are listed in `UserStorageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userstorage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userStorage`.
-public typealias UserStorage = Model<UserStorageFields>
-
-/// The properties of a `UserStorage`, inherited ones included.
-public struct UserStorageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userStorage",
-        base: Entity.self,
-        fields: UserStorageFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("quota")`).
-    public let quota: Field<UnifiedStorageQuota>
-
-    private init() {
-        self.id = Field("id")
-        self.quota = Field("quota")
-    }
-}
-
-/// Requests for one `UserStorage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userStorage`.
-public struct UserStorageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserStorage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userStorage",
-        model: UserStorage.self,
-        children: [.init("quota", "microsoft.graph.unifiedStorageQuota", collection: false)]
-    )
-
-    public var quota: UnifiedStorageQuotaRequestBuilder { .init(client: client, path: path.appending("quota")) }
-}
-
-/// Its properties are listed in `UserTeamworkFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userteamwork?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userTeamwork`.
-public typealias UserTeamwork = Model<UserTeamworkFields>
-
-/// The properties of a `UserTeamwork`, inherited ones included.
-public struct UserTeamworkFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userTeamwork",
-        base: Entity.self,
-        fields: UserTeamworkFields()
-    )
-    public let id: Field<String>
-    public let locale: Field<String>
-    public let region: Field<String>
-
-    /// Present when the request expanded it (`expand("associatedTeams")`).
-    public let associatedTeams: Field<[AssociatedTeamInfo]>
-
-    /// Present when the request expanded it (`expand("installedApps")`).
-    public let installedApps: Field<[UserScopeTeamsAppInstallation]>
-
-    private init() {
-        self.id = Field("id")
-        self.locale = Field("locale")
-        self.region = Field("region")
-        self.associatedTeams = Field("associatedTeams")
-        self.installedApps = Field("installedApps")
-    }
-}
-
-/// Requests for one `UserTeamwork`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.userTeamwork`.
-public struct UserTeamworkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserTeamwork
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userTeamwork",
-        model: UserTeamwork.self,
-        children: [
-            .init("associatedTeams", "microsoft.graph.associatedTeamInfo", collection: true),
-            .init("installedApps", "microsoft.graph.userScopeTeamsAppInstallation", collection: true),
-        ],
-        operations: [
-            .init("deleteTargetedMessage", .post),
-            .init("sendActivityNotification", .post),
-            .init("getAllRetainedTargetedMessages", .get, response: .collection(.model(TargetedChatMessage.self))),
-            .init("getAllTargetedMessages", .get, response: .collection(.model(TargetedChatMessage.self))),
-        ]
-    )
-
-    /// `associatedTeams.request()` lists them; `associatedTeams("associatedTeamInfo-id")` addresses one.
-    public var associatedTeams: CollectionRequestBuilder<AssociatedTeamInfoRequestBuilder> {
-        .init(client: client, path: path.appending("associatedTeams"))
-    }
-
-    /// `installedApps.request()` lists them; `installedApps("userScopeTeamsAppInstallation-id")` addresses one.
-    public var installedApps: CollectionRequestBuilder<UserScopeTeamsAppInstallationRequestBuilder> {
-        .init(client: client, path: path.appending("installedApps"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.userTeamwork/deleteTargetedMessage` (POST).
-    public func deleteTargetedMessage(teamId: String, channelId: String, messageId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("deleteTargetedMessage"))
-        var body = JSONObject()
-        body.set("teamId", teamId)
-        body.set("channelId", channelId)
-        body.set("messageId", messageId)
+        body.set("user", user)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.userTeamwork/sendActivityNotification` (POST).
+    /// - Remark: Generated from `microsoft.graph.chat/sendActivityNotification` (POST).
     public func sendActivityNotification(
         topic: TeamworkActivityTopic,
         activityType: String,
@@ -8697,6 +536,7 @@ public struct UserTeamworkRequestBuilder: ModelRequestBuilder {
         previewText: ItemBody,
         teamsAppId: String,
         templateParameters: [KeyValuePair],
+        recipient: TeamworkNotificationRecipient,
         iconId: String
     ) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("sendActivityNotification"))
@@ -8707,202 +547,122 @@ public struct UserTeamworkRequestBuilder: ModelRequestBuilder {
         body.set("previewText", previewText)
         body.set("teamsAppId", teamsAppId)
         body.set("templateParameters", templateParameters)
+        body.set("recipient", recipient)
         body.set("iconId", iconId)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.userTeamwork/getAllRetainedTargetedMessages` (GET).
-    public func getAllRetainedTargetedMessages() -> CollectionRequest<TargetedChatMessage> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getAllRetainedTargetedMessages", parameters: [])
-        )
+    /// - Remark: Generated from `microsoft.graph.chat/startMigration` (POST).
+    public func startMigration(conversationCreationDateTime: Date) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("startMigration"))
+        var body = JSONObject()
+        body.set("conversationCreationDateTime", conversationCreationDateTime)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.chat/unhideForUser` (POST).
+    public func unhideForUser(user: TeamworkUserIdentity) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("unhideForUser"))
+        var body = JSONObject()
+        body.set("user", user)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+}
+
+extension CollectionRequestBuilder where Item == ChatRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.chat/getAllMessages` (GET).
+    public func getAllMessages() -> CollectionRequest<ChatMessage> {
+        let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 
-    /// - Remark: Generated from `microsoft.graph.userTeamwork/getAllTargetedMessages` (GET).
-    public func getAllTargetedMessages() -> CollectionRequest<TargetedChatMessage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAllTargetedMessages", parameters: []))
+    /// - Remark: Generated from `microsoft.graph.chat/getAllRetainedMessages` (GET).
+    public func getAllRetainedMessages() -> CollectionRequest<ChatMessage> {
+        let request = APIRequest(method: .get, path: path.appending(function: "getAllRetainedMessages", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `UserTrainingContentEventInfoFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChatRestrictionsFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usertrainingcontenteventinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userTrainingContentEventInfo`.
-public typealias UserTrainingContentEventInfo = Model<UserTrainingContentEventInfoFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatrestrictions?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatRestrictions`.
+public typealias ChatRestrictions = Model<ChatRestrictionsFields>
 
-/// The properties of a `UserTrainingContentEventInfo`, inherited ones included.
-public struct UserTrainingContentEventInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userTrainingContentEventInfo",
-        fields: UserTrainingContentEventInfoFields()
-    )
-
-    public let browser: Field<String>
-    public let contentDateTime: Field<Date>
-    public let ipAddress: Field<String>
-    public let osPlatformDeviceDetails: Field<String>
-    public let potentialScoreImpact: Field<Double>
+/// The properties of a `ChatRestrictions`, inherited ones included.
+public struct ChatRestrictionsFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.chatRestrictions", fields: ChatRestrictionsFields())
+    public let allowTextOnly: Field<Bool>
 
     private init() {
-        self.browser = Field("browser")
-        self.contentDateTime = Field("contentDateTime")
-        self.ipAddress = Field("ipAddress")
-        self.osPlatformDeviceDetails = Field("osPlatformDeviceDetails")
-        self.potentialScoreImpact = Field("potentialScoreImpact")
+        self.allowTextOnly = Field("allowTextOnly")
     }
 }
 
-/// Its properties are listed in `UserTrainingEventInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usertrainingeventinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userTrainingEventInfo`.
-public typealias UserTrainingEventInfo = Model<UserTrainingEventInfoFields>
+/// - Remark: Generated from `microsoft.graph.chatType`.
+public typealias ChatType = OpenEnum<ChatTypeValues>
 
-/// The properties of a `UserTrainingEventInfo`, inherited ones included.
-public struct UserTrainingEventInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userTrainingEventInfo",
-        fields: UserTrainingEventInfoFields()
-    )
-    public let displayName: Field<String>
-    public let latestTrainingStatus: Field<TrainingStatus>
-    public let trainingAssignedProperties: Field<UserTrainingContentEventInfo>
-    public let trainingCompletedProperties: Field<UserTrainingContentEventInfo>
-    public let trainingUpdatedProperties: Field<UserTrainingContentEventInfo>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.latestTrainingStatus = Field("latestTrainingStatus")
-        self.trainingAssignedProperties = Field("trainingAssignedProperties")
-        self.trainingCompletedProperties = Field("trainingCompletedProperties")
-        self.trainingUpdatedProperties = Field("trainingUpdatedProperties")
-    }
+/// The values of `ChatType` that the spec declares; others decode and re-encode too.
+public enum ChatTypeValues: EnumValues {
+    public static let known: [String] = ["oneOnOne", "group", "meeting", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `UserTrainingStatusInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/usertrainingstatusinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userTrainingStatusInfo`.
-public typealias UserTrainingStatusInfo = Model<UserTrainingStatusInfoFields>
+extension ChatType {
+    public static var oneOnOne: Self { Self(rawValue: "oneOnOne") }
 
-/// The properties of a `UserTrainingStatusInfo`, inherited ones included.
-public struct UserTrainingStatusInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userTrainingStatusInfo",
-        fields: UserTrainingStatusInfoFields()
-    )
+    public static var group: Self { Self(rawValue: "group") }
 
-    public let assignedDateTime: Field<Date>
-    public let completionDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let trainingStatus: Field<TrainingStatus>
-
-    private init() {
-        self.assignedDateTime = Field("assignedDateTime")
-        self.completionDateTime = Field("completionDateTime")
-        self.displayName = Field("displayName")
-        self.trainingStatus = Field("trainingStatus")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.userType`.
-public typealias UserType = OpenEnum<UserTypeValues>
-
-/// The values of `UserType` that the spec declares; others decode and re-encode too.
-public enum UserTypeValues: EnumValues {
-    public static let known: [String] = ["member", "guest", "unknownFutureValue"]
-}
-
-extension UserType {
-    public static var member: Self { Self(rawValue: "member") }
-
-    public static var guest: Self { Self(rawValue: "guest") }
+    public static var meeting: Self { Self(rawValue: "meeting") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `UserWorkLocationFields`; read and write them as `value.name`.
+/// Its properties are listed in `ChatViewpointFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/userworklocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.userWorkLocation`.
-public typealias UserWorkLocation = Model<UserWorkLocationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatviewpoint?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.chatViewpoint`.
+public typealias ChatViewpoint = Model<ChatViewpointFields>
 
-/// The properties of a `UserWorkLocation`, inherited ones included.
-public struct UserWorkLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.userWorkLocation", fields: UserWorkLocationFields())
-    public let placeId: Field<String>
-    public let source: Field<WorkLocationSource>
-    public let workLocationType: Field<WorkLocationType>
+/// The properties of a `ChatViewpoint`, inherited ones included.
+public struct ChatViewpointFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.chatViewpoint", fields: ChatViewpointFields())
+    public let isHidden: Field<Bool>
+    public let lastMessageReadDateTime: Field<Date>
 
     private init() {
-        self.placeId = Field("placeId")
-        self.source = Field("source")
-        self.workLocationType = Field("workLocationType")
+        self.isHidden = Field("isHidden")
+        self.lastMessageReadDateTime = Field("lastMessageReadDateTime")
     }
 }
 
-/// Its properties are listed in `ValidatingDomainsFields`; read and write them as `value.name`.
+/// Its properties are listed in `CheckInClaimFields`; read and write them as `value.name`.
 ///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/validatingdomains?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.validatingDomains`.
-public typealias ValidatingDomains = Model<ValidatingDomainsFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/checkinclaim?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.checkInClaim`.
+public typealias CheckInClaim = Model<CheckInClaimFields>
 
-/// The properties of a `ValidatingDomains`, inherited ones included.
-public struct ValidatingDomainsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.validatingDomains",
-        derived: [AllDomains.self, EnumeratedDomains.self],
-        fields: ValidatingDomainsFields()
-    )
-
-    public let rootDomains: Field<RootDomains>
+/// The properties of a `CheckInClaim`, inherited ones included.
+public struct CheckInClaimFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.checkInClaim", fields: CheckInClaimFields())
+    public let calendarEventId: Field<String>
+    public let checkInMethod: Field<CheckInMethod>
+    public let createdDateTime: Field<Date>
 
     private init() {
-        self.rootDomains = Field("rootDomains")
+        self.calendarEventId = Field("calendarEventId")
+        self.checkInMethod = Field("checkInMethod")
+        self.createdDateTime = Field("createdDateTime")
     }
 }
 
-/// Its properties are listed in `VerifiableCredentialAuthenticationMethodTargetFields`; read and write them as
-/// `value.name`.
+/// Requests for one `CheckInClaim`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/verifiablecredentialauthenticationmethodtarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.verifiableCredentialAuthenticationMethodTarget`.
-public typealias VerifiableCredentialAuthenticationMethodTarget =
-    Model<VerifiableCredentialAuthenticationMethodTargetFields>
-
-/// The properties of a `VerifiableCredentialAuthenticationMethodTarget`, inherited ones included.
-public struct VerifiableCredentialAuthenticationMethodTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.verifiableCredentialAuthenticationMethodTarget",
-        base: AuthenticationMethodTarget.self,
-        fields: VerifiableCredentialAuthenticationMethodTargetFields()
-    )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-    public let verifiedIdProfiles: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-        self.verifiedIdProfiles = Field("verifiedIdProfiles")
-    }
-}
-
-/// Requests for one `VerifiableCredentialAuthenticationMethodTarget`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.verifiableCredentialAuthenticationMethodTarget`.
-public struct VerifiableCredentialAuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VerifiableCredentialAuthenticationMethodTarget
+/// - Remark: Generated from `microsoft.graph.checkInClaim`.
+public struct CheckInClaimRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CheckInClaim
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -8912,836 +672,187 @@ public struct VerifiableCredentialAuthenticationMethodTargetRequestBuilder: Mode
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.verifiableCredentialAuthenticationMethodTarget",
-        model: VerifiableCredentialAuthenticationMethodTarget.self
-    )
+    public static let route = ResourceRoute("microsoft.graph.checkInClaim", model: CheckInClaim.self)
 }
 
-/// Its properties are listed in `VerifiableCredentialsAuthenticationMethodConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/verifiablecredentialsauthenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration`.
-public typealias VerifiableCredentialsAuthenticationMethodConfiguration =
-    Model<VerifiableCredentialsAuthenticationMethodConfigurationFields>
+/// - Remark: Generated from `microsoft.graph.checkInMethod`.
+public typealias CheckInMethod = OpenEnum<CheckInMethodValues>
 
-/// The properties of a `VerifiableCredentialsAuthenticationMethodConfiguration`, inherited ones included.
-public struct VerifiableCredentialsAuthenticationMethodConfigurationFields: FieldSet {
+/// The values of `CheckInMethod` that the spec declares; others decode and re-encode too.
+public enum CheckInMethodValues: EnumValues {
+    public static let known: [String] = ["unspecified", "manual", "inferred", "verified", "unknownFutureValue"]
+}
+
+extension CheckInMethod {
+    public static var unspecified: Self { Self(rawValue: "unspecified") }
+
+    public static var manual: Self { Self(rawValue: "manual") }
+
+    public static var inferred: Self { Self(rawValue: "inferred") }
+
+    public static var verified: Self { Self(rawValue: "verified") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `ChecklistItemFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/checklistitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.checklistItem`.
+public typealias ChecklistItem = Model<ChecklistItemFields>
+
+/// The properties of a `ChecklistItem`, inherited ones included.
+public struct ChecklistItemFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: VerifiableCredentialsAuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[VerifiableCredentialAuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.includeTargets = Field("includeTargets")
-    }
-}
-
-/// Requests for one `VerifiableCredentialsAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration`.
-public struct VerifiableCredentialsAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VerifiableCredentialsAuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration",
-        model: VerifiableCredentialsAuthenticationMethodConfiguration.self,
-        children: [
-            .init("includeTargets", "microsoft.graph.verifiableCredentialAuthenticationMethodTarget", collection: true),
-        ]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("verifiableCredentialAuthenticationMethodTarget-id")`
-    /// addresses one.
-    public var includeTargets: CollectionRequestBuilder<VerifiableCredentialAuthenticationMethodTargetRequestBuilder> {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
-}
-
-/// Its properties are listed in `VerifiedDomainFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifieddomain?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.verifiedDomain`.
-public typealias VerifiedDomain = Model<VerifiedDomainFields>
-
-/// The properties of a `VerifiedDomain`, inherited ones included.
-public struct VerifiedDomainFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.verifiedDomain", fields: VerifiedDomainFields())
-    public let capabilities: Field<String>
-    public let isDefault: Field<Bool>
-    public let isInitial: Field<Bool>
-    public let name: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.capabilities = Field("capabilities")
-        self.isDefault = Field("isDefault")
-        self.isInitial = Field("isInitial")
-        self.name = Field("name")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `VerifiedIdProfileFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifiedidprofile?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.verifiedIdProfile`.
-public typealias VerifiedIdProfile = Model<VerifiedIdProfileFields>
-
-/// The properties of a `VerifiedIdProfile`, inherited ones included.
-public struct VerifiedIdProfileFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.verifiedIdProfile",
+        "microsoft.graph.checklistItem",
         base: Entity.self,
-        fields: VerifiedIdProfileFields()
+        fields: ChecklistItemFields()
     )
 
     public let id: Field<String>
+    public let checkedDateTime: Field<Date>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let isChecked: Field<Bool>
+
+    private init() {
+        self.id = Field("id")
+        self.checkedDateTime = Field("checkedDateTime")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.isChecked = Field("isChecked")
+    }
+}
+
+/// Requests for one `ChecklistItem`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.checklistItem`.
+public struct ChecklistItemRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ChecklistItem
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.checklistItem", model: ChecklistItem.self)
+}
+
+/// Its properties are listed in `ChoiceColumnFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/choicecolumn?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.choiceColumn`.
+public typealias ChoiceColumn = Model<ChoiceColumnFields>
+
+/// The properties of a `ChoiceColumn`, inherited ones included.
+public struct ChoiceColumnFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.choiceColumn", fields: ChoiceColumnFields())
+    public let allowTextEntry: Field<Bool>
+    public let choices: Field<[String]>
+    public let displayAs: Field<String>
+
+    private init() {
+        self.allowTextEntry = Field("allowTextEntry")
+        self.choices = Field("choices")
+        self.displayAs = Field("displayAs")
+    }
+}
+
+/// Its properties are listed in `ClaimBindingFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/claimbinding?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.claimBinding`.
+public typealias ClaimBinding = Model<ClaimBindingFields>
+
+/// The properties of a `ClaimBinding`, inherited ones included.
+public struct ClaimBindingFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.claimBinding", fields: ClaimBindingFields())
+    public let matchConfidenceLevel: Field<MatchConfidenceLevel>
+    public let sourceAttribute: Field<String>
+    public let verifiedIdClaim: Field<String>
+
+    private init() {
+        self.matchConfidenceLevel = Field("matchConfidenceLevel")
+        self.sourceAttribute = Field("sourceAttribute")
+        self.verifiedIdClaim = Field("verifiedIdClaim")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.claimBindingSource`.
+public typealias ClaimBindingSource = OpenEnum<ClaimBindingSourceValues>
+
+/// The values of `ClaimBindingSource` that the spec declares; others decode and re-encode too.
+public enum ClaimBindingSourceValues: EnumValues {
+    public static let known: [String] = ["directory", "unknownFutureValue"]
+}
+
+extension ClaimBindingSource {
+    public static var directory: Self { Self(rawValue: "directory") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `ClaimValidationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/claimvalidation?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.claimValidation`.
+public typealias ClaimValidation = Model<ClaimValidationFields>
+
+/// The properties of a `ClaimValidation`, inherited ones included.
+public struct ClaimValidationFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.claimValidation", fields: ClaimValidationFields())
+    public let customExtensionId: Field<String>
+    public let isEnabled: Field<Bool>
+
+    private init() {
+        self.customExtensionId = Field("customExtensionId")
+        self.isEnabled = Field("isEnabled")
+    }
+}
+
+/// Its properties are listed in `ClaimsMappingPolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/claimsmappingpolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.claimsMappingPolicy`.
+public typealias ClaimsMappingPolicy = Model<ClaimsMappingPolicyFields>
+
+/// The properties of a `ClaimsMappingPolicy`, inherited ones included.
+public struct ClaimsMappingPolicyFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.claimsMappingPolicy",
+        base: StsPolicy.self,
+        fields: ClaimsMappingPolicyFields()
+    )
+
+    public let id: Field<String>
+    public let deletedDateTime: Field<Date>
     public let description: Field<String>
-    public let faceCheckConfiguration: Field<FaceCheckConfiguration>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let priority: Field<Int32>
-    public let state: Field<VerifiedIdProfileState>
-    public let verifiedIdProfileConfiguration: Field<VerifiedIdProfileConfiguration>
-    public let verifiedIdUsageConfigurations: Field<[VerifiedIdUsageConfiguration]>
-    public let verifierDid: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.faceCheckConfiguration = Field("faceCheckConfiguration")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.priority = Field("priority")
-        self.state = Field("state")
-        self.verifiedIdProfileConfiguration = Field("verifiedIdProfileConfiguration")
-        self.verifiedIdUsageConfigurations = Field("verifiedIdUsageConfigurations")
-        self.verifierDid = Field("verifierDid")
-    }
-}
-
-/// Its properties are listed in `VerifiedIdProfileConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifiedidprofileconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.verifiedIdProfileConfiguration`.
-public typealias VerifiedIdProfileConfiguration = Model<VerifiedIdProfileConfigurationFields>
-
-/// The properties of a `VerifiedIdProfileConfiguration`, inherited ones included.
-public struct VerifiedIdProfileConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.verifiedIdProfileConfiguration",
-        fields: VerifiedIdProfileConfigurationFields()
-    )
-
-    public let acceptedIssuer: Field<String>
-    public let claimBindings: Field<[ClaimBinding]>
-    public let claimBindingSource: Field<ClaimBindingSource>
-    public let claimValidation: Field<ClaimValidation>
-    public let type: Field<String>
-
-    private init() {
-        self.acceptedIssuer = Field("acceptedIssuer")
-        self.claimBindings = Field("claimBindings")
-        self.claimBindingSource = Field("claimBindingSource")
-        self.claimValidation = Field("claimValidation")
-        self.type = Field("type")
-    }
-}
-
-/// Requests for one `VerifiedIdProfile`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.verifiedIdProfile`.
-public struct VerifiedIdProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VerifiedIdProfile
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.verifiedIdProfile", model: VerifiedIdProfile.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.verifiedIdProfileState`.
-public typealias VerifiedIdProfileState = OpenEnum<VerifiedIdProfileStateValues>
-
-/// The values of `VerifiedIdProfileState` that the spec declares; others decode and re-encode too.
-public enum VerifiedIdProfileStateValues: EnumValues {
-    public static let known: [String] = ["enabled", "disabled", "unknownFutureValue"]
-}
-
-extension VerifiedIdProfileState {
-    public static var enabled: Self { Self(rawValue: "enabled") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `VerifiedIdUsageConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifiedidusageconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.verifiedIdUsageConfiguration`.
-public typealias VerifiedIdUsageConfiguration = Model<VerifiedIdUsageConfigurationFields>
-
-/// The properties of a `VerifiedIdUsageConfiguration`, inherited ones included.
-public struct VerifiedIdUsageConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.verifiedIdUsageConfiguration",
-        fields: VerifiedIdUsageConfigurationFields()
-    )
-
-    public let isEnabledForTestOnly: Field<Bool>
-    public let purpose: Field<VerifiedIdUsageConfigurationPurpose>
-
-    private init() {
-        self.isEnabledForTestOnly = Field("isEnabledForTestOnly")
-        self.purpose = Field("purpose")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.verifiedIdUsageConfigurationPurpose`.
-public typealias VerifiedIdUsageConfigurationPurpose = OpenEnum<VerifiedIdUsageConfigurationPurposeValues>
-
-/// The values of `VerifiedIdUsageConfigurationPurpose` that the spec declares; others decode and re-encode too.
-public enum VerifiedIdUsageConfigurationPurposeValues: EnumValues {
-    public static let known: [String] = ["recovery", "onboarding", "all", "unknownFutureValue"]
-}
-
-extension VerifiedIdUsageConfigurationPurpose {
-    public static var recovery: Self { Self(rawValue: "recovery") }
-
-    public static var onboarding: Self { Self(rawValue: "onboarding") }
-
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `VerifiedPublisherFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verifiedpublisher?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.verifiedPublisher`.
-public typealias VerifiedPublisher = Model<VerifiedPublisherFields>
-
-/// The properties of a `VerifiedPublisher`, inherited ones included.
-public struct VerifiedPublisherFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.verifiedPublisher", fields: VerifiedPublisherFields())
-    public let addedDateTime: Field<Date>
     public let displayName: Field<String>
-    public let verifiedPublisherId: Field<String>
+    public let definition: Field<[String]>
+    public let isOrganizationDefault: Field<Bool>
 
-    private init() {
-        self.addedDateTime = Field("addedDateTime")
-        self.displayName = Field("displayName")
-        self.verifiedPublisherId = Field("verifiedPublisherId")
-    }
-}
-
-/// Its properties are listed in `VersionActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/versionaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.versionAction`.
-public typealias VersionAction = Model<VersionActionFields>
-
-/// The properties of a `VersionAction`, inherited ones included.
-public struct VersionActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.versionAction", fields: VersionActionFields())
-    public let newVersion: Field<String>
-
-    private init() {
-        self.newVersion = Field("newVersion")
-    }
-}
-
-/// Its properties are listed in `VerticalSectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/verticalsection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.verticalSection`.
-public typealias VerticalSection = Model<VerticalSectionFields>
-
-/// The properties of a `VerticalSection`, inherited ones included.
-public struct VerticalSectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.verticalSection",
-        base: Entity.self,
-        fields: VerticalSectionFields()
-    )
-
-    public let id: Field<String>
-    public let emphasis: Field<SectionEmphasisType>
-
-    /// Present when the request expanded it (`expand("webparts")`).
-    public let webparts: Field<[WebPart]>
+    /// Present when the request expanded it (`expand("appliesTo")`).
+    public let appliesTo: Field<[DirectoryObject]>
 
     private init() {
         self.id = Field("id")
-        self.emphasis = Field("emphasis")
-        self.webparts = Field("webparts")
-    }
-}
-
-/// Requests for one `VerticalSection`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.verticalSection`.
-public struct VerticalSectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VerticalSection
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.verticalSection",
-        model: VerticalSection.self,
-        children: [.init("webparts", "microsoft.graph.webPart", collection: true)]
-    )
-
-    /// `webparts.request()` lists them; `webparts("webPart-id")` addresses one.
-    public var webparts: CollectionRequestBuilder<WebPartRequestBuilder> {
-        .init(client: client, path: path.appending("webparts"))
-    }
-}
-
-/// Its properties are listed in `VideoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/video?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.video`.
-public typealias Video = Model<VideoFields>
-
-/// The properties of a `Video`, inherited ones included.
-public struct VideoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.video", fields: VideoFields())
-    public let audioBitsPerSample: Field<Int32>
-    public let audioChannels: Field<Int32>
-    public let audioFormat: Field<String>
-    public let audioSamplesPerSecond: Field<Int32>
-    public let bitrate: Field<Int32>
-    public let duration: Field<Int64>
-    public let fourCC: Field<String>
-    public let frameRate: Field<Double>
-    public let height: Field<Int32>
-    public let width: Field<Int32>
-
-    private init() {
-        self.audioBitsPerSample = Field("audioBitsPerSample")
-        self.audioChannels = Field("audioChannels")
-        self.audioFormat = Field("audioFormat")
-        self.audioSamplesPerSecond = Field("audioSamplesPerSecond")
-        self.bitrate = Field("bitrate")
-        self.duration = Field("duration")
-        self.fourCC = Field("fourCC")
-        self.frameRate = Field("frameRate")
-        self.height = Field("height")
-        self.width = Field("width")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.virtualAppointmentMessageType`.
-public typealias VirtualAppointmentMessageType = OpenEnum<VirtualAppointmentMessageTypeValues>
-
-/// The values of `VirtualAppointmentMessageType` that the spec declares; others decode and re-encode too.
-public enum VirtualAppointmentMessageTypeValues: EnumValues {
-    public static let known: [String] = ["confirmation", "reschedule", "cancellation", "unknownFutureValue"]
-}
-
-extension VirtualAppointmentMessageType {
-    public static var confirmation: Self { Self(rawValue: "confirmation") }
-
-    public static var reschedule: Self { Self(rawValue: "reschedule") }
-
-    public static var cancellation: Self { Self(rawValue: "cancellation") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `VirtualEndpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualendpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEndpoint`.
-public typealias VirtualEndpoint = Model<VirtualEndpointFields>
-
-/// The properties of a `VirtualEndpoint`, inherited ones included.
-public struct VirtualEndpointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEndpoint",
-        base: Entity.self,
-        fields: VirtualEndpointFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("auditEvents")`).
-    public let auditEvents: Field<[CloudPcAuditEvent]>
-
-    /// Present when the request expanded it (`expand("cloudPCs")`).
-    public let cloudPCs: Field<[CloudPC]>
-
-    /// Present when the request expanded it (`expand("deviceImages")`).
-    public let deviceImages: Field<[CloudPcDeviceImage]>
-
-    /// Present when the request expanded it (`expand("galleryImages")`).
-    public let galleryImages: Field<[CloudPcGalleryImage]>
-
-    /// Present when the request expanded it (`expand("onPremisesConnections")`).
-    public let onPremisesConnections: Field<[CloudPcOnPremisesConnection]>
-
-    /// Present when the request expanded it (`expand("provisioningPolicies")`).
-    public let provisioningPolicies: Field<[CloudPcProvisioningPolicy]>
-
-    /// Present when the request expanded it (`expand("report")`).
-    public let report: Field<CloudPcReport>
-
-    /// Present when the request expanded it (`expand("servicePlans")`).
-    public let servicePlans: Field<[CloudPcServicePlan]>
-
-    /// Present when the request expanded it (`expand("userSettings")`).
-    public let userSettings: Field<[CloudPcUserSetting]>
-
-    private init() {
-        self.id = Field("id")
-        self.auditEvents = Field("auditEvents")
-        self.cloudPCs = Field("cloudPCs")
-        self.deviceImages = Field("deviceImages")
-        self.galleryImages = Field("galleryImages")
-        self.onPremisesConnections = Field("onPremisesConnections")
-        self.provisioningPolicies = Field("provisioningPolicies")
-        self.report = Field("report")
-        self.servicePlans = Field("servicePlans")
-        self.userSettings = Field("userSettings")
-    }
-}
-
-/// Requests for one `VirtualEndpoint`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEndpoint`.
-public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEndpoint
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEndpoint",
-        model: VirtualEndpoint.self,
-        children: [
-            .init("auditEvents", "microsoft.graph.cloudPcAuditEvent", collection: true),
-            .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
-            .init("deviceImages", "microsoft.graph.cloudPcDeviceImage", collection: true),
-            .init("galleryImages", "microsoft.graph.cloudPcGalleryImage", collection: true),
-            .init("onPremisesConnections", "microsoft.graph.cloudPcOnPremisesConnection", collection: true),
-            .init("provisioningPolicies", "microsoft.graph.cloudPcProvisioningPolicy", collection: true),
-            .init("report", "microsoft.graph.cloudPcReport", collection: false),
-            .init(
-                "servicePlans",
-                "microsoft.graph.cloudPcServicePlan",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("userSettings", "microsoft.graph.cloudPcUserSetting", collection: true),
-        ]
-    )
-
-    /// `auditEvents.request()` lists them; `auditEvents("cloudPcAuditEvent-id")` addresses one.
-    public var auditEvents: CollectionRequestBuilder<CloudPcAuditEventRequestBuilder> {
-        .init(client: client, path: path.appending("auditEvents"))
-    }
-
-    /// `cloudPCs.request()` lists them; `cloudPCs("cloudPC-id")` addresses one.
-    public var cloudPCs: CollectionRequestBuilder<CloudPCRequestBuilder> {
-        .init(client: client, path: path.appending("cloudPCs"))
-    }
-
-    /// `deviceImages.request()` lists them; `deviceImages("cloudPcDeviceImage-id")` addresses one.
-    public var deviceImages: CollectionRequestBuilder<CloudPcDeviceImageRequestBuilder> {
-        .init(client: client, path: path.appending("deviceImages"))
-    }
-
-    /// `galleryImages.request()` lists them; `galleryImages("cloudPcGalleryImage-id")` addresses one.
-    public var galleryImages: CollectionRequestBuilder<CloudPcGalleryImageRequestBuilder> {
-        .init(client: client, path: path.appending("galleryImages"))
-    }
-
-    /// `onPremisesConnections.request()` lists them; `onPremisesConnections("cloudPcOnPremisesConnection-id")`
-    /// addresses one.
-    public var onPremisesConnections: CollectionRequestBuilder<CloudPcOnPremisesConnectionRequestBuilder> {
-        .init(client: client, path: path.appending("onPremisesConnections"))
-    }
-
-    /// `provisioningPolicies.request()` lists them; `provisioningPolicies("cloudPcProvisioningPolicy-id")` addresses
-    /// one.
-    public var provisioningPolicies: CollectionRequestBuilder<CloudPcProvisioningPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("provisioningPolicies"))
-    }
-
-    public var report: CloudPcReportRequestBuilder { .init(client: client, path: path.appending("report")) }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `servicePlans.request()` lists them; `servicePlans("cloudPcServicePlan-id")` addresses one.
-    public var servicePlans: CollectionRequestBuilder<CloudPcServicePlanRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("servicePlans", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// `userSettings.request()` lists them; `userSettings("cloudPcUserSetting-id")` addresses one.
-    public var userSettings: CollectionRequestBuilder<CloudPcUserSettingRequestBuilder> {
-        .init(client: client, path: path.appending("userSettings"))
-    }
-}
-
-/// Its properties are listed in `VirtualEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEvent`.
-public typealias VirtualEvent = Model<VirtualEventFields>
-
-/// The properties of a `VirtualEvent`, inherited ones included.
-public struct VirtualEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEvent",
-        base: Entity.self,
-        derived: [VirtualEventTownhall.self, VirtualEventWebinar.self],
-        fields: VirtualEventFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<CommunicationsIdentitySet>
-    public let description: Field<ItemBody>
-    public let displayName: Field<String>
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let externalEventInformation: Field<[VirtualEventExternalInformation]>
-    public let isRegistrationRequired: Field<Bool>
-    public let settings: Field<VirtualEventSettings>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<VirtualEventStatus>
-
-    /// Present when the request expanded it (`expand("presenters")`).
-    public let presenters: Field<[VirtualEventPresenter]>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[VirtualEventSession]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
+        self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
         self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.externalEventInformation = Field("externalEventInformation")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.settings = Field("settings")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.presenters = Field("presenters")
-        self.sessions = Field("sessions")
+        self.definition = Field("definition")
+        self.isOrganizationDefault = Field("isOrganizationDefault")
+        self.appliesTo = Field("appliesTo")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.virtualEventAttendeeRegistrationStatus`.
-public typealias VirtualEventAttendeeRegistrationStatus = OpenEnum<VirtualEventAttendeeRegistrationStatusValues>
-
-/// The values of `VirtualEventAttendeeRegistrationStatus` that the spec declares; others decode and re-encode too.
-public enum VirtualEventAttendeeRegistrationStatusValues: EnumValues {
-    public static let known: [String] = [
-        "registered",
-        "canceled",
-        "waitlisted",
-        "pendingApproval",
-        "rejectedByOrganizer",
-        "unknownFutureValue",
-    ]
-}
-
-extension VirtualEventAttendeeRegistrationStatus {
-    public static var registered: Self { Self(rawValue: "registered") }
-
-    public static var canceled: Self { Self(rawValue: "canceled") }
-
-    public static var waitlisted: Self { Self(rawValue: "waitlisted") }
-
-    public static var pendingApproval: Self { Self(rawValue: "pendingApproval") }
-
-    public static var rejectedByOrganizer: Self { Self(rawValue: "rejectedByOrganizer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `VirtualEventExternalInformationFields`; read and write them as `value.name`.
+/// Requests for one `ClaimsMappingPolicy`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventexternalinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventExternalInformation`.
-public typealias VirtualEventExternalInformation = Model<VirtualEventExternalInformationFields>
-
-/// The properties of a `VirtualEventExternalInformation`, inherited ones included.
-public struct VirtualEventExternalInformationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventExternalInformation",
-        fields: VirtualEventExternalInformationFields()
-    )
-
-    public let applicationId: Field<String>
-    public let externalEventId: Field<String>
-
-    private init() {
-        self.applicationId = Field("applicationId")
-        self.externalEventId = Field("externalEventId")
-    }
-}
-
-/// Its properties are listed in `VirtualEventExternalRegistrationInformationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/virtualeventexternalregistrationinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventExternalRegistrationInformation`.
-public typealias VirtualEventExternalRegistrationInformation = Model<VirtualEventExternalRegistrationInformationFields>
-
-/// The properties of a `VirtualEventExternalRegistrationInformation`, inherited ones included.
-public struct VirtualEventExternalRegistrationInformationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventExternalRegistrationInformation",
-        fields: VirtualEventExternalRegistrationInformationFields()
-    )
-
-    public let referrer: Field<String>
-    public let registrationId: Field<String>
-
-    private init() {
-        self.referrer = Field("referrer")
-        self.registrationId = Field("registrationId")
-    }
-}
-
-/// Its properties are listed in `VirtualEventPresenterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventpresenter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventPresenter`.
-public typealias VirtualEventPresenter = Model<VirtualEventPresenterFields>
-
-/// The properties of a `VirtualEventPresenter`, inherited ones included.
-public struct VirtualEventPresenterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventPresenter",
-        base: Entity.self,
-        fields: VirtualEventPresenterFields()
-    )
-
-    public let id: Field<String>
-    public let email: Field<String>
-    public let identity: Field<Identity>
-    public let presenterDetails: Field<VirtualEventPresenterDetails>
-
-    private init() {
-        self.id = Field("id")
-        self.email = Field("email")
-        self.identity = Field("identity")
-        self.presenterDetails = Field("presenterDetails")
-    }
-}
-
-/// Its properties are listed in `VirtualEventPresenterDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventpresenterdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventPresenterDetails`.
-public typealias VirtualEventPresenterDetails = Model<VirtualEventPresenterDetailsFields>
-
-/// The properties of a `VirtualEventPresenterDetails`, inherited ones included.
-public struct VirtualEventPresenterDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventPresenterDetails",
-        fields: VirtualEventPresenterDetailsFields()
-    )
-
-    public let bio: Field<ItemBody>
-    public let company: Field<String>
-    public let jobTitle: Field<String>
-    public let linkedInProfileWebUrl: Field<String>
-    public let personalSiteWebUrl: Field<String>
-    public let twitterProfileWebUrl: Field<String>
-
-    private init() {
-        self.bio = Field("bio")
-        self.company = Field("company")
-        self.jobTitle = Field("jobTitle")
-        self.linkedInProfileWebUrl = Field("linkedInProfileWebUrl")
-        self.personalSiteWebUrl = Field("personalSiteWebUrl")
-        self.twitterProfileWebUrl = Field("twitterProfileWebUrl")
-    }
-}
-
-/// Its properties are listed in `VirtualEventPresenterInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventpresenterinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventPresenterInfo`.
-public typealias VirtualEventPresenterInfo = Model<VirtualEventPresenterInfoFields>
-
-/// The properties of a `VirtualEventPresenterInfo`, inherited ones included.
-public struct VirtualEventPresenterInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventPresenterInfo",
-        base: MeetingParticipantInfo.self,
-        fields: VirtualEventPresenterInfoFields()
-    )
-
-    public let identity: Field<IdentitySet>
-    public let role: Field<OnlineMeetingRole>
-    public let upn: Field<String>
-    public let presenterDetails: Field<VirtualEventPresenterDetails>
-
-    private init() {
-        self.identity = Field("identity")
-        self.role = Field("role")
-        self.upn = Field("upn")
-        self.presenterDetails = Field("presenterDetails")
-    }
-}
-
-/// Requests for one `VirtualEventPresenter`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventPresenter`.
-public struct VirtualEventPresenterRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventPresenter
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.virtualEventPresenter", model: VirtualEventPresenter.self)
-}
-
-/// Its properties are listed in `VirtualEventRegistrationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventregistration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistration`.
-public typealias VirtualEventRegistration = Model<VirtualEventRegistrationFields>
-
-/// The properties of a `VirtualEventRegistration`, inherited ones included.
-public struct VirtualEventRegistrationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventRegistration",
-        base: Entity.self,
-        fields: VirtualEventRegistrationFields()
-    )
-
-    public let id: Field<String>
-    public let cancelationDateTime: Field<Date>
-    public let email: Field<String>
-    public let externalRegistrationInformation: Field<VirtualEventExternalRegistrationInformation>
-    public let firstName: Field<String>
-    public let lastName: Field<String>
-    public let preferredLanguage: Field<String>
-    public let preferredTimezone: Field<String>
-    public let registrationDateTime: Field<Date>
-    public let registrationQuestionAnswers: Field<[VirtualEventRegistrationQuestionAnswer]>
-    public let status: Field<VirtualEventAttendeeRegistrationStatus>
-    public let userId: Field<String>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[VirtualEventSession]>
-
-    private init() {
-        self.id = Field("id")
-        self.cancelationDateTime = Field("cancelationDateTime")
-        self.email = Field("email")
-        self.externalRegistrationInformation = Field("externalRegistrationInformation")
-        self.firstName = Field("firstName")
-        self.lastName = Field("lastName")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.preferredTimezone = Field("preferredTimezone")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.registrationQuestionAnswers = Field("registrationQuestionAnswers")
-        self.status = Field("status")
-        self.userId = Field("userId")
-        self.sessions = Field("sessions")
-    }
-}
-
-/// Its properties are listed in `VirtualEventRegistrationConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationConfiguration`.
-public typealias VirtualEventRegistrationConfiguration = Model<VirtualEventRegistrationConfigurationFields>
-
-/// The properties of a `VirtualEventRegistrationConfiguration`, inherited ones included.
-public struct VirtualEventRegistrationConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventRegistrationConfiguration",
-        base: Entity.self,
-        derived: [
-            VirtualEventTownhallRegistrationConfiguration.self,
-            VirtualEventWebinarRegistrationConfiguration.self,
-        ],
-        fields: VirtualEventRegistrationConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let capacity: Field<Int32>
-    public let isManualApprovalEnabled: Field<Bool>
-    public let isWaitlistEnabled: Field<Bool>
-    public let registrationWebUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("questions")`).
-    public let questions: Field<[VirtualEventRegistrationQuestionBase]>
-
-    private init() {
-        self.id = Field("id")
-        self.capacity = Field("capacity")
-        self.isManualApprovalEnabled = Field("isManualApprovalEnabled")
-        self.isWaitlistEnabled = Field("isWaitlistEnabled")
-        self.registrationWebUrl = Field("registrationWebUrl")
-        self.questions = Field("questions")
-    }
-}
-
-/// Requests for one `VirtualEventRegistrationConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationConfiguration`.
-public struct VirtualEventRegistrationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistrationConfiguration
+/// - Remark: Generated from `microsoft.graph.claimsMappingPolicy`.
+public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ClaimsMappingPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -9752,1431 +863,425 @@ public struct VirtualEventRegistrationConfigurationRequestBuilder: ModelRequestB
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistrationConfiguration",
-        model: VirtualEventRegistrationConfiguration.self,
-        children: [.init("questions", "microsoft.graph.virtualEventRegistrationQuestionBase", collection: true)]
-    )
-
-    /// `questions.request()` lists them; `questions("virtualEventRegistrationQuestionBase-id")` addresses one.
-    public var questions: CollectionRequestBuilder<VirtualEventRegistrationQuestionBaseRequestBuilder> {
-        .init(client: client, path: path.appending("questions"))
-    }
-}
-
-/// Its properties are listed in `VirtualEventRegistrationCustomQuestionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationcustomquestion?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationCustomQuestion`.
-public typealias VirtualEventRegistrationCustomQuestion = Model<VirtualEventRegistrationCustomQuestionFields>
-
-/// The properties of a `VirtualEventRegistrationCustomQuestion`, inherited ones included.
-public struct VirtualEventRegistrationCustomQuestionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventRegistrationCustomQuestion",
-        base: VirtualEventRegistrationQuestionBase.self,
-        fields: VirtualEventRegistrationCustomQuestionFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isRequired: Field<Bool>
-    public let answerChoices: Field<[String]>
-    public let answerInputType: Field<VirtualEventRegistrationQuestionAnswerInputType>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isRequired = Field("isRequired")
-        self.answerChoices = Field("answerChoices")
-        self.answerInputType = Field("answerInputType")
-    }
-}
-
-/// Requests for one `VirtualEventRegistrationCustomQuestion`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationCustomQuestion`.
-public struct VirtualEventRegistrationCustomQuestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistrationCustomQuestion
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistrationCustomQuestion",
-        model: VirtualEventRegistrationCustomQuestion.self
-    )
-}
-
-/// Its properties are listed in `VirtualEventRegistrationPredefinedQuestionFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationpredefinedquestion?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationPredefinedQuestion`.
-public typealias VirtualEventRegistrationPredefinedQuestion = Model<VirtualEventRegistrationPredefinedQuestionFields>
-
-/// The properties of a `VirtualEventRegistrationPredefinedQuestion`, inherited ones included.
-public struct VirtualEventRegistrationPredefinedQuestionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventRegistrationPredefinedQuestion",
-        base: VirtualEventRegistrationQuestionBase.self,
-        fields: VirtualEventRegistrationPredefinedQuestionFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isRequired: Field<Bool>
-    public let label: Field<VirtualEventRegistrationPredefinedQuestionLabel>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isRequired = Field("isRequired")
-        self.label = Field("label")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationPredefinedQuestionLabel`.
-public typealias VirtualEventRegistrationPredefinedQuestionLabel =
-    OpenEnum<VirtualEventRegistrationPredefinedQuestionLabelValues>
-
-/// The values of `VirtualEventRegistrationPredefinedQuestionLabel` that the spec declares; others decode and re-encode
-/// too.
-public enum VirtualEventRegistrationPredefinedQuestionLabelValues: EnumValues {
-    public static let known: [String] = [
-        "street",
-        "city",
-        "state",
-        "postalCode",
-        "countryOrRegion",
-        "industry",
-        "jobTitle",
-        "organization",
-        "unknownFutureValue",
-    ]
-}
-
-extension VirtualEventRegistrationPredefinedQuestionLabel {
-    public static var street: Self { Self(rawValue: "street") }
-
-    public static var city: Self { Self(rawValue: "city") }
-
-    public static var state: Self { Self(rawValue: "state") }
-
-    public static var postalCode: Self { Self(rawValue: "postalCode") }
-
-    public static var countryOrRegion: Self { Self(rawValue: "countryOrRegion") }
-
-    public static var industry: Self { Self(rawValue: "industry") }
-
-    public static var jobTitle: Self { Self(rawValue: "jobTitle") }
-
-    public static var organization: Self { Self(rawValue: "organization") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `VirtualEventRegistrationPredefinedQuestion`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationPredefinedQuestion`.
-public struct VirtualEventRegistrationPredefinedQuestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistrationPredefinedQuestion
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistrationPredefinedQuestion",
-        model: VirtualEventRegistrationPredefinedQuestion.self
-    )
-}
-
-/// Its properties are listed in `VirtualEventRegistrationQuestionAnswerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationquestionanswer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationQuestionAnswer`.
-public typealias VirtualEventRegistrationQuestionAnswer = Model<VirtualEventRegistrationQuestionAnswerFields>
-
-/// The properties of a `VirtualEventRegistrationQuestionAnswer`, inherited ones included.
-public struct VirtualEventRegistrationQuestionAnswerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventRegistrationQuestionAnswer",
-        fields: VirtualEventRegistrationQuestionAnswerFields()
-    )
-
-    public let booleanValue: Field<Bool>
-    public let displayName: Field<String>
-    public let multiChoiceValues: Field<[String]>
-    public let questionId: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.booleanValue = Field("booleanValue")
-        self.displayName = Field("displayName")
-        self.multiChoiceValues = Field("multiChoiceValues")
-        self.questionId = Field("questionId")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationQuestionAnswerInputType`.
-public typealias VirtualEventRegistrationQuestionAnswerInputType =
-    OpenEnum<VirtualEventRegistrationQuestionAnswerInputTypeValues>
-
-/// The values of `VirtualEventRegistrationQuestionAnswerInputType` that the spec declares; others decode and re-encode
-/// too.
-public enum VirtualEventRegistrationQuestionAnswerInputTypeValues: EnumValues {
-    public static let known: [String] = [
-        "text",
-        "multilineText",
-        "singleChoice",
-        "multiChoice",
-        "boolean",
-        "unknownFutureValue",
-    ]
-}
-
-extension VirtualEventRegistrationQuestionAnswerInputType {
-    public static var text: Self { Self(rawValue: "text") }
-
-    public static var multilineText: Self { Self(rawValue: "multilineText") }
-
-    public static var singleChoice: Self { Self(rawValue: "singleChoice") }
-
-    public static var multiChoice: Self { Self(rawValue: "multiChoice") }
-
-    public static var boolean: Self { Self(rawValue: "boolean") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `VirtualEventRegistrationQuestionBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/virtualeventregistrationquestionbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationQuestionBase`.
-public typealias VirtualEventRegistrationQuestionBase = Model<VirtualEventRegistrationQuestionBaseFields>
-
-/// The properties of a `VirtualEventRegistrationQuestionBase`, inherited ones included.
-public struct VirtualEventRegistrationQuestionBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventRegistrationQuestionBase",
-        base: Entity.self,
-        derived: [VirtualEventRegistrationCustomQuestion.self, VirtualEventRegistrationPredefinedQuestion.self],
-        fields: VirtualEventRegistrationQuestionBaseFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isRequired: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isRequired = Field("isRequired")
-    }
-}
-
-/// Requests for one `VirtualEventRegistrationQuestionBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationQuestionBase`.
-public struct VirtualEventRegistrationQuestionBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistrationQuestionBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistrationQuestionBase",
-        model: VirtualEventRegistrationQuestionBase.self
-    )
-}
-
-/// Requests for one `VirtualEventRegistration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventRegistration`.
-public struct VirtualEventRegistrationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistration",
-        model: VirtualEventRegistration.self,
-        children: [.init("sessions", "microsoft.graph.virtualEventSession", collection: true)],
-        operations: [.init("cancel", .post)]
-    )
-
-    /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
-    public var sessions: CollectionRequestBuilder<VirtualEventSessionRequestBuilder> {
-        .init(client: client, path: path.appending("sessions"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEventRegistration/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Requests for one `VirtualEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEvent`.
-public struct VirtualEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEvent",
-        model: VirtualEvent.self,
-        children: [
-            .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
-            .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
-        ],
-        operations: [.init("cancel", .post), .init("publish", .post), .init("setExternalEventInformation", .post)]
-    )
-
-    /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
-    public var presenters: CollectionRequestBuilder<VirtualEventPresenterRequestBuilder> {
-        .init(client: client, path: path.appending("presenters"))
-    }
-
-    /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
-    public var sessions: CollectionRequestBuilder<VirtualEventSessionRequestBuilder> {
-        .init(client: client, path: path.appending("sessions"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEvent/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEvent/publish` (POST).
-    public func publish() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("publish"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEvent/setExternalEventInformation` (POST).
-    public func setExternalEventInformation(externalEventId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setExternalEventInformation"))
-        var body = JSONObject()
-        body.set("externalEventId", externalEventId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `VirtualEventSessionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventsession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventSession`.
-public typealias VirtualEventSession = Model<VirtualEventSessionFields>
-
-/// The properties of a `VirtualEventSession`, inherited ones included.
-public struct VirtualEventSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventSession",
-        base: OnlineMeetingBase.self,
-        fields: VirtualEventSessionFields()
-    )
-
-    public let id: Field<String>
-    public let allowAttendeeToEnableCamera: Field<Bool>
-    public let allowAttendeeToEnableMic: Field<Bool>
-    public let allowBreakoutRooms: Field<Bool>
-    public let allowCopyingAndSharingMeetingContent: Field<Bool>
-    public let allowedLobbyAdmitters: Field<AllowedLobbyAdmitterRoles>
-    public let allowedPresenters: Field<OnlineMeetingPresenters>
-    public let allowLiveShare: Field<MeetingLiveShareOptions>
-    public let allowMeetingChat: Field<MeetingChatMode>
-    public let allowParticipantsToChangeName: Field<Bool>
-    public let allowPowerPointSharing: Field<Bool>
-    public let allowRecording: Field<Bool>
-    public let allowTeamworkReactions: Field<Bool>
-    public let allowTranscription: Field<Bool>
-    public let allowWhiteboard: Field<Bool>
-    public let audioConferencing: Field<AudioConferencing>
-    public let chatInfo: Field<ChatInfo>
-    public let chatRestrictions: Field<ChatRestrictions>
-    public let cloudVideoInteropInfo: Field<CloudVideoInteropInfo>
-    public let expiryDateTime: Field<Date>
-    public let isEndToEndEncryptionEnabled: Field<Bool>
-    public let isEntryExitAnnounced: Field<Bool>
-    public let joinInformation: Field<ItemBody>
-    public let joinMeetingIdSettings: Field<JoinMeetingIdSettings>
-    public let joinWebUrl: Field<String>
-    public let lobbyBypassSettings: Field<LobbyBypassSettings>
-    public let meetingOptionsWebUrl: Field<String>
-    public let meetingSpokenLanguageTag: Field<String>
-    public let meetingType: Field<OnlineMeetingType>
-    public let recordAutomatically: Field<Bool>
-    public let sensitivityLabelAssignment: Field<OnlineMeetingSensitivityLabelAssignment>
-    public let shareMeetingChatHistoryDefault: Field<MeetingChatHistoryDefaultMode>
-    public let subject: Field<String>
-    public let videoTeleconferenceId: Field<String>
-    public let watermarkProtection: Field<WatermarkProtectionValues>
-
-    /// Present when the request expanded it (`expand("attendanceReports")`).
-    public let attendanceReports: Field<[MeetingAttendanceReport]>
-
-    public let capacity: Field<Int32>
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let videoOnDemandWebUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.allowAttendeeToEnableCamera = Field("allowAttendeeToEnableCamera")
-        self.allowAttendeeToEnableMic = Field("allowAttendeeToEnableMic")
-        self.allowBreakoutRooms = Field("allowBreakoutRooms")
-        self.allowCopyingAndSharingMeetingContent = Field("allowCopyingAndSharingMeetingContent")
-        self.allowedLobbyAdmitters = Field("allowedLobbyAdmitters")
-        self.allowedPresenters = Field("allowedPresenters")
-        self.allowLiveShare = Field("allowLiveShare")
-        self.allowMeetingChat = Field("allowMeetingChat")
-        self.allowParticipantsToChangeName = Field("allowParticipantsToChangeName")
-        self.allowPowerPointSharing = Field("allowPowerPointSharing")
-        self.allowRecording = Field("allowRecording")
-        self.allowTeamworkReactions = Field("allowTeamworkReactions")
-        self.allowTranscription = Field("allowTranscription")
-        self.allowWhiteboard = Field("allowWhiteboard")
-        self.audioConferencing = Field("audioConferencing")
-        self.chatInfo = Field("chatInfo")
-        self.chatRestrictions = Field("chatRestrictions")
-        self.cloudVideoInteropInfo = Field("cloudVideoInteropInfo")
-        self.expiryDateTime = Field("expiryDateTime")
-        self.isEndToEndEncryptionEnabled = Field("isEndToEndEncryptionEnabled")
-        self.isEntryExitAnnounced = Field("isEntryExitAnnounced")
-        self.joinInformation = Field("joinInformation")
-        self.joinMeetingIdSettings = Field("joinMeetingIdSettings")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lobbyBypassSettings = Field("lobbyBypassSettings")
-        self.meetingOptionsWebUrl = Field("meetingOptionsWebUrl")
-        self.meetingSpokenLanguageTag = Field("meetingSpokenLanguageTag")
-        self.meetingType = Field("meetingType")
-        self.recordAutomatically = Field("recordAutomatically")
-        self.sensitivityLabelAssignment = Field("sensitivityLabelAssignment")
-        self.shareMeetingChatHistoryDefault = Field("shareMeetingChatHistoryDefault")
-        self.subject = Field("subject")
-        self.videoTeleconferenceId = Field("videoTeleconferenceId")
-        self.watermarkProtection = Field("watermarkProtection")
-        self.attendanceReports = Field("attendanceReports")
-        self.capacity = Field("capacity")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.videoOnDemandWebUrl = Field("videoOnDemandWebUrl")
-    }
-}
-
-/// Requests for one `VirtualEventSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventSession`.
-public struct VirtualEventSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventSession",
-        model: VirtualEventSession.self,
-        children: [.init("attendanceReports", "microsoft.graph.meetingAttendanceReport", collection: true)]
-    )
-
-    /// `attendanceReports.request()` lists them; `attendanceReports("meetingAttendanceReport-id")` addresses one.
-    public var attendanceReports: CollectionRequestBuilder<MeetingAttendanceReportRequestBuilder> {
-        .init(client: client, path: path.appending("attendanceReports"))
-    }
-}
-
-/// Its properties are listed in `VirtualEventSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventSettings`.
-public typealias VirtualEventSettings = Model<VirtualEventSettingsFields>
-
-/// The properties of a `VirtualEventSettings`, inherited ones included.
-public struct VirtualEventSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.virtualEventSettings", fields: VirtualEventSettingsFields())
-    public let isAttendeeEmailNotificationEnabled: Field<Bool>
-
-    private init() {
-        self.isAttendeeEmailNotificationEnabled = Field("isAttendeeEmailNotificationEnabled")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.virtualEventStatus`.
-public typealias VirtualEventStatus = OpenEnum<VirtualEventStatusValues>
-
-/// The values of `VirtualEventStatus` that the spec declares; others decode and re-encode too.
-public enum VirtualEventStatusValues: EnumValues {
-    public static let known: [String] = ["draft", "published", "canceled", "unknownFutureValue"]
-}
-
-extension VirtualEventStatus {
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var canceled: Self { Self(rawValue: "canceled") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `VirtualEventTownhallFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventtownhall?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventTownhall`.
-public typealias VirtualEventTownhall = Model<VirtualEventTownhallFields>
-
-/// The properties of a `VirtualEventTownhall`, inherited ones included.
-public struct VirtualEventTownhallFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventTownhall",
-        base: VirtualEvent.self,
-        fields: VirtualEventTownhallFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<CommunicationsIdentitySet>
-    public let description: Field<ItemBody>
-    public let displayName: Field<String>
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let externalEventInformation: Field<[VirtualEventExternalInformation]>
-    public let isRegistrationRequired: Field<Bool>
-    public let settings: Field<VirtualEventSettings>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<VirtualEventStatus>
-
-    /// Present when the request expanded it (`expand("presenters")`).
-    public let presenters: Field<[VirtualEventPresenter]>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[VirtualEventSession]>
-
-    public let audience: Field<MeetingAudience>
-    public let capacity: Field<Int32>
-    public let coOrganizers: Field<[CommunicationsUserIdentity]>
-    public let invitedAttendees: Field<[Identity]>
-    public let isInviteOnly: Field<Bool>
-
-    /// Present when the request expanded it (`expand("registrationConfiguration")`).
-    public let registrationConfiguration: Field<VirtualEventTownhallRegistrationConfiguration>
-
-    /// Present when the request expanded it (`expand("registrations")`).
-    public let registrations: Field<[VirtualEventRegistration]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.externalEventInformation = Field("externalEventInformation")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.settings = Field("settings")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.presenters = Field("presenters")
-        self.sessions = Field("sessions")
-        self.audience = Field("audience")
-        self.capacity = Field("capacity")
-        self.coOrganizers = Field("coOrganizers")
-        self.invitedAttendees = Field("invitedAttendees")
-        self.isInviteOnly = Field("isInviteOnly")
-        self.registrationConfiguration = Field("registrationConfiguration")
-        self.registrations = Field("registrations")
-    }
-}
-
-/// Its properties are listed in `VirtualEventTownhallRegistrationConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/virtualeventtownhallregistrationconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventTownhallRegistrationConfiguration`.
-public typealias VirtualEventTownhallRegistrationConfiguration =
-    Model<VirtualEventTownhallRegistrationConfigurationFields>
-
-/// The properties of a `VirtualEventTownhallRegistrationConfiguration`, inherited ones included.
-public struct VirtualEventTownhallRegistrationConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventTownhallRegistrationConfiguration",
-        base: VirtualEventRegistrationConfiguration.self,
-        fields: VirtualEventTownhallRegistrationConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let capacity: Field<Int32>
-    public let isManualApprovalEnabled: Field<Bool>
-    public let isWaitlistEnabled: Field<Bool>
-    public let registrationWebUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("questions")`).
-    public let questions: Field<[VirtualEventRegistrationQuestionBase]>
-
-    private init() {
-        self.id = Field("id")
-        self.capacity = Field("capacity")
-        self.isManualApprovalEnabled = Field("isManualApprovalEnabled")
-        self.isWaitlistEnabled = Field("isWaitlistEnabled")
-        self.registrationWebUrl = Field("registrationWebUrl")
-        self.questions = Field("questions")
-    }
-}
-
-/// Requests for one `VirtualEventTownhallRegistrationConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventTownhallRegistrationConfiguration`.
-public struct VirtualEventTownhallRegistrationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventTownhallRegistrationConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventTownhallRegistrationConfiguration",
-        model: VirtualEventTownhallRegistrationConfiguration.self,
-        children: [.init("questions", "microsoft.graph.virtualEventRegistrationQuestionBase", collection: true)]
-    )
-
-    /// `questions.request()` lists them; `questions("virtualEventRegistrationQuestionBase-id")` addresses one.
-    public var questions: CollectionRequestBuilder<VirtualEventRegistrationQuestionBaseRequestBuilder> {
-        .init(client: client, path: path.appending("questions"))
-    }
-}
-
-/// Requests for one `VirtualEventTownhall`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventTownhall`.
-public struct VirtualEventTownhallRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventTownhall
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventTownhall",
-        model: VirtualEventTownhall.self,
-        children: [
-            .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
-            .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
-            .init(
-                "registrationConfiguration",
-                "microsoft.graph.virtualEventTownhallRegistrationConfiguration",
-                collection: false
-            ),
-            .init("registrations", "microsoft.graph.virtualEventRegistration", collection: true),
-        ],
+        "microsoft.graph.claimsMappingPolicy",
+        model: ClaimsMappingPolicy.self,
+        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
-            .init("cancel", .post),
-            .init("publish", .post),
-            .init("setExternalEventInformation", .post),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
-                "getByUserIdAndRole",
-                .get,
+                "getAvailableExtensionProperties",
+                .post,
                 onCollection: true,
-                response: .collection(.model(VirtualEventTownhall.self))
+                response: .collection(.model(ExtensionProperty.self))
             ),
-            .init("getByUserRole", .get, onCollection: true, response: .collection(.model(VirtualEventTownhall.self))),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
-    /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
-    public var presenters: CollectionRequestBuilder<VirtualEventPresenterRequestBuilder> {
-        .init(client: client, path: path.appending("presenters"))
+    /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
+    public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("appliesTo"))
     }
 
-    /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
-    public var sessions: CollectionRequestBuilder<VirtualEventSessionRequestBuilder> {
-        .init(client: client, path: path.appending("sessions"))
-    }
-
-    public var registrationConfiguration: VirtualEventTownhallRegistrationConfigurationRequestBuilder {
-        .init(client: client, path: path.appending("registrationConfiguration"))
-    }
-
-    /// `registrations.request()` lists them; `registrations("virtualEventRegistration-id")` addresses one.
-    public var registrations: CollectionRequestBuilder<VirtualEventRegistrationRequestBuilder> {
-        .init(client: client, path: path.appending("registrations"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/publish` (POST).
-    public func publish() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("publish"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/setExternalEventInformation` (POST).
-    public func setExternalEventInformation(externalEventId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setExternalEventInformation"))
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/checkMemberGroups` (POST).
+    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
         var body = JSONObject()
-        body.set("externalEventId", externalEventId)
+        body.set("groupIds", groupIds)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/checkMemberObjects` (POST).
+    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/getMemberGroups` (POST).
+    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/getMemberObjects` (POST).
+    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/restore` (POST).
+    public func restore() -> OperationRequest<DirectoryObject> {
+        let request = APIRequest(method: .post, path: path.appending("restore"))
+        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
+    }
+}
+
+extension CollectionRequestBuilder where Item == ClaimsMappingPolicyRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/getAvailableExtensionProperties` (POST).
+    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
+        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
+        var body = JSONObject()
+        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/getByIds` (POST).
+    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
+        var request = APIRequest(method: .post, path: path.appending("getByIds"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        body.set("types", types)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/validateProperties` (POST).
+    public func validateProperties(
+        entityType: String,
+        displayName: String,
+        mailNickname: String,
+        onBehalfOfUserId: String
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
+        var body = JSONObject()
+        body.set("entityType", entityType)
+        body.set("displayName", displayName)
+        body.set("mailNickname", mailNickname)
+        body.set("onBehalfOfUserId", onBehalfOfUserId)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
-}
 
-extension CollectionRequestBuilder where Item == VirtualEventTownhallRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/getByUserIdAndRole` (GET).
-    public func getByUserIdAndRole(userId: String, role: String) -> CollectionRequest<VirtualEventTownhall> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getByUserIdAndRole",
-                parameters: [("userId", ODataLiteral(json: userId)), ("role", ODataLiteral(json: role))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/getByUserRole` (GET).
-    public func getByUserRole(role: String) -> CollectionRequest<VirtualEventTownhall> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getByUserRole", parameters: [("role", ODataLiteral(json: role))])
-        )
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/delta` (GET).
+    public func delta() -> CollectionRequest<DirectoryObject> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `VirtualEventWebinarFields`; read and write them as `value.name`.
+/// Its properties are listed in `ClassifcationErrorBaseFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventwebinar?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventWebinar`.
-public typealias VirtualEventWebinar = Model<VirtualEventWebinarFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/classifcationerrorbase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.classifcationErrorBase`.
+public typealias ClassifcationErrorBase = Model<ClassifcationErrorBaseFields>
 
-/// The properties of a `VirtualEventWebinar`, inherited ones included.
-public struct VirtualEventWebinarFields: FieldSet {
+/// The properties of a `ClassifcationErrorBase`, inherited ones included.
+public struct ClassifcationErrorBaseFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventWebinar",
-        base: VirtualEvent.self,
-        fields: VirtualEventWebinarFields()
+        "microsoft.graph.classifcationErrorBase",
+        derived: [ClassificationError.self],
+        fields: ClassifcationErrorBaseFields()
     )
 
-    public let id: Field<String>
-    public let createdBy: Field<CommunicationsIdentitySet>
-    public let description: Field<ItemBody>
-    public let displayName: Field<String>
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let externalEventInformation: Field<[VirtualEventExternalInformation]>
-    public let isRegistrationRequired: Field<Bool>
-    public let settings: Field<VirtualEventSettings>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<VirtualEventStatus>
-
-    /// Present when the request expanded it (`expand("presenters")`).
-    public let presenters: Field<[VirtualEventPresenter]>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[VirtualEventSession]>
-
-    public let audience: Field<MeetingAudience>
-    public let coOrganizers: Field<[CommunicationsUserIdentity]>
-
-    /// Present when the request expanded it (`expand("registrationConfiguration")`).
-    public let registrationConfiguration: Field<VirtualEventWebinarRegistrationConfiguration>
-
-    /// Present when the request expanded it (`expand("registrations")`).
-    public let registrations: Field<[VirtualEventRegistration]>
+    public let code: Field<String>
+    public let innerError: Field<ClassificationInnerError>
+    public let message: Field<String>
+    public let target: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.externalEventInformation = Field("externalEventInformation")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.settings = Field("settings")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.presenters = Field("presenters")
-        self.sessions = Field("sessions")
-        self.audience = Field("audience")
-        self.coOrganizers = Field("coOrganizers")
-        self.registrationConfiguration = Field("registrationConfiguration")
-        self.registrations = Field("registrations")
+        self.code = Field("code")
+        self.innerError = Field("innerError")
+        self.message = Field("message")
+        self.target = Field("target")
     }
 }
 
-/// Its properties are listed in `VirtualEventWebinarRegistrationConfigurationFields`; read and write them as
-/// `value.name`.
+/// Its properties are listed in `ClassificationErrorFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/virtualeventwebinarregistrationconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventWebinarRegistrationConfiguration`.
-public typealias VirtualEventWebinarRegistrationConfiguration =
-    Model<VirtualEventWebinarRegistrationConfigurationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/classificationerror?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.classificationError`.
+public typealias ClassificationError = Model<ClassificationErrorFields>
 
-/// The properties of a `VirtualEventWebinarRegistrationConfiguration`, inherited ones included.
-public struct VirtualEventWebinarRegistrationConfigurationFields: FieldSet {
+/// The properties of a `ClassificationError`, inherited ones included.
+public struct ClassificationErrorFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventWebinarRegistrationConfiguration",
-        base: VirtualEventRegistrationConfiguration.self,
-        fields: VirtualEventWebinarRegistrationConfigurationFields()
+        "microsoft.graph.classificationError",
+        base: ClassifcationErrorBase.self,
+        derived: [ProcessingError.self],
+        fields: ClassificationErrorFields()
     )
 
-    public let id: Field<String>
-    public let capacity: Field<Int32>
-    public let isManualApprovalEnabled: Field<Bool>
-    public let isWaitlistEnabled: Field<Bool>
-    public let registrationWebUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("questions")`).
-    public let questions: Field<[VirtualEventRegistrationQuestionBase]>
+    public let code: Field<String>
+    public let innerError: Field<ClassificationInnerError>
+    public let message: Field<String>
+    public let target: Field<String>
+    public let details: Field<[ClassifcationErrorBase]>
 
     private init() {
-        self.id = Field("id")
-        self.capacity = Field("capacity")
-        self.isManualApprovalEnabled = Field("isManualApprovalEnabled")
-        self.isWaitlistEnabled = Field("isWaitlistEnabled")
-        self.registrationWebUrl = Field("registrationWebUrl")
-        self.questions = Field("questions")
+        self.code = Field("code")
+        self.innerError = Field("innerError")
+        self.message = Field("message")
+        self.target = Field("target")
+        self.details = Field("details")
     }
 }
 
-/// Requests for one `VirtualEventWebinarRegistrationConfiguration`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `ClassificationInnerErrorFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.virtualEventWebinarRegistrationConfiguration`.
-public struct VirtualEventWebinarRegistrationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventWebinarRegistrationConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/classificationinnererror?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.classificationInnerError`.
+public typealias ClassificationInnerError = Model<ClassificationInnerErrorFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventWebinarRegistrationConfiguration",
-        model: VirtualEventWebinarRegistrationConfiguration.self,
-        children: [.init("questions", "microsoft.graph.virtualEventRegistrationQuestionBase", collection: true)]
-    )
-
-    /// `questions.request()` lists them; `questions("virtualEventRegistrationQuestionBase-id")` addresses one.
-    public var questions: CollectionRequestBuilder<VirtualEventRegistrationQuestionBaseRequestBuilder> {
-        .init(client: client, path: path.appending("questions"))
-    }
-}
-
-/// Requests for one `VirtualEventWebinar`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventWebinar`.
-public struct VirtualEventWebinarRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventWebinar
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventWebinar",
-        model: VirtualEventWebinar.self,
-        children: [
-            .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
-            .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
-            .init(
-                "registrationConfiguration",
-                "microsoft.graph.virtualEventWebinarRegistrationConfiguration",
-                collection: false
-            ),
-            .init("registrations", "microsoft.graph.virtualEventRegistration", collection: true),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init("publish", .post),
-            .init("setExternalEventInformation", .post),
-            .init(
-                "getByUserIdAndRole",
-                .get,
-                onCollection: true,
-                response: .collection(.model(VirtualEventWebinar.self))
-            ),
-            .init("getByUserRole", .get, onCollection: true, response: .collection(.model(VirtualEventWebinar.self))),
-        ]
-    )
-
-    /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
-    public var presenters: CollectionRequestBuilder<VirtualEventPresenterRequestBuilder> {
-        .init(client: client, path: path.appending("presenters"))
-    }
-
-    /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
-    public var sessions: CollectionRequestBuilder<VirtualEventSessionRequestBuilder> {
-        .init(client: client, path: path.appending("sessions"))
-    }
-
-    public var registrationConfiguration: VirtualEventWebinarRegistrationConfigurationRequestBuilder {
-        .init(client: client, path: path.appending("registrationConfiguration"))
-    }
-
-    /// `registrations.request()` lists them; `registrations("virtualEventRegistration-id")` addresses one.
-    public var registrations: CollectionRequestBuilder<VirtualEventRegistrationRequestBuilder> {
-        .init(client: client, path: path.appending("registrations"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/publish` (POST).
-    public func publish() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("publish"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/setExternalEventInformation` (POST).
-    public func setExternalEventInformation(externalEventId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setExternalEventInformation"))
-        var body = JSONObject()
-        body.set("externalEventId", externalEventId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == VirtualEventWebinarRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/getByUserIdAndRole` (GET).
-    public func getByUserIdAndRole(userId: String, role: String) -> CollectionRequest<VirtualEventWebinar> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getByUserIdAndRole",
-                parameters: [("userId", ODataLiteral(json: userId)), ("role", ODataLiteral(json: role))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/getByUserRole` (GET).
-    public func getByUserRole(role: String) -> CollectionRequest<VirtualEventWebinar> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getByUserRole", parameters: [("role", ODataLiteral(json: role))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `VirtualEventsRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/virtualeventsroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.virtualEventsRoot`.
-public typealias VirtualEventsRoot = Model<VirtualEventsRootFields>
-
-/// The properties of a `VirtualEventsRoot`, inherited ones included.
-public struct VirtualEventsRootFields: FieldSet {
+/// The properties of a `ClassificationInnerError`, inherited ones included.
+public struct ClassificationInnerErrorFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventsRoot",
-        base: Entity.self,
-        fields: VirtualEventsRootFields()
+        "microsoft.graph.classificationInnerError",
+        fields: ClassificationInnerErrorFields()
     )
 
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("events")`).
-    public let events: Field<[VirtualEvent]>
-
-    /// Present when the request expanded it (`expand("townhalls")`).
-    public let townhalls: Field<[VirtualEventTownhall]>
-
-    /// Present when the request expanded it (`expand("webinars")`).
-    public let webinars: Field<[VirtualEventWebinar]>
+    public let activityId: Field<String>
+    public let clientRequestId: Field<String>
+    public let code: Field<String>
+    public let errorDateTime: Field<Date>
 
     private init() {
-        self.id = Field("id")
-        self.events = Field("events")
-        self.townhalls = Field("townhalls")
-        self.webinars = Field("webinars")
+        self.activityId = Field("activityId")
+        self.clientRequestId = Field("clientRequestId")
+        self.code = Field("code")
+        self.errorDateTime = Field("errorDateTime")
     }
 }
 
-/// Requests for one `VirtualEventsRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.virtualEventsRoot`.
-public struct VirtualEventsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventsRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - Remark: Generated from `microsoft.graph.clickSource`.
+public typealias ClickSource = OpenEnum<ClickSourceValues>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventsRoot",
-        model: VirtualEventsRoot.self,
-        children: [
-            .init("events", "microsoft.graph.virtualEvent", collection: true),
-            .init("townhalls", "microsoft.graph.virtualEventTownhall", collection: true),
-            .init("webinars", "microsoft.graph.virtualEventWebinar", collection: true),
-        ]
-    )
-
-    /// `events.request()` lists them; `events("virtualEvent-id")` addresses one.
-    public var events: CollectionRequestBuilder<VirtualEventRequestBuilder> {
-        .init(client: client, path: path.appending("events"))
-    }
-
-    /// `townhalls.request()` lists them; `townhalls("virtualEventTownhall-id")` addresses one.
-    public var townhalls: CollectionRequestBuilder<VirtualEventTownhallRequestBuilder> {
-        .init(client: client, path: path.appending("townhalls"))
-    }
-
-    /// `webinars.request()` lists them; `webinars("virtualEventWebinar-id")` addresses one.
-    public var webinars: CollectionRequestBuilder<VirtualEventWebinarRequestBuilder> {
-        .init(client: client, path: path.appending("webinars"))
-    }
+/// The values of `ClickSource` that the spec declares; others decode and re-encode too.
+public enum ClickSourceValues: EnumValues {
+    public static let known: [String] = ["unknown", "qrCode", "phishingUrl", "unknownFutureValue"]
 }
 
-/// - Remark: Generated from `microsoft.graph.visibilitySetting`.
-public typealias VisibilitySetting = OpenEnum<VisibilitySettingValues>
-
-/// The values of `VisibilitySetting` that the spec declares; others decode and re-encode too.
-public enum VisibilitySettingValues: EnumValues {
-    public static let known: [String] = ["notConfigured", "hide", "show"]
-}
-
-extension VisibilitySetting {
-    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
-
-    public static var hide: Self { Self(rawValue: "hide") }
-
-    public static var show: Self { Self(rawValue: "show") }
-}
-
-/// Its properties are listed in `VisualInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/visualinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.visualInfo`.
-public typealias VisualInfo = Model<VisualInfoFields>
-
-/// The properties of a `VisualInfo`, inherited ones included.
-public struct VisualInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.visualInfo", fields: VisualInfoFields())
-    public let attribution: Field<ImageInfo>
-    public let backgroundColor: Field<String>
-    public let content: Field<JSONValue>
-    public let description: Field<String>
-    public let displayText: Field<String>
-
-    private init() {
-        self.attribution = Field("attribution")
-        self.backgroundColor = Field("backgroundColor")
-        self.content = Field("content")
-        self.description = Field("description")
-        self.displayText = Field("displayText")
-    }
-}
-
-/// Its properties are listed in `VoiceAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/voiceauthenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.voiceAuthenticationMethodConfiguration`.
-public typealias VoiceAuthenticationMethodConfiguration = Model<VoiceAuthenticationMethodConfigurationFields>
-
-/// The properties of a `VoiceAuthenticationMethodConfiguration`, inherited ones included.
-public struct VoiceAuthenticationMethodConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.voiceAuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: VoiceAuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let isOfficePhoneAllowed: Field<Bool>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.isOfficePhoneAllowed = Field("isOfficePhoneAllowed")
-        self.includeTargets = Field("includeTargets")
-    }
-}
-
-/// Requests for one `VoiceAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.voiceAuthenticationMethodConfiguration`.
-public struct VoiceAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VoiceAuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.voiceAuthenticationMethodConfiguration",
-        model: VoiceAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
-    public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.volumeType`.
-public typealias VolumeType = OpenEnum<VolumeTypeValues>
-
-/// The values of `VolumeType` that the spec declares; others decode and re-encode too.
-public enum VolumeTypeValues: EnumValues {
-    public static let known: [String] = [
-        "operatingSystemVolume",
-        "fixedDataVolume",
-        "removableDataVolume",
-        "unknownFutureValue",
-    ]
-}
-
-extension VolumeType {
-    public static var operatingSystemVolume: Self { Self(rawValue: "operatingSystemVolume") }
-
-    public static var fixedDataVolume: Self { Self(rawValue: "fixedDataVolume") }
-
-    public static var removableDataVolume: Self { Self(rawValue: "removableDataVolume") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `VppLicensingTypeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/vpplicensingtype?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.vppLicensingType`.
-public typealias VppLicensingType = Model<VppLicensingTypeFields>
-
-/// The properties of a `VppLicensingType`, inherited ones included.
-public struct VppLicensingTypeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.vppLicensingType", fields: VppLicensingTypeFields())
-    public let supportsDeviceLicensing: Field<Bool>
-    public let supportsUserLicensing: Field<Bool>
-
-    private init() {
-        self.supportsDeviceLicensing = Field("supportsDeviceLicensing")
-        self.supportsUserLicensing = Field("supportsUserLicensing")
-    }
-}
-
-/// Its properties are listed in `VppTokenFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/vpptoken?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.vppToken`.
-public typealias VppToken = Model<VppTokenFields>
-
-/// The properties of a `VppToken`, inherited ones included.
-public struct VppTokenFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.vppToken", base: Entity.self, fields: VppTokenFields())
-    public let id: Field<String>
-    public let appleId: Field<String>
-    public let automaticallyUpdateApps: Field<Bool>
-    public let countryOrRegion: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let lastSyncDateTime: Field<Date>
-    public let lastSyncStatus: Field<VppTokenSyncStatus>
-    public let organizationName: Field<String>
-    public let state: Field<VppTokenState>
-    public let token: Field<String>
-    public let vppTokenAccountType: Field<VppTokenAccountType>
-
-    private init() {
-        self.id = Field("id")
-        self.appleId = Field("appleId")
-        self.automaticallyUpdateApps = Field("automaticallyUpdateApps")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.lastSyncStatus = Field("lastSyncStatus")
-        self.organizationName = Field("organizationName")
-        self.state = Field("state")
-        self.token = Field("token")
-        self.vppTokenAccountType = Field("vppTokenAccountType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.vppTokenAccountType`.
-public typealias VppTokenAccountType = OpenEnum<VppTokenAccountTypeValues>
-
-/// The values of `VppTokenAccountType` that the spec declares; others decode and re-encode too.
-public enum VppTokenAccountTypeValues: EnumValues {
-    public static let known: [String] = ["business", "education"]
-}
-
-extension VppTokenAccountType {
-    public static var business: Self { Self(rawValue: "business") }
-
-    public static var education: Self { Self(rawValue: "education") }
-}
-
-/// Requests for one `VppToken`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.vppToken`.
-public struct VppTokenRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VppToken
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.vppToken",
-        model: VppToken.self,
-        operations: [.init("syncLicenses", .post, response: .model(VppToken.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.vppToken/syncLicenses` (POST).
-    public func syncLicenses() -> OperationRequest<VppToken> {
-        let request = APIRequest(method: .post, path: path.appending("syncLicenses"))
-        return OperationRequest(client: client, request: request, decoder: .model(VppToken.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.vppTokenState`.
-public typealias VppTokenState = OpenEnum<VppTokenStateValues>
-
-/// The values of `VppTokenState` that the spec declares; others decode and re-encode too.
-public enum VppTokenStateValues: EnumValues {
-    public static let known: [String] = ["unknown", "valid", "expired", "invalid", "assignedToExternalMDM"]
-}
-
-extension VppTokenState {
+extension ClickSource {
     public static var unknown: Self { Self(rawValue: "unknown") }
 
-    public static var valid: Self { Self(rawValue: "valid") }
+    public static var qrCode: Self { Self(rawValue: "qrCode") }
 
-    public static var expired: Self { Self(rawValue: "expired") }
+    public static var phishingUrl: Self { Self(rawValue: "phishingUrl") }
 
-    public static var invalid: Self { Self(rawValue: "invalid") }
-
-    public static var assignedToExternalMDM: Self { Self(rawValue: "assignedToExternalMDM") }
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// - Remark: Generated from `microsoft.graph.vppTokenSyncStatus`.
-public typealias VppTokenSyncStatus = OpenEnum<VppTokenSyncStatusValues>
-
-/// The values of `VppTokenSyncStatus` that the spec declares; others decode and re-encode too.
-public enum VppTokenSyncStatusValues: EnumValues {
-    public static let known: [String] = ["none", "inProgress", "completed", "failed"]
-}
-
-extension VppTokenSyncStatus {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// Its properties are listed in `VulnerabilityStateFields`; read and write them as `value.name`.
+/// Its properties are listed in `ClientCertificateAuthenticationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/vulnerabilitystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.vulnerabilityState`.
-public typealias VulnerabilityState = Model<VulnerabilityStateFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/clientcertificateauthentication?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.clientCertificateAuthentication`.
+public typealias ClientCertificateAuthentication = Model<ClientCertificateAuthenticationFields>
 
-/// The properties of a `VulnerabilityState`, inherited ones included.
-public struct VulnerabilityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.vulnerabilityState", fields: VulnerabilityStateFields())
-    public let cve: Field<String>
-    public let severity: Field<String>
-    public let wasRunning: Field<Bool>
-
-    private init() {
-        self.cve = Field("cve")
-        self.severity = Field("severity")
-        self.wasRunning = Field("wasRunning")
-    }
-}
-
-/// Its properties are listed in `WatermarkProtectionValuesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/watermarkprotectionvalues?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.watermarkProtectionValues`.
-public typealias WatermarkProtectionValues = Model<WatermarkProtectionValuesFields>
-
-/// The properties of a `WatermarkProtectionValues`, inherited ones included.
-public struct WatermarkProtectionValuesFields: FieldSet {
+/// The properties of a `ClientCertificateAuthentication`, inherited ones included.
+public struct ClientCertificateAuthenticationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.watermarkProtectionValues",
-        fields: WatermarkProtectionValuesFields()
+        "microsoft.graph.clientCertificateAuthentication",
+        base: ApiAuthenticationConfigurationBase.self,
+        fields: ClientCertificateAuthenticationFields()
     )
 
-    public let isEnabledForContentSharing: Field<Bool>
-    public let isEnabledForVideo: Field<Bool>
+    public let certificateList: Field<[Pkcs12CertificateInformation]>
 
     private init() {
-        self.isEnabledForContentSharing = Field("isEnabledForContentSharing")
-        self.isEnabledForVideo = Field("isEnabledForVideo")
+        self.certificateList = Field("certificateList")
     }
 }
 
 /// Flags: the wire value lists members separated by commas.
 ///
-/// - Remark: Generated from `microsoft.graph.weakAlgorithms`.
-public typealias WeakAlgorithms = OpenEnum<WeakAlgorithmsValues>
+/// - Remark: Generated from `microsoft.graph.clonableTeamParts`.
+public typealias ClonableTeamParts = OpenEnum<ClonableTeamPartsValues>
 
-/// The values of `WeakAlgorithms` that the spec declares; others decode and re-encode too.
-public enum WeakAlgorithmsValues: FlagValues {
-    public static let known: [String] = ["rsaSha1", "unknownFutureValue"]
+/// The values of `ClonableTeamParts` that the spec declares; others decode and re-encode too.
+public enum ClonableTeamPartsValues: FlagValues {
+    public static let known: [String] = ["apps", "tabs", "settings", "channels", "members"]
 }
 
-extension WeakAlgorithms {
-    public static var rsaSha1: Self { Self(rawValue: "rsaSha1") }
+extension ClonableTeamParts {
+    public static var apps: Self { Self(rawValue: "apps") }
+
+    public static var tabs: Self { Self(rawValue: "tabs") }
+
+    public static var settings: Self { Self(rawValue: "settings") }
+
+    public static var channels: Self { Self(rawValue: "channels") }
+
+    public static var membersValue: Self { Self(rawValue: "members") }
+}
+
+/// Its properties are listed in `CloudAppSecuritySessionControlFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudappsecuritysessioncontrol?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudAppSecuritySessionControl`.
+public typealias CloudAppSecuritySessionControl = Model<CloudAppSecuritySessionControlFields>
+
+/// The properties of a `CloudAppSecuritySessionControl`, inherited ones included.
+public struct CloudAppSecuritySessionControlFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudAppSecuritySessionControl",
+        base: ConditionalAccessSessionControl.self,
+        fields: CloudAppSecuritySessionControlFields()
+    )
+
+    public let isEnabled: Field<Bool>
+    public let cloudAppSecurityType: Field<CloudAppSecuritySessionControlType>
+
+    private init() {
+        self.isEnabled = Field("isEnabled")
+        self.cloudAppSecurityType = Field("cloudAppSecurityType")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.cloudAppSecuritySessionControlType`.
+public typealias CloudAppSecuritySessionControlType = OpenEnum<CloudAppSecuritySessionControlTypeValues>
+
+/// The values of `CloudAppSecuritySessionControlType` that the spec declares; others decode and re-encode too.
+public enum CloudAppSecuritySessionControlTypeValues: EnumValues {
+    public static let known: [String] = ["mcasConfigured", "monitorOnly", "blockDownloads", "unknownFutureValue"]
+}
+
+extension CloudAppSecuritySessionControlType {
+    public static var mcasConfigured: Self { Self(rawValue: "mcasConfigured") }
+
+    public static var monitorOnly: Self { Self(rawValue: "monitorOnly") }
+
+    public static var blockDownloads: Self { Self(rawValue: "blockDownloads") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `WebAppFields`; read and write them as `value.name`.
+/// Its properties are listed in `CloudAppSecurityStateFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webapp?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webApp`.
-public typealias WebApp = Model<WebAppFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudappsecuritystate?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudAppSecurityState`.
+public typealias CloudAppSecurityState = Model<CloudAppSecurityStateFields>
 
-/// The properties of a `WebApp`, inherited ones included.
-public struct WebAppFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.webApp", base: MobileApp.self, fields: WebAppFields())
+/// The properties of a `CloudAppSecurityState`, inherited ones included.
+public struct CloudAppSecurityStateFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudAppSecurityState",
+        fields: CloudAppSecurityStateFields()
+    )
+    public let destinationServiceIp: Field<String>
+    public let destinationServiceName: Field<String>
+    public let riskScore: Field<String>
+
+    private init() {
+        self.destinationServiceIp = Field("destinationServiceIp")
+        self.destinationServiceName = Field("destinationServiceName")
+        self.riskScore = Field("riskScore")
+    }
+}
+
+/// Its properties are listed in `CloudClipboardItemFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudclipboarditem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudClipboardItem`.
+public typealias CloudClipboardItem = Model<CloudClipboardItemFields>
+
+/// The properties of a `CloudClipboardItem`, inherited ones included.
+public struct CloudClipboardItemFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudClipboardItem",
+        base: Entity.self,
+        fields: CloudClipboardItemFields()
+    )
+
     public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
+    public let expirationDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let appUrl: Field<String>
-    public let useManagedBrowser: Field<Bool>
+    public let payloads: Field<[CloudClipboardItemPayload]>
 
     private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
+        self.expirationDateTime = Field("expirationDateTime")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appUrl = Field("appUrl")
-        self.useManagedBrowser = Field("useManagedBrowser")
+        self.payloads = Field("payloads")
     }
 }
 
-/// Requests for one `WebApp`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `CloudClipboardItemPayloadFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.webApp`.
-public struct WebAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WebApp
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudclipboarditempayload?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudClipboardItemPayload`.
+public typealias CloudClipboardItemPayload = Model<CloudClipboardItemPayloadFields>
+
+/// The properties of a `CloudClipboardItemPayload`, inherited ones included.
+public struct CloudClipboardItemPayloadFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudClipboardItemPayload",
+        fields: CloudClipboardItemPayloadFields()
+    )
+
+    public let content: Field<String>
+    public let formatName: Field<String>
+
+    private init() {
+        self.content = Field("content")
+        self.formatName = Field("formatName")
+    }
+}
+
+/// Requests for one `CloudClipboardItem`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.cloudClipboardItem`.
+public struct CloudClipboardItemRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CloudClipboardItem
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.cloudClipboardItem", model: CloudClipboardItem.self)
+}
+
+/// Its properties are listed in `CloudClipboardRootFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudclipboardroot?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudClipboardRoot`.
+public typealias CloudClipboardRoot = Model<CloudClipboardRootFields>
+
+/// The properties of a `CloudClipboardRoot`, inherited ones included.
+public struct CloudClipboardRootFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudClipboardRoot",
+        base: Entity.self,
+        fields: CloudClipboardRootFields()
+    )
+
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("items")`).
+    public let items: Field<[CloudClipboardItem]>
+
+    private init() {
+        self.id = Field("id")
+        self.items = Field("items")
+    }
+}
+
+/// Requests for one `CloudClipboardRoot`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.cloudClipboardRoot`.
+public struct CloudClipboardRootRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CloudClipboardRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -11187,133 +1292,248 @@ public struct WebAppRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.webApp",
-        model: WebApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
+        "microsoft.graph.cloudClipboardRoot",
+        model: CloudClipboardRoot.self,
+        children: [.init("items", "microsoft.graph.cloudClipboardItem", collection: true)]
     )
 
-    /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
-    public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("categories"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.webApp/assign` (POST).
-    public func assign(mobileAppAssignments: [MobileAppAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("mobileAppAssignments", mobileAppAssignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
+    /// `items.request()` lists them; `items("cloudClipboardItem-id")` addresses one.
+    public var items: CollectionRequestBuilder<CloudClipboardItemRequestBuilder> {
+        .init(client: client, path: path.appending("items"))
     }
 }
 
-/// Its properties are listed in `WebApplicationFields`; read and write them as `value.name`.
+/// Its properties are listed in `CloudCommunicationsFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webapplication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webApplication`.
-public typealias WebApplication = Model<WebApplicationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudcommunications?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudCommunications`.
+public typealias CloudCommunications = Model<CloudCommunicationsFields>
 
-/// The properties of a `WebApplication`, inherited ones included.
-public struct WebApplicationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.webApplication", fields: WebApplicationFields())
-    public let homePageUrl: Field<String>
-    public let implicitGrantSettings: Field<ImplicitGrantSettings>
-    public let logoutUrl: Field<String>
-    public let redirectUris: Field<[String]>
-    public let redirectUriSettings: Field<[RedirectUriSettings]>
+/// The properties of a `CloudCommunications`, inherited ones included.
+public struct CloudCommunicationsFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.cloudCommunications", fields: CloudCommunicationsFields())
+
+    /// Present when the request expanded it (`expand("adhocCalls")`).
+    public let adhocCalls: Field<[AdhocCall]>
+
+    /// Present when the request expanded it (`expand("callRecords")`).
+    public let callRecords: Field<[CallRecordsCallRecord]>
+
+    /// Present when the request expanded it (`expand("calls")`).
+    public let calls: Field<[Call]>
+
+    /// Present when the request expanded it (`expand("onlineMeetingConversations")`).
+    public let onlineMeetingConversations: Field<[OnlineMeetingEngagementConversation]>
+
+    /// Present when the request expanded it (`expand("onlineMeetings")`).
+    public let onlineMeetings: Field<[OnlineMeeting]>
+
+    /// Present when the request expanded it (`expand("presences")`).
+    public let presences: Field<[Presence]>
 
     private init() {
-        self.homePageUrl = Field("homePageUrl")
-        self.implicitGrantSettings = Field("implicitGrantSettings")
-        self.logoutUrl = Field("logoutUrl")
-        self.redirectUris = Field("redirectUris")
-        self.redirectUriSettings = Field("redirectUriSettings")
+        self.adhocCalls = Field("adhocCalls")
+        self.callRecords = Field("callRecords")
+        self.calls = Field("calls")
+        self.onlineMeetingConversations = Field("onlineMeetingConversations")
+        self.onlineMeetings = Field("onlineMeetings")
+        self.presences = Field("presences")
     }
 }
 
-/// Its properties are listed in `WebApplicationFirewallDnsConfigurationFields`; read and write them as `value.name`.
+/// Requests for one `CloudCommunications`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.cloudCommunications`.
+public struct CloudCommunicationsRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CloudCommunications
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.cloudCommunications",
+        model: CloudCommunications.self,
+        children: [
+            .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
+            .init("callRecords", "microsoft.graph.callRecords.callRecord", collection: true),
+            .init("calls", "microsoft.graph.call", collection: true),
+            .init(
+                "onlineMeetingConversations",
+                "microsoft.graph.onlineMeetingEngagementConversation",
+                collection: true
+            ),
+            .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
+            .init("presences", "microsoft.graph.presence", collection: true),
+        ],
+        operations: [
+            .init("getPresencesByUserId", .post, response: .collection(.model(Presence.self))),
+            .init(
+                "getAllOnlineMeetingMessages",
+                .get,
+                response: .collection(.model(EngagementConversationMessage.self))
+            ),
+        ]
+    )
+
+    /// `adhocCalls.request()` lists them; `adhocCalls("adhocCall-id")` addresses one.
+    public var adhocCalls: CollectionRequestBuilder<AdhocCallRequestBuilder> {
+        .init(client: client, path: path.appending("adhocCalls"))
+    }
+
+    /// `callRecords.request()` lists them; `callRecords("callRecord-id")` addresses one.
+    public var callRecords: CollectionRequestBuilder<CallRecordsCallRecordRequestBuilder> {
+        .init(client: client, path: path.appending("callRecords"))
+    }
+
+    /// `calls.request()` lists them; `calls("call-id")` addresses one.
+    public var calls: CollectionRequestBuilder<CallRequestBuilder> {
+        .init(client: client, path: path.appending("calls"))
+    }
+
+    /// `onlineMeetingConversations.request()` lists them;
+    /// `onlineMeetingConversations("onlineMeetingEngagementConversation-id")` addresses one.
+    public var onlineMeetingConversations: CollectionRequestBuilder<OnlineMeetingEngagementConversationRequestBuilder> {
+        .init(client: client, path: path.appending("onlineMeetingConversations"))
+    }
+
+    /// `onlineMeetings.request()` lists them; `onlineMeetings("onlineMeeting-id")` addresses one.
+    public var onlineMeetings: CollectionRequestBuilder<OnlineMeetingRequestBuilder> {
+        .init(client: client, path: path.appending("onlineMeetings"))
+    }
+
+    /// `presences.request()` lists them; `presences("presence-id")` addresses one.
+    public var presences: CollectionRequestBuilder<PresenceRequestBuilder> {
+        .init(client: client, path: path.appending("presences"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.cloudCommunications/getPresencesByUserId` (POST).
+    public func getPresencesByUserId(ids: [String]) -> OperationRequest<[Presence]> {
+        var request = APIRequest(method: .post, path: path.appending("getPresencesByUserId"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([Presence].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.cloudCommunications/getAllOnlineMeetingMessages` (GET).
+    public func getAllOnlineMeetingMessages() -> CollectionRequest<EngagementConversationMessage> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "getAllOnlineMeetingMessages", parameters: [])
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `CloudFlareRuleModelFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudflarerulemodel?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudFlareRuleModel`.
+public typealias CloudFlareRuleModel = Model<CloudFlareRuleModelFields>
+
+/// The properties of a `CloudFlareRuleModel`, inherited ones included.
+public struct CloudFlareRuleModelFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.cloudFlareRuleModel", fields: CloudFlareRuleModelFields())
+    public let action: Field<String>
+    public let name: Field<String>
+    public let ruleId: Field<String>
+
+    private init() {
+        self.action = Field("action")
+        self.name = Field("name")
+        self.ruleId = Field("ruleId")
+    }
+}
+
+/// Its properties are listed in `CloudFlareRulesetModelFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudflarerulesetmodel?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudFlareRulesetModel`.
+public typealias CloudFlareRulesetModel = Model<CloudFlareRulesetModelFields>
+
+/// The properties of a `CloudFlareRulesetModel`, inherited ones included.
+public struct CloudFlareRulesetModelFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudFlareRulesetModel",
+        fields: CloudFlareRulesetModelFields()
+    )
+
+    public let name: Field<String>
+    public let phaseName: Field<String>
+    public let rulesetId: Field<String>
+
+    private init() {
+        self.name = Field("name")
+        self.phaseName = Field("phaseName")
+        self.rulesetId = Field("rulesetId")
+    }
+}
+
+/// Its properties are listed in `CloudFlareVerifiedDetailsModelFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudflareverifieddetailsmodel?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudFlareVerifiedDetailsModel`.
+public typealias CloudFlareVerifiedDetailsModel = Model<CloudFlareVerifiedDetailsModelFields>
+
+/// The properties of a `CloudFlareVerifiedDetailsModel`, inherited ones included.
+public struct CloudFlareVerifiedDetailsModelFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudFlareVerifiedDetailsModel",
+        base: WebApplicationFirewallVerifiedDetails.self,
+        fields: CloudFlareVerifiedDetailsModelFields()
+    )
+
+    public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
+    public let enabledCustomRules: Field<[CloudFlareRuleModel]>
+    public let enabledRecommendedRulesets: Field<[CloudFlareRulesetModel]>
+    public let zoneId: Field<String>
+
+    private init() {
+        self.dnsConfiguration = Field("dnsConfiguration")
+        self.enabledCustomRules = Field("enabledCustomRules")
+        self.enabledRecommendedRulesets = Field("enabledRecommendedRulesets")
+        self.zoneId = Field("zoneId")
+    }
+}
+
+/// Its properties are listed in `CloudFlareWebApplicationFirewallProviderFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewalldnsconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallDnsConfiguration`.
-public typealias WebApplicationFirewallDnsConfiguration = Model<WebApplicationFirewallDnsConfigurationFields>
+///   <https://learn.microsoft.com/graph/api/resources/cloudflarewebapplicationfirewallprovider?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider`.
+public typealias CloudFlareWebApplicationFirewallProvider = Model<CloudFlareWebApplicationFirewallProviderFields>
 
-/// The properties of a `WebApplicationFirewallDnsConfiguration`, inherited ones included.
-public struct WebApplicationFirewallDnsConfigurationFields: FieldSet {
+/// The properties of a `CloudFlareWebApplicationFirewallProvider`, inherited ones included.
+public struct CloudFlareWebApplicationFirewallProviderFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.webApplicationFirewallDnsConfiguration",
-        fields: WebApplicationFirewallDnsConfigurationFields()
-    )
-
-    public let isDomainVerified: Field<Bool>
-    public let isProxied: Field<Bool>
-    public let name: Field<String>
-    public let recordType: Field<WebApplicationFirewallDnsRecordType>
-    public let value: Field<String>
-
-    private init() {
-        self.isDomainVerified = Field("isDomainVerified")
-        self.isProxied = Field("isProxied")
-        self.name = Field("name")
-        self.recordType = Field("recordType")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallDnsRecordType`.
-public typealias WebApplicationFirewallDnsRecordType = OpenEnum<WebApplicationFirewallDnsRecordTypeValues>
-
-/// The values of `WebApplicationFirewallDnsRecordType` that the spec declares; others decode and re-encode too.
-public enum WebApplicationFirewallDnsRecordTypeValues: EnumValues {
-    public static let known: [String] = ["cname", "unknownFutureValue"]
-}
-
-extension WebApplicationFirewallDnsRecordType {
-    public static var cname: Self { Self(rawValue: "cname") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `WebApplicationFirewallProviderFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallProvider`.
-public typealias WebApplicationFirewallProvider = Model<WebApplicationFirewallProviderFields>
-
-/// The properties of a `WebApplicationFirewallProvider`, inherited ones included.
-public struct WebApplicationFirewallProviderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.webApplicationFirewallProvider",
-        base: Entity.self,
-        derived: [AkamaiWebApplicationFirewallProvider.self, CloudFlareWebApplicationFirewallProvider.self],
-        fields: WebApplicationFirewallProviderFields()
+        "microsoft.graph.cloudFlareWebApplicationFirewallProvider",
+        base: WebApplicationFirewallProvider.self,
+        fields: CloudFlareWebApplicationFirewallProviderFields()
     )
 
     public let id: Field<String>
     public let displayName: Field<String>
+    public let apiToken: Field<String>
+    public let zoneId: Field<String>
 
     private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
+        self.apiToken = Field("apiToken")
+        self.zoneId = Field("zoneId")
     }
 }
 
-/// Requests for one `WebApplicationFirewallProvider`: `request()` reads, updates or deletes it.
+/// Requests for one `CloudFlareWebApplicationFirewallProvider`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallProvider`.
-public struct WebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WebApplicationFirewallProvider
+/// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider`.
+public struct CloudFlareWebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder {
+    public typealias Model = CloudFlareWebApplicationFirewallProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -11324,12 +1544,12 @@ public struct WebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder 
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.webApplicationFirewallProvider",
-        model: WebApplicationFirewallProvider.self,
+        "microsoft.graph.cloudFlareWebApplicationFirewallProvider",
+        model: CloudFlareWebApplicationFirewallProvider.self,
         operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
     )
 
-    /// - Remark: Generated from `microsoft.graph.webApplicationFirewallProvider/verify` (POST).
+    /// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider/verify` (POST).
     public func verify(hostName: String) -> OperationRequest<WebApplicationFirewallVerificationModel> {
         var request = APIRequest(method: .post, path: path.appending("verify"))
         var body = JSONObject()
@@ -11343,52 +1563,46 @@ public struct WebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder 
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallProviderType`.
-public typealias WebApplicationFirewallProviderType = OpenEnum<WebApplicationFirewallProviderTypeValues>
-
-/// The values of `WebApplicationFirewallProviderType` that the spec declares; others decode and re-encode too.
-public enum WebApplicationFirewallProviderTypeValues: EnumValues {
-    public static let known: [String] = ["akamai", "cloudflare", "unknownFutureValue"]
-}
-
-extension WebApplicationFirewallProviderType {
-    public static var akamai: Self { Self(rawValue: "akamai") }
-
-    public static var cloudflare: Self { Self(rawValue: "cloudflare") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `WebApplicationFirewallVerificationModelFields`; read and write them as `value.name`.
+/// Its properties are listed in `CloudPCFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/webapplicationfirewallverificationmodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationModel`.
-public typealias WebApplicationFirewallVerificationModel = Model<WebApplicationFirewallVerificationModelFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpc?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.cloudPC`.
+public typealias CloudPC = Model<CloudPCFields>
 
-/// The properties of a `WebApplicationFirewallVerificationModel`, inherited ones included.
-public struct WebApplicationFirewallVerificationModelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.webApplicationFirewallVerificationModel",
-        base: Entity.self,
-        fields: WebApplicationFirewallVerificationModelFields()
-    )
-
+/// The properties of a `CloudPC`, inherited ones included.
+public struct CloudPCFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.cloudPC", base: Entity.self, fields: CloudPCFields())
     public let id: Field<String>
-    public let providerType: Field<WebApplicationFirewallProviderType>
-    public let verificationResult: Field<WebApplicationFirewallVerificationResult>
-    public let verifiedDetails: Field<WebApplicationFirewallVerifiedDetails>
-    public let verifiedHost: Field<String>
-
-    /// Present when the request expanded it (`expand("provider")`).
-    public let provider: Field<WebApplicationFirewallProvider>
+    public let aadDeviceId: Field<String>
+    public let displayName: Field<String>
+    public let gracePeriodEndDateTime: Field<Date>
+    public let imageDisplayName: Field<String>
+    public let lastModifiedDateTime: Field<Date>
+    public let managedDeviceId: Field<String>
+    public let managedDeviceName: Field<String>
+    public let onPremisesConnectionName: Field<String>
+    public let provisioningPolicyId: Field<String>
+    public let provisioningPolicyName: Field<String>
+    public let provisioningType: Field<CloudPcProvisioningType>
+    public let servicePlanId: Field<String>
+    public let servicePlanName: Field<String>
+    public let userPrincipalName: Field<String>
 
     private init() {
         self.id = Field("id")
-        self.providerType = Field("providerType")
-        self.verificationResult = Field("verificationResult")
-        self.verifiedDetails = Field("verifiedDetails")
-        self.verifiedHost = Field("verifiedHost")
-        self.provider = Field("provider")
+        self.aadDeviceId = Field("aadDeviceId")
+        self.displayName = Field("displayName")
+        self.gracePeriodEndDateTime = Field("gracePeriodEndDateTime")
+        self.imageDisplayName = Field("imageDisplayName")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.managedDeviceId = Field("managedDeviceId")
+        self.managedDeviceName = Field("managedDeviceName")
+        self.onPremisesConnectionName = Field("onPremisesConnectionName")
+        self.provisioningPolicyId = Field("provisioningPolicyId")
+        self.provisioningPolicyName = Field("provisioningPolicyName")
+        self.provisioningType = Field("provisioningType")
+        self.servicePlanId = Field("servicePlanId")
+        self.servicePlanName = Field("servicePlanName")
+        self.userPrincipalName = Field("userPrincipalName")
     }
 }

@@ -4,1939 +4,117 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `ApprovalStageFields`; read and write them as `value.name`.
+/// Its properties are listed in `AccessPackageResourceAttributeDestinationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approvalstage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.approvalStage`.
-public typealias ApprovalStage = Model<ApprovalStageFields>
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageresourceattributedestination?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceAttributeDestination`.
+public typealias AccessPackageResourceAttributeDestination = Model<AccessPackageResourceAttributeDestinationFields>
 
-/// The properties of a `ApprovalStage`, inherited ones included.
-public struct ApprovalStageFields: FieldSet {
+/// The properties of a `AccessPackageResourceAttributeDestination`, inherited ones included.
+public struct AccessPackageResourceAttributeDestinationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.approvalStage",
+        "microsoft.graph.accessPackageResourceAttributeDestination",
+        derived: [AccessPackageUserDirectoryAttributeStore.self],
+        fields: AccessPackageResourceAttributeDestinationFields()
+    )
+
+    private init() {
+    }
+}
+
+/// Its properties are listed in `AccessPackageResourceAttributeQuestionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageresourceattributequestion?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceAttributeQuestion`.
+public typealias AccessPackageResourceAttributeQuestion = Model<AccessPackageResourceAttributeQuestionFields>
+
+/// The properties of a `AccessPackageResourceAttributeQuestion`, inherited ones included.
+public struct AccessPackageResourceAttributeQuestionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceAttributeQuestion",
+        base: AccessPackageResourceAttributeSource.self,
+        fields: AccessPackageResourceAttributeQuestionFields()
+    )
+
+    /// Present when the request expanded it (`expand("question")`).
+    public let question: Field<AccessPackageQuestion>
+
+    private init() {
+        self.question = Field("question")
+    }
+}
+
+/// Its properties are listed in `AccessPackageResourceAttributeSourceFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageresourceattributesource?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceAttributeSource`.
+public typealias AccessPackageResourceAttributeSource = Model<AccessPackageResourceAttributeSourceFields>
+
+/// The properties of a `AccessPackageResourceAttributeSource`, inherited ones included.
+public struct AccessPackageResourceAttributeSourceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceAttributeSource",
+        derived: [AccessPackageResourceAttributeQuestion.self],
+        fields: AccessPackageResourceAttributeSourceFields()
+    )
+
+    private init() {
+    }
+}
+
+/// Its properties are listed in `AccessPackageResourceEnvironmentFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourceenvironment?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceEnvironment`.
+public typealias AccessPackageResourceEnvironment = Model<AccessPackageResourceEnvironmentFields>
+
+/// The properties of a `AccessPackageResourceEnvironment`, inherited ones included.
+public struct AccessPackageResourceEnvironmentFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceEnvironment",
         base: Entity.self,
-        fields: ApprovalStageFields()
+        fields: AccessPackageResourceEnvironmentFields()
     )
 
     public let id: Field<String>
-    public let assignedToMe: Field<Bool>
-    public let displayName: Field<String>
-    public let justification: Field<String>
-    public let reviewedBy: Field<Identity>
-    public let reviewedDateTime: Field<Date>
-    public let reviewResult: Field<String>
-    public let status: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedToMe = Field("assignedToMe")
-        self.displayName = Field("displayName")
-        self.justification = Field("justification")
-        self.reviewedBy = Field("reviewedBy")
-        self.reviewedDateTime = Field("reviewedDateTime")
-        self.reviewResult = Field("reviewResult")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `ApprovalStage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.approvalStage`.
-public struct ApprovalStageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ApprovalStage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.approvalStage", model: ApprovalStage.self)
-}
-
-/// Its properties are listed in `ApprovedClientAppFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approvedclientapp?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.approvedClientApp`.
-public typealias ApprovedClientApp = Model<ApprovedClientAppFields>
-
-/// The properties of a `ApprovedClientApp`, inherited ones included.
-public struct ApprovedClientAppFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.approvedClientApp",
-        base: Entity.self,
-        fields: ApprovedClientAppFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `ApprovedClientApp`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.approvedClientApp`.
-public struct ApprovedClientAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ApprovedClientApp
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.approvedClientApp", model: ApprovedClientApp.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.approverInformationVisibility`.
-public typealias ApproverInformationVisibility = OpenEnum<ApproverInformationVisibilityValues>
-
-/// The values of `ApproverInformationVisibility` that the spec declares; others decode and re-encode too.
-public enum ApproverInformationVisibilityValues: EnumValues {
-    public static let known: [String] = ["default", "notVisible", "visible", "unknownFutureValue"]
-}
-
-extension ApproverInformationVisibility {
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    public static var notVisible: Self { Self(rawValue: "notVisible") }
-
-    public static var visible: Self { Self(rawValue: "visible") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `AppsInstallationOptionsForMacFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appsinstallationoptionsformac?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.appsInstallationOptionsForMac`.
-public typealias AppsInstallationOptionsForMac = Model<AppsInstallationOptionsForMacFields>
-
-/// The properties of a `AppsInstallationOptionsForMac`, inherited ones included.
-public struct AppsInstallationOptionsForMacFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.appsInstallationOptionsForMac",
-        fields: AppsInstallationOptionsForMacFields()
-    )
-
-    public let isMicrosoft365AppsEnabled: Field<Bool>
-    public let isSkypeForBusinessEnabled: Field<Bool>
-
-    private init() {
-        self.isMicrosoft365AppsEnabled = Field("isMicrosoft365AppsEnabled")
-        self.isSkypeForBusinessEnabled = Field("isSkypeForBusinessEnabled")
-    }
-}
-
-/// Its properties are listed in `AppsInstallationOptionsForWindowsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appsinstallationoptionsforwindows?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.appsInstallationOptionsForWindows`.
-public typealias AppsInstallationOptionsForWindows = Model<AppsInstallationOptionsForWindowsFields>
-
-/// The properties of a `AppsInstallationOptionsForWindows`, inherited ones included.
-public struct AppsInstallationOptionsForWindowsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.appsInstallationOptionsForWindows",
-        fields: AppsInstallationOptionsForWindowsFields()
-    )
-
-    public let isMicrosoft365AppsEnabled: Field<Bool>
-    public let isProjectEnabled: Field<Bool>
-    public let isSkypeForBusinessEnabled: Field<Bool>
-    public let isVisioEnabled: Field<Bool>
-
-    private init() {
-        self.isMicrosoft365AppsEnabled = Field("isMicrosoft365AppsEnabled")
-        self.isProjectEnabled = Field("isProjectEnabled")
-        self.isSkypeForBusinessEnabled = Field("isSkypeForBusinessEnabled")
-        self.isVisioEnabled = Field("isVisioEnabled")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.appsUpdateChannelType`.
-public typealias AppsUpdateChannelType = OpenEnum<AppsUpdateChannelTypeValues>
-
-/// The values of `AppsUpdateChannelType` that the spec declares; others decode and re-encode too.
-public enum AppsUpdateChannelTypeValues: EnumValues {
-    public static let known: [String] = ["current", "monthlyEnterprise", "semiAnnual", "unknownFutureValue"]
-}
-
-extension AppsUpdateChannelType {
-    public static var current: Self { Self(rawValue: "current") }
-
-    public static var monthlyEnterprise: Self { Self(rawValue: "monthlyEnterprise") }
-
-    public static var semiAnnual: Self { Self(rawValue: "semiAnnual") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ArchivedPrintJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/archivedprintjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.archivedPrintJob`.
-public typealias ArchivedPrintJob = Model<ArchivedPrintJobFields>
-
-/// The properties of a `ArchivedPrintJob`, inherited ones included.
-public struct ArchivedPrintJobFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.archivedPrintJob", fields: ArchivedPrintJobFields())
-    public let acquiredByPrinter: Field<Bool>
-    public let acquiredDateTime: Field<Date>
-    public let completionDateTime: Field<Date>
-    public let copiesPrinted: Field<Int32>
-    public let createdBy: Field<UserIdentity>
+    public let connectionInfo: Field<ConnectionInfo>
     public let createdDateTime: Field<Date>
-    public let id: Field<String>
-    public let printerId: Field<String>
-    public let printerName: Field<String>
-    public let processingState: Field<PrintJobProcessingState>
-
-    private init() {
-        self.acquiredByPrinter = Field("acquiredByPrinter")
-        self.acquiredDateTime = Field("acquiredDateTime")
-        self.completionDateTime = Field("completionDateTime")
-        self.copiesPrinted = Field("copiesPrinted")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.id = Field("id")
-        self.printerId = Field("printerId")
-        self.printerName = Field("printerName")
-        self.processingState = Field("processingState")
-    }
-}
-
-/// Its properties are listed in `ArkoseFraudProtectionProviderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/arkosefraudprotectionprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.arkoseFraudProtectionProvider`.
-public typealias ArkoseFraudProtectionProvider = Model<ArkoseFraudProtectionProviderFields>
-
-/// The properties of a `ArkoseFraudProtectionProvider`, inherited ones included.
-public struct ArkoseFraudProtectionProviderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.arkoseFraudProtectionProvider",
-        base: FraudProtectionProvider.self,
-        fields: ArkoseFraudProtectionProviderFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let clientSubDomain: Field<String>
-    public let privateKey: Field<String>
-    public let publicKey: Field<String>
-    public let verifySubDomain: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.clientSubDomain = Field("clientSubDomain")
-        self.privateKey = Field("privateKey")
-        self.publicKey = Field("publicKey")
-        self.verifySubDomain = Field("verifySubDomain")
-    }
-}
-
-/// Requests for one `ArkoseFraudProtectionProvider`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.arkoseFraudProtectionProvider`.
-public struct ArkoseFraudProtectionProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ArkoseFraudProtectionProvider
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.arkoseFraudProtectionProvider",
-        model: ArkoseFraudProtectionProvider.self
-    )
-}
-
-/// Its properties are listed in `ArtifactQueryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/artifactquery?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.artifactQuery`.
-public typealias ArtifactQuery = Model<ArtifactQueryFields>
-
-/// The properties of a `ArtifactQuery`, inherited ones included.
-public struct ArtifactQueryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.artifactQuery", fields: ArtifactQueryFields())
-    public let artifactType: Field<RestorableArtifact>
-    public let queryExpression: Field<String>
-
-    private init() {
-        self.artifactType = Field("artifactType")
-        self.queryExpression = Field("queryExpression")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.artifactRestoreStatus`.
-public typealias ArtifactRestoreStatus = OpenEnum<ArtifactRestoreStatusValues>
-
-/// The values of `ArtifactRestoreStatus` that the spec declares; others decode and re-encode too.
-public enum ArtifactRestoreStatusValues: EnumValues {
-    public static let known: [String] = [
-        "added",
-        "scheduling",
-        "scheduled",
-        "inProgress",
-        "succeeded",
-        "failed",
-        "unknownFutureValue",
-    ]
-}
-
-extension ArtifactRestoreStatus {
-    public static var added: Self { Self(rawValue: "added") }
-
-    public static var scheduling: Self { Self(rawValue: "scheduling") }
-
-    public static var scheduled: Self { Self(rawValue: "scheduled") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `AssignedLabelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedlabel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.assignedLabel`.
-public typealias AssignedLabel = Model<AssignedLabelFields>
-
-/// The properties of a `AssignedLabel`, inherited ones included.
-public struct AssignedLabelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.assignedLabel", fields: AssignedLabelFields())
-    public let displayName: Field<String>
-    public let labelId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.labelId = Field("labelId")
-    }
-}
-
-/// Its properties are listed in `AssignedLicenseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedlicense?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.assignedLicense`.
-public typealias AssignedLicense = Model<AssignedLicenseFields>
-
-/// The properties of a `AssignedLicense`, inherited ones included.
-public struct AssignedLicenseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.assignedLicense", fields: AssignedLicenseFields())
-    public let disabledPlans: Field<[String]>
-    public let skuId: Field<String>
-
-    private init() {
-        self.disabledPlans = Field("disabledPlans")
-        self.skuId = Field("skuId")
-    }
-}
-
-/// Its properties are listed in `AssignedPlaceModeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedplacemode?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.assignedPlaceMode`.
-public typealias AssignedPlaceMode = Model<AssignedPlaceModeFields>
-
-/// The properties of a `AssignedPlaceMode`, inherited ones included.
-public struct AssignedPlaceModeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.assignedPlaceMode",
-        base: PlaceMode.self,
-        fields: AssignedPlaceModeFields()
-    )
-
-    public let assignedUserEmailAddress: Field<String>
-    public let assignedUserId: Field<String>
-
-    private init() {
-        self.assignedUserEmailAddress = Field("assignedUserEmailAddress")
-        self.assignedUserId = Field("assignedUserId")
-    }
-}
-
-/// Its properties are listed in `AssignedPlanFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedplan?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.assignedPlan`.
-public typealias AssignedPlan = Model<AssignedPlanFields>
-
-/// The properties of a `AssignedPlan`, inherited ones included.
-public struct AssignedPlanFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.assignedPlan", fields: AssignedPlanFields())
-    public let assignedDateTime: Field<Date>
-    public let capabilityStatus: Field<String>
-    public let service: Field<String>
-    public let servicePlanId: Field<String>
-
-    private init() {
-        self.assignedDateTime = Field("assignedDateTime")
-        self.capabilityStatus = Field("capabilityStatus")
-        self.service = Field("service")
-        self.servicePlanId = Field("servicePlanId")
-    }
-}
-
-/// Its properties are listed in `AssignedTrainingInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignedtraininginfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.assignedTrainingInfo`.
-public typealias AssignedTrainingInfo = Model<AssignedTrainingInfoFields>
-
-/// The properties of a `AssignedTrainingInfo`, inherited ones included.
-public struct AssignedTrainingInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.assignedTrainingInfo", fields: AssignedTrainingInfoFields())
-    public let assignedUserCount: Field<Int32>
-    public let completedUserCount: Field<Int32>
-    public let displayName: Field<String>
-
-    private init() {
-        self.assignedUserCount = Field("assignedUserCount")
-        self.completedUserCount = Field("completedUserCount")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Its properties are listed in `AssignmentOrderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/assignmentorder?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.assignmentOrder`.
-public typealias AssignmentOrder = Model<AssignmentOrderFields>
-
-/// The properties of a `AssignmentOrder`, inherited ones included.
-public struct AssignmentOrderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.assignmentOrder", fields: AssignmentOrderFields())
-    public let order: Field<[String]>
-
-    private init() {
-        self.order = Field("order")
-    }
-}
-
-/// Its properties are listed in `AssignmentRequestApprovalStageCallbackDataFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/assignmentrequestapprovalstagecallbackdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.assignmentRequestApprovalStageCallbackData`.
-public typealias AssignmentRequestApprovalStageCallbackData = Model<AssignmentRequestApprovalStageCallbackDataFields>
-
-/// The properties of a `AssignmentRequestApprovalStageCallbackData`, inherited ones included.
-public struct AssignmentRequestApprovalStageCallbackDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.assignmentRequestApprovalStageCallbackData",
-        base: AccessPackageAssignmentRequestCallbackData.self,
-        fields: AssignmentRequestApprovalStageCallbackDataFields()
-    )
-
-    public let customExtensionStageInstanceDetail: Field<String>
-    public let customExtensionStageInstanceId: Field<String>
-    public let stage: Field<AccessPackageCustomExtensionStage>
-    public let state: Field<String>
-    public let approvalStage: Field<AccessPackageApprovalStage>
-
-    private init() {
-        self.customExtensionStageInstanceDetail = Field("customExtensionStageInstanceDetail")
-        self.customExtensionStageInstanceId = Field("customExtensionStageInstanceId")
-        self.stage = Field("stage")
-        self.state = Field("state")
-        self.approvalStage = Field("approvalStage")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.assignmentScheduleFilterByCurrentUserOptions`.
-public typealias AssignmentScheduleFilterByCurrentUserOptions =
-    OpenEnum<AssignmentScheduleFilterByCurrentUserOptionsValues>
-
-/// The values of `AssignmentScheduleFilterByCurrentUserOptions` that the spec declares; others decode and re-encode
-/// too.
-public enum AssignmentScheduleFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "unknownFutureValue"]
-}
-
-extension AssignmentScheduleFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.assignmentScheduleInstanceFilterByCurrentUserOptions`.
-public typealias AssignmentScheduleInstanceFilterByCurrentUserOptions =
-    OpenEnum<AssignmentScheduleInstanceFilterByCurrentUserOptionsValues>
-
-/// The values of `AssignmentScheduleInstanceFilterByCurrentUserOptions` that the spec declares; others decode and
-/// re-encode too.
-public enum AssignmentScheduleInstanceFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "unknownFutureValue"]
-}
-
-extension AssignmentScheduleInstanceFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.assignmentScheduleRequestFilterByCurrentUserOptions`.
-public typealias AssignmentScheduleRequestFilterByCurrentUserOptions =
-    OpenEnum<AssignmentScheduleRequestFilterByCurrentUserOptionsValues>
-
-/// The values of `AssignmentScheduleRequestFilterByCurrentUserOptions` that the spec declares; others decode and
-/// re-encode too.
-public enum AssignmentScheduleRequestFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "createdBy", "approver", "unknownFutureValue"]
-}
-
-extension AssignmentScheduleRequestFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var createdBy: Self { Self(rawValue: "createdBy") }
-
-    public static var approver: Self { Self(rawValue: "approver") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.assignmentType`.
-public typealias AssignmentType = OpenEnum<AssignmentTypeValues>
-
-/// The values of `AssignmentType` that the spec declares; others decode and re-encode too.
-public enum AssignmentTypeValues: EnumValues {
-    public static let known: [String] = ["required", "recommended", "unknownFutureValue", "peerRecommended"]
-}
-
-extension AssignmentType {
-    public static var required: Self { Self(rawValue: "required") }
-
-    public static var recommended: Self { Self(rawValue: "recommended") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var peerRecommended: Self { Self(rawValue: "peerRecommended") }
-}
-
-/// Its properties are listed in `AssociatedTeamInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/associatedteaminfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.associatedTeamInfo`.
-public typealias AssociatedTeamInfo = Model<AssociatedTeamInfoFields>
-
-/// The properties of a `AssociatedTeamInfo`, inherited ones included.
-public struct AssociatedTeamInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.associatedTeamInfo",
-        base: TeamInfo.self,
-        fields: AssociatedTeamInfoFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.team = Field("team")
-    }
-}
-
-/// Requests for one `AssociatedTeamInfo`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.associatedTeamInfo`.
-public struct AssociatedTeamInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AssociatedTeamInfo
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.associatedTeamInfo",
-        model: AssociatedTeamInfo.self,
-        children: [.init("team", "microsoft.graph.team", collection: false)]
-    )
-
-    public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
-}
-
-/// What a copy's monitor URL answers while the copy runs and once it ended.
-///
-/// Its properties are listed in `AsyncJobStatusFields`; read and write them as `value.name`.
-///
-/// - Remark: Generated from `bindery.monitors.asyncJobStatus`.
-public typealias AsyncJobStatus = Model<AsyncJobStatusFields>
-
-/// The properties of a `AsyncJobStatus`, inherited ones included.
-public struct AsyncJobStatusFields: FieldSet {
-    public static let schema = ModelSchema("bindery.monitors.asyncJobStatus", fields: AsyncJobStatusFields())
-
-    /// The kind of job, such as `itemCopy`.
-    public let operation: Field<String>
-
-    /// How much of the job is done, from 0 to 100.
-    public let percentageComplete: Field<Double>
-
-    /// The id of the new item, once the copy completed.
-    public let resourceId: Field<String>
-
-    /// `notStarted`, `inProgress`, `completed`, `failed`, and the like.
-    public let status: Field<String>
-
-    /// What the service says about the status, such as the reason it failed.
-    public let statusDescription: Field<String>
-
-    private init() {
-        self.operation = Field("operation")
-        self.percentageComplete = Field("percentageComplete")
-        self.resourceId = Field("resourceId")
-        self.status = Field("status")
-        self.statusDescription = Field("statusDescription")
-    }
-}
-
-/// Its properties are listed in `AttachmentFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attachment`.
-public typealias Attachment = Model<AttachmentFields>
-
-/// The properties of a `Attachment`, inherited ones included.
-public struct AttachmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attachment",
-        base: Entity.self,
-        derived: [FileAttachment.self, ItemAttachment.self, ReferenceAttachment.self],
-        fields: AttachmentFields()
-    )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let isInline: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.isInline = Field("isInline")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
-}
-
-/// Its properties are listed in `AttachmentBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachmentbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attachmentBase`.
-public typealias AttachmentBase = Model<AttachmentBaseFields>
-
-/// The properties of a `AttachmentBase`, inherited ones included.
-public struct AttachmentBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attachmentBase",
-        base: Entity.self,
-        derived: [TaskFileAttachment.self],
-        fields: AttachmentBaseFields()
-    )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
-}
-
-/// Requests for one `AttachmentBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.attachmentBase`.
-public struct AttachmentBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttachmentBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attachmentBase",
-        model: AttachmentBase.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == AttachmentBaseRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.attachmentBase/createUploadSession` (POST).
-    public func createUploadSession(attachmentInfo: AttachmentInfo) -> OperationRequest<UploadSession> {
-        var request = APIRequest(method: .post, path: path.appending("createUploadSession"))
-        var body = JSONObject()
-        body.set("attachmentInfo", attachmentInfo)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UploadSession.self))
-    }
-}
-
-/// Its properties are listed in `AttachmentInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachmentinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attachmentInfo`.
-public typealias AttachmentInfo = Model<AttachmentInfoFields>
-
-/// The properties of a `AttachmentInfo`, inherited ones included.
-public struct AttachmentInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attachmentInfo", fields: AttachmentInfoFields())
-    public let attachmentType: Field<AttachmentType>
-    public let contentType: Field<String>
-    public let name: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.attachmentType = Field("attachmentType")
-        self.contentType = Field("contentType")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
-}
-
-/// Its properties are listed in `AttachmentItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachmentitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attachmentItem`.
-public typealias AttachmentItem = Model<AttachmentItemFields>
-
-/// The properties of a `AttachmentItem`, inherited ones included.
-public struct AttachmentItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attachmentItem", fields: AttachmentItemFields())
-    public let attachmentType: Field<AttachmentType>
-    public let contentId: Field<String>
-    public let contentType: Field<String>
-    public let isInline: Field<Bool>
-    public let name: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.attachmentType = Field("attachmentType")
-        self.contentId = Field("contentId")
-        self.contentType = Field("contentType")
-        self.isInline = Field("isInline")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
-}
-
-/// Requests for one `Attachment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.attachment`.
-public struct AttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Attachment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attachment",
-        model: Attachment.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == AttachmentRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.attachment/createUploadSession` (POST).
-    public func createUploadSession(attachmentItem: AttachmentItem) -> OperationRequest<UploadSession> {
-        var request = APIRequest(method: .post, path: path.appending("createUploadSession"))
-        var body = JSONObject()
-        body.set("AttachmentItem", attachmentItem)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UploadSession.self))
-    }
-}
-
-/// Its properties are listed in `AttachmentSessionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attachmentsession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attachmentSession`.
-public typealias AttachmentSession = Model<AttachmentSessionFields>
-
-/// The properties of a `AttachmentSession`, inherited ones included.
-public struct AttachmentSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attachmentSession",
-        base: Entity.self,
-        fields: AttachmentSessionFields()
-    )
-
-    public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let nextExpectedRanges: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.nextExpectedRanges = Field("nextExpectedRanges")
-    }
-}
-
-/// Requests for one `AttachmentSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.attachmentSession`.
-public struct AttachmentSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttachmentSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.attachmentSession", model: AttachmentSession.self)
-
-    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
-    public var content: StreamRequestBuilder<AttachmentSession> {
-        .init(client: client, path: path.appending("content"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.attachmentType`.
-public typealias AttachmentType = OpenEnum<AttachmentTypeValues>
-
-/// The values of `AttachmentType` that the spec declares; others decode and re-encode too.
-public enum AttachmentTypeValues: EnumValues {
-    public static let known: [String] = ["file", "item", "reference"]
-}
-
-extension AttachmentType {
-    public static var file: Self { Self(rawValue: "file") }
-
-    public static var item: Self { Self(rawValue: "item") }
-
-    public static var reference: Self { Self(rawValue: "reference") }
-}
-
-/// Its properties are listed in `AttackSimulationOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attacksimulationoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attackSimulationOperation`.
-public typealias AttackSimulationOperation = Model<AttackSimulationOperationFields>
-
-/// The properties of a `AttackSimulationOperation`, inherited ones included.
-public struct AttackSimulationOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attackSimulationOperation",
-        base: LongRunningOperation.self,
-        fields: AttackSimulationOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let resourceLocation: Field<String>
-    public let status: Field<LongRunningOperationStatus>
-    public let statusDetail: Field<String>
-    public let percentageCompleted: Field<Int32>
-    public let tenantId: Field<String>
-    public let type: Field<AttackSimulationOperationType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-        self.statusDetail = Field("statusDetail")
-        self.percentageCompleted = Field("percentageCompleted")
-        self.tenantId = Field("tenantId")
-        self.type = Field("type")
-    }
-}
-
-/// Requests for one `AttackSimulationOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.attackSimulationOperation`.
-public struct AttackSimulationOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttackSimulationOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attackSimulationOperation",
-        model: AttackSimulationOperation.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.attackSimulationOperationType`.
-public typealias AttackSimulationOperationType = OpenEnum<AttackSimulationOperationTypeValues>
-
-/// The values of `AttackSimulationOperationType` that the spec declares; others decode and re-encode too.
-public enum AttackSimulationOperationTypeValues: EnumValues {
-    public static let known: [String] = ["createSimualation", "updateSimulation", "unknownFutureValue"]
-}
-
-extension AttackSimulationOperationType {
-    public static var createSimualation: Self { Self(rawValue: "createSimualation") }
-
-    public static var updateSimulation: Self { Self(rawValue: "updateSimulation") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `AttackSimulationRepeatOffenderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attacksimulationrepeatoffender?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attackSimulationRepeatOffender`.
-public typealias AttackSimulationRepeatOffender = Model<AttackSimulationRepeatOffenderFields>
-
-/// The properties of a `AttackSimulationRepeatOffender`, inherited ones included.
-public struct AttackSimulationRepeatOffenderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attackSimulationRepeatOffender",
-        fields: AttackSimulationRepeatOffenderFields()
-    )
-
-    public let attackSimulationUser: Field<AttackSimulationUser>
-    public let repeatOffenceCount: Field<Int32>
-
-    private init() {
-        self.attackSimulationUser = Field("attackSimulationUser")
-        self.repeatOffenceCount = Field("repeatOffenceCount")
-    }
-}
-
-/// Its properties are listed in `AttackSimulationRootFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attacksimulationroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attackSimulationRoot`.
-public typealias AttackSimulationRoot = Model<AttackSimulationRootFields>
-
-/// The properties of a `AttackSimulationRoot`, inherited ones included.
-public struct AttackSimulationRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attackSimulationRoot",
-        base: Entity.self,
-        fields: AttackSimulationRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotifications")`).
-    public let endUserNotifications: Field<[EndUserNotification]>
-
-    /// Present when the request expanded it (`expand("landingPages")`).
-    public let landingPages: Field<[LandingPage]>
-
-    /// Present when the request expanded it (`expand("loginPages")`).
-    public let loginPages: Field<[LoginPage]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[AttackSimulationOperation]>
-
-    /// Present when the request expanded it (`expand("payloads")`).
-    public let payloads: Field<[Payload]>
-
-    /// Present when the request expanded it (`expand("simulationAutomations")`).
-    public let simulationAutomations: Field<[SimulationAutomation]>
-
-    /// Present when the request expanded it (`expand("simulations")`).
-    public let simulations: Field<[Simulation]>
-
-    /// Present when the request expanded it (`expand("trainings")`).
-    public let trainings: Field<[Training]>
-
-    private init() {
-        self.id = Field("id")
-        self.endUserNotifications = Field("endUserNotifications")
-        self.landingPages = Field("landingPages")
-        self.loginPages = Field("loginPages")
-        self.operations = Field("operations")
-        self.payloads = Field("payloads")
-        self.simulationAutomations = Field("simulationAutomations")
-        self.simulations = Field("simulations")
-        self.trainings = Field("trainings")
-    }
-}
-
-/// Requests for one `AttackSimulationRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.attackSimulationRoot`.
-public struct AttackSimulationRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttackSimulationRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attackSimulationRoot",
-        model: AttackSimulationRoot.self,
-        children: [
-            .init("endUserNotifications", "microsoft.graph.endUserNotification", collection: true),
-            .init("landingPages", "microsoft.graph.landingPage", collection: true),
-            .init("loginPages", "microsoft.graph.loginPage", collection: true),
-            .init("operations", "microsoft.graph.attackSimulationOperation", collection: true),
-            .init("payloads", "microsoft.graph.payload", collection: true),
-            .init("simulationAutomations", "microsoft.graph.simulationAutomation", collection: true),
-            .init("simulations", "microsoft.graph.simulation", collection: true),
-            .init("trainings", "microsoft.graph.training", collection: true),
-        ]
-    )
-
-    /// `endUserNotifications.request()` lists them; `endUserNotifications("endUserNotification-id")` addresses one.
-    public var endUserNotifications: CollectionRequestBuilder<EndUserNotificationRequestBuilder> {
-        .init(client: client, path: path.appending("endUserNotifications"))
-    }
-
-    /// `landingPages.request()` lists them; `landingPages("landingPage-id")` addresses one.
-    public var landingPages: CollectionRequestBuilder<LandingPageRequestBuilder> {
-        .init(client: client, path: path.appending("landingPages"))
-    }
-
-    /// `loginPages.request()` lists them; `loginPages("loginPage-id")` addresses one.
-    public var loginPages: CollectionRequestBuilder<LoginPageRequestBuilder> {
-        .init(client: client, path: path.appending("loginPages"))
-    }
-
-    /// `operations.request()` lists them; `operations("attackSimulationOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<AttackSimulationOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// `payloads.request()` lists them; `payloads("payload-id")` addresses one.
-    public var payloads: CollectionRequestBuilder<PayloadRequestBuilder> {
-        .init(client: client, path: path.appending("payloads"))
-    }
-
-    /// `simulationAutomations.request()` lists them; `simulationAutomations("simulationAutomation-id")` addresses one.
-    public var simulationAutomations: CollectionRequestBuilder<SimulationAutomationRequestBuilder> {
-        .init(client: client, path: path.appending("simulationAutomations"))
-    }
-
-    /// `simulations.request()` lists them; `simulations("simulation-id")` addresses one.
-    public var simulations: CollectionRequestBuilder<SimulationRequestBuilder> {
-        .init(client: client, path: path.appending("simulations"))
-    }
-
-    /// `trainings.request()` lists them; `trainings("training-id")` addresses one.
-    public var trainings: CollectionRequestBuilder<TrainingRequestBuilder> {
-        .init(client: client, path: path.appending("trainings"))
-    }
-}
-
-/// Its properties are listed in `AttackSimulationSimulationUserCoverageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/attacksimulationsimulationusercoverage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attackSimulationSimulationUserCoverage`.
-public typealias AttackSimulationSimulationUserCoverage = Model<AttackSimulationSimulationUserCoverageFields>
-
-/// The properties of a `AttackSimulationSimulationUserCoverage`, inherited ones included.
-public struct AttackSimulationSimulationUserCoverageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attackSimulationSimulationUserCoverage",
-        fields: AttackSimulationSimulationUserCoverageFields()
-    )
-
-    public let attackSimulationUser: Field<AttackSimulationUser>
-    public let clickCount: Field<Int32>
-    public let compromisedCount: Field<Int32>
-    public let latestSimulationDateTime: Field<Date>
-    public let simulationCount: Field<Int32>
-
-    private init() {
-        self.attackSimulationUser = Field("attackSimulationUser")
-        self.clickCount = Field("clickCount")
-        self.compromisedCount = Field("compromisedCount")
-        self.latestSimulationDateTime = Field("latestSimulationDateTime")
-        self.simulationCount = Field("simulationCount")
-    }
-}
-
-/// Its properties are listed in `AttackSimulationTrainingUserCoverageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/attacksimulationtrainingusercoverage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attackSimulationTrainingUserCoverage`.
-public typealias AttackSimulationTrainingUserCoverage = Model<AttackSimulationTrainingUserCoverageFields>
-
-/// The properties of a `AttackSimulationTrainingUserCoverage`, inherited ones included.
-public struct AttackSimulationTrainingUserCoverageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attackSimulationTrainingUserCoverage",
-        fields: AttackSimulationTrainingUserCoverageFields()
-    )
-
-    public let attackSimulationUser: Field<AttackSimulationUser>
-    public let userTrainings: Field<[UserTrainingStatusInfo]>
-
-    private init() {
-        self.attackSimulationUser = Field("attackSimulationUser")
-        self.userTrainings = Field("userTrainings")
-    }
-}
-
-/// Its properties are listed in `AttackSimulationUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attacksimulationuser?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attackSimulationUser`.
-public typealias AttackSimulationUser = Model<AttackSimulationUserFields>
-
-/// The properties of a `AttackSimulationUser`, inherited ones included.
-public struct AttackSimulationUserFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attackSimulationUser", fields: AttackSimulationUserFields())
-    public let displayName: Field<String>
-    public let email: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-        self.userId = Field("userId")
-    }
-}
-
-/// Its properties are listed in `AttendanceIntervalFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendanceinterval?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attendanceInterval`.
-public typealias AttendanceInterval = Model<AttendanceIntervalFields>
-
-/// The properties of a `AttendanceInterval`, inherited ones included.
-public struct AttendanceIntervalFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attendanceInterval", fields: AttendanceIntervalFields())
-    public let durationInSeconds: Field<Int32>
-    public let joinDateTime: Field<Date>
-    public let leaveDateTime: Field<Date>
-
-    private init() {
-        self.durationInSeconds = Field("durationInSeconds")
-        self.joinDateTime = Field("joinDateTime")
-        self.leaveDateTime = Field("leaveDateTime")
-    }
-}
-
-/// Its properties are listed in `AttendanceRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendancerecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attendanceRecord`.
-public typealias AttendanceRecord = Model<AttendanceRecordFields>
-
-/// The properties of a `AttendanceRecord`, inherited ones included.
-public struct AttendanceRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attendanceRecord",
-        base: Entity.self,
-        fields: AttendanceRecordFields()
-    )
-
-    public let id: Field<String>
-    public let attendanceIntervals: Field<[AttendanceInterval]>
-    public let emailAddress: Field<String>
-    public let externalRegistrationInformation: Field<VirtualEventExternalRegistrationInformation>
-    public let identity: Field<Identity>
-    public let registrationId: Field<String>
-    public let role: Field<String>
-    public let totalAttendanceInSeconds: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.attendanceIntervals = Field("attendanceIntervals")
-        self.emailAddress = Field("emailAddress")
-        self.externalRegistrationInformation = Field("externalRegistrationInformation")
-        self.identity = Field("identity")
-        self.registrationId = Field("registrationId")
-        self.role = Field("role")
-        self.totalAttendanceInSeconds = Field("totalAttendanceInSeconds")
-    }
-}
-
-/// Requests for one `AttendanceRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.attendanceRecord`.
-public struct AttendanceRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttendanceRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.attendanceRecord", model: AttendanceRecord.self)
-}
-
-/// Its properties are listed in `AttendeeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendee?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attendee`.
-public typealias Attendee = Model<AttendeeFields>
-
-/// The properties of a `Attendee`, inherited ones included.
-public struct AttendeeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attendee",
-        base: AttendeeBase.self,
-        fields: AttendeeFields()
-    )
-    public let emailAddress: Field<EmailAddress>
-    public let type: Field<AttendeeType>
-    public let proposedNewTime: Field<TimeSlot>
-    public let status: Field<ResponseStatus>
-
-    private init() {
-        self.emailAddress = Field("emailAddress")
-        self.type = Field("type")
-        self.proposedNewTime = Field("proposedNewTime")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `AttendeeAvailabilityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendeeavailability?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attendeeAvailability`.
-public typealias AttendeeAvailability = Model<AttendeeAvailabilityFields>
-
-/// The properties of a `AttendeeAvailability`, inherited ones included.
-public struct AttendeeAvailabilityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attendeeAvailability", fields: AttendeeAvailabilityFields())
-    public let attendee: Field<AttendeeBase>
-    public let availability: Field<FreeBusyStatus>
-
-    private init() {
-        self.attendee = Field("attendee")
-        self.availability = Field("availability")
-    }
-}
-
-/// Its properties are listed in `AttendeeBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendeebase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attendeeBase`.
-public typealias AttendeeBase = Model<AttendeeBaseFields>
-
-/// The properties of a `AttendeeBase`, inherited ones included.
-public struct AttendeeBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attendeeBase",
-        base: Recipient.self,
-        derived: [Attendee.self],
-        fields: AttendeeBaseFields()
-    )
-
-    public let emailAddress: Field<EmailAddress>
-    public let type: Field<AttendeeType>
-
-    private init() {
-        self.emailAddress = Field("emailAddress")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `AttendeeNotificationInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendeenotificationinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attendeeNotificationInfo`.
-public typealias AttendeeNotificationInfo = Model<AttendeeNotificationInfoFields>
-
-/// The properties of a `AttendeeNotificationInfo`, inherited ones included.
-public struct AttendeeNotificationInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attendeeNotificationInfo",
-        fields: AttendeeNotificationInfoFields()
-    )
-
-    public let phoneNumber: Field<String>
-    public let timeZone: Field<String>
-
-    private init() {
-        self.phoneNumber = Field("phoneNumber")
-        self.timeZone = Field("timeZone")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.attendeeType`.
-public typealias AttendeeType = OpenEnum<AttendeeTypeValues>
-
-/// The values of `AttendeeType` that the spec declares; others decode and re-encode too.
-public enum AttendeeTypeValues: EnumValues {
-    public static let known: [String] = ["required", "optional", "resource"]
-}
-
-extension AttendeeType {
-    public static var required: Self { Self(rawValue: "required") }
-
-    public static var optional: Self { Self(rawValue: "optional") }
-
-    public static var resource: Self { Self(rawValue: "resource") }
-}
-
-/// - Remark: Generated from `microsoft.graph.attestationEnforcement`.
-public typealias AttestationEnforcement = OpenEnum<AttestationEnforcementValues>
-
-/// The values of `AttestationEnforcement` that the spec declares; others decode and re-encode too.
-public enum AttestationEnforcementValues: EnumValues {
-    public static let known: [String] = ["disabled", "registrationOnly", "unknownFutureValue"]
-}
-
-extension AttestationEnforcement {
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var registrationOnly: Self { Self(rawValue: "registrationOnly") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.attestationLevel`.
-public typealias AttestationLevel = OpenEnum<AttestationLevelValues>
-
-/// The values of `AttestationLevel` that the spec declares; others decode and re-encode too.
-public enum AttestationLevelValues: EnumValues {
-    public static let known: [String] = ["attested", "notAttested", "unknownFutureValue"]
-}
-
-extension AttestationLevel {
-    public static var attested: Self { Self(rawValue: "attested") }
-
-    public static var notAttested: Self { Self(rawValue: "notAttested") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `AttributeDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributedefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attributeDefinition`.
-public typealias AttributeDefinition = Model<AttributeDefinitionFields>
-
-/// The properties of a `AttributeDefinition`, inherited ones included.
-public struct AttributeDefinitionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attributeDefinition", fields: AttributeDefinitionFields())
-    public let anchor: Field<Bool>
-    public let apiExpressions: Field<[StringKeyStringValuePair]>
-    public let caseExact: Field<Bool>
-    public let defaultValue: Field<String>
-    public let flowNullValues: Field<Bool>
-    public let metadata: Field<[AttributeDefinitionMetadataEntry]>
-    public let multivalued: Field<Bool>
-    public let mutability: Field<Mutability>
-    public let name: Field<String>
-    public let referencedObjects: Field<[ReferencedObject]>
-    public let required: Field<Bool>
-    public let type: Field<AttributeType>
-
-    private init() {
-        self.anchor = Field("anchor")
-        self.apiExpressions = Field("apiExpressions")
-        self.caseExact = Field("caseExact")
-        self.defaultValue = Field("defaultValue")
-        self.flowNullValues = Field("flowNullValues")
-        self.metadata = Field("metadata")
-        self.multivalued = Field("multivalued")
-        self.mutability = Field("mutability")
-        self.name = Field("name")
-        self.referencedObjects = Field("referencedObjects")
-        self.required = Field("required")
-        self.type = Field("type")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.attributeDefinitionMetadata`.
-public typealias AttributeDefinitionMetadata = OpenEnum<AttributeDefinitionMetadataValues>
-
-/// The values of `AttributeDefinitionMetadata` that the spec declares; others decode and re-encode too.
-public enum AttributeDefinitionMetadataValues: EnumValues {
-    public static let known: [String] = [
-        "BaseAttributeName",
-        "ComplexObjectDefinition",
-        "IsContainer",
-        "IsCustomerDefined",
-        "IsDomainQualified",
-        "LinkPropertyNames",
-        "LinkTypeName",
-        "MaximumLength",
-        "ReferencedProperty",
-    ]
-}
-
-extension AttributeDefinitionMetadata {
-    public static var baseAttributeName: Self { Self(rawValue: "BaseAttributeName") }
-
-    public static var complexObjectDefinition: Self { Self(rawValue: "ComplexObjectDefinition") }
-
-    public static var isContainer: Self { Self(rawValue: "IsContainer") }
-
-    public static var isCustomerDefined: Self { Self(rawValue: "IsCustomerDefined") }
-
-    public static var isDomainQualified: Self { Self(rawValue: "IsDomainQualified") }
-
-    public static var linkPropertyNames: Self { Self(rawValue: "LinkPropertyNames") }
-
-    public static var linkTypeName: Self { Self(rawValue: "LinkTypeName") }
-
-    public static var maximumLength: Self { Self(rawValue: "MaximumLength") }
-
-    public static var referencedProperty: Self { Self(rawValue: "ReferencedProperty") }
-}
-
-/// Its properties are listed in `AttributeDefinitionMetadataEntryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributedefinitionmetadataentry?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attributeDefinitionMetadataEntry`.
-public typealias AttributeDefinitionMetadataEntry = Model<AttributeDefinitionMetadataEntryFields>
-
-/// The properties of a `AttributeDefinitionMetadataEntry`, inherited ones included.
-public struct AttributeDefinitionMetadataEntryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attributeDefinitionMetadataEntry",
-        fields: AttributeDefinitionMetadataEntryFields()
-    )
-
-    public let key: Field<AttributeDefinitionMetadata>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.attributeFlowBehavior`.
-public typealias AttributeFlowBehavior = OpenEnum<AttributeFlowBehaviorValues>
-
-/// The values of `AttributeFlowBehavior` that the spec declares; others decode and re-encode too.
-public enum AttributeFlowBehaviorValues: EnumValues {
-    public static let known: [String] = ["FlowWhenChanged", "FlowAlways"]
-}
-
-extension AttributeFlowBehavior {
-    public static var flowWhenChanged: Self { Self(rawValue: "FlowWhenChanged") }
-
-    public static var flowAlways: Self { Self(rawValue: "FlowAlways") }
-}
-
-/// - Remark: Generated from `microsoft.graph.attributeFlowType`.
-public typealias AttributeFlowType = OpenEnum<AttributeFlowTypeValues>
-
-/// The values of `AttributeFlowType` that the spec declares; others decode and re-encode too.
-public enum AttributeFlowTypeValues: EnumValues {
-    public static let known: [String] = [
-        "Always",
-        "ObjectAddOnly",
-        "MultiValueAddOnly",
-        "ValueAddOnly",
-        "AttributeAddOnly",
-    ]
-}
-
-extension AttributeFlowType {
-    public static var always: Self { Self(rawValue: "Always") }
-
-    public static var objectAddOnly: Self { Self(rawValue: "ObjectAddOnly") }
-
-    public static var multiValueAddOnly: Self { Self(rawValue: "MultiValueAddOnly") }
-
-    public static var valueAddOnly: Self { Self(rawValue: "ValueAddOnly") }
-
-    public static var attributeAddOnly: Self { Self(rawValue: "AttributeAddOnly") }
-}
-
-/// Its properties are listed in `AttributeMappingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemapping?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attributeMapping`.
-public typealias AttributeMapping = Model<AttributeMappingFields>
-
-/// The properties of a `AttributeMapping`, inherited ones included.
-public struct AttributeMappingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attributeMapping", fields: AttributeMappingFields())
-    public let defaultValue: Field<String>
-    public let exportMissingReferences: Field<Bool>
-    public let flowBehavior: Field<AttributeFlowBehavior>
-    public let flowType: Field<AttributeFlowType>
-    public let matchingPriority: Field<Int32>
-    public let source: Field<AttributeMappingSource>
-    public let targetAttributeName: Field<String>
-
-    private init() {
-        self.defaultValue = Field("defaultValue")
-        self.exportMissingReferences = Field("exportMissingReferences")
-        self.flowBehavior = Field("flowBehavior")
-        self.flowType = Field("flowType")
-        self.matchingPriority = Field("matchingPriority")
-        self.source = Field("source")
-        self.targetAttributeName = Field("targetAttributeName")
-    }
-}
-
-/// Its properties are listed in `AttributeMappingFunctionSchemaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemappingfunctionschema?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attributeMappingFunctionSchema`.
-public typealias AttributeMappingFunctionSchema = Model<AttributeMappingFunctionSchemaFields>
-
-/// The properties of a `AttributeMappingFunctionSchema`, inherited ones included.
-public struct AttributeMappingFunctionSchemaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attributeMappingFunctionSchema",
-        base: Entity.self,
-        fields: AttributeMappingFunctionSchemaFields()
-    )
-
-    public let id: Field<String>
-    public let parameters: Field<[AttributeMappingParameterSchema]>
-
-    private init() {
-        self.id = Field("id")
-        self.parameters = Field("parameters")
-    }
-}
-
-/// Requests for one `AttributeMappingFunctionSchema`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.attributeMappingFunctionSchema`.
-public struct AttributeMappingFunctionSchemaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttributeMappingFunctionSchema
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attributeMappingFunctionSchema",
-        model: AttributeMappingFunctionSchema.self
-    )
-}
-
-/// Its properties are listed in `AttributeMappingParameterSchemaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemappingparameterschema?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attributeMappingParameterSchema`.
-public typealias AttributeMappingParameterSchema = Model<AttributeMappingParameterSchemaFields>
-
-/// The properties of a `AttributeMappingParameterSchema`, inherited ones included.
-public struct AttributeMappingParameterSchemaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attributeMappingParameterSchema",
-        fields: AttributeMappingParameterSchemaFields()
-    )
-
-    public let allowMultipleOccurrences: Field<Bool>
-    public let name: Field<String>
-    public let required: Field<Bool>
-    public let type: Field<AttributeType>
-
-    private init() {
-        self.allowMultipleOccurrences = Field("allowMultipleOccurrences")
-        self.name = Field("name")
-        self.required = Field("required")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `AttributeMappingSourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemappingsource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attributeMappingSource`.
-public typealias AttributeMappingSource = Model<AttributeMappingSourceFields>
-
-/// The properties of a `AttributeMappingSource`, inherited ones included.
-public struct AttributeMappingSourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attributeMappingSource",
-        fields: AttributeMappingSourceFields()
-    )
-
-    public let expression: Field<String>
-    public let name: Field<String>
-    public let parameters: Field<[StringKeyAttributeMappingSourceValuePair]>
-    public let type: Field<AttributeMappingSourceType>
-
-    private init() {
-        self.expression = Field("expression")
-        self.name = Field("name")
-        self.parameters = Field("parameters")
-        self.type = Field("type")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.attributeMappingSourceType`.
-public typealias AttributeMappingSourceType = OpenEnum<AttributeMappingSourceTypeValues>
-
-/// The values of `AttributeMappingSourceType` that the spec declares; others decode and re-encode too.
-public enum AttributeMappingSourceTypeValues: EnumValues {
-    public static let known: [String] = ["Attribute", "Constant", "Function"]
-}
-
-extension AttributeMappingSourceType {
-    public static var attribute: Self { Self(rawValue: "Attribute") }
-
-    public static var constant: Self { Self(rawValue: "Constant") }
-
-    public static var function: Self { Self(rawValue: "Function") }
-}
-
-/// Its properties are listed in `AttributeRuleMembersFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributerulemembers?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attributeRuleMembers`.
-public typealias AttributeRuleMembers = Model<AttributeRuleMembersFields>
-
-/// The properties of a `AttributeRuleMembers`, inherited ones included.
-public struct AttributeRuleMembersFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attributeRuleMembers",
-        base: SubjectSet.self,
-        fields: AttributeRuleMembersFields()
-    )
-
     public let description: Field<String>
-    public let membershipRule: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.membershipRule = Field("membershipRule")
-    }
-}
-
-/// Its properties are listed in `AttributeSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributeset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.attributeSet`.
-public typealias AttributeSet = Model<AttributeSetFields>
-
-/// The properties of a `AttributeSet`, inherited ones included.
-public struct AttributeSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attributeSet",
-        base: Entity.self,
-        fields: AttributeSetFields()
-    )
-    public let id: Field<String>
-    public let description: Field<String>
-    public let maxAttributesPerSet: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.maxAttributesPerSet = Field("maxAttributesPerSet")
-    }
-}
-
-/// Requests for one `AttributeSet`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.attributeSet`.
-public struct AttributeSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttributeSet
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.attributeSet", model: AttributeSet.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.attributeType`.
-public typealias AttributeType = OpenEnum<AttributeTypeValues>
-
-/// The values of `AttributeType` that the spec declares; others decode and re-encode too.
-public enum AttributeTypeValues: EnumValues {
-    public static let known: [String] = ["String", "Integer", "Reference", "Binary", "Boolean", "DateTime"]
-}
-
-extension AttributeType {
-    public static var string: Self { Self(rawValue: "String") }
-
-    public static var integer: Self { Self(rawValue: "Integer") }
-
-    public static var reference: Self { Self(rawValue: "Reference") }
-
-    public static var binary: Self { Self(rawValue: "Binary") }
-
-    public static var boolean: Self { Self(rawValue: "Boolean") }
-
-    public static var dateTime: Self { Self(rawValue: "DateTime") }
-}
-
-/// Its properties are listed in `AudioFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audio?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.audio`.
-public typealias Audio = Model<AudioFields>
-
-/// The properties of a `Audio`, inherited ones included.
-public struct AudioFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.audio", fields: AudioFields())
-    public let album: Field<String>
-    public let albumArtist: Field<String>
-    public let artist: Field<String>
-    public let bitrate: Field<Int64>
-    public let composers: Field<String>
-    public let copyright: Field<String>
-    public let disc: Field<Int16>
-    public let discCount: Field<Int16>
-    public let duration: Field<Int64>
-    public let genre: Field<String>
-    public let hasDrm: Field<Bool>
-    public let isVariableBitrate: Field<Bool>
-    public let title: Field<String>
-    public let track: Field<Int32>
-    public let trackCount: Field<Int32>
-    public let year: Field<Int32>
-
-    private init() {
-        self.album = Field("album")
-        self.albumArtist = Field("albumArtist")
-        self.artist = Field("artist")
-        self.bitrate = Field("bitrate")
-        self.composers = Field("composers")
-        self.copyright = Field("copyright")
-        self.disc = Field("disc")
-        self.discCount = Field("discCount")
-        self.duration = Field("duration")
-        self.genre = Field("genre")
-        self.hasDrm = Field("hasDrm")
-        self.isVariableBitrate = Field("isVariableBitrate")
-        self.title = Field("title")
-        self.track = Field("track")
-        self.trackCount = Field("trackCount")
-        self.year = Field("year")
-    }
-}
-
-/// Its properties are listed in `AudioConferencingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audioconferencing?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.audioConferencing`.
-public typealias AudioConferencing = Model<AudioConferencingFields>
-
-/// The properties of a `AudioConferencing`, inherited ones included.
-public struct AudioConferencingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.audioConferencing", fields: AudioConferencingFields())
-    public let conferenceId: Field<String>
-    public let dialinUrl: Field<String>
-    public let tollFreeNumber: Field<String>
-    public let tollFreeNumbers: Field<[String]>
-    public let tollNumber: Field<String>
-    public let tollNumbers: Field<[String]>
-
-    private init() {
-        self.conferenceId = Field("conferenceId")
-        self.dialinUrl = Field("dialinUrl")
-        self.tollFreeNumber = Field("tollFreeNumber")
-        self.tollFreeNumbers = Field("tollFreeNumbers")
-        self.tollNumber = Field("tollNumber")
-        self.tollNumbers = Field("tollNumbers")
-    }
-}
-
-/// Its properties are listed in `AudioRoutingGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audioroutinggroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.audioRoutingGroup`.
-public typealias AudioRoutingGroup = Model<AudioRoutingGroupFields>
-
-/// The properties of a `AudioRoutingGroup`, inherited ones included.
-public struct AudioRoutingGroupFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.audioRoutingGroup",
-        base: Entity.self,
-        fields: AudioRoutingGroupFields()
-    )
-
-    public let id: Field<String>
-    public let receivers: Field<[String]>
-    public let routingMode: Field<RoutingMode>
-    public let sources: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.receivers = Field("receivers")
-        self.routingMode = Field("routingMode")
-        self.sources = Field("sources")
-    }
-}
-
-/// Requests for one `AudioRoutingGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.audioRoutingGroup`.
-public struct AudioRoutingGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AudioRoutingGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.audioRoutingGroup", model: AudioRoutingGroup.self)
-}
-
-/// Its properties are listed in `AuditActivityInitiatorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditactivityinitiator?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.auditActivityInitiator`.
-public typealias AuditActivityInitiator = Model<AuditActivityInitiatorFields>
-
-/// The properties of a `AuditActivityInitiator`, inherited ones included.
-public struct AuditActivityInitiatorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.auditActivityInitiator",
-        fields: AuditActivityInitiatorFields()
-    )
-
-    public let app: Field<AppIdentity>
-    public let user: Field<UserIdentity>
-
-    private init() {
-        self.app = Field("app")
-        self.user = Field("user")
-    }
-}
-
-/// Its properties are listed in `AuditActorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditactor?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.auditActor`.
-public typealias AuditActor = Model<AuditActorFields>
-
-/// The properties of a `AuditActor`, inherited ones included.
-public struct AuditActorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditActor", fields: AuditActorFields())
-    public let applicationDisplayName: Field<String>
-    public let applicationId: Field<String>
-    public let auditActorType: Field<String>
-    public let ipAddress: Field<String>
-    public let servicePrincipalName: Field<String>
-    public let userId: Field<String>
-    public let userPermissions: Field<[String]>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.applicationDisplayName = Field("applicationDisplayName")
-        self.applicationId = Field("applicationId")
-        self.auditActorType = Field("auditActorType")
-        self.ipAddress = Field("ipAddress")
-        self.servicePrincipalName = Field("servicePrincipalName")
-        self.userId = Field("userId")
-        self.userPermissions = Field("userPermissions")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `AuditEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.auditEvent`.
-public typealias AuditEvent = Model<AuditEventFields>
-
-/// The properties of a `AuditEvent`, inherited ones included.
-public struct AuditEventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditEvent", base: Entity.self, fields: AuditEventFields())
-    public let id: Field<String>
-    public let activity: Field<String>
-    public let activityDateTime: Field<Date>
-    public let activityOperationType: Field<String>
-    public let activityResult: Field<String>
-    public let activityType: Field<String>
-    public let actor: Field<AuditActor>
-    public let category: Field<String>
-    public let componentName: Field<String>
-    public let correlationId: Field<String>
     public let displayName: Field<String>
-    public let resources: Field<[AuditResource]>
+    public let isDefaultEnvironment: Field<Bool>
+    public let modifiedDateTime: Field<Date>
+    public let originId: Field<String>
+    public let originSystem: Field<String>
+
+    /// Present when the request expanded it (`expand("resources")`).
+    public let resources: Field<[AccessPackageResource]>
 
     private init() {
         self.id = Field("id")
-        self.activity = Field("activity")
-        self.activityDateTime = Field("activityDateTime")
-        self.activityOperationType = Field("activityOperationType")
-        self.activityResult = Field("activityResult")
-        self.activityType = Field("activityType")
-        self.actor = Field("actor")
-        self.category = Field("category")
-        self.componentName = Field("componentName")
-        self.correlationId = Field("correlationId")
+        self.connectionInfo = Field("connectionInfo")
+        self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
         self.displayName = Field("displayName")
+        self.isDefaultEnvironment = Field("isDefaultEnvironment")
+        self.modifiedDateTime = Field("modifiedDateTime")
+        self.originId = Field("originId")
+        self.originSystem = Field("originSystem")
         self.resources = Field("resources")
     }
 }
 
-/// Requests for one `AuditEvent`: `request()` reads, updates or deletes it.
+/// Requests for one `AccessPackageResourceEnvironment`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.auditEvent`.
-public struct AuditEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuditEvent
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceEnvironment`.
+public struct AccessPackageResourceEnvironmentRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessPackageResourceEnvironment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1947,471 +125,370 @@ public struct AuditEventRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.auditEvent",
-        model: AuditEvent.self,
-        operations: [
-            .init("getAuditActivityTypes", .get, onCollection: true, response: .collection(.string)),
-            .init("getAuditCategories", .get, onCollection: true, response: .collection(.string)),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == AuditEventRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.auditEvent/getAuditActivityTypes` (GET).
-    public func getAuditActivityTypes(category: String) -> OperationRequest<[String]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getAuditActivityTypes",
-                parameters: [("category", ODataLiteral(json: category))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.auditEvent/getAuditCategories` (GET).
-    public func getAuditCategories() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAuditCategories", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.auditLogRecordType`.
-public typealias AuditLogRecordType = OpenEnum<AuditLogRecordTypeValues>
-
-/// The values of `AuditLogRecordType` that the spec declares; others decode and re-encode too.
-public enum AuditLogRecordTypeValues: EnumValues {
-    public static let known: [String] = []
-}
-
-/// Its properties are listed in `AuditLogRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditlogroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.auditLogRoot`.
-public typealias AuditLogRoot = Model<AuditLogRootFields>
-
-/// The properties of a `AuditLogRoot`, inherited ones included.
-public struct AuditLogRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditLogRoot", fields: AuditLogRootFields())
-
-    /// Present when the request expanded it (`expand("directoryAudits")`).
-    public let directoryAudits: Field<[DirectoryAudit]>
-
-    /// Present when the request expanded it (`expand("provisioning")`).
-    public let provisioning: Field<[ProvisioningObjectSummary]>
-
-    /// Present when the request expanded it (`expand("signIns")`).
-    public let signIns: Field<[SignIn]>
-
-    private init() {
-        self.directoryAudits = Field("directoryAudits")
-        self.provisioning = Field("provisioning")
-        self.signIns = Field("signIns")
-    }
-}
-
-/// Requests for one `AuditLogRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.auditLogRoot`.
-public struct AuditLogRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuditLogRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.auditLogRoot",
-        model: AuditLogRoot.self,
-        children: [
-            .init("directoryAudits", "microsoft.graph.directoryAudit", collection: true),
-            .init("provisioning", "microsoft.graph.provisioningObjectSummary", collection: true),
-            .init("signIns", "microsoft.graph.signIn", collection: true),
-        ]
+        "microsoft.graph.accessPackageResourceEnvironment",
+        model: AccessPackageResourceEnvironment.self,
+        children: [.init("resources", "microsoft.graph.accessPackageResource", collection: true)]
     )
 
-    /// `directoryAudits.request()` lists them; `directoryAudits("directoryAudit-id")` addresses one.
-    public var directoryAudits: CollectionRequestBuilder<DirectoryAuditRequestBuilder> {
-        .init(client: client, path: path.appending("directoryAudits"))
-    }
-
-    /// `provisioning.request()` lists them; `provisioning("provisioningObjectSummary-id")` addresses one.
-    public var provisioning: CollectionRequestBuilder<ProvisioningObjectSummaryRequestBuilder> {
-        .init(client: client, path: path.appending("provisioning"))
-    }
-
-    /// `signIns.request()` lists them; `signIns("signIn-id")` addresses one.
-    public var signIns: CollectionRequestBuilder<SignInRequestBuilder> {
-        .init(client: client, path: path.appending("signIns"))
+    /// `resources.request()` lists them; `resources("accessPackageResource-id")` addresses one.
+    public var resources: CollectionRequestBuilder<AccessPackageResourceRequestBuilder> {
+        .init(client: client, path: path.appending("resources"))
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.auditLogUserType`.
-public typealias AuditLogUserType = OpenEnum<AuditLogUserTypeValues>
-
-/// The values of `AuditLogUserType` that the spec declares; others decode and re-encode too.
-public enum AuditLogUserTypeValues: EnumValues {
-    public static let known: [String] = []
-}
-
-/// Its properties are listed in `AuditPropertyFields`; read and write them as `value.name`.
+/// Its properties are listed in `AccessPackageResourceRequestFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.auditProperty`.
-public typealias AuditProperty = Model<AuditPropertyFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourcerequest?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceRequest`.
+public typealias AccessPackageResourceRequest = Model<AccessPackageResourceRequestFields>
 
-/// The properties of a `AuditProperty`, inherited ones included.
-public struct AuditPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditProperty", fields: AuditPropertyFields())
-    public let displayName: Field<String>
-    public let newValue: Field<String>
-    public let oldValue: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.newValue = Field("newValue")
-        self.oldValue = Field("oldValue")
-    }
-}
-
-/// Its properties are listed in `AuditResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.auditResource`.
-public typealias AuditResource = Model<AuditResourceFields>
-
-/// The properties of a `AuditResource`, inherited ones included.
-public struct AuditResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditResource", fields: AuditResourceFields())
-    public let auditResourceType: Field<String>
-    public let displayName: Field<String>
-    public let modifiedProperties: Field<[AuditProperty]>
-    public let resourceId: Field<String>
-
-    private init() {
-        self.auditResourceType = Field("auditResourceType")
-        self.displayName = Field("displayName")
-        self.modifiedProperties = Field("modifiedProperties")
-        self.resourceId = Field("resourceId")
-    }
-}
-
-/// Its properties are listed in `AuthContextFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authcontext?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authContext`.
-public typealias AuthContext = Model<AuthContextFields>
-
-/// The properties of a `AuthContext`, inherited ones included.
-public struct AuthContextFields: FieldSet {
+/// The properties of a `AccessPackageResourceRequest`, inherited ones included.
+public struct AccessPackageResourceRequestFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.authContext",
-        base: SignInContext.self,
-        fields: AuthContextFields()
-    )
-
-    public let authenticationContextValue: Field<String>
-
-    private init() {
-        self.authenticationContextValue = Field("authenticationContextValue")
-    }
-}
-
-/// Its properties are listed in `AuthenticationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authentication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authentication`.
-public typealias Authentication = Model<AuthenticationFields>
-
-/// The properties of a `Authentication`, inherited ones included.
-public struct AuthenticationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authentication",
+        "microsoft.graph.accessPackageResourceRequest",
         base: Entity.self,
-        fields: AuthenticationFields()
+        fields: AccessPackageResourceRequestFields()
     )
 
     public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let requestType: Field<AccessPackageRequestType>
+    public let state: Field<AccessPackageRequestState>
 
-    /// Present when the request expanded it (`expand("emailMethods")`).
-    public let emailMethods: Field<[EmailAuthenticationMethod]>
+    /// Present when the request expanded it (`expand("catalog")`).
+    public let catalog: Field<AccessPackageCatalog>
 
-    /// Present when the request expanded it (`expand("externalAuthenticationMethods")`).
-    public let externalAuthenticationMethods: Field<[ExternalAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("fido2Methods")`).
-    public let fido2Methods: Field<[Fido2AuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("methods")`).
-    public let methods: Field<[AuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("microsoftAuthenticatorMethods")`).
-    public let microsoftAuthenticatorMethods: Field<[MicrosoftAuthenticatorAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[LongRunningOperation]>
-
-    /// Present when the request expanded it (`expand("passwordMethods")`).
-    public let passwordMethods: Field<[PasswordAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("phoneMethods")`).
-    public let phoneMethods: Field<[PhoneAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("platformCredentialMethods")`).
-    public let platformCredentialMethods: Field<[PlatformCredentialAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("softwareOathMethods")`).
-    public let softwareOathMethods: Field<[SoftwareOathAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("temporaryAccessPassMethods")`).
-    public let temporaryAccessPassMethods: Field<[TemporaryAccessPassAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("windowsHelloForBusinessMethods")`).
-    public let windowsHelloForBusinessMethods: Field<[WindowsHelloForBusinessAuthenticationMethod]>
+    /// Present when the request expanded it (`expand("resource")`).
+    public let resource: Field<AccessPackageResource>
 
     private init() {
         self.id = Field("id")
-        self.emailMethods = Field("emailMethods")
-        self.externalAuthenticationMethods = Field("externalAuthenticationMethods")
-        self.fido2Methods = Field("fido2Methods")
-        self.methods = Field("methods")
-        self.microsoftAuthenticatorMethods = Field("microsoftAuthenticatorMethods")
-        self.operations = Field("operations")
-        self.passwordMethods = Field("passwordMethods")
-        self.phoneMethods = Field("phoneMethods")
-        self.platformCredentialMethods = Field("platformCredentialMethods")
-        self.softwareOathMethods = Field("softwareOathMethods")
-        self.temporaryAccessPassMethods = Field("temporaryAccessPassMethods")
-        self.windowsHelloForBusinessMethods = Field("windowsHelloForBusinessMethods")
+        self.createdDateTime = Field("createdDateTime")
+        self.requestType = Field("requestType")
+        self.state = Field("state")
+        self.catalog = Field("catalog")
+        self.resource = Field("resource")
     }
 }
 
-/// Its properties are listed in `AuthenticationAppDeviceDetailsFields`; read and write them as `value.name`.
+/// Requests for one `AccessPackageResource`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationappdevicedetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationAppDeviceDetails`.
-public typealias AuthenticationAppDeviceDetails = Model<AuthenticationAppDeviceDetailsFields>
+/// - Remark: Generated from `microsoft.graph.accessPackageResource`.
+public struct AccessPackageResourceRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessPackageResource
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The properties of a `AuthenticationAppDeviceDetails`, inherited ones included.
-public struct AuthenticationAppDeviceDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationAppDeviceDetails",
-        fields: AuthenticationAppDeviceDetailsFields()
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessPackageResource",
+        model: AccessPackageResource.self,
+        children: [
+            .init("environment", "microsoft.graph.accessPackageResourceEnvironment", collection: false),
+            .init("roles", "microsoft.graph.accessPackageResourceRole", collection: true),
+            .init("scopes", "microsoft.graph.accessPackageResourceScope", collection: true),
+            .init("uploadSessions", "microsoft.graph.customDataProvidedResourceUploadSession", collection: true),
+        ],
+        operations: [.init("refresh", .post)]
     )
 
-    public let appVersion: Field<String>
-    public let clientApp: Field<String>
-    public let deviceId: Field<String>
-    public let operatingSystem: Field<String>
+    public var environment: AccessPackageResourceEnvironmentRequestBuilder {
+        .init(client: client, path: path.appending("environment"))
+    }
 
-    private init() {
-        self.appVersion = Field("appVersion")
-        self.clientApp = Field("clientApp")
-        self.deviceId = Field("deviceId")
-        self.operatingSystem = Field("operatingSystem")
+    /// `roles.request()` lists them; `roles("accessPackageResourceRole-id")` addresses one.
+    public var roles: CollectionRequestBuilder<AccessPackageResourceRoleRequestBuilder> {
+        .init(client: client, path: path.appending("roles"))
+    }
+
+    /// `scopes.request()` lists them; `scopes("accessPackageResourceScope-id")` addresses one.
+    public var scopes: CollectionRequestBuilder<AccessPackageResourceScopeRequestBuilder> {
+        .init(client: client, path: path.appending("scopes"))
+    }
+
+    /// `uploadSessions.request()` lists them; `uploadSessions("customDataProvidedResourceUploadSession-id")` addresses
+    /// one.
+    public var uploadSessions: CollectionRequestBuilder<CustomDataProvidedResourceUploadSessionRequestBuilder> {
+        .init(client: client, path: path.appending("uploadSessions"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.accessPackageResource/refresh` (POST).
+    public func refresh() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("refresh"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `AuthenticationAttributeCollectionInputConfigurationFields`; read and write them as
-/// `value.name`.
+/// Requests for one `AccessPackageResourceRequest`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectioninputconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionInputConfiguration`.
-public typealias AuthenticationAttributeCollectionInputConfiguration =
-    Model<AuthenticationAttributeCollectionInputConfigurationFields>
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceRequest`.
+public struct AccessPackageResourceRequestRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessPackageResourceRequest
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The properties of a `AuthenticationAttributeCollectionInputConfiguration`, inherited ones included.
-public struct AuthenticationAttributeCollectionInputConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationAttributeCollectionInputConfiguration",
-        fields: AuthenticationAttributeCollectionInputConfigurationFields()
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessPackageResourceRequest",
+        model: AccessPackageResourceRequest.self,
+        children: [
+            .init("catalog", "microsoft.graph.accessPackageCatalog", collection: false),
+            .init("resource", "microsoft.graph.accessPackageResource", collection: false),
+        ]
     )
 
-    public let attribute: Field<String>
-    public let defaultValue: Field<String>
-    public let editable: Field<Bool>
-    public let hidden: Field<Bool>
-    public let inputType: Field<AuthenticationAttributeCollectionInputType>
-    public let label: Field<String>
-    public let options: Field<[AuthenticationAttributeCollectionOptionConfiguration]>
-    public let required: Field<Bool>
-    public let validationRegEx: Field<String>
-    public let writeToDirectory: Field<Bool>
+    public var catalog: AccessPackageCatalogRequestBuilder { .init(client: client, path: path.appending("catalog")) }
+
+    public var resource: AccessPackageResourceRequestBuilder { .init(client: client, path: path.appending("resource")) }
+}
+
+/// Its properties are listed in `AccessPackageResourceRoleFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourcerole?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceRole`.
+public typealias AccessPackageResourceRole = Model<AccessPackageResourceRoleFields>
+
+/// The properties of a `AccessPackageResourceRole`, inherited ones included.
+public struct AccessPackageResourceRoleFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceRole",
+        base: Entity.self,
+        fields: AccessPackageResourceRoleFields()
+    )
+
+    public let id: Field<String>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let originId: Field<String>
+    public let originSystem: Field<String>
+    public let type: Field<RoleType>
+
+    /// Present when the request expanded it (`expand("resource")`).
+    public let resource: Field<AccessPackageResource>
 
     private init() {
-        self.attribute = Field("attribute")
-        self.defaultValue = Field("defaultValue")
-        self.editable = Field("editable")
-        self.hidden = Field("hidden")
-        self.inputType = Field("inputType")
-        self.label = Field("label")
-        self.options = Field("options")
-        self.required = Field("required")
-        self.validationRegEx = Field("validationRegEx")
-        self.writeToDirectory = Field("writeToDirectory")
+        self.id = Field("id")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.originId = Field("originId")
+        self.originSystem = Field("originSystem")
+        self.type = Field("type")
+        self.resource = Field("resource")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionInputType`.
-public typealias AuthenticationAttributeCollectionInputType = OpenEnum<AuthenticationAttributeCollectionInputTypeValues>
+/// Requests for one `AccessPackageResourceRole`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceRole`.
+public struct AccessPackageResourceRoleRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessPackageResourceRole
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The values of `AuthenticationAttributeCollectionInputType` that the spec declares; others decode and re-encode too.
-public enum AuthenticationAttributeCollectionInputTypeValues: EnumValues {
-    public static let known: [String] = [
-        "text",
-        "radioSingleSelect",
-        "checkboxMultiSelect",
-        "boolean",
-        "unknownFutureValue",
-    ]
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessPackageResourceRole",
+        model: AccessPackageResourceRole.self,
+        children: [.init("resource", "microsoft.graph.accessPackageResource", collection: false)]
+    )
+
+    public var resource: AccessPackageResourceRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
 
-extension AuthenticationAttributeCollectionInputType {
-    public static var text: Self { Self(rawValue: "text") }
+/// Its properties are listed in `AccessPackageResourceRoleScopeFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourcerolescope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceRoleScope`.
+public typealias AccessPackageResourceRoleScope = Model<AccessPackageResourceRoleScopeFields>
 
-    public static var radioSingleSelect: Self { Self(rawValue: "radioSingleSelect") }
+/// The properties of a `AccessPackageResourceRoleScope`, inherited ones included.
+public struct AccessPackageResourceRoleScopeFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceRoleScope",
+        base: Entity.self,
+        fields: AccessPackageResourceRoleScopeFields()
+    )
 
-    public static var checkboxMultiSelect: Self { Self(rawValue: "checkboxMultiSelect") }
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
 
-    public static var boolean: Self { Self(rawValue: "boolean") }
+    /// Present when the request expanded it (`expand("role")`).
+    public let role: Field<AccessPackageResourceRole>
+
+    /// Present when the request expanded it (`expand("scope")`).
+    public let scope: Field<AccessPackageResourceScope>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.role = Field("role")
+        self.scope = Field("scope")
+    }
+}
+
+/// Requests for one `AccessPackageResourceRoleScope`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceRoleScope`.
+public struct AccessPackageResourceRoleScopeRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessPackageResourceRoleScope
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessPackageResourceRoleScope",
+        model: AccessPackageResourceRoleScope.self,
+        children: [
+            .init("role", "microsoft.graph.accessPackageResourceRole", collection: false),
+            .init("scope", "microsoft.graph.accessPackageResourceScope", collection: false),
+        ]
+    )
+
+    public var role: AccessPackageResourceRoleRequestBuilder { .init(client: client, path: path.appending("role")) }
+
+    public var scope: AccessPackageResourceScopeRequestBuilder { .init(client: client, path: path.appending("scope")) }
+}
+
+/// Its properties are listed in `AccessPackageResourceScopeFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackageresourcescope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceScope`.
+public typealias AccessPackageResourceScope = Model<AccessPackageResourceScopeFields>
+
+/// The properties of a `AccessPackageResourceScope`, inherited ones included.
+public struct AccessPackageResourceScopeFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceScope",
+        base: Entity.self,
+        fields: AccessPackageResourceScopeFields()
+    )
+
+    public let id: Field<String>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let isRootScope: Field<Bool>
+    public let originId: Field<String>
+    public let originSystem: Field<String>
+
+    /// Present when the request expanded it (`expand("resource")`).
+    public let resource: Field<AccessPackageResource>
+
+    private init() {
+        self.id = Field("id")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.isRootScope = Field("isRootScope")
+        self.originId = Field("originId")
+        self.originSystem = Field("originSystem")
+        self.resource = Field("resource")
+    }
+}
+
+/// Requests for one `AccessPackageResourceScope`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceScope`.
+public struct AccessPackageResourceScopeRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessPackageResourceScope
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessPackageResourceScope",
+        model: AccessPackageResourceScope.self,
+        children: [.init("resource", "microsoft.graph.accessPackageResource", collection: false)]
+    )
+
+    public var resource: AccessPackageResourceRequestBuilder { .init(client: client, path: path.appending("resource")) }
+}
+
+/// Its properties are listed in `AccessPackageSubjectFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagesubject?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageSubject`.
+public typealias AccessPackageSubject = Model<AccessPackageSubjectFields>
+
+/// The properties of a `AccessPackageSubject`, inherited ones included.
+public struct AccessPackageSubjectFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageSubject",
+        base: Entity.self,
+        fields: AccessPackageSubjectFields()
+    )
+
+    public let id: Field<String>
+    public let displayName: Field<String>
+    public let email: Field<String>
+    public let objectId: Field<String>
+    public let onPremisesSecurityIdentifier: Field<String>
+    public let principalName: Field<String>
+    public let subjectLifecycle: Field<AccessPackageSubjectLifecycle>
+    public let subjectType: Field<AccessPackageSubjectType>
+
+    /// Present when the request expanded it (`expand("connectedOrganization")`).
+    public let connectedOrganization: Field<ConnectedOrganization>
+
+    private init() {
+        self.id = Field("id")
+        self.displayName = Field("displayName")
+        self.email = Field("email")
+        self.objectId = Field("objectId")
+        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
+        self.principalName = Field("principalName")
+        self.subjectLifecycle = Field("subjectLifecycle")
+        self.subjectType = Field("subjectType")
+        self.connectedOrganization = Field("connectedOrganization")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.accessPackageSubjectLifecycle`.
+public typealias AccessPackageSubjectLifecycle = OpenEnum<AccessPackageSubjectLifecycleValues>
+
+/// The values of `AccessPackageSubjectLifecycle` that the spec declares; others decode and re-encode too.
+public enum AccessPackageSubjectLifecycleValues: EnumValues {
+    public static let known: [String] = ["notDefined", "notGoverned", "governed", "unknownFutureValue"]
+}
+
+extension AccessPackageSubjectLifecycle {
+    public static var notDefined: Self { Self(rawValue: "notDefined") }
+
+    public static var notGoverned: Self { Self(rawValue: "notGoverned") }
+
+    public static var governed: Self { Self(rawValue: "governed") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `AuthenticationAttributeCollectionOptionConfigurationFields`; read and write them as
-/// `value.name`.
+/// Requests for one `AccessPackageSubject`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectionoptionconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionOptionConfiguration`.
-public typealias AuthenticationAttributeCollectionOptionConfiguration =
-    Model<AuthenticationAttributeCollectionOptionConfigurationFields>
-
-/// The properties of a `AuthenticationAttributeCollectionOptionConfiguration`, inherited ones included.
-public struct AuthenticationAttributeCollectionOptionConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationAttributeCollectionOptionConfiguration",
-        fields: AuthenticationAttributeCollectionOptionConfigurationFields()
-    )
-
-    public let label: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.label = Field("label")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `AuthenticationAttributeCollectionPageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectionpage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionPage`.
-public typealias AuthenticationAttributeCollectionPage = Model<AuthenticationAttributeCollectionPageFields>
-
-/// The properties of a `AuthenticationAttributeCollectionPage`, inherited ones included.
-public struct AuthenticationAttributeCollectionPageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationAttributeCollectionPage",
-        fields: AuthenticationAttributeCollectionPageFields()
-    )
-
-    public let views: Field<[AuthenticationAttributeCollectionPageViewConfiguration]>
-
-    private init() {
-        self.views = Field("views")
-    }
-}
-
-/// Its properties are listed in `AuthenticationAttributeCollectionPageViewConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectionpageviewconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionPageViewConfiguration`.
-public typealias AuthenticationAttributeCollectionPageViewConfiguration =
-    Model<AuthenticationAttributeCollectionPageViewConfigurationFields>
-
-/// The properties of a `AuthenticationAttributeCollectionPageViewConfiguration`, inherited ones included.
-public struct AuthenticationAttributeCollectionPageViewConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationAttributeCollectionPageViewConfiguration",
-        fields: AuthenticationAttributeCollectionPageViewConfigurationFields()
-    )
-
-    public let description: Field<String>
-    public let inputs: Field<[AuthenticationAttributeCollectionInputConfiguration]>
-    public let title: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.inputs = Field("inputs")
-        self.title = Field("title")
-    }
-}
-
-/// Its properties are listed in `AuthenticationBehaviorsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationbehaviors?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationBehaviors`.
-public typealias AuthenticationBehaviors = Model<AuthenticationBehaviorsFields>
-
-/// The properties of a `AuthenticationBehaviors`, inherited ones included.
-public struct AuthenticationBehaviorsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationBehaviors",
-        fields: AuthenticationBehaviorsFields()
-    )
-
-    public let blockAzureADGraphAccess: Field<Bool>
-    public let removeUnverifiedEmailClaim: Field<Bool>
-    public let requireClientServicePrincipal: Field<Bool>
-
-    private init() {
-        self.blockAzureADGraphAccess = Field("blockAzureADGraphAccess")
-        self.removeUnverifiedEmailClaim = Field("removeUnverifiedEmailClaim")
-        self.requireClientServicePrincipal = Field("requireClientServicePrincipal")
-    }
-}
-
-/// Its properties are listed in `AuthenticationCombinationConfigurationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationcombinationconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationCombinationConfiguration`.
-public typealias AuthenticationCombinationConfiguration = Model<AuthenticationCombinationConfigurationFields>
-
-/// The properties of a `AuthenticationCombinationConfiguration`, inherited ones included.
-public struct AuthenticationCombinationConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationCombinationConfiguration",
-        base: Entity.self,
-        derived: [Fido2CombinationConfiguration.self, X509CertificateCombinationConfiguration.self],
-        fields: AuthenticationCombinationConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let appliesToCombinations: Field<[AuthenticationMethodModes]>
-
-    private init() {
-        self.id = Field("id")
-        self.appliesToCombinations = Field("appliesToCombinations")
-    }
-}
-
-/// Requests for one `AuthenticationCombinationConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationCombinationConfiguration`.
-public struct AuthenticationCombinationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationCombinationConfiguration
+/// - Remark: Generated from `microsoft.graph.accessPackageSubject`.
+public struct AccessPackageSubjectRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessPackageSubject
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2422,536 +499,871 @@ public struct AuthenticationCombinationConfigurationRequestBuilder: ModelRequest
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.authenticationCombinationConfiguration",
-        model: AuthenticationCombinationConfiguration.self
+        "microsoft.graph.accessPackageSubject",
+        model: AccessPackageSubject.self,
+        children: [.init("connectedOrganization", "microsoft.graph.connectedOrganization", collection: false)]
+    )
+
+    public var connectedOrganization: ConnectedOrganizationRequestBuilder {
+        .init(client: client, path: path.appending("connectedOrganization"))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.accessPackageSubjectType`.
+public typealias AccessPackageSubjectType = OpenEnum<AccessPackageSubjectTypeValues>
+
+/// The values of `AccessPackageSubjectType` that the spec declares; others decode and re-encode too.
+public enum AccessPackageSubjectTypeValues: EnumValues {
+    public static let known: [String] = ["notSpecified", "user", "servicePrincipal", "unknownFutureValue"]
+}
+
+extension AccessPackageSubjectType {
+    public static var notSpecified: Self { Self(rawValue: "notSpecified") }
+
+    public static var user: Self { Self(rawValue: "user") }
+
+    public static var servicePrincipal: Self { Self(rawValue: "servicePrincipal") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AccessPackageSuggestionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagesuggestion?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageSuggestion`.
+public typealias AccessPackageSuggestion = Model<AccessPackageSuggestionFields>
+
+/// The properties of a `AccessPackageSuggestion`, inherited ones included.
+public struct AccessPackageSuggestionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageSuggestion",
+        base: Entity.self,
+        fields: AccessPackageSuggestionFields()
+    )
+
+    public let id: Field<String>
+    public let reasons: Field<[AccessPackageSuggestionReason]>
+
+    /// Present when the request expanded it (`expand("accessPackage")`).
+    public let accessPackage: Field<AvailableAccessPackage>
+
+    private init() {
+        self.id = Field("id")
+        self.reasons = Field("reasons")
+        self.accessPackage = Field("accessPackage")
+    }
+}
+
+/// Flags: the wire value lists members separated by commas.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageSuggestionFilterByCurrentUserOptions`.
+public typealias AccessPackageSuggestionFilterByCurrentUserOptions =
+    OpenEnum<AccessPackageSuggestionFilterByCurrentUserOptionsValues>
+
+/// The values of `AccessPackageSuggestionFilterByCurrentUserOptions` that the spec declares; others decode and
+/// re-encode too.
+public enum AccessPackageSuggestionFilterByCurrentUserOptionsValues: FlagValues {
+    public static let known: [String] = ["none", "relatedPeopleAssignments", "assignmentHistory", "unknownFutureValue"]
+}
+
+extension AccessPackageSuggestionFilterByCurrentUserOptions {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var relatedPeopleAssignments: Self { Self(rawValue: "relatedPeopleAssignments") }
+
+    public static var assignmentHistory: Self { Self(rawValue: "assignmentHistory") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AccessPackageSuggestionReasonFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagesuggestionreason?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageSuggestionReason`.
+public typealias AccessPackageSuggestionReason = Model<AccessPackageSuggestionReasonFields>
+
+/// The properties of a `AccessPackageSuggestionReason`, inherited ones included.
+public struct AccessPackageSuggestionReasonFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageSuggestionReason",
+        derived: [
+            AccessPackageSuggestionRelatedPeopleBased.self,
+            AccessPackageSuggestionSelfAssignmentHistoryBased.self,
+        ],
+        fields: AccessPackageSuggestionReasonFields()
+    )
+
+    private init() {
+    }
+}
+
+/// Its properties are listed in `AccessPackageSuggestionRelatedPeopleBasedFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackagesuggestionrelatedpeoplebased?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageSuggestionRelatedPeopleBased`.
+public typealias AccessPackageSuggestionRelatedPeopleBased = Model<AccessPackageSuggestionRelatedPeopleBasedFields>
+
+/// The properties of a `AccessPackageSuggestionRelatedPeopleBased`, inherited ones included.
+public struct AccessPackageSuggestionRelatedPeopleBasedFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageSuggestionRelatedPeopleBased",
+        base: AccessPackageSuggestionReason.self,
+        fields: AccessPackageSuggestionRelatedPeopleBasedFields()
+    )
+
+    public let relatedPeople: Field<[Identity]>
+    public let relatedPeopleAssignmentCount: Field<Int32>
+
+    private init() {
+        self.relatedPeople = Field("relatedPeople")
+        self.relatedPeopleAssignmentCount = Field("relatedPeopleAssignmentCount")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.accessPackageSuggestionRelatedPeopleInsightLevel`.
+public typealias AccessPackageSuggestionRelatedPeopleInsightLevel =
+    OpenEnum<AccessPackageSuggestionRelatedPeopleInsightLevelValues>
+
+/// The values of `AccessPackageSuggestionRelatedPeopleInsightLevel` that the spec declares; others decode and re-encode
+/// too.
+public enum AccessPackageSuggestionRelatedPeopleInsightLevelValues: EnumValues {
+    public static let known: [String] = ["disabled", "count", "countAndNames", "unknownFutureValue"]
+}
+
+extension AccessPackageSuggestionRelatedPeopleInsightLevel {
+    public static var disabled: Self { Self(rawValue: "disabled") }
+
+    public static var count: Self { Self(rawValue: "count") }
+
+    public static var countAndNames: Self { Self(rawValue: "countAndNames") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `AccessPackageSuggestion`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageSuggestion`.
+public struct AccessPackageSuggestionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessPackageSuggestion
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessPackageSuggestion",
+        model: AccessPackageSuggestion.self,
+        children: [.init("accessPackage", "microsoft.graph.availableAccessPackage", collection: false)],
+        operations: [
+            .init(
+                "filterByCurrentUser",
+                .get,
+                onCollection: true,
+                response: .collection(.model(AccessPackageSuggestion.self))
+            ),
+        ]
+    )
+
+    public var accessPackage: AvailableAccessPackageRequestBuilder {
+        .init(client: client, path: path.appending("accessPackage"))
+    }
+}
+
+extension CollectionRequestBuilder where Item == AccessPackageSuggestionRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.accessPackageSuggestion/filterByCurrentUser` (GET).
+    public func filterByCurrentUser(
+        on: AccessPackageSuggestionFilterByCurrentUserOptions
+    ) -> CollectionRequest<AccessPackageSuggestion> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `AccessPackageSuggestionSelfAssignmentHistoryBasedFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackagesuggestionselfassignmenthistorybased?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageSuggestionSelfAssignmentHistoryBased`.
+public typealias AccessPackageSuggestionSelfAssignmentHistoryBased =
+    Model<AccessPackageSuggestionSelfAssignmentHistoryBasedFields>
+
+/// The properties of a `AccessPackageSuggestionSelfAssignmentHistoryBased`, inherited ones included.
+public struct AccessPackageSuggestionSelfAssignmentHistoryBasedFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageSuggestionSelfAssignmentHistoryBased",
+        base: AccessPackageSuggestionReason.self,
+        fields: AccessPackageSuggestionSelfAssignmentHistoryBasedFields()
+    )
+
+    public let lastAssignmentDateTime: Field<Date>
+    public let pastAssignmentCount: Field<Int32>
+
+    private init() {
+        self.lastAssignmentDateTime = Field("lastAssignmentDateTime")
+        self.pastAssignmentCount = Field("pastAssignmentCount")
+    }
+}
+
+/// Its properties are listed in `AccessPackageTextInputQuestionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accesspackagetextinputquestion?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageTextInputQuestion`.
+public typealias AccessPackageTextInputQuestion = Model<AccessPackageTextInputQuestionFields>
+
+/// The properties of a `AccessPackageTextInputQuestion`, inherited ones included.
+public struct AccessPackageTextInputQuestionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageTextInputQuestion",
+        base: AccessPackageQuestion.self,
+        fields: AccessPackageTextInputQuestionFields()
+    )
+
+    public let id: Field<String>
+    public let isAnswerEditable: Field<Bool>
+    public let isRequired: Field<Bool>
+    public let localizations: Field<[AccessPackageLocalizedText]>
+    public let sequence: Field<Int32>
+    public let text: Field<String>
+    public let isSingleLineQuestion: Field<Bool>
+    public let regexPattern: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.isAnswerEditable = Field("isAnswerEditable")
+        self.isRequired = Field("isRequired")
+        self.localizations = Field("localizations")
+        self.sequence = Field("sequence")
+        self.text = Field("text")
+        self.isSingleLineQuestion = Field("isSingleLineQuestion")
+        self.regexPattern = Field("regexPattern")
+    }
+}
+
+/// Requests for one `AccessPackageTextInputQuestion`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageTextInputQuestion`.
+public struct AccessPackageTextInputQuestionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessPackageTextInputQuestion
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessPackageTextInputQuestion",
+        model: AccessPackageTextInputQuestion.self
     )
 }
 
-/// Its properties are listed in `AuthenticationConditionApplicationFields`; read and write them as `value.name`.
+/// Its properties are listed in `AccessPackageUserDirectoryAttributeStoreFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationconditionapplication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationConditionApplication`.
-public typealias AuthenticationConditionApplication = Model<AuthenticationConditionApplicationFields>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accesspackageuserdirectoryattributestore?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessPackageUserDirectoryAttributeStore`.
+public typealias AccessPackageUserDirectoryAttributeStore = Model<AccessPackageUserDirectoryAttributeStoreFields>
 
-/// The properties of a `AuthenticationConditionApplication`, inherited ones included.
-public struct AuthenticationConditionApplicationFields: FieldSet {
+/// The properties of a `AccessPackageUserDirectoryAttributeStore`, inherited ones included.
+public struct AccessPackageUserDirectoryAttributeStoreFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.authenticationConditionApplication",
-        fields: AuthenticationConditionApplicationFields()
+        "microsoft.graph.accessPackageUserDirectoryAttributeStore",
+        base: AccessPackageResourceAttributeDestination.self,
+        fields: AccessPackageUserDirectoryAttributeStoreFields()
     )
 
+    private init() {
+    }
+}
+
+/// Its properties are listed in `AccessReviewApplyActionFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewapplyaction?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewApplyAction`.
+public typealias AccessReviewApplyAction = Model<AccessReviewApplyActionFields>
+
+/// The properties of a `AccessReviewApplyAction`, inherited ones included.
+public struct AccessReviewApplyActionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewApplyAction",
+        derived: [DisableAndDeleteUserApplyAction.self, RemoveAccessApplyAction.self],
+        fields: AccessReviewApplyActionFields()
+    )
+
+    private init() {
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.accessReviewExpirationBehavior`.
+public typealias AccessReviewExpirationBehavior = OpenEnum<AccessReviewExpirationBehaviorValues>
+
+/// The values of `AccessReviewExpirationBehavior` that the spec declares; others decode and re-encode too.
+public enum AccessReviewExpirationBehaviorValues: EnumValues {
+    public static let known: [String] = [
+        "keepAccess",
+        "removeAccess",
+        "acceptAccessRecommendation",
+        "unknownFutureValue",
+    ]
+}
+
+extension AccessReviewExpirationBehavior {
+    public static var keepAccess: Self { Self(rawValue: "keepAccess") }
+
+    public static var removeAccess: Self { Self(rawValue: "removeAccess") }
+
+    public static var acceptAccessRecommendation: Self { Self(rawValue: "acceptAccessRecommendation") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.accessReviewHistoryDecisionFilter`.
+public typealias AccessReviewHistoryDecisionFilter = OpenEnum<AccessReviewHistoryDecisionFilterValues>
+
+/// The values of `AccessReviewHistoryDecisionFilter` that the spec declares; others decode and re-encode too.
+public enum AccessReviewHistoryDecisionFilterValues: EnumValues {
+    public static let known: [String] = [
+        "approve",
+        "deny",
+        "notReviewed",
+        "dontKnow",
+        "notNotified",
+        "unknownFutureValue",
+    ]
+}
+
+extension AccessReviewHistoryDecisionFilter {
+    public static var approve: Self { Self(rawValue: "approve") }
+
+    public static var deny: Self { Self(rawValue: "deny") }
+
+    public static var notReviewed: Self { Self(rawValue: "notReviewed") }
+
+    public static var dontKnow: Self { Self(rawValue: "dontKnow") }
+
+    public static var notNotified: Self { Self(rawValue: "notNotified") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AccessReviewHistoryDefinitionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewhistorydefinition?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewHistoryDefinition`.
+public typealias AccessReviewHistoryDefinition = Model<AccessReviewHistoryDefinitionFields>
+
+/// The properties of a `AccessReviewHistoryDefinition`, inherited ones included.
+public struct AccessReviewHistoryDefinitionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewHistoryDefinition",
+        base: Entity.self,
+        fields: AccessReviewHistoryDefinitionFields()
+    )
+
+    public let id: Field<String>
+    public let createdBy: Field<UserIdentity>
+    public let createdDateTime: Field<Date>
+    public let decisions: Field<[AccessReviewHistoryDecisionFilter]>
+    public let displayName: Field<String>
+    public let reviewHistoryPeriodEndDateTime: Field<Date>
+    public let reviewHistoryPeriodStartDateTime: Field<Date>
+    public let scheduleSettings: Field<AccessReviewHistoryScheduleSettings>
+    public let scopes: Field<[AccessReviewScope]>
+    public let status: Field<AccessReviewHistoryStatus>
+
+    /// Present when the request expanded it (`expand("instances")`).
+    public let instances: Field<[AccessReviewHistoryInstance]>
+
+    private init() {
+        self.id = Field("id")
+        self.createdBy = Field("createdBy")
+        self.createdDateTime = Field("createdDateTime")
+        self.decisions = Field("decisions")
+        self.displayName = Field("displayName")
+        self.reviewHistoryPeriodEndDateTime = Field("reviewHistoryPeriodEndDateTime")
+        self.reviewHistoryPeriodStartDateTime = Field("reviewHistoryPeriodStartDateTime")
+        self.scheduleSettings = Field("scheduleSettings")
+        self.scopes = Field("scopes")
+        self.status = Field("status")
+        self.instances = Field("instances")
+    }
+}
+
+/// Requests for one `AccessReviewHistoryDefinition`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewHistoryDefinition`.
+public struct AccessReviewHistoryDefinitionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessReviewHistoryDefinition
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessReviewHistoryDefinition",
+        model: AccessReviewHistoryDefinition.self,
+        children: [.init("instances", "microsoft.graph.accessReviewHistoryInstance", collection: true)]
+    )
+
+    /// `instances.request()` lists them; `instances("accessReviewHistoryInstance-id")` addresses one.
+    public var instances: CollectionRequestBuilder<AccessReviewHistoryInstanceRequestBuilder> {
+        .init(client: client, path: path.appending("instances"))
+    }
+}
+
+/// Its properties are listed in `AccessReviewHistoryInstanceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewhistoryinstance?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewHistoryInstance`.
+public typealias AccessReviewHistoryInstance = Model<AccessReviewHistoryInstanceFields>
+
+/// The properties of a `AccessReviewHistoryInstance`, inherited ones included.
+public struct AccessReviewHistoryInstanceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewHistoryInstance",
+        base: Entity.self,
+        fields: AccessReviewHistoryInstanceFields()
+    )
+
+    public let id: Field<String>
+    public let downloadUri: Field<String>
+    public let expirationDateTime: Field<Date>
+    public let fulfilledDateTime: Field<Date>
+    public let reviewHistoryPeriodEndDateTime: Field<Date>
+    public let reviewHistoryPeriodStartDateTime: Field<Date>
+    public let runDateTime: Field<Date>
+    public let status: Field<AccessReviewHistoryStatus>
+
+    private init() {
+        self.id = Field("id")
+        self.downloadUri = Field("downloadUri")
+        self.expirationDateTime = Field("expirationDateTime")
+        self.fulfilledDateTime = Field("fulfilledDateTime")
+        self.reviewHistoryPeriodEndDateTime = Field("reviewHistoryPeriodEndDateTime")
+        self.reviewHistoryPeriodStartDateTime = Field("reviewHistoryPeriodStartDateTime")
+        self.runDateTime = Field("runDateTime")
+        self.status = Field("status")
+    }
+}
+
+/// Requests for one `AccessReviewHistoryInstance`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewHistoryInstance`.
+public struct AccessReviewHistoryInstanceRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessReviewHistoryInstance
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessReviewHistoryInstance",
+        model: AccessReviewHistoryInstance.self,
+        operations: [.init("generateDownloadUri", .post, response: .model(AccessReviewHistoryInstance.self))]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.accessReviewHistoryInstance/generateDownloadUri` (POST).
+    public func generateDownloadUri() -> OperationRequest<AccessReviewHistoryInstance> {
+        let request = APIRequest(method: .post, path: path.appending("generateDownloadUri"))
+        return OperationRequest(client: client, request: request, decoder: .model(AccessReviewHistoryInstance.self))
+    }
+}
+
+/// Its properties are listed in `AccessReviewHistoryScheduleSettingsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewhistoryschedulesettings?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewHistoryScheduleSettings`.
+public typealias AccessReviewHistoryScheduleSettings = Model<AccessReviewHistoryScheduleSettingsFields>
+
+/// The properties of a `AccessReviewHistoryScheduleSettings`, inherited ones included.
+public struct AccessReviewHistoryScheduleSettingsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewHistoryScheduleSettings",
+        fields: AccessReviewHistoryScheduleSettingsFields()
+    )
+
+    public let recurrence: Field<PatternedRecurrence>
+    public let reportRange: Field<String>
+
+    private init() {
+        self.recurrence = Field("recurrence")
+        self.reportRange = Field("reportRange")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.accessReviewHistoryStatus`.
+public typealias AccessReviewHistoryStatus = OpenEnum<AccessReviewHistoryStatusValues>
+
+/// The values of `AccessReviewHistoryStatus` that the spec declares; others decode and re-encode too.
+public enum AccessReviewHistoryStatusValues: EnumValues {
+    public static let known: [String] = ["done", "inprogress", "error", "requested", "unknownFutureValue"]
+}
+
+extension AccessReviewHistoryStatus {
+    public static var done: Self { Self(rawValue: "done") }
+
+    public static var inprogress: Self { Self(rawValue: "inprogress") }
+
+    public static var error: Self { Self(rawValue: "error") }
+
+    public static var requested: Self { Self(rawValue: "requested") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AccessReviewInactiveUsersQueryScopeFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewinactiveusersqueryscope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewInactiveUsersQueryScope`.
+public typealias AccessReviewInactiveUsersQueryScope = Model<AccessReviewInactiveUsersQueryScopeFields>
+
+/// The properties of a `AccessReviewInactiveUsersQueryScope`, inherited ones included.
+public struct AccessReviewInactiveUsersQueryScopeFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewInactiveUsersQueryScope",
+        base: AccessReviewQueryScope.self,
+        fields: AccessReviewInactiveUsersQueryScopeFields()
+    )
+
+    public let query: Field<String>
+    public let queryRoot: Field<String>
+    public let queryType: Field<String>
+    public let inactiveDuration: Field<String>
+
+    private init() {
+        self.query = Field("query")
+        self.queryRoot = Field("queryRoot")
+        self.queryType = Field("queryType")
+        self.inactiveDuration = Field("inactiveDuration")
+    }
+}
+
+/// Its properties are listed in `AccessReviewInstanceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewinstance?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewInstance`.
+public typealias AccessReviewInstance = Model<AccessReviewInstanceFields>
+
+/// The properties of a `AccessReviewInstance`, inherited ones included.
+public struct AccessReviewInstanceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewInstance",
+        base: Entity.self,
+        fields: AccessReviewInstanceFields()
+    )
+
+    public let id: Field<String>
+    public let endDateTime: Field<Date>
+    public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
+    public let reviewers: Field<[AccessReviewReviewerScope]>
+    public let scope: Field<AccessReviewScope>
+    public let startDateTime: Field<Date>
+    public let status: Field<String>
+
+    /// Present when the request expanded it (`expand("contactedReviewers")`).
+    public let contactedReviewers: Field<[AccessReviewReviewer]>
+
+    /// Present when the request expanded it (`expand("decisions")`).
+    public let decisions: Field<[AccessReviewInstanceDecisionItem]>
+
+    /// Present when the request expanded it (`expand("stages")`).
+    public let stages: Field<[AccessReviewStage]>
+
+    private init() {
+        self.id = Field("id")
+        self.endDateTime = Field("endDateTime")
+        self.fallbackReviewers = Field("fallbackReviewers")
+        self.reviewers = Field("reviewers")
+        self.scope = Field("scope")
+        self.startDateTime = Field("startDateTime")
+        self.status = Field("status")
+        self.contactedReviewers = Field("contactedReviewers")
+        self.decisions = Field("decisions")
+        self.stages = Field("stages")
+    }
+}
+
+/// Its properties are listed in `AccessReviewInstanceDecisionItemFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItem`.
+public typealias AccessReviewInstanceDecisionItem = Model<AccessReviewInstanceDecisionItemFields>
+
+/// The properties of a `AccessReviewInstanceDecisionItem`, inherited ones included.
+public struct AccessReviewInstanceDecisionItemFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewInstanceDecisionItem",
+        base: Entity.self,
+        fields: AccessReviewInstanceDecisionItemFields()
+    )
+
+    public let id: Field<String>
+    public let accessReviewId: Field<String>
+    public let appliedBy: Field<UserIdentity>
+    public let appliedDateTime: Field<Date>
+    public let applyResult: Field<String>
+    public let decision: Field<String>
+    public let justification: Field<String>
+    public let principal: Field<Identity>
+    public let principalLink: Field<String>
+    public let recommendation: Field<String>
+    public let resource: Field<AccessReviewInstanceDecisionItemResource>
+    public let resourceLink: Field<String>
+    public let reviewedBy: Field<UserIdentity>
+    public let reviewedDateTime: Field<Date>
+
+    /// Present when the request expanded it (`expand("insights")`).
+    public let insights: Field<[GovernanceInsight]>
+
+    private init() {
+        self.id = Field("id")
+        self.accessReviewId = Field("accessReviewId")
+        self.appliedBy = Field("appliedBy")
+        self.appliedDateTime = Field("appliedDateTime")
+        self.applyResult = Field("applyResult")
+        self.decision = Field("decision")
+        self.justification = Field("justification")
+        self.principal = Field("principal")
+        self.principalLink = Field("principalLink")
+        self.recommendation = Field("recommendation")
+        self.resource = Field("resource")
+        self.resourceLink = Field("resourceLink")
+        self.reviewedBy = Field("reviewedBy")
+        self.reviewedDateTime = Field("reviewedDateTime")
+        self.insights = Field("insights")
+    }
+}
+
+/// Its properties are listed in `AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields`; read and
+/// write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitemaccesspackageassignmentpolicyresource?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource`.
+public typealias AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource =
+    Model<AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields>
+
+/// The properties of a `AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource`, inherited ones
+/// included.
+public struct AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource",
+        base: AccessReviewInstanceDecisionItemResource.self,
+        fields: AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields()
+    )
+
+    public let displayName: Field<String>
+    public let id: Field<String>
+    public let type: Field<String>
+    public let accessPackageDisplayName: Field<String>
+    public let accessPackageId: Field<String>
+
+    private init() {
+        self.displayName = Field("displayName")
+        self.id = Field("id")
+        self.type = Field("type")
+        self.accessPackageDisplayName = Field("accessPackageDisplayName")
+        self.accessPackageId = Field("accessPackageId")
+    }
+}
+
+/// Its properties are listed in `AccessReviewInstanceDecisionItemAzureRoleResourceFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitemazureroleresource?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemAzureRoleResource`.
+public typealias AccessReviewInstanceDecisionItemAzureRoleResource =
+    Model<AccessReviewInstanceDecisionItemAzureRoleResourceFields>
+
+/// The properties of a `AccessReviewInstanceDecisionItemAzureRoleResource`, inherited ones included.
+public struct AccessReviewInstanceDecisionItemAzureRoleResourceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewInstanceDecisionItemAzureRoleResource",
+        base: AccessReviewInstanceDecisionItemResource.self,
+        fields: AccessReviewInstanceDecisionItemAzureRoleResourceFields()
+    )
+
+    public let displayName: Field<String>
+    public let id: Field<String>
+    public let type: Field<String>
+    public let scope: Field<AccessReviewInstanceDecisionItemResource>
+
+    private init() {
+        self.displayName = Field("displayName")
+        self.id = Field("id")
+        self.type = Field("type")
+        self.scope = Field("scope")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemFilterByCurrentUserOptions`.
+public typealias AccessReviewInstanceDecisionItemFilterByCurrentUserOptions =
+    OpenEnum<AccessReviewInstanceDecisionItemFilterByCurrentUserOptionsValues>
+
+/// The values of `AccessReviewInstanceDecisionItemFilterByCurrentUserOptions` that the spec declares; others decode and
+/// re-encode too.
+public enum AccessReviewInstanceDecisionItemFilterByCurrentUserOptionsValues: EnumValues {
+    public static let known: [String] = ["reviewer", "unknownFutureValue"]
+}
+
+extension AccessReviewInstanceDecisionItemFilterByCurrentUserOptions {
+    public static var reviewer: Self { Self(rawValue: "reviewer") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `AccessReviewInstanceDecisionItem`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItem`.
+public struct AccessReviewInstanceDecisionItemRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessReviewInstanceDecisionItem
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessReviewInstanceDecisionItem",
+        model: AccessReviewInstanceDecisionItem.self,
+        children: [.init("insights", "microsoft.graph.governanceInsight", collection: true)],
+        operations: [
+            .init(
+                "filterByCurrentUser",
+                .get,
+                onCollection: true,
+                response: .collection(.model(AccessReviewInstanceDecisionItem.self))
+            ),
+        ]
+    )
+
+    /// `insights.request()` lists them; `insights("governanceInsight-id")` addresses one.
+    public var insights: CollectionRequestBuilder<GovernanceInsightRequestBuilder> {
+        .init(client: client, path: path.appending("insights"))
+    }
+}
+
+extension CollectionRequestBuilder where Item == AccessReviewInstanceDecisionItemRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItem/filterByCurrentUser` (GET).
+    public func filterByCurrentUser(
+        on: AccessReviewInstanceDecisionItemFilterByCurrentUserOptions
+    ) -> CollectionRequest<AccessReviewInstanceDecisionItem> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `AccessReviewInstanceDecisionItemResourceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitemresource?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemResource`.
+public typealias AccessReviewInstanceDecisionItemResource = Model<AccessReviewInstanceDecisionItemResourceFields>
+
+/// The properties of a `AccessReviewInstanceDecisionItemResource`, inherited ones included.
+public struct AccessReviewInstanceDecisionItemResourceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewInstanceDecisionItemResource",
+        derived: [
+            AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource.self,
+            AccessReviewInstanceDecisionItemAzureRoleResource.self,
+            AccessReviewInstanceDecisionItemServicePrincipalResource.self,
+        ],
+        fields: AccessReviewInstanceDecisionItemResourceFields()
+    )
+
+    public let displayName: Field<String>
+    public let id: Field<String>
+    public let type: Field<String>
+
+    private init() {
+        self.displayName = Field("displayName")
+        self.id = Field("id")
+        self.type = Field("type")
+    }
+}
+
+/// Its properties are listed in `AccessReviewInstanceDecisionItemServicePrincipalResourceFields`; read and write them
+/// as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewinstancedecisionitemserviceprincipalresource?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemServicePrincipalResource`.
+public typealias AccessReviewInstanceDecisionItemServicePrincipalResource =
+    Model<AccessReviewInstanceDecisionItemServicePrincipalResourceFields>
+
+/// The properties of a `AccessReviewInstanceDecisionItemServicePrincipalResource`, inherited ones included.
+public struct AccessReviewInstanceDecisionItemServicePrincipalResourceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewInstanceDecisionItemServicePrincipalResource",
+        base: AccessReviewInstanceDecisionItemResource.self,
+        fields: AccessReviewInstanceDecisionItemServicePrincipalResourceFields()
+    )
+
+    public let displayName: Field<String>
+    public let id: Field<String>
+    public let type: Field<String>
     public let appId: Field<String>
 
     private init() {
+        self.displayName = Field("displayName")
+        self.id = Field("id")
+        self.type = Field("type")
         self.appId = Field("appId")
     }
 }
 
-/// Requests for one `AuthenticationConditionApplication`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationConditionApplication`.
-public struct AuthenticationConditionApplicationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationConditionApplication
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceFilterByCurrentUserOptions`.
+public typealias AccessReviewInstanceFilterByCurrentUserOptions =
+    OpenEnum<AccessReviewInstanceFilterByCurrentUserOptionsValues>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationConditionApplication",
-        model: AuthenticationConditionApplication.self
-    )
+/// The values of `AccessReviewInstanceFilterByCurrentUserOptions` that the spec declares; others decode and re-encode
+/// too.
+public enum AccessReviewInstanceFilterByCurrentUserOptionsValues: EnumValues {
+    public static let known: [String] = ["reviewer", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `AuthenticationConditionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationconditions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationConditions`.
-public typealias AuthenticationConditions = Model<AuthenticationConditionsFields>
-
-/// The properties of a `AuthenticationConditions`, inherited ones included.
-public struct AuthenticationConditionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationConditions",
-        fields: AuthenticationConditionsFields()
-    )
-
-    public let applications: Field<AuthenticationConditionsApplications>
-
-    private init() {
-        self.applications = Field("applications")
-    }
-}
-
-/// Its properties are listed in `AuthenticationConditionsApplicationsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationconditionsapplications?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationConditionsApplications`.
-public typealias AuthenticationConditionsApplications = Model<AuthenticationConditionsApplicationsFields>
-
-/// The properties of a `AuthenticationConditionsApplications`, inherited ones included.
-public struct AuthenticationConditionsApplicationsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationConditionsApplications",
-        fields: AuthenticationConditionsApplicationsFields()
-    )
-
-    /// Present when the request expanded it (`expand("includeApplications")`).
-    public let includeApplications: Field<[AuthenticationConditionApplication]>
-
-    private init() {
-        self.includeApplications = Field("includeApplications")
-    }
-}
-
-/// Its properties are listed in `AuthenticationConfigurationValidationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationconfigurationvalidation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationConfigurationValidation`.
-public typealias AuthenticationConfigurationValidation = Model<AuthenticationConfigurationValidationFields>
-
-/// The properties of a `AuthenticationConfigurationValidation`, inherited ones included.
-public struct AuthenticationConfigurationValidationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationConfigurationValidation",
-        fields: AuthenticationConfigurationValidationFields()
-    )
-
-    public let errors: Field<[GenericError]>
-    public let warnings: Field<[GenericError]>
-
-    private init() {
-        self.errors = Field("errors")
-        self.warnings = Field("warnings")
-    }
-}
-
-/// Its properties are listed in `AuthenticationContextClassReferenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationcontextclassreference?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationContextClassReference`.
-public typealias AuthenticationContextClassReference = Model<AuthenticationContextClassReferenceFields>
-
-/// The properties of a `AuthenticationContextClassReference`, inherited ones included.
-public struct AuthenticationContextClassReferenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationContextClassReference",
-        base: Entity.self,
-        fields: AuthenticationContextClassReferenceFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isAvailable: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isAvailable = Field("isAvailable")
-    }
-}
-
-/// Requests for one `AuthenticationContextClassReference`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationContextClassReference`.
-public struct AuthenticationContextClassReferenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationContextClassReference
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationContextClassReference",
-        model: AuthenticationContextClassReference.self
-    )
-}
-
-/// Its properties are listed in `AuthenticationEventListenerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationeventlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationEventListener`.
-public typealias AuthenticationEventListener = Model<AuthenticationEventListenerFields>
-
-/// The properties of a `AuthenticationEventListener`, inherited ones included.
-public struct AuthenticationEventListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationEventListener",
-        base: Entity.self,
-        derived: [
-            OnAttributeCollectionListener.self,
-            OnAttributeCollectionStartListener.self,
-            OnAttributeCollectionSubmitListener.self,
-            OnAuthenticationMethodLoadStartListener.self,
-            OnEmailOtpSendListener.self,
-            OnFraudProtectionLoadStartListener.self,
-            OnInteractiveAuthFlowStartListener.self,
-            OnPasswordSubmitListener.self,
-            OnTokenIssuanceStartListener.self,
-            OnUserCreateStartListener.self,
-            OnVerifiedIdClaimValidationListener.self,
-        ],
-        fields: AuthenticationEventListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `AuthenticationEventListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationEventListener`.
-public struct AuthenticationEventListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationEventListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationEventListener",
-        model: AuthenticationEventListener.self
-    )
-}
-
-/// Its properties are listed in `AuthenticationEventsFlowFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationeventsflow?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationEventsFlow`.
-public typealias AuthenticationEventsFlow = Model<AuthenticationEventsFlowFields>
-
-/// The properties of a `AuthenticationEventsFlow`, inherited ones included.
-public struct AuthenticationEventsFlowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationEventsFlow",
-        base: Entity.self,
-        derived: [ExternalUsersSelfServiceSignUpEventsFlow.self],
-        fields: AuthenticationEventsFlowFields()
-    )
-
-    public let id: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.conditions = Field("conditions")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `AuthenticationEventsFlow`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationEventsFlow`.
-public struct AuthenticationEventsFlowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationEventsFlow
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationEventsFlow",
-        model: AuthenticationEventsFlow.self
-    )
-}
-
-/// Its properties are listed in `AuthenticationFlowFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationflow?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationFlow`.
-public typealias AuthenticationFlow = Model<AuthenticationFlowFields>
-
-/// The properties of a `AuthenticationFlow`, inherited ones included.
-public struct AuthenticationFlowFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.authenticationFlow", fields: AuthenticationFlowFields())
-    public let transferMethod: Field<ConditionalAccessTransferMethods>
-
-    private init() {
-        self.transferMethod = Field("transferMethod")
-    }
-}
-
-/// Its properties are listed in `AuthenticationFlowsPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationflowspolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationFlowsPolicy`.
-public typealias AuthenticationFlowsPolicy = Model<AuthenticationFlowsPolicyFields>
-
-/// The properties of a `AuthenticationFlowsPolicy`, inherited ones included.
-public struct AuthenticationFlowsPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationFlowsPolicy",
-        base: Entity.self,
-        fields: AuthenticationFlowsPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let selfServiceSignUp: Field<SelfServiceSignUpAuthenticationFlowConfiguration>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.selfServiceSignUp = Field("selfServiceSignUp")
-    }
-}
-
-/// Requests for one `AuthenticationFlowsPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationFlowsPolicy`.
-public struct AuthenticationFlowsPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationFlowsPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationFlowsPolicy",
-        model: AuthenticationFlowsPolicy.self
-    )
-}
-
-/// Its properties are listed in `AuthenticationMethodFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationMethod`.
-public typealias AuthenticationMethod = Model<AuthenticationMethodFields>
-
-/// The properties of a `AuthenticationMethod`, inherited ones included.
-public struct AuthenticationMethodFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethod",
-        base: Entity.self,
-        derived: [
-            EmailAuthenticationMethod.self,
-            ExternalAuthenticationMethod.self,
-            Fido2AuthenticationMethod.self,
-            MicrosoftAuthenticatorAuthenticationMethod.self,
-            PasswordAuthenticationMethod.self,
-            PhoneAuthenticationMethod.self,
-            PlatformCredentialAuthenticationMethod.self,
-            QrCodePinAuthenticationMethod.self,
-            SoftwareOathAuthenticationMethod.self,
-            TemporaryAccessPassAuthenticationMethod.self,
-            WindowsHelloForBusinessAuthenticationMethod.self,
-        ],
-        fields: AuthenticationMethodFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-    }
-}
-
-/// Its properties are listed in `AuthenticationMethodConfigurationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationMethodConfiguration`.
-public typealias AuthenticationMethodConfiguration = Model<AuthenticationMethodConfigurationFields>
-
-/// The properties of a `AuthenticationMethodConfiguration`, inherited ones included.
-public struct AuthenticationMethodConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodConfiguration",
-        base: Entity.self,
-        derived: [
-            EmailAuthenticationMethodConfiguration.self,
-            ExternalAuthenticationMethodConfiguration.self,
-            Fido2AuthenticationMethodConfiguration.self,
-            MicrosoftAuthenticatorAuthenticationMethodConfiguration.self,
-            QrCodePinAuthenticationMethodConfiguration.self,
-            SmsAuthenticationMethodConfiguration.self,
-            SoftwareOathAuthenticationMethodConfiguration.self,
-            TemporaryAccessPassAuthenticationMethodConfiguration.self,
-            VerifiableCredentialsAuthenticationMethodConfiguration.self,
-            VoiceAuthenticationMethodConfiguration.self,
-            X509CertificateAuthenticationMethodConfiguration.self,
-        ],
-        fields: AuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-    }
-}
-
-/// Requests for one `AuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationMethodConfiguration`.
-public struct AuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodConfiguration",
-        model: AuthenticationMethodConfiguration.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationMethodFeature`.
-public typealias AuthenticationMethodFeature = OpenEnum<AuthenticationMethodFeatureValues>
-
-/// The values of `AuthenticationMethodFeature` that the spec declares; others decode and re-encode too.
-public enum AuthenticationMethodFeatureValues: EnumValues {
-    public static let known: [String] = [
-        "ssprRegistered",
-        "ssprEnabled",
-        "ssprCapable",
-        "passwordlessCapable",
-        "mfaCapable",
-        "unknownFutureValue",
-    ]
-}
-
-extension AuthenticationMethodFeature {
-    public static var ssprRegistered: Self { Self(rawValue: "ssprRegistered") }
-
-    public static var ssprEnabled: Self { Self(rawValue: "ssprEnabled") }
-
-    public static var ssprCapable: Self { Self(rawValue: "ssprCapable") }
-
-    public static var passwordlessCapable: Self { Self(rawValue: "passwordlessCapable") }
-
-    public static var mfaCapable: Self { Self(rawValue: "mfaCapable") }
+extension AccessReviewInstanceFilterByCurrentUserOptions {
+    public static var reviewer: Self { Self(rawValue: "reviewer") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `AuthenticationMethodFeatureConfigurationFields`; read and write them as `value.name`.
+/// Requests for one `AccessReviewInstance`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationmethodfeatureconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationMethodFeatureConfiguration`.
-public typealias AuthenticationMethodFeatureConfiguration = Model<AuthenticationMethodFeatureConfigurationFields>
-
-/// The properties of a `AuthenticationMethodFeatureConfiguration`, inherited ones included.
-public struct AuthenticationMethodFeatureConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodFeatureConfiguration",
-        fields: AuthenticationMethodFeatureConfigurationFields()
-    )
-
-    public let excludeTarget: Field<FeatureTarget>
-    public let includeTarget: Field<FeatureTarget>
-    public let state: Field<AdvancedConfigState>
-
-    private init() {
-        self.excludeTarget = Field("excludeTarget")
-        self.includeTarget = Field("includeTarget")
-        self.state = Field("state")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationMethodKeyStrength`.
-public typealias AuthenticationMethodKeyStrength = OpenEnum<AuthenticationMethodKeyStrengthValues>
-
-/// The values of `AuthenticationMethodKeyStrength` that the spec declares; others decode and re-encode too.
-public enum AuthenticationMethodKeyStrengthValues: EnumValues {
-    public static let known: [String] = ["normal", "weak", "unknown"]
-}
-
-extension AuthenticationMethodKeyStrength {
-    public static var normal: Self { Self(rawValue: "normal") }
-
-    public static var weak: Self { Self(rawValue: "weak") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-}
-
-/// Its properties are listed in `AuthenticationMethodModeDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodmodedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationMethodModeDetail`.
-public typealias AuthenticationMethodModeDetail = Model<AuthenticationMethodModeDetailFields>
-
-/// The properties of a `AuthenticationMethodModeDetail`, inherited ones included.
-public struct AuthenticationMethodModeDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodModeDetail",
-        base: Entity.self,
-        fields: AuthenticationMethodModeDetailFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationMethod: Field<BaseAuthenticationMethod>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationMethod = Field("authenticationMethod")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `AuthenticationMethodModeDetail`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationMethodModeDetail`.
-public struct AuthenticationMethodModeDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodModeDetail
+/// - Remark: Generated from `microsoft.graph.accessReviewInstance`.
+public struct AccessReviewInstanceRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessReviewInstance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2962,6533 +1374,170 @@ public struct AuthenticationMethodModeDetailRequestBuilder: ModelRequestBuilder 
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodModeDetail",
-        model: AuthenticationMethodModeDetail.self
-    )
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationMethodModes`.
-public typealias AuthenticationMethodModes = OpenEnum<AuthenticationMethodModesValues>
-
-/// The values of `AuthenticationMethodModes` that the spec declares; others decode and re-encode too.
-public enum AuthenticationMethodModesValues: FlagValues {
-    public static let known: [String] = [
-        "password",
-        "voice",
-        "hardwareOath",
-        "softwareOath",
-        "sms",
-        "fido2",
-        "windowsHelloForBusiness",
-        "microsoftAuthenticatorPush",
-        "deviceBasedPush",
-        "temporaryAccessPassOneTime",
-        "temporaryAccessPassMultiUse",
-        "email",
-        "x509CertificateSingleFactor",
-        "x509CertificateMultiFactor",
-        "federatedSingleFactor",
-        "federatedMultiFactor",
-        "unknownFutureValue",
-        "qrCodePin",
-    ]
-}
-
-extension AuthenticationMethodModes {
-    public static var password: Self { Self(rawValue: "password") }
-
-    public static var voice: Self { Self(rawValue: "voice") }
-
-    public static var hardwareOath: Self { Self(rawValue: "hardwareOath") }
-
-    public static var softwareOath: Self { Self(rawValue: "softwareOath") }
-
-    public static var sms: Self { Self(rawValue: "sms") }
-
-    public static var fido2: Self { Self(rawValue: "fido2") }
-
-    public static var windowsHelloForBusiness: Self { Self(rawValue: "windowsHelloForBusiness") }
-
-    public static var microsoftAuthenticatorPush: Self { Self(rawValue: "microsoftAuthenticatorPush") }
-
-    public static var deviceBasedPush: Self { Self(rawValue: "deviceBasedPush") }
-
-    public static var temporaryAccessPassOneTime: Self { Self(rawValue: "temporaryAccessPassOneTime") }
-
-    public static var temporaryAccessPassMultiUse: Self { Self(rawValue: "temporaryAccessPassMultiUse") }
-
-    public static var email: Self { Self(rawValue: "email") }
-
-    public static var x509CertificateSingleFactor: Self { Self(rawValue: "x509CertificateSingleFactor") }
-
-    public static var x509CertificateMultiFactor: Self { Self(rawValue: "x509CertificateMultiFactor") }
-
-    public static var federatedSingleFactor: Self { Self(rawValue: "federatedSingleFactor") }
-
-    public static var federatedMultiFactor: Self { Self(rawValue: "federatedMultiFactor") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var qrCodePin: Self { Self(rawValue: "qrCodePin") }
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationMethodPlatform`.
-public typealias AuthenticationMethodPlatform = OpenEnum<AuthenticationMethodPlatformValues>
-
-/// The values of `AuthenticationMethodPlatform` that the spec declares; others decode and re-encode too.
-public enum AuthenticationMethodPlatformValues: EnumValues {
-    public static let known: [String] = ["unknown", "windows", "macOS", "iOS", "android", "linux", "unknownFutureValue"]
-}
-
-extension AuthenticationMethodPlatform {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var windows: Self { Self(rawValue: "windows") }
-
-    public static var macOS: Self { Self(rawValue: "macOS") }
-
-    public static var iOS: Self { Self(rawValue: "iOS") }
-
-    public static var android: Self { Self(rawValue: "android") }
-
-    public static var linux: Self { Self(rawValue: "linux") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `AuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationMethod`.
-public struct AuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethod",
-        model: AuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.authenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationMethodSignInState`.
-public typealias AuthenticationMethodSignInState = OpenEnum<AuthenticationMethodSignInStateValues>
-
-/// The values of `AuthenticationMethodSignInState` that the spec declares; others decode and re-encode too.
-public enum AuthenticationMethodSignInStateValues: EnumValues {
-    public static let known: [String] = [
-        "notSupported",
-        "notAllowedByPolicy",
-        "notEnabled",
-        "phoneNumberNotUnique",
-        "ready",
-        "notConfigured",
-        "unknownFutureValue",
-    ]
-}
-
-extension AuthenticationMethodSignInState {
-    public static var notSupported: Self { Self(rawValue: "notSupported") }
-
-    public static var notAllowedByPolicy: Self { Self(rawValue: "notAllowedByPolicy") }
-
-    public static var notEnabled: Self { Self(rawValue: "notEnabled") }
-
-    public static var phoneNumberNotUnique: Self { Self(rawValue: "phoneNumberNotUnique") }
-
-    public static var ready: Self { Self(rawValue: "ready") }
-
-    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationMethodState`.
-public typealias AuthenticationMethodState = OpenEnum<AuthenticationMethodStateValues>
-
-/// The values of `AuthenticationMethodState` that the spec declares; others decode and re-encode too.
-public enum AuthenticationMethodStateValues: EnumValues {
-    public static let known: [String] = ["enabled", "disabled"]
-}
-
-extension AuthenticationMethodState {
-    public static var enabled: Self { Self(rawValue: "enabled") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-}
-
-/// Its properties are listed in `AuthenticationMethodTargetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodtarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationMethodTarget`.
-public typealias AuthenticationMethodTarget = Model<AuthenticationMethodTargetFields>
-
-/// The properties of a `AuthenticationMethodTarget`, inherited ones included.
-public struct AuthenticationMethodTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodTarget",
-        base: Entity.self,
-        derived: [
-            MicrosoftAuthenticatorAuthenticationMethodTarget.self,
-            PasskeyAuthenticationMethodTarget.self,
-            SmsAuthenticationMethodTarget.self,
-            VerifiableCredentialAuthenticationMethodTarget.self,
-        ],
-        fields: AuthenticationMethodTargetFields()
-    )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-    }
-}
-
-/// Requests for one `AuthenticationMethodTarget`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationMethodTarget`.
-public struct AuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodTarget
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodTarget",
-        model: AuthenticationMethodTarget.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationMethodTargetType`.
-public typealias AuthenticationMethodTargetType = OpenEnum<AuthenticationMethodTargetTypeValues>
-
-/// The values of `AuthenticationMethodTargetType` that the spec declares; others decode and re-encode too.
-public enum AuthenticationMethodTargetTypeValues: EnumValues {
-    public static let known: [String] = ["user", "group", "unknownFutureValue"]
-}
-
-extension AuthenticationMethodTargetType {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `AuthenticationMethodsPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodspolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicy`.
-public typealias AuthenticationMethodsPolicy = Model<AuthenticationMethodsPolicyFields>
-
-/// The properties of a `AuthenticationMethodsPolicy`, inherited ones included.
-public struct AuthenticationMethodsPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodsPolicy",
-        base: Entity.self,
-        fields: AuthenticationMethodsPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let policyMigrationState: Field<AuthenticationMethodsPolicyMigrationState>
-    public let policyVersion: Field<String>
-    public let reconfirmationInDays: Field<Int32>
-    public let registrationEnforcement: Field<RegistrationEnforcement>
-
-    /// Present when the request expanded it (`expand("authenticationMethodConfigurations")`).
-    public let authenticationMethodConfigurations: Field<[AuthenticationMethodConfiguration]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.policyMigrationState = Field("policyMigrationState")
-        self.policyVersion = Field("policyVersion")
-        self.reconfirmationInDays = Field("reconfirmationInDays")
-        self.registrationEnforcement = Field("registrationEnforcement")
-        self.authenticationMethodConfigurations = Field("authenticationMethodConfigurations")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicyMigrationState`.
-public typealias AuthenticationMethodsPolicyMigrationState = OpenEnum<AuthenticationMethodsPolicyMigrationStateValues>
-
-/// The values of `AuthenticationMethodsPolicyMigrationState` that the spec declares; others decode and re-encode too.
-public enum AuthenticationMethodsPolicyMigrationStateValues: EnumValues {
-    public static let known: [String] = [
-        "preMigration",
-        "migrationInProgress",
-        "migrationComplete",
-        "unknownFutureValue",
-    ]
-}
-
-extension AuthenticationMethodsPolicyMigrationState {
-    public static var preMigration: Self { Self(rawValue: "preMigration") }
-
-    public static var migrationInProgress: Self { Self(rawValue: "migrationInProgress") }
-
-    public static var migrationComplete: Self { Self(rawValue: "migrationComplete") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `AuthenticationMethodsPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicy`.
-public struct AuthenticationMethodsPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodsPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodsPolicy",
-        model: AuthenticationMethodsPolicy.self,
+        "microsoft.graph.accessReviewInstance",
+        model: AccessReviewInstance.self,
         children: [
-            .init(
-                "authenticationMethodConfigurations",
-                "microsoft.graph.authenticationMethodConfiguration",
-                collection: true
-            ),
-        ]
-    )
-
-    /// `authenticationMethodConfigurations.request()` lists them;
-    /// `authenticationMethodConfigurations("authenticationMethodConfiguration-id")` addresses one.
-    public var authenticationMethodConfigurations:
-        CollectionRequestBuilder<AuthenticationMethodConfigurationRequestBuilder>
-    {
-        .init(client: client, path: path.appending("authenticationMethodConfigurations"))
-    }
-}
-
-/// Its properties are listed in `AuthenticationMethodsRegistrationCampaignFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationmethodsregistrationcampaign?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationMethodsRegistrationCampaign`.
-public typealias AuthenticationMethodsRegistrationCampaign = Model<AuthenticationMethodsRegistrationCampaignFields>
-
-/// The properties of a `AuthenticationMethodsRegistrationCampaign`, inherited ones included.
-public struct AuthenticationMethodsRegistrationCampaignFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodsRegistrationCampaign",
-        fields: AuthenticationMethodsRegistrationCampaignFields()
-    )
-
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let includeTargets: Field<[AuthenticationMethodsRegistrationCampaignIncludeTarget]>
-    public let snoozeDurationInDays: Field<Int32>
-    public let state: Field<AdvancedConfigState>
-
-    private init() {
-        self.excludeTargets = Field("excludeTargets")
-        self.includeTargets = Field("includeTargets")
-        self.snoozeDurationInDays = Field("snoozeDurationInDays")
-        self.state = Field("state")
-    }
-}
-
-/// Its properties are listed in `AuthenticationMethodsRegistrationCampaignIncludeTargetFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/authenticationmethodsregistrationcampaignincludetarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationMethodsRegistrationCampaignIncludeTarget`.
-public typealias AuthenticationMethodsRegistrationCampaignIncludeTarget =
-    Model<AuthenticationMethodsRegistrationCampaignIncludeTargetFields>
-
-/// The properties of a `AuthenticationMethodsRegistrationCampaignIncludeTarget`, inherited ones included.
-public struct AuthenticationMethodsRegistrationCampaignIncludeTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodsRegistrationCampaignIncludeTarget",
-        fields: AuthenticationMethodsRegistrationCampaignIncludeTargetFields()
-    )
-
-    public let id: Field<String>
-    public let targetedAuthenticationMethod: Field<String>
-    public let targetType: Field<AuthenticationMethodTargetType>
-
-    private init() {
-        self.id = Field("id")
-        self.targetedAuthenticationMethod = Field("targetedAuthenticationMethod")
-        self.targetType = Field("targetType")
-    }
-}
-
-/// Its properties are listed in `AuthenticationMethodsRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodsroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot`.
-public typealias AuthenticationMethodsRoot = Model<AuthenticationMethodsRootFields>
-
-/// The properties of a `AuthenticationMethodsRoot`, inherited ones included.
-public struct AuthenticationMethodsRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodsRoot",
-        base: Entity.self,
-        fields: AuthenticationMethodsRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("userRegistrationDetails")`).
-    public let userRegistrationDetails: Field<[UserRegistrationDetails]>
-
-    private init() {
-        self.id = Field("id")
-        self.userRegistrationDetails = Field("userRegistrationDetails")
-    }
-}
-
-/// Requests for one `AuthenticationMethodsRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot`.
-public struct AuthenticationMethodsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodsRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodsRoot",
-        model: AuthenticationMethodsRoot.self,
-        children: [.init("userRegistrationDetails", "microsoft.graph.userRegistrationDetails", collection: true)],
-        operations: [
-            .init("usersRegisteredByFeature", .get, response: .model(UserRegistrationFeatureSummary.self)),
-            .init("usersRegisteredByMethod", .get, response: .model(UserRegistrationMethodSummary.self)),
-        ]
-    )
-
-    /// `userRegistrationDetails.request()` lists them; `userRegistrationDetails("userRegistrationDetails-id")`
-    /// addresses one.
-    public var userRegistrationDetails: CollectionRequestBuilder<UserRegistrationDetailsRequestBuilder> {
-        .init(client: client, path: path.appending("userRegistrationDetails"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot/usersRegisteredByFeature` (GET).
-    public func usersRegisteredByFeature() -> OperationRequest<UserRegistrationFeatureSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "usersRegisteredByFeature", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(UserRegistrationFeatureSummary.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot/usersRegisteredByFeature` (GET).
-    public func usersRegisteredByFeature(
-        includedUserTypes: IncludedUserTypes,
-        includedUserRoles: IncludedUserRoles
-    ) -> OperationRequest<UserRegistrationFeatureSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "usersRegisteredByFeature",
-                parameters: [
-                    ("includedUserTypes", ODataLiteral(json: includedUserTypes)),
-                    ("includedUserRoles", ODataLiteral(json: includedUserRoles)),
-                ]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(UserRegistrationFeatureSummary.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot/usersRegisteredByMethod` (GET).
-    public func usersRegisteredByMethod() -> OperationRequest<UserRegistrationMethodSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "usersRegisteredByMethod", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(UserRegistrationMethodSummary.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot/usersRegisteredByMethod` (GET).
-    public func usersRegisteredByMethod(
-        includedUserTypes: IncludedUserTypes,
-        includedUserRoles: IncludedUserRoles
-    ) -> OperationRequest<UserRegistrationMethodSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "usersRegisteredByMethod",
-                parameters: [
-                    ("includedUserTypes", ODataLiteral(json: includedUserTypes)),
-                    ("includedUserRoles", ODataLiteral(json: includedUserRoles)),
-                ]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(UserRegistrationMethodSummary.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationPhoneType`.
-public typealias AuthenticationPhoneType = OpenEnum<AuthenticationPhoneTypeValues>
-
-/// The values of `AuthenticationPhoneType` that the spec declares; others decode and re-encode too.
-public enum AuthenticationPhoneTypeValues: EnumValues {
-    public static let known: [String] = ["mobile", "alternateMobile", "office", "unknownFutureValue"]
-}
-
-extension AuthenticationPhoneType {
-    public static var mobile: Self { Self(rawValue: "mobile") }
-
-    public static var alternateMobile: Self { Self(rawValue: "alternateMobile") }
-
-    public static var office: Self { Self(rawValue: "office") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationProtocol`.
-public typealias AuthenticationProtocol = OpenEnum<AuthenticationProtocolValues>
-
-/// The values of `AuthenticationProtocol` that the spec declares; others decode and re-encode too.
-public enum AuthenticationProtocolValues: EnumValues {
-    public static let known: [String] = ["wsFed", "saml", "unknownFutureValue"]
-}
-
-extension AuthenticationProtocol {
-    public static var wsFed: Self { Self(rawValue: "wsFed") }
-
-    public static var saml: Self { Self(rawValue: "saml") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `Authentication`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authentication`.
-public struct AuthenticationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Authentication
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authentication",
-        model: Authentication.self,
-        children: [
-            .init("emailMethods", "microsoft.graph.emailAuthenticationMethod", collection: true),
-            .init("externalAuthenticationMethods", "microsoft.graph.externalAuthenticationMethod", collection: true),
-            .init(
-                "fido2Methods",
-                "microsoft.graph.fido2AuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init("methods", "microsoft.graph.authenticationMethod", collection: true, itemsRefusing: "DELETE"),
-            .init(
-                "microsoftAuthenticatorMethods",
-                "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init("operations", "microsoft.graph.longRunningOperation", collection: true),
-            .init(
-                "passwordMethods",
-                "microsoft.graph.passwordAuthenticationMethod",
-                collection: true,
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("phoneMethods", "microsoft.graph.phoneAuthenticationMethod", collection: true),
-            .init(
-                "platformCredentialMethods",
-                "microsoft.graph.platformCredentialAuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init(
-                "softwareOathMethods",
-                "microsoft.graph.softwareOathAuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init(
-                "temporaryAccessPassMethods",
-                "microsoft.graph.temporaryAccessPassAuthenticationMethod",
-                collection: true,
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init(
-                "windowsHelloForBusinessMethods",
-                "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-        ]
-    )
-
-    /// `emailMethods.request()` lists them; `emailMethods("emailAuthenticationMethod-id")` addresses one.
-    public var emailMethods: CollectionRequestBuilder<EmailAuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("emailMethods"))
-    }
-
-    /// `externalAuthenticationMethods.request()` lists them;
-    /// `externalAuthenticationMethods("externalAuthenticationMethod-id")` addresses one.
-    public var externalAuthenticationMethods: CollectionRequestBuilder<ExternalAuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("externalAuthenticationMethods"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `fido2Methods.request()` lists them; `fido2Methods("fido2AuthenticationMethod-id")` addresses one.
-    public var fido2Methods: CollectionRequestBuilder<Fido2AuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("fido2Methods", refusing: [.post], itemsRefusing: [.patch, .put]))
-    }
-
-    /// The service refuses `DELETE` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `methods.request()` lists them; `methods("authenticationMethod-id")` addresses one.
-    public var methods: CollectionRequestBuilder<AuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("methods", itemsRefusing: [.delete]))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `microsoftAuthenticatorMethods.request()` lists them; `microsoftAuthenticatorMethods("id")` addresses one.
-    public var microsoftAuthenticatorMethods:
-        CollectionRequestBuilder<MicrosoftAuthenticatorAuthenticationMethodRequestBuilder>
-    {
-        .init(
-            client: client,
-            path: path.appending("microsoftAuthenticatorMethods", refusing: [.post], itemsRefusing: [.patch, .put])
-        )
-    }
-
-    /// `operations.request()` lists them; `operations("longRunningOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<LongRunningOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `passwordMethods.request()` lists them; `passwordMethods("passwordAuthenticationMethod-id")` addresses one.
-    public var passwordMethods: CollectionRequestBuilder<PasswordAuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("passwordMethods", itemsRefusing: [.patch, .put, .delete]))
-    }
-
-    /// `phoneMethods.request()` lists them; `phoneMethods("phoneAuthenticationMethod-id")` addresses one.
-    public var phoneMethods: CollectionRequestBuilder<PhoneAuthenticationMethodRequestBuilder> {
-        .init(client: client, path: path.appending("phoneMethods"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `platformCredentialMethods.request()` lists them;
-    /// `platformCredentialMethods("platformCredentialAuthenticationMethod-id")` addresses one.
-    public var platformCredentialMethods:
-        CollectionRequestBuilder<PlatformCredentialAuthenticationMethodRequestBuilder>
-    {
-        .init(
-            client: client,
-            path: path.appending("platformCredentialMethods", refusing: [.post], itemsRefusing: [.patch, .put])
-        )
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `softwareOathMethods.request()` lists them; `softwareOathMethods("softwareOathAuthenticationMethod-id")`
-    /// addresses one.
-    public var softwareOathMethods: CollectionRequestBuilder<SoftwareOathAuthenticationMethodRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("softwareOathMethods", refusing: [.post], itemsRefusing: [.patch, .put])
-        )
-    }
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `temporaryAccessPassMethods.request()` lists them;
-    /// `temporaryAccessPassMethods("temporaryAccessPassAuthenticationMethod-id")` addresses one.
-    public var temporaryAccessPassMethods:
-        CollectionRequestBuilder<TemporaryAccessPassAuthenticationMethodRequestBuilder>
-    {
-        .init(client: client, path: path.appending("temporaryAccessPassMethods", itemsRefusing: [.patch, .put]))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `windowsHelloForBusinessMethods.request()` lists them; `windowsHelloForBusinessMethods("id")` addresses one.
-    public var windowsHelloForBusinessMethods:
-        CollectionRequestBuilder<WindowsHelloForBusinessAuthenticationMethodRequestBuilder>
-    {
-        .init(
-            client: client,
-            path: path.appending("windowsHelloForBusinessMethods", refusing: [.post], itemsRefusing: [.patch, .put])
-        )
-    }
-}
-
-/// Its properties are listed in `AuthenticationStrengthPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationstrengthpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy`.
-public typealias AuthenticationStrengthPolicy = Model<AuthenticationStrengthPolicyFields>
-
-/// The properties of a `AuthenticationStrengthPolicy`, inherited ones included.
-public struct AuthenticationStrengthPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationStrengthPolicy",
-        base: Entity.self,
-        fields: AuthenticationStrengthPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let allowedCombinations: Field<[AuthenticationMethodModes]>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let policyType: Field<AuthenticationStrengthPolicyType>
-    public let requirementsSatisfied: Field<AuthenticationStrengthRequirements>
-
-    /// Present when the request expanded it (`expand("combinationConfigurations")`).
-    public let combinationConfigurations: Field<[AuthenticationCombinationConfiguration]>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedCombinations = Field("allowedCombinations")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.policyType = Field("policyType")
-        self.requirementsSatisfied = Field("requirementsSatisfied")
-        self.combinationConfigurations = Field("combinationConfigurations")
-    }
-}
-
-/// Requests for one `AuthenticationStrengthPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy`.
-public struct AuthenticationStrengthPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationStrengthPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationStrengthPolicy",
-        model: AuthenticationStrengthPolicy.self,
-        children: [
-            .init(
-                "combinationConfigurations",
-                "microsoft.graph.authenticationCombinationConfiguration",
-                collection: true
-            ),
+            .init("contactedReviewers", "microsoft.graph.accessReviewReviewer", collection: true),
+            .init("decisions", "microsoft.graph.accessReviewInstanceDecisionItem", collection: true),
+            .init("stages", "microsoft.graph.accessReviewStage", collection: true),
         ],
         operations: [
-            .init("updateAllowedCombinations", .post, response: .model(UpdateAllowedCombinationsResult.self)),
-            .init("usage", .get, response: .model(AuthenticationStrengthUsage.self)),
-        ]
-    )
-
-    /// `combinationConfigurations.request()` lists them;
-    /// `combinationConfigurations("authenticationCombinationConfiguration-id")` addresses one.
-    public var combinationConfigurations:
-        CollectionRequestBuilder<AuthenticationCombinationConfigurationRequestBuilder>
-    {
-        .init(client: client, path: path.appending("combinationConfigurations"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy/updateAllowedCombinations` (POST).
-    public func updateAllowedCombinations(
-        allowedCombinations: [AuthenticationMethodModes]
-    ) -> OperationRequest<UpdateAllowedCombinationsResult> {
-        var request = APIRequest(method: .post, path: path.appending("updateAllowedCombinations"))
-        var body = JSONObject()
-        body.set("allowedCombinations", allowedCombinations)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UpdateAllowedCombinationsResult.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy/usage` (GET).
-    public func usage() -> OperationRequest<AuthenticationStrengthUsage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "usage", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .model(AuthenticationStrengthUsage.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicyType`.
-public typealias AuthenticationStrengthPolicyType = OpenEnum<AuthenticationStrengthPolicyTypeValues>
-
-/// The values of `AuthenticationStrengthPolicyType` that the spec declares; others decode and re-encode too.
-public enum AuthenticationStrengthPolicyTypeValues: EnumValues {
-    public static let known: [String] = ["builtIn", "custom", "unknownFutureValue"]
-}
-
-extension AuthenticationStrengthPolicyType {
-    public static var builtIn: Self { Self(rawValue: "builtIn") }
-
-    public static var custom: Self { Self(rawValue: "custom") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationStrengthRequirements`.
-public typealias AuthenticationStrengthRequirements = OpenEnum<AuthenticationStrengthRequirementsValues>
-
-/// The values of `AuthenticationStrengthRequirements` that the spec declares; others decode and re-encode too.
-public enum AuthenticationStrengthRequirementsValues: FlagValues {
-    public static let known: [String] = ["none", "mfa", "unknownFutureValue"]
-}
-
-extension AuthenticationStrengthRequirements {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var mfa: Self { Self(rawValue: "mfa") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `AuthenticationStrengthRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationstrengthroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationStrengthRoot`.
-public typealias AuthenticationStrengthRoot = Model<AuthenticationStrengthRootFields>
-
-/// The properties of a `AuthenticationStrengthRoot`, inherited ones included.
-public struct AuthenticationStrengthRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationStrengthRoot",
-        base: Entity.self,
-        fields: AuthenticationStrengthRootFields()
-    )
-
-    public let id: Field<String>
-    public let combinations: Field<[AuthenticationMethodModes]>
-
-    /// Present when the request expanded it (`expand("authenticationMethodModes")`).
-    public let authenticationMethodModes: Field<[AuthenticationMethodModeDetail]>
-
-    /// Present when the request expanded it (`expand("policies")`).
-    public let policies: Field<[AuthenticationStrengthPolicy]>
-
-    private init() {
-        self.id = Field("id")
-        self.combinations = Field("combinations")
-        self.authenticationMethodModes = Field("authenticationMethodModes")
-        self.policies = Field("policies")
-    }
-}
-
-/// Requests for one `AuthenticationStrengthRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authenticationStrengthRoot`.
-public struct AuthenticationStrengthRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationStrengthRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationStrengthRoot",
-        model: AuthenticationStrengthRoot.self,
-        children: [
-            .init("authenticationMethodModes", "microsoft.graph.authenticationMethodModeDetail", collection: true),
-            .init("policies", "microsoft.graph.authenticationStrengthPolicy", collection: true),
-        ]
-    )
-
-    /// `authenticationMethodModes.request()` lists them;
-    /// `authenticationMethodModes("authenticationMethodModeDetail-id")` addresses one.
-    public var authenticationMethodModes: CollectionRequestBuilder<AuthenticationMethodModeDetailRequestBuilder> {
-        .init(client: client, path: path.appending("authenticationMethodModes"))
-    }
-
-    /// `policies.request()` lists them; `policies("authenticationStrengthPolicy-id")` addresses one.
-    public var policies: CollectionRequestBuilder<AuthenticationStrengthPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("policies"))
-    }
-}
-
-/// Its properties are listed in `AuthenticationStrengthUsageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationstrengthusage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authenticationStrengthUsage`.
-public typealias AuthenticationStrengthUsage = Model<AuthenticationStrengthUsageFields>
-
-/// The properties of a `AuthenticationStrengthUsage`, inherited ones included.
-public struct AuthenticationStrengthUsageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationStrengthUsage",
-        fields: AuthenticationStrengthUsageFields()
-    )
-
-    /// Present when the request expanded it (`expand("mfa")`).
-    public let mfa: Field<[ConditionalAccessPolicy]>
-
-    /// Present when the request expanded it (`expand("none")`).
-    public let none: Field<[ConditionalAccessPolicy]>
-
-    private init() {
-        self.mfa = Field("mfa")
-        self.none = Field("none")
-    }
-}
-
-/// Its properties are listed in `AuthoredNoteFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authorednote?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authoredNote`.
-public typealias AuthoredNote = Model<AuthoredNoteFields>
-
-/// The properties of a `AuthoredNote`, inherited ones included.
-public struct AuthoredNoteFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authoredNote",
-        base: Entity.self,
-        fields: AuthoredNoteFields()
-    )
-    public let id: Field<String>
-    public let author: Field<Identity>
-    public let content: Field<ItemBody>
-    public let createdDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.author = Field("author")
-        self.content = Field("content")
-        self.createdDateTime = Field("createdDateTime")
-    }
-}
-
-/// Requests for one `AuthoredNote`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authoredNote`.
-public struct AuthoredNoteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthoredNote
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.authoredNote", model: AuthoredNote.self)
-}
-
-/// Its properties are listed in `AuthorizationInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authorizationinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authorizationInfo`.
-public typealias AuthorizationInfo = Model<AuthorizationInfoFields>
-
-/// The properties of a `AuthorizationInfo`, inherited ones included.
-public struct AuthorizationInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.authorizationInfo", fields: AuthorizationInfoFields())
-    public let certificateUserIds: Field<[String]>
-
-    private init() {
-        self.certificateUserIds = Field("certificateUserIds")
-    }
-}
-
-/// Its properties are listed in `AuthorizationPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authorizationpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.authorizationPolicy`.
-public typealias AuthorizationPolicy = Model<AuthorizationPolicyFields>
-
-/// The properties of a `AuthorizationPolicy`, inherited ones included.
-public struct AuthorizationPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authorizationPolicy",
-        base: PolicyBase.self,
-        fields: AuthorizationPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let allowedToSignUpEmailBasedSubscriptions: Field<Bool>
-    public let allowedToUseSSPR: Field<Bool>
-    public let allowEmailVerifiedUsersToJoinOrganization: Field<Bool>
-    public let allowInvitesFrom: Field<AllowInvitesFrom>
-    public let allowUserConsentForRiskyApps: Field<Bool>
-    public let blockMsolPowerShell: Field<Bool>
-    public let defaultUserRolePermissions: Field<DefaultUserRolePermissions>
-    public let guestUserRoleId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.allowedToSignUpEmailBasedSubscriptions = Field("allowedToSignUpEmailBasedSubscriptions")
-        self.allowedToUseSSPR = Field("allowedToUseSSPR")
-        self.allowEmailVerifiedUsersToJoinOrganization = Field("allowEmailVerifiedUsersToJoinOrganization")
-        self.allowInvitesFrom = Field("allowInvitesFrom")
-        self.allowUserConsentForRiskyApps = Field("allowUserConsentForRiskyApps")
-        self.blockMsolPowerShell = Field("blockMsolPowerShell")
-        self.defaultUserRolePermissions = Field("defaultUserRolePermissions")
-        self.guestUserRoleId = Field("guestUserRoleId")
-    }
-}
-
-/// Requests for one `AuthorizationPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.authorizationPolicy`.
-public struct AuthorizationPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthorizationPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authorizationPolicy",
-        model: AuthorizationPolicy.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("acceptRecommendations", .post),
+            .init("applyDecisions", .post),
+            .init("batchRecordDecisions", .post),
+            .init("resetDecisions", .post),
+            .init("sendReminder", .post),
+            .init("stop", .post),
             .init(
-                "getAvailableExtensionProperties",
-                .post,
+                "filterByCurrentUser",
+                .get,
                 onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
+                response: .collection(.model(AccessReviewInstance.self))
             ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
-    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    /// `contactedReviewers.request()` lists them; `contactedReviewers("accessReviewReviewer-id")` addresses one.
+    public var contactedReviewers: CollectionRequestBuilder<AccessReviewReviewerRequestBuilder> {
+        .init(client: client, path: path.appending("contactedReviewers"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    /// `decisions.request()` lists them; `decisions("accessReviewInstanceDecisionItem-id")` addresses one.
+    public var decisions: CollectionRequestBuilder<AccessReviewInstanceDecisionItemRequestBuilder> {
+        .init(client: client, path: path.appending("decisions"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    /// `stages.request()` lists them; `stages("accessReviewStage-id")` addresses one.
+    public var stages: CollectionRequestBuilder<AccessReviewStageRequestBuilder> {
+        .init(client: client, path: path.appending("stages"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/acceptRecommendations` (POST).
+    public func acceptRecommendations() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("acceptRecommendations"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == AuthorizationPolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/applyDecisions` (POST).
+    public func applyDecisions() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("applyDecisions"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/batchRecordDecisions` (POST).
+    public func batchRecordDecisions(
+        decision: String,
+        justification: String,
+        principalId: String,
+        resourceId: String
     ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
+        var request = APIRequest(method: .post, path: path.appending("batchRecordDecisions"))
         var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
+        body.set("decision", decision)
+        body.set("justification", justification)
+        body.set("principalId", principalId)
+        body.set("resourceId", resourceId)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.authorizationPolicy/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/resetDecisions` (POST).
+    public func resetDecisions() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("resetDecisions"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/sendReminder` (POST).
+    public func sendReminder() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("sendReminder"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/stop` (POST).
+    public func stop() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("stop"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+}
+
+extension CollectionRequestBuilder where Item == AccessReviewInstanceRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/filterByCurrentUser` (GET).
+    public func filterByCurrentUser(
+        on: AccessReviewInstanceFilterByCurrentUserOptions
+    ) -> CollectionRequest<AccessReviewInstance> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
+        )
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.autoRestartNotificationDismissalMethod`.
-public typealias AutoRestartNotificationDismissalMethod = OpenEnum<AutoRestartNotificationDismissalMethodValues>
-
-/// The values of `AutoRestartNotificationDismissalMethod` that the spec declares; others decode and re-encode too.
-public enum AutoRestartNotificationDismissalMethodValues: EnumValues {
-    public static let known: [String] = ["notConfigured", "automatic", "user", "unknownFutureValue"]
-}
-
-extension AutoRestartNotificationDismissalMethod {
-    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
-
-    public static var automatic: Self { Self(rawValue: "automatic") }
-
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `AutomaticRepliesMailTipsFields`; read and write them as `value.name`.
+/// Its properties are listed in `AccessReviewNotificationRecipientItemFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/automaticrepliesmailtips?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.automaticRepliesMailTips`.
-public typealias AutomaticRepliesMailTips = Model<AutomaticRepliesMailTipsFields>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewnotificationrecipientitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewNotificationRecipientItem`.
+public typealias AccessReviewNotificationRecipientItem = Model<AccessReviewNotificationRecipientItemFields>
 
-/// The properties of a `AutomaticRepliesMailTips`, inherited ones included.
-public struct AutomaticRepliesMailTipsFields: FieldSet {
+/// The properties of a `AccessReviewNotificationRecipientItem`, inherited ones included.
+public struct AccessReviewNotificationRecipientItemFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.automaticRepliesMailTips",
-        fields: AutomaticRepliesMailTipsFields()
+        "microsoft.graph.accessReviewNotificationRecipientItem",
+        fields: AccessReviewNotificationRecipientItemFields()
     )
 
-    public let message: Field<String>
-    public let messageLanguage: Field<LocaleInfo>
-    public let scheduledEndTime: Field<DateTimeTimeZone>
-    public let scheduledStartTime: Field<DateTimeTimeZone>
+    public let notificationRecipientScope: Field<AccessReviewNotificationRecipientScope>
+    public let notificationTemplateType: Field<String>
 
     private init() {
-        self.message = Field("message")
-        self.messageLanguage = Field("messageLanguage")
-        self.scheduledEndTime = Field("scheduledEndTime")
-        self.scheduledStartTime = Field("scheduledStartTime")
+        self.notificationRecipientScope = Field("notificationRecipientScope")
+        self.notificationTemplateType = Field("notificationTemplateType")
     }
 }
 
-/// Its properties are listed in `AutomaticRepliesSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/automaticrepliessetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.automaticRepliesSetting`.
-public typealias AutomaticRepliesSetting = Model<AutomaticRepliesSettingFields>
-
-/// The properties of a `AutomaticRepliesSetting`, inherited ones included.
-public struct AutomaticRepliesSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.automaticRepliesSetting",
-        fields: AutomaticRepliesSettingFields()
-    )
-
-    public let externalAudience: Field<ExternalAudienceScope>
-    public let externalReplyMessage: Field<String>
-    public let internalReplyMessage: Field<String>
-    public let scheduledEndDateTime: Field<DateTimeTimeZone>
-    public let scheduledStartDateTime: Field<DateTimeTimeZone>
-    public let status: Field<AutomaticRepliesStatus>
-
-    private init() {
-        self.externalAudience = Field("externalAudience")
-        self.externalReplyMessage = Field("externalReplyMessage")
-        self.internalReplyMessage = Field("internalReplyMessage")
-        self.scheduledEndDateTime = Field("scheduledEndDateTime")
-        self.scheduledStartDateTime = Field("scheduledStartDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.automaticRepliesStatus`.
-public typealias AutomaticRepliesStatus = OpenEnum<AutomaticRepliesStatusValues>
-
-/// The values of `AutomaticRepliesStatus` that the spec declares; others decode and re-encode too.
-public enum AutomaticRepliesStatusValues: EnumValues {
-    public static let known: [String] = ["disabled", "alwaysEnabled", "scheduled"]
-}
-
-extension AutomaticRepliesStatus {
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var alwaysEnabled: Self { Self(rawValue: "alwaysEnabled") }
-
-    public static var scheduled: Self { Self(rawValue: "scheduled") }
-}
-
-/// - Remark: Generated from `microsoft.graph.automaticUpdateMode`.
-public typealias AutomaticUpdateMode = OpenEnum<AutomaticUpdateModeValues>
-
-/// The values of `AutomaticUpdateMode` that the spec declares; others decode and re-encode too.
-public enum AutomaticUpdateModeValues: EnumValues {
-    public static let known: [String] = [
-        "userDefined",
-        "notifyDownload",
-        "autoInstallAtMaintenanceTime",
-        "autoInstallAndRebootAtMaintenanceTime",
-        "autoInstallAndRebootAtScheduledTime",
-        "autoInstallAndRebootWithoutEndUserControl",
-    ]
-}
-
-extension AutomaticUpdateMode {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var notifyDownload: Self { Self(rawValue: "notifyDownload") }
-
-    public static var autoInstallAtMaintenanceTime: Self { Self(rawValue: "autoInstallAtMaintenanceTime") }
-
-    public static var autoInstallAndRebootAtMaintenanceTime: Self {
-        Self(rawValue: "autoInstallAndRebootAtMaintenanceTime")
-    }
-
-    public static var autoInstallAndRebootAtScheduledTime: Self {
-        Self(rawValue: "autoInstallAndRebootAtScheduledTime")
-    }
-
-    public static var autoInstallAndRebootWithoutEndUserControl: Self {
-        Self(rawValue: "autoInstallAndRebootWithoutEndUserControl")
-    }
-}
-
-/// Its properties are listed in `AvailabilityItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/availabilityitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.availabilityItem`.
-public typealias AvailabilityItem = Model<AvailabilityItemFields>
-
-/// The properties of a `AvailabilityItem`, inherited ones included.
-public struct AvailabilityItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.availabilityItem", fields: AvailabilityItemFields())
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let serviceId: Field<String>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<BookingsAvailabilityStatus>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.serviceId = Field("serviceId")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `AvailableAccessPackageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/availableaccesspackage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.availableAccessPackage`.
-public typealias AvailableAccessPackage = Model<AvailableAccessPackageFields>
-
-/// The properties of a `AvailableAccessPackage`, inherited ones included.
-public struct AvailableAccessPackageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.availableAccessPackage",
-        base: Entity.self,
-        fields: AvailableAccessPackageFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("resourceRoleScopes")`).
-    public let resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.resourceRoleScopes = Field("resourceRoleScopes")
-    }
-}
-
-/// Requests for one `AvailableAccessPackage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.availableAccessPackage`.
-public struct AvailableAccessPackageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AvailableAccessPackage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.availableAccessPackage",
-        model: AvailableAccessPackage.self,
-        children: [.init("resourceRoleScopes", "microsoft.graph.accessPackageResourceRoleScope", collection: true)]
-    )
-
-    /// `resourceRoleScopes.request()` lists them; `resourceRoleScopes("accessPackageResourceRoleScope-id")` addresses
-    /// one.
-    public var resourceRoleScopes: CollectionRequestBuilder<AccessPackageResourceRoleScopeRequestBuilder> {
-        .init(client: client, path: path.appending("resourceRoleScopes"))
-    }
-}
-
-/// Its properties are listed in `AverageComparativeScoreFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/averagecomparativescore?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.averageComparativeScore`.
-public typealias AverageComparativeScore = Model<AverageComparativeScoreFields>
-
-/// The properties of a `AverageComparativeScore`, inherited ones included.
-public struct AverageComparativeScoreFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.averageComparativeScore",
-        fields: AverageComparativeScoreFields()
-    )
-
-    public let averageScore: Field<Double>
-    public let basis: Field<String>
-
-    private init() {
-        self.averageScore = Field("averageScore")
-        self.basis = Field("basis")
-    }
-}
-
-/// Its properties are listed in `AzureADJoinPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadjoinpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.azureADJoinPolicy`.
-public typealias AzureADJoinPolicy = Model<AzureADJoinPolicyFields>
-
-/// The properties of a `AzureADJoinPolicy`, inherited ones included.
-public struct AzureADJoinPolicyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.azureADJoinPolicy", fields: AzureADJoinPolicyFields())
-    public let allowedToJoin: Field<DeviceRegistrationMembership>
-    public let isAdminConfigurable: Field<Bool>
-    public let localAdmins: Field<LocalAdminSettings>
-
-    private init() {
-        self.allowedToJoin = Field("allowedToJoin")
-        self.isAdminConfigurable = Field("isAdminConfigurable")
-        self.localAdmins = Field("localAdmins")
-    }
-}
-
-/// Its properties are listed in `AzureADRegistrationPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadregistrationpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.azureADRegistrationPolicy`.
-public typealias AzureADRegistrationPolicy = Model<AzureADRegistrationPolicyFields>
-
-/// The properties of a `AzureADRegistrationPolicy`, inherited ones included.
-public struct AzureADRegistrationPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.azureADRegistrationPolicy",
-        fields: AzureADRegistrationPolicyFields()
-    )
-
-    public let allowedToRegister: Field<DeviceRegistrationMembership>
-    public let isAdminConfigurable: Field<Bool>
-
-    private init() {
-        self.allowedToRegister = Field("allowedToRegister")
-        self.isAdminConfigurable = Field("isAdminConfigurable")
-    }
-}
-
-/// Its properties are listed in `AzureActiveDirectoryTenantFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureactivedirectorytenant?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.azureActiveDirectoryTenant`.
-public typealias AzureActiveDirectoryTenant = Model<AzureActiveDirectoryTenantFields>
-
-/// The properties of a `AzureActiveDirectoryTenant`, inherited ones included.
-public struct AzureActiveDirectoryTenantFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.azureActiveDirectoryTenant",
-        base: IdentitySource.self,
-        fields: AzureActiveDirectoryTenantFields()
-    )
-
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Its properties are listed in `AzureAdPopTokenAuthenticationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadpoptokenauthentication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.azureAdPopTokenAuthentication`.
-public typealias AzureAdPopTokenAuthentication = Model<AzureAdPopTokenAuthenticationFields>
-
-/// The properties of a `AzureAdPopTokenAuthentication`, inherited ones included.
-public struct AzureAdPopTokenAuthenticationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.azureAdPopTokenAuthentication",
-        base: CustomExtensionAuthenticationConfiguration.self,
-        fields: AzureAdPopTokenAuthenticationFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `AzureAdTokenAuthenticationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/azureadtokenauthentication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.azureAdTokenAuthentication`.
-public typealias AzureAdTokenAuthentication = Model<AzureAdTokenAuthenticationFields>
-
-/// The properties of a `AzureAdTokenAuthentication`, inherited ones included.
-public struct AzureAdTokenAuthenticationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.azureAdTokenAuthentication",
-        base: CustomExtensionAuthenticationConfiguration.self,
-        fields: AzureAdTokenAuthenticationFields()
-    )
-
-    public let resourceId: Field<String>
-
-    private init() {
-        self.resourceId = Field("resourceId")
-    }
-}
-
-/// Its properties are listed in `AzureCommunicationServicesUserConversationMemberFields`; read and write them as
+/// Its properties are listed in `AccessReviewNotificationRecipientQueryScopeFields`; read and write them as
 /// `value.name`.
 ///
 /// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/azurecommunicationservicesuserconversationmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember`.
-public typealias AzureCommunicationServicesUserConversationMember =
-    Model<AzureCommunicationServicesUserConversationMemberFields>
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewnotificationrecipientqueryscope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewNotificationRecipientQueryScope`.
+public typealias AccessReviewNotificationRecipientQueryScope = Model<AccessReviewNotificationRecipientQueryScopeFields>
 
-/// The properties of a `AzureCommunicationServicesUserConversationMember`, inherited ones included.
-public struct AzureCommunicationServicesUserConversationMemberFields: FieldSet {
+/// The properties of a `AccessReviewNotificationRecipientQueryScope`, inherited ones included.
+public struct AccessReviewNotificationRecipientQueryScopeFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.azureCommunicationServicesUserConversationMember",
-        base: ConversationMember.self,
-        fields: AzureCommunicationServicesUserConversationMemberFields()
+        "microsoft.graph.accessReviewNotificationRecipientQueryScope",
+        base: AccessReviewNotificationRecipientScope.self,
+        fields: AccessReviewNotificationRecipientQueryScopeFields()
     )
 
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let azureCommunicationServicesId: Field<String>
+    public let query: Field<String>
+    public let queryRoot: Field<String>
+    public let queryType: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.azureCommunicationServicesId = Field("azureCommunicationServicesId")
+        self.query = Field("query")
+        self.queryRoot = Field("queryRoot")
+        self.queryType = Field("queryType")
     }
 }
 
-/// Requests for one `AzureCommunicationServicesUserConversationMember`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AccessReviewNotificationRecipientScopeFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember`.
-public struct AzureCommunicationServicesUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AzureCommunicationServicesUserConversationMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.azureCommunicationServicesUserConversationMember",
-        model: AzureCommunicationServicesUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == AzureCommunicationServicesUserConversationMemberRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember/add` (POST).
-    public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("add"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember/remove` (POST).
-    public func remove(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("remove"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-}
-
-/// Its properties are listed in `AzureCommunicationServicesUserIdentityFields`; read and write them as `value.name`.
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
 /// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/azurecommunicationservicesuseridentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserIdentity`.
-public typealias AzureCommunicationServicesUserIdentity = Model<AzureCommunicationServicesUserIdentityFields>
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewnotificationrecipientscope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewNotificationRecipientScope`.
+public typealias AccessReviewNotificationRecipientScope = Model<AccessReviewNotificationRecipientScopeFields>
 
-/// The properties of a `AzureCommunicationServicesUserIdentity`, inherited ones included.
-public struct AzureCommunicationServicesUserIdentityFields: FieldSet {
+/// The properties of a `AccessReviewNotificationRecipientScope`, inherited ones included.
+public struct AccessReviewNotificationRecipientScopeFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.azureCommunicationServicesUserIdentity",
-        base: Identity.self,
-        fields: AzureCommunicationServicesUserIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let azureCommunicationServicesResourceId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.azureCommunicationServicesResourceId = Field("azureCommunicationServicesResourceId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.b2bIdentityProvidersType`.
-public typealias B2bIdentityProvidersType = OpenEnum<B2bIdentityProvidersTypeValues>
-
-/// The values of `B2bIdentityProvidersType` that the spec declares; others decode and re-encode too.
-public enum B2bIdentityProvidersTypeValues: EnumValues {
-    public static let known: [String] = [
-        "azureActiveDirectory",
-        "externalFederation",
-        "socialIdentityProviders",
-        "emailOneTimePasscode",
-        "microsoftAccount",
-        "defaultConfiguredIdp",
-        "unknownFutureValue",
-    ]
-}
-
-extension B2bIdentityProvidersType {
-    public static var azureActiveDirectory: Self { Self(rawValue: "azureActiveDirectory") }
-
-    public static var externalFederation: Self { Self(rawValue: "externalFederation") }
-
-    public static var socialIdentityProviders: Self { Self(rawValue: "socialIdentityProviders") }
-
-    public static var emailOneTimePasscode: Self { Self(rawValue: "emailOneTimePasscode") }
-
-    public static var microsoftAccount: Self { Self(rawValue: "microsoftAccount") }
-
-    public static var defaultConfiguredIdp: Self { Self(rawValue: "defaultConfiguredIdp") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `B2xIdentityUserFlowFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/b2xidentityuserflow?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow`.
-public typealias B2xIdentityUserFlow = Model<B2xIdentityUserFlowFields>
-
-/// The properties of a `B2xIdentityUserFlow`, inherited ones included.
-public struct B2xIdentityUserFlowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.b2xIdentityUserFlow",
-        base: IdentityUserFlow.self,
-        fields: B2xIdentityUserFlowFields()
-    )
-
-    public let id: Field<String>
-    public let userFlowType: Field<UserFlowType>
-    public let userFlowTypeVersion: Field<Float>
-    public let apiConnectorConfiguration: Field<UserFlowApiConnectorConfiguration>
-
-    /// Present when the request expanded it (`expand("identityProviders")`).
-    public let identityProviders: Field<[IdentityProvider]>
-
-    /// Present when the request expanded it (`expand("languages")`).
-    public let languages: Field<[UserFlowLanguageConfiguration]>
-
-    /// Present when the request expanded it (`expand("userAttributeAssignments")`).
-    public let userAttributeAssignments: Field<[IdentityUserFlowAttributeAssignment]>
-
-    /// Present when the request expanded it (`expand("userFlowIdentityProviders")`).
-    public let userFlowIdentityProviders: Field<[IdentityProviderBase]>
-
-    private init() {
-        self.id = Field("id")
-        self.userFlowType = Field("userFlowType")
-        self.userFlowTypeVersion = Field("userFlowTypeVersion")
-        self.apiConnectorConfiguration = Field("apiConnectorConfiguration")
-        self.identityProviders = Field("identityProviders")
-        self.languages = Field("languages")
-        self.userAttributeAssignments = Field("userAttributeAssignments")
-        self.userFlowIdentityProviders = Field("userFlowIdentityProviders")
-    }
-}
-
-/// Requests for one `B2xIdentityUserFlow`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow`.
-public struct B2xIdentityUserFlowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = B2xIdentityUserFlow
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.b2xIdentityUserFlow",
-        model: B2xIdentityUserFlow.self,
-        children: [
-            .init("identityProviders", "microsoft.graph.identityProvider", collection: true),
-            .init("languages", "microsoft.graph.userFlowLanguageConfiguration", collection: true),
-            .init("userAttributeAssignments", "microsoft.graph.identityUserFlowAttributeAssignment", collection: true),
-            .init("userFlowIdentityProviders", "microsoft.graph.identityProviderBase", collection: true),
-        ]
-    )
-
-    /// `identityProviders.request()` lists them; `identityProviders("identityProvider-id")` addresses one.
-    public var identityProviders: CollectionRequestBuilder<IdentityProviderRequestBuilder> {
-        .init(client: client, path: path.appending("identityProviders"))
-    }
-
-    /// `languages.request()` lists them; `languages("userFlowLanguageConfiguration-id")` addresses one.
-    public var languages: CollectionRequestBuilder<UserFlowLanguageConfigurationRequestBuilder> {
-        .init(client: client, path: path.appending("languages"))
-    }
-
-    /// `userAttributeAssignments.request()` lists them;
-    /// `userAttributeAssignments("identityUserFlowAttributeAssignment-id")` addresses one.
-    public var userAttributeAssignments: CollectionRequestBuilder<IdentityUserFlowAttributeAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("userAttributeAssignments"))
-    }
-
-    /// `userFlowIdentityProviders.request()` lists them; `userFlowIdentityProviders("identityProviderBase-id")`
-    /// addresses one.
-    public var userFlowIdentityProviders: CollectionRequestBuilder<IdentityProviderBaseRequestBuilder> {
-        .init(client: client, path: path.appending("userFlowIdentityProviders"))
-    }
-}
-
-/// Its properties are listed in `BackupRestoreRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/backuprestoreroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.backupRestoreRoot`.
-public typealias BackupRestoreRoot = Model<BackupRestoreRootFields>
-
-/// The properties of a `BackupRestoreRoot`, inherited ones included.
-public struct BackupRestoreRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.backupRestoreRoot",
-        base: Entity.self,
-        fields: BackupRestoreRootFields()
-    )
-
-    public let id: Field<String>
-    public let serviceStatus: Field<ServiceStatus>
-
-    /// Present when the request expanded it (`expand("browseSessions")`).
-    public let browseSessions: Field<[BrowseSessionBase]>
-
-    /// Present when the request expanded it (`expand("driveInclusionRules")`).
-    public let driveInclusionRules: Field<[DriveProtectionRule]>
-
-    /// Present when the request expanded it (`expand("driveProtectionUnits")`).
-    public let driveProtectionUnits: Field<[DriveProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("driveProtectionUnitsBulkAdditionJobs")`).
-    public let driveProtectionUnitsBulkAdditionJobs: Field<[DriveProtectionUnitsBulkAdditionJob]>
-
-    /// Present when the request expanded it (`expand("emailNotificationsSetting")`).
-    public let emailNotificationsSetting: Field<EmailNotificationsSetting>
-
-    /// Present when the request expanded it (`expand("exchangeProtectionPolicies")`).
-    public let exchangeProtectionPolicies: Field<[ExchangeProtectionPolicy]>
-
-    /// Present when the request expanded it (`expand("exchangeRestoreSessions")`).
-    public let exchangeRestoreSessions: Field<[ExchangeRestoreSession]>
-
-    /// Present when the request expanded it (`expand("mailboxInclusionRules")`).
-    public let mailboxInclusionRules: Field<[MailboxProtectionRule]>
-
-    /// Present when the request expanded it (`expand("mailboxProtectionUnits")`).
-    public let mailboxProtectionUnits: Field<[MailboxProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("mailboxProtectionUnitsBulkAdditionJobs")`).
-    public let mailboxProtectionUnitsBulkAdditionJobs: Field<[MailboxProtectionUnitsBulkAdditionJob]>
-
-    /// Present when the request expanded it (`expand("oneDriveForBusinessBrowseSessions")`).
-    public let oneDriveForBusinessBrowseSessions: Field<[OneDriveForBusinessBrowseSession]>
-
-    /// Present when the request expanded it (`expand("oneDriveForBusinessProtectionPolicies")`).
-    public let oneDriveForBusinessProtectionPolicies: Field<[OneDriveForBusinessProtectionPolicy]>
-
-    /// Present when the request expanded it (`expand("oneDriveForBusinessRestoreSessions")`).
-    public let oneDriveForBusinessRestoreSessions: Field<[OneDriveForBusinessRestoreSession]>
-
-    /// Present when the request expanded it (`expand("protectionPolicies")`).
-    public let protectionPolicies: Field<[ProtectionPolicyBase]>
-
-    /// Present when the request expanded it (`expand("protectionUnits")`).
-    public let protectionUnits: Field<[ProtectionUnitBase]>
-
-    /// Present when the request expanded it (`expand("restorePoints")`).
-    public let restorePoints: Field<[RestorePoint]>
-
-    /// Present when the request expanded it (`expand("restoreSessions")`).
-    public let restoreSessions: Field<[RestoreSessionBase]>
-
-    /// Present when the request expanded it (`expand("serviceApps")`).
-    public let serviceApps: Field<[ServiceApp]>
-
-    /// Present when the request expanded it (`expand("sharePointBrowseSessions")`).
-    public let sharePointBrowseSessions: Field<[SharePointBrowseSession]>
-
-    /// Present when the request expanded it (`expand("sharePointProtectionPolicies")`).
-    public let sharePointProtectionPolicies: Field<[SharePointProtectionPolicy]>
-
-    /// Present when the request expanded it (`expand("sharePointRestoreSessions")`).
-    public let sharePointRestoreSessions: Field<[SharePointRestoreSession]>
-
-    /// Present when the request expanded it (`expand("siteInclusionRules")`).
-    public let siteInclusionRules: Field<[SiteProtectionRule]>
-
-    /// Present when the request expanded it (`expand("siteProtectionUnits")`).
-    public let siteProtectionUnits: Field<[SiteProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("siteProtectionUnitsBulkAdditionJobs")`).
-    public let siteProtectionUnitsBulkAdditionJobs: Field<[SiteProtectionUnitsBulkAdditionJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.serviceStatus = Field("serviceStatus")
-        self.browseSessions = Field("browseSessions")
-        self.driveInclusionRules = Field("driveInclusionRules")
-        self.driveProtectionUnits = Field("driveProtectionUnits")
-        self.driveProtectionUnitsBulkAdditionJobs = Field("driveProtectionUnitsBulkAdditionJobs")
-        self.emailNotificationsSetting = Field("emailNotificationsSetting")
-        self.exchangeProtectionPolicies = Field("exchangeProtectionPolicies")
-        self.exchangeRestoreSessions = Field("exchangeRestoreSessions")
-        self.mailboxInclusionRules = Field("mailboxInclusionRules")
-        self.mailboxProtectionUnits = Field("mailboxProtectionUnits")
-        self.mailboxProtectionUnitsBulkAdditionJobs = Field("mailboxProtectionUnitsBulkAdditionJobs")
-        self.oneDriveForBusinessBrowseSessions = Field("oneDriveForBusinessBrowseSessions")
-        self.oneDriveForBusinessProtectionPolicies = Field("oneDriveForBusinessProtectionPolicies")
-        self.oneDriveForBusinessRestoreSessions = Field("oneDriveForBusinessRestoreSessions")
-        self.protectionPolicies = Field("protectionPolicies")
-        self.protectionUnits = Field("protectionUnits")
-        self.restorePoints = Field("restorePoints")
-        self.restoreSessions = Field("restoreSessions")
-        self.serviceApps = Field("serviceApps")
-        self.sharePointBrowseSessions = Field("sharePointBrowseSessions")
-        self.sharePointProtectionPolicies = Field("sharePointProtectionPolicies")
-        self.sharePointRestoreSessions = Field("sharePointRestoreSessions")
-        self.siteInclusionRules = Field("siteInclusionRules")
-        self.siteProtectionUnits = Field("siteProtectionUnits")
-        self.siteProtectionUnitsBulkAdditionJobs = Field("siteProtectionUnitsBulkAdditionJobs")
-    }
-}
-
-/// Requests for one `BackupRestoreRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.backupRestoreRoot`.
-public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BackupRestoreRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.backupRestoreRoot",
-        model: BackupRestoreRoot.self,
-        children: [
-            .init("browseSessions", "microsoft.graph.browseSessionBase", collection: true),
-            .init("driveInclusionRules", "microsoft.graph.driveProtectionRule", collection: true),
-            .init("driveProtectionUnits", "microsoft.graph.driveProtectionUnit", collection: true),
-            .init(
-                "driveProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-            .init("emailNotificationsSetting", "microsoft.graph.emailNotificationsSetting", collection: false),
-            .init("exchangeProtectionPolicies", "microsoft.graph.exchangeProtectionPolicy", collection: true),
-            .init("exchangeRestoreSessions", "microsoft.graph.exchangeRestoreSession", collection: true),
-            .init("mailboxInclusionRules", "microsoft.graph.mailboxProtectionRule", collection: true),
-            .init("mailboxProtectionUnits", "microsoft.graph.mailboxProtectionUnit", collection: true),
-            .init(
-                "mailboxProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-            .init(
-                "oneDriveForBusinessBrowseSessions",
-                "microsoft.graph.oneDriveForBusinessBrowseSession",
-                collection: true
-            ),
-            .init(
-                "oneDriveForBusinessProtectionPolicies",
-                "microsoft.graph.oneDriveForBusinessProtectionPolicy",
-                collection: true
-            ),
-            .init(
-                "oneDriveForBusinessRestoreSessions",
-                "microsoft.graph.oneDriveForBusinessRestoreSession",
-                collection: true
-            ),
-            .init("protectionPolicies", "microsoft.graph.protectionPolicyBase", collection: true),
-            .init("protectionUnits", "microsoft.graph.protectionUnitBase", collection: true),
-            .init("restorePoints", "microsoft.graph.restorePoint", collection: true),
-            .init("restoreSessions", "microsoft.graph.restoreSessionBase", collection: true),
-            .init("serviceApps", "microsoft.graph.serviceApp", collection: true),
-            .init("sharePointBrowseSessions", "microsoft.graph.sharePointBrowseSession", collection: true),
-            .init("sharePointProtectionPolicies", "microsoft.graph.sharePointProtectionPolicy", collection: true),
-            .init("sharePointRestoreSessions", "microsoft.graph.sharePointRestoreSession", collection: true),
-            .init("siteInclusionRules", "microsoft.graph.siteProtectionRule", collection: true),
-            .init("siteProtectionUnits", "microsoft.graph.siteProtectionUnit", collection: true),
-            .init(
-                "siteProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-        ],
-        operations: [.init("enable", .post, response: .model(ServiceStatus.self))]
-    )
-
-    /// `browseSessions.request()` lists them; `browseSessions("browseSessionBase-id")` addresses one.
-    public var browseSessions: CollectionRequestBuilder<BrowseSessionBaseRequestBuilder> {
-        .init(client: client, path: path.appending("browseSessions"))
-    }
-
-    /// `driveInclusionRules.request()` lists them; `driveInclusionRules("driveProtectionRule-id")` addresses one.
-    public var driveInclusionRules: CollectionRequestBuilder<DriveProtectionRuleRequestBuilder> {
-        .init(client: client, path: path.appending("driveInclusionRules"))
-    }
-
-    /// `driveProtectionUnits.request()` lists them; `driveProtectionUnits("driveProtectionUnit-id")` addresses one.
-    public var driveProtectionUnits: CollectionRequestBuilder<DriveProtectionUnitRequestBuilder> {
-        .init(client: client, path: path.appending("driveProtectionUnits"))
-    }
-
-    /// `driveProtectionUnitsBulkAdditionJobs.request()` lists them; `driveProtectionUnitsBulkAdditionJobs("id")`
-    /// addresses one.
-    public var driveProtectionUnitsBulkAdditionJobs:
-        CollectionRequestBuilder<DriveProtectionUnitsBulkAdditionJobRequestBuilder>
-    {
-        .init(client: client, path: path.appending("driveProtectionUnitsBulkAdditionJobs"))
-    }
-
-    public var emailNotificationsSetting: EmailNotificationsSettingRequestBuilder {
-        .init(client: client, path: path.appending("emailNotificationsSetting"))
-    }
-
-    /// `exchangeProtectionPolicies.request()` lists them; `exchangeProtectionPolicies("exchangeProtectionPolicy-id")`
-    /// addresses one.
-    public var exchangeProtectionPolicies: CollectionRequestBuilder<ExchangeProtectionPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("exchangeProtectionPolicies"))
-    }
-
-    /// `exchangeRestoreSessions.request()` lists them; `exchangeRestoreSessions("exchangeRestoreSession-id")` addresses
-    /// one.
-    public var exchangeRestoreSessions: CollectionRequestBuilder<ExchangeRestoreSessionRequestBuilder> {
-        .init(client: client, path: path.appending("exchangeRestoreSessions"))
-    }
-
-    /// `mailboxInclusionRules.request()` lists them; `mailboxInclusionRules("mailboxProtectionRule-id")` addresses one.
-    public var mailboxInclusionRules: CollectionRequestBuilder<MailboxProtectionRuleRequestBuilder> {
-        .init(client: client, path: path.appending("mailboxInclusionRules"))
-    }
-
-    /// `mailboxProtectionUnits.request()` lists them; `mailboxProtectionUnits("mailboxProtectionUnit-id")` addresses
-    /// one.
-    public var mailboxProtectionUnits: CollectionRequestBuilder<MailboxProtectionUnitRequestBuilder> {
-        .init(client: client, path: path.appending("mailboxProtectionUnits"))
-    }
-
-    /// `mailboxProtectionUnitsBulkAdditionJobs.request()` lists them; `mailboxProtectionUnitsBulkAdditionJobs("id")`
-    /// addresses one.
-    public var mailboxProtectionUnitsBulkAdditionJobs:
-        CollectionRequestBuilder<MailboxProtectionUnitsBulkAdditionJobRequestBuilder>
-    {
-        .init(client: client, path: path.appending("mailboxProtectionUnitsBulkAdditionJobs"))
-    }
-
-    /// `oneDriveForBusinessBrowseSessions.request()` lists them;
-    /// `oneDriveForBusinessBrowseSessions("oneDriveForBusinessBrowseSession-id")` addresses one.
-    public var oneDriveForBusinessBrowseSessions:
-        CollectionRequestBuilder<OneDriveForBusinessBrowseSessionRequestBuilder>
-    {
-        .init(client: client, path: path.appending("oneDriveForBusinessBrowseSessions"))
-    }
-
-    /// `oneDriveForBusinessProtectionPolicies.request()` lists them; `oneDriveForBusinessProtectionPolicies("id")`
-    /// addresses one.
-    public var oneDriveForBusinessProtectionPolicies:
-        CollectionRequestBuilder<OneDriveForBusinessProtectionPolicyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("oneDriveForBusinessProtectionPolicies"))
-    }
-
-    /// `oneDriveForBusinessRestoreSessions.request()` lists them;
-    /// `oneDriveForBusinessRestoreSessions("oneDriveForBusinessRestoreSession-id")` addresses one.
-    public var oneDriveForBusinessRestoreSessions:
-        CollectionRequestBuilder<OneDriveForBusinessRestoreSessionRequestBuilder>
-    {
-        .init(client: client, path: path.appending("oneDriveForBusinessRestoreSessions"))
-    }
-
-    /// `protectionPolicies.request()` lists them; `protectionPolicies("protectionPolicyBase-id")` addresses one.
-    public var protectionPolicies: CollectionRequestBuilder<ProtectionPolicyBaseRequestBuilder> {
-        .init(client: client, path: path.appending("protectionPolicies"))
-    }
-
-    /// `protectionUnits.request()` lists them; `protectionUnits("protectionUnitBase-id")` addresses one.
-    public var protectionUnits: CollectionRequestBuilder<ProtectionUnitBaseRequestBuilder> {
-        .init(client: client, path: path.appending("protectionUnits"))
-    }
-
-    /// `restorePoints.request()` lists them; `restorePoints("restorePoint-id")` addresses one.
-    public var restorePoints: CollectionRequestBuilder<RestorePointRequestBuilder> {
-        .init(client: client, path: path.appending("restorePoints"))
-    }
-
-    /// `restoreSessions.request()` lists them; `restoreSessions("restoreSessionBase-id")` addresses one.
-    public var restoreSessions: CollectionRequestBuilder<RestoreSessionBaseRequestBuilder> {
-        .init(client: client, path: path.appending("restoreSessions"))
-    }
-
-    /// `serviceApps.request()` lists them; `serviceApps("serviceApp-id")` addresses one.
-    public var serviceApps: CollectionRequestBuilder<ServiceAppRequestBuilder> {
-        .init(client: client, path: path.appending("serviceApps"))
-    }
-
-    /// `sharePointBrowseSessions.request()` lists them; `sharePointBrowseSessions("sharePointBrowseSession-id")`
-    /// addresses one.
-    public var sharePointBrowseSessions: CollectionRequestBuilder<SharePointBrowseSessionRequestBuilder> {
-        .init(client: client, path: path.appending("sharePointBrowseSessions"))
-    }
-
-    /// `sharePointProtectionPolicies.request()` lists them;
-    /// `sharePointProtectionPolicies("sharePointProtectionPolicy-id")` addresses one.
-    public var sharePointProtectionPolicies: CollectionRequestBuilder<SharePointProtectionPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("sharePointProtectionPolicies"))
-    }
-
-    /// `sharePointRestoreSessions.request()` lists them; `sharePointRestoreSessions("sharePointRestoreSession-id")`
-    /// addresses one.
-    public var sharePointRestoreSessions: CollectionRequestBuilder<SharePointRestoreSessionRequestBuilder> {
-        .init(client: client, path: path.appending("sharePointRestoreSessions"))
-    }
-
-    /// `siteInclusionRules.request()` lists them; `siteInclusionRules("siteProtectionRule-id")` addresses one.
-    public var siteInclusionRules: CollectionRequestBuilder<SiteProtectionRuleRequestBuilder> {
-        .init(client: client, path: path.appending("siteInclusionRules"))
-    }
-
-    /// `siteProtectionUnits.request()` lists them; `siteProtectionUnits("siteProtectionUnit-id")` addresses one.
-    public var siteProtectionUnits: CollectionRequestBuilder<SiteProtectionUnitRequestBuilder> {
-        .init(client: client, path: path.appending("siteProtectionUnits"))
-    }
-
-    /// `siteProtectionUnitsBulkAdditionJobs.request()` lists them; `siteProtectionUnitsBulkAdditionJobs("id")`
-    /// addresses one.
-    public var siteProtectionUnitsBulkAdditionJobs:
-        CollectionRequestBuilder<SiteProtectionUnitsBulkAdditionJobRequestBuilder>
-    {
-        .init(client: client, path: path.appending("siteProtectionUnitsBulkAdditionJobs"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/enable` (POST).
-    public func enable(appOwnerTenantId: String) -> OperationRequest<ServiceStatus> {
-        var request = APIRequest(method: .post, path: path.appending("enable"))
-        var body = JSONObject()
-        body.set("appOwnerTenantId", appOwnerTenantId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ServiceStatus.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.backupServiceConsumer`.
-public typealias BackupServiceConsumer = OpenEnum<BackupServiceConsumerValues>
-
-/// The values of `BackupServiceConsumer` that the spec declares; others decode and re-encode too.
-public enum BackupServiceConsumerValues: EnumValues {
-    public static let known: [String] = ["unknown", "firstparty", "thirdparty", "unknownFutureValue"]
-}
-
-extension BackupServiceConsumer {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var firstparty: Self { Self(rawValue: "firstparty") }
-
-    public static var thirdparty: Self { Self(rawValue: "thirdparty") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.backupServiceStatus`.
-public typealias BackupServiceStatus = OpenEnum<BackupServiceStatusValues>
-
-/// The values of `BackupServiceStatus` that the spec declares; others decode and re-encode too.
-public enum BackupServiceStatusValues: EnumValues {
-    public static let known: [String] = [
-        "disabled",
-        "enabled",
-        "protectionChangeLocked",
-        "restoreLocked",
-        "unknownFutureValue",
-    ]
-}
-
-extension BackupServiceStatus {
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var enabled: Self { Self(rawValue: "enabled") }
-
-    public static var protectionChangeLocked: Self { Self(rawValue: "protectionChangeLocked") }
-
-    public static var restoreLocked: Self { Self(rawValue: "restoreLocked") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.baseAuthenticationMethod`.
-public typealias BaseAuthenticationMethod = OpenEnum<BaseAuthenticationMethodValues>
-
-/// The values of `BaseAuthenticationMethod` that the spec declares; others decode and re-encode too.
-public enum BaseAuthenticationMethodValues: EnumValues {
-    public static let known: [String] = [
-        "password",
-        "voice",
-        "hardwareOath",
-        "softwareOath",
-        "sms",
-        "fido2",
-        "windowsHelloForBusiness",
-        "microsoftAuthenticator",
-        "temporaryAccessPass",
-        "email",
-        "x509Certificate",
-        "federation",
-        "unknownFutureValue",
-        "qrCodePin",
-    ]
-}
-
-extension BaseAuthenticationMethod {
-    public static var password: Self { Self(rawValue: "password") }
-
-    public static var voice: Self { Self(rawValue: "voice") }
-
-    public static var hardwareOath: Self { Self(rawValue: "hardwareOath") }
-
-    public static var softwareOath: Self { Self(rawValue: "softwareOath") }
-
-    public static var sms: Self { Self(rawValue: "sms") }
-
-    public static var fido2: Self { Self(rawValue: "fido2") }
-
-    public static var windowsHelloForBusiness: Self { Self(rawValue: "windowsHelloForBusiness") }
-
-    public static var microsoftAuthenticator: Self { Self(rawValue: "microsoftAuthenticator") }
-
-    public static var temporaryAccessPass: Self { Self(rawValue: "temporaryAccessPass") }
-
-    public static var email: Self { Self(rawValue: "email") }
-
-    public static var x509Certificate: Self { Self(rawValue: "x509Certificate") }
-
-    public static var federation: Self { Self(rawValue: "federation") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var qrCodePin: Self { Self(rawValue: "qrCodePin") }
-}
-
-/// Its properties are listed in `BaseEndUserNotificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baseendusernotification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.baseEndUserNotification`.
-public typealias BaseEndUserNotification = Model<BaseEndUserNotificationFields>
-
-/// The properties of a `BaseEndUserNotification`, inherited ones included.
-public struct BaseEndUserNotificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.baseEndUserNotification",
-        derived: [
-            PositiveReinforcementNotification.self,
-            SimulationNotification.self,
-            TrainingReminderNotification.self,
-        ],
-        fields: BaseEndUserNotificationFields()
-    )
-
-    public let defaultLanguage: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotification")`).
-    public let endUserNotification: Field<EndUserNotification>
-
-    private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.endUserNotification = Field("endUserNotification")
-    }
-}
-
-/// Its properties are listed in `BaseItemFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baseitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.baseItem`.
-public typealias BaseItem = Model<BaseItemFields>
-
-/// The properties of a `BaseItem`, inherited ones included.
-public struct BaseItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.baseItem",
-        base: Entity.self,
-        derived: [
-            BaseSitePage.self,
-            Drive.self,
-            DriveItem.self,
-            List.self,
-            ListItem.self,
-            RecycleBin.self,
-            RecycleBinItem.self,
-            SharedDriveItem.self,
-            Site.self,
-        ],
-        fields: BaseItemFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-    }
-}
-
-/// Requests for one `BaseItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.baseItem`.
-public struct BaseItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.baseItem",
-        model: BaseItem.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-        ]
-    )
-
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
-
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
-    }
-}
-
-/// Its properties are listed in `BaseItemVersionFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baseitemversion?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.baseItemVersion`.
-public typealias BaseItemVersion = Model<BaseItemVersionFields>
-
-/// The properties of a `BaseItemVersion`, inherited ones included.
-public struct BaseItemVersionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.baseItemVersion",
-        base: Entity.self,
-        derived: [DriveItemVersion.self, ListItemVersion.self],
-        fields: BaseItemVersionFields()
-    )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publication: Field<PublicationFacet>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publication = Field("publication")
-    }
-}
-
-/// Requests for one `BaseItemVersion`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.baseItemVersion`.
-public struct BaseItemVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseItemVersion
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.baseItemVersion", model: BaseItemVersion.self)
-}
-
-/// Its properties are listed in `BaseMapFeatureFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/basemapfeature?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.baseMapFeature`.
-public typealias BaseMapFeature = Model<BaseMapFeatureFields>
-
-/// The properties of a `BaseMapFeature`, inherited ones included.
-public struct BaseMapFeatureFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.baseMapFeature",
-        base: Entity.self,
-        derived: [BuildingMap.self, FixtureMap.self, FootprintMap.self, LevelMap.self, SectionMap.self, UnitMap.self],
-        fields: BaseMapFeatureFields()
-    )
-
-    public let id: Field<String>
-    public let properties: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-    }
-}
-
-/// Requests for one `BaseMapFeature`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.baseMapFeature`.
-public struct BaseMapFeatureRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseMapFeature
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.baseMapFeature", model: BaseMapFeature.self)
-}
-
-/// Its properties are listed in `BaseSitePageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/basesitepage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.baseSitePage`.
-public typealias BaseSitePage = Model<BaseSitePageFields>
-
-/// The properties of a `BaseSitePage`, inherited ones included.
-public struct BaseSitePageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.baseSitePage",
-        base: BaseItem.self,
-        derived: [SitePage.self],
-        fields: BaseSitePageFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let pageLayout: Field<PageLayoutType>
-    public let publishingState: Field<PublicationFacet>
-    public let title: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.pageLayout = Field("pageLayout")
-        self.publishingState = Field("publishingState")
-        self.title = Field("title")
-    }
-}
-
-/// Requests for one `BaseSitePage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.baseSitePage`.
-public struct BaseSitePageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseSitePage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.baseSitePage",
-        model: BaseSitePage.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-        ]
-    )
-
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
-
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
-    }
-}
-
-/// Its properties are listed in `BaselineParameterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baselineparameter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.baselineParameter`.
-public typealias BaselineParameter = Model<BaselineParameterFields>
-
-/// The properties of a `BaselineParameter`, inherited ones included.
-public struct BaselineParameterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.baselineParameter", fields: BaselineParameterFields())
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let parameterType: Field<BaselineParameterType>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.parameterType = Field("parameterType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.baselineParameterType`.
-public typealias BaselineParameterType = OpenEnum<BaselineParameterTypeValues>
-
-/// The values of `BaselineParameterType` that the spec declares; others decode and re-encode too.
-public enum BaselineParameterTypeValues: EnumValues {
-    public static let known: [String] = ["string", "integer", "boolean", "unknownFutureValue"]
-}
-
-extension BaselineParameterType {
-    public static var string: Self { Self(rawValue: "string") }
-
-    public static var integer: Self { Self(rawValue: "integer") }
-
-    public static var boolean: Self { Self(rawValue: "boolean") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BaselineResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/baselineresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.baselineResource`.
-public typealias BaselineResource = Model<BaselineResourceFields>
-
-/// The properties of a `BaselineResource`, inherited ones included.
-public struct BaselineResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.baselineResource", fields: BaselineResourceFields())
-    public let displayName: Field<String>
-    public let properties: Field<OpenComplexDictionaryType>
-    public let resourceType: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.properties = Field("properties")
-        self.resourceType = Field("resourceType")
-    }
-}
-
-/// Its properties are listed in `BasicAuthenticationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/basicauthentication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.basicAuthentication`.
-public typealias BasicAuthentication = Model<BasicAuthenticationFields>
-
-/// The properties of a `BasicAuthentication`, inherited ones included.
-public struct BasicAuthenticationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.basicAuthentication",
-        base: ApiAuthenticationConfigurationBase.self,
-        fields: BasicAuthenticationFields()
-    )
-
-    public let password: Field<String>
-    public let username: Field<String>
-
-    private init() {
-        self.password = Field("password")
-        self.username = Field("username")
-    }
-}
-
-/// Its properties are listed in `BinaryContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/binarycontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.binaryContent`.
-public typealias BinaryContent = Model<BinaryContentFields>
-
-/// The properties of a `BinaryContent`, inherited ones included.
-public struct BinaryContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.binaryContent",
-        base: ContentBase.self,
-        fields: BinaryContentFields()
-    )
-
-    public let data: Field<Data>
-
-    private init() {
-        self.data = Field("data")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.binaryOperator`.
-public typealias BinaryOperator = OpenEnum<BinaryOperatorValues>
-
-/// The values of `BinaryOperator` that the spec declares; others decode and re-encode too.
-public enum BinaryOperatorValues: EnumValues {
-    public static let known: [String] = ["or", "and"]
-}
-
-extension BinaryOperator {
-    public static var or: Self { Self(rawValue: "or") }
-
-    public static var and: Self { Self(rawValue: "and") }
-}
-
-/// - Remark: Generated from `microsoft.graph.bitLockerEncryptionMethod`.
-public typealias BitLockerEncryptionMethod = OpenEnum<BitLockerEncryptionMethodValues>
-
-/// The values of `BitLockerEncryptionMethod` that the spec declares; others decode and re-encode too.
-public enum BitLockerEncryptionMethodValues: EnumValues {
-    public static let known: [String] = ["aesCbc128", "aesCbc256", "xtsAes128", "xtsAes256"]
-}
-
-extension BitLockerEncryptionMethod {
-    public static var aesCbc128: Self { Self(rawValue: "aesCbc128") }
-
-    public static var aesCbc256: Self { Self(rawValue: "aesCbc256") }
-
-    public static var xtsAes128: Self { Self(rawValue: "xtsAes128") }
-
-    public static var xtsAes256: Self { Self(rawValue: "xtsAes256") }
-}
-
-/// Its properties are listed in `BitLockerRemovableDrivePolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bitlockerremovabledrivepolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bitLockerRemovableDrivePolicy`.
-public typealias BitLockerRemovableDrivePolicy = Model<BitLockerRemovableDrivePolicyFields>
-
-/// The properties of a `BitLockerRemovableDrivePolicy`, inherited ones included.
-public struct BitLockerRemovableDrivePolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bitLockerRemovableDrivePolicy",
-        fields: BitLockerRemovableDrivePolicyFields()
-    )
-
-    public let blockCrossOrganizationWriteAccess: Field<Bool>
-    public let encryptionMethod: Field<BitLockerEncryptionMethod>
-    public let requireEncryptionForWriteAccess: Field<Bool>
-
-    private init() {
-        self.blockCrossOrganizationWriteAccess = Field("blockCrossOrganizationWriteAccess")
-        self.encryptionMethod = Field("encryptionMethod")
-        self.requireEncryptionForWriteAccess = Field("requireEncryptionForWriteAccess")
-    }
-}
-
-/// Its properties are listed in `BitlockerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bitlocker?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bitlocker`.
-public typealias Bitlocker = Model<BitlockerFields>
-
-/// The properties of a `Bitlocker`, inherited ones included.
-public struct BitlockerFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bitlocker", base: Entity.self, fields: BitlockerFields())
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("recoveryKeys")`).
-    public let recoveryKeys: Field<[BitlockerRecoveryKey]>
-
-    private init() {
-        self.id = Field("id")
-        self.recoveryKeys = Field("recoveryKeys")
-    }
-}
-
-/// Its properties are listed in `BitlockerRecoveryKeyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bitlockerrecoverykey?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bitlockerRecoveryKey`.
-public typealias BitlockerRecoveryKey = Model<BitlockerRecoveryKeyFields>
-
-/// The properties of a `BitlockerRecoveryKey`, inherited ones included.
-public struct BitlockerRecoveryKeyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bitlockerRecoveryKey",
-        base: Entity.self,
-        fields: BitlockerRecoveryKeyFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deviceId: Field<String>
-    public let key: Field<String>
-    public let volumeType: Field<VolumeType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.deviceId = Field("deviceId")
-        self.key = Field("key")
-        self.volumeType = Field("volumeType")
-    }
-}
-
-/// Requests for one `BitlockerRecoveryKey`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bitlockerRecoveryKey`.
-public struct BitlockerRecoveryKeyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BitlockerRecoveryKey
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bitlockerRecoveryKey", model: BitlockerRecoveryKey.self)
-}
-
-/// Requests for one `Bitlocker`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bitlocker`.
-public struct BitlockerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Bitlocker
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.bitlocker",
-        model: Bitlocker.self,
-        children: [
-            .init(
-                "recoveryKeys",
-                "microsoft.graph.bitlockerRecoveryKey",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `recoveryKeys.request()` lists them; `recoveryKeys("bitlockerRecoveryKey-id")` addresses one.
-    public var recoveryKeys: CollectionRequestBuilder<BitlockerRecoveryKeyRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("recoveryKeys", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.bodyType`.
-public typealias BodyType = OpenEnum<BodyTypeValues>
-
-/// The values of `BodyType` that the spec declares; others decode and re-encode too.
-public enum BodyTypeValues: EnumValues {
-    public static let known: [String] = ["text", "html"]
-}
-
-extension BodyType {
-    public static var text: Self { Self(rawValue: "text") }
-
-    public static var html: Self { Self(rawValue: "html") }
-}
-
-/// Its properties are listed in `BookingAppointmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingappointment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingAppointment`.
-public typealias BookingAppointment = Model<BookingAppointmentFields>
-
-/// The properties of a `BookingAppointment`, inherited ones included.
-public struct BookingAppointmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingAppointment",
-        base: Entity.self,
-        fields: BookingAppointmentFields()
-    )
-
-    public let id: Field<String>
-    public let additionalInformation: Field<String>
-    public let anonymousJoinWebUrl: Field<String>
-    public let appointmentLabel: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customerEmailAddress: Field<String>
-    public let customerName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let customerNotes: Field<String>
-
-    public let customerPhone: Field<String>
-    public let customers: Field<[BookingCustomerInformationBase]>
-    public let customerTimeZone: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let duration: Field<String>
-
-    public let endDateTime: Field<DateTimeTimeZone>
-
-    /// Set by the service: read it, do not send it.
-    public let filledAttendeesCount: Field<Int32>
-
-    public let isCustomerAllowedToManageBooking: Field<Bool>
-    public let isLocationOnline: Field<Bool>
-    public let joinWebUrl: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let maximumAttendeesCount: Field<Int32>
-    public let optOutOfCustomerEmail: Field<Bool>
-    public let postBuffer: Field<String>
-    public let preBuffer: Field<String>
-    public let price: Field<Double>
-    public let priceType: Field<BookingPriceType>
-    public let reminders: Field<[BookingReminder]>
-    public let selfServiceAppointmentId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let serviceId: Field<String>
-
-    public let serviceLocation: Field<Location>
-    public let serviceName: Field<String>
-    public let serviceNotes: Field<String>
-    public let smsNotificationsEnabled: Field<Bool>
-    public let staffMemberIds: Field<[String]>
-    public let startDateTime: Field<DateTimeTimeZone>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalInformation = Field("additionalInformation")
-        self.anonymousJoinWebUrl = Field("anonymousJoinWebUrl")
-        self.appointmentLabel = Field("appointmentLabel")
-        self.createdDateTime = Field("createdDateTime")
-        self.customerEmailAddress = Field("customerEmailAddress")
-        self.customerName = Field("customerName")
-        self.customerNotes = Field("customerNotes")
-        self.customerPhone = Field("customerPhone")
-        self.customers = Field("customers")
-        self.customerTimeZone = Field("customerTimeZone")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.filledAttendeesCount = Field("filledAttendeesCount")
-        self.isCustomerAllowedToManageBooking = Field("isCustomerAllowedToManageBooking")
-        self.isLocationOnline = Field("isLocationOnline")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.maximumAttendeesCount = Field("maximumAttendeesCount")
-        self.optOutOfCustomerEmail = Field("optOutOfCustomerEmail")
-        self.postBuffer = Field("postBuffer")
-        self.preBuffer = Field("preBuffer")
-        self.price = Field("price")
-        self.priceType = Field("priceType")
-        self.reminders = Field("reminders")
-        self.selfServiceAppointmentId = Field("selfServiceAppointmentId")
-        self.serviceId = Field("serviceId")
-        self.serviceLocation = Field("serviceLocation")
-        self.serviceName = Field("serviceName")
-        self.serviceNotes = Field("serviceNotes")
-        self.smsNotificationsEnabled = Field("smsNotificationsEnabled")
-        self.staffMemberIds = Field("staffMemberIds")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Requests for one `BookingAppointment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bookingAppointment`.
-public struct BookingAppointmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingAppointment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.bookingAppointment",
-        model: BookingAppointment.self,
-        operations: [.init("cancel", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.bookingAppointment/cancel` (POST).
-    public func cancel(cancellationMessage: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("cancel"))
-        var body = JSONObject()
-        body.set("cancellationMessage", cancellationMessage)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `BookingBusinessFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingbusiness?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingBusiness`.
-public typealias BookingBusiness = Model<BookingBusinessFields>
-
-/// The properties of a `BookingBusiness`, inherited ones included.
-public struct BookingBusinessFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingBusiness",
-        base: Entity.self,
-        fields: BookingBusinessFields()
-    )
-
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let bookingPageSettings: Field<BookingPageSettings>
-    public let businessHours: Field<[BookingWorkHours]>
-    public let businessType: Field<String>
-    public let createdDateTime: Field<Date>
-    public let defaultCurrencyIso: Field<String>
-    public let displayName: Field<String>
-    public let email: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let isPublished: Field<Bool>
-
-    public let languageTag: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let phone: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publicUrl: Field<String>
-
-    public let schedulingPolicy: Field<BookingSchedulingPolicy>
-    public let webSiteUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("appointments")`).
-    public let appointments: Field<[BookingAppointment]>
-
-    /// Present when the request expanded it (`expand("calendarView")`).
-    public let calendarView: Field<[BookingAppointment]>
-
-    /// Present when the request expanded it (`expand("customers")`).
-    public let customers: Field<[BookingCustomerBase]>
-
-    /// Present when the request expanded it (`expand("customQuestions")`).
-    public let customQuestions: Field<[BookingCustomQuestion]>
-
-    /// Present when the request expanded it (`expand("services")`).
-    public let services: Field<[BookingService]>
-
-    /// Present when the request expanded it (`expand("staffMembers")`).
-    public let staffMembers: Field<[BookingStaffMemberBase]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.bookingPageSettings = Field("bookingPageSettings")
-        self.businessHours = Field("businessHours")
-        self.businessType = Field("businessType")
-        self.createdDateTime = Field("createdDateTime")
-        self.defaultCurrencyIso = Field("defaultCurrencyIso")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-        self.isPublished = Field("isPublished")
-        self.languageTag = Field("languageTag")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.phone = Field("phone")
-        self.publicUrl = Field("publicUrl")
-        self.schedulingPolicy = Field("schedulingPolicy")
-        self.webSiteUrl = Field("webSiteUrl")
-        self.appointments = Field("appointments")
-        self.calendarView = Field("calendarView")
-        self.customers = Field("customers")
-        self.customQuestions = Field("customQuestions")
-        self.services = Field("services")
-        self.staffMembers = Field("staffMembers")
-    }
-}
-
-/// Requests for one `BookingBusiness`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bookingBusiness`.
-public struct BookingBusinessRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingBusiness
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.bookingBusiness",
-        model: BookingBusiness.self,
-        children: [
-            .init("appointments", "microsoft.graph.bookingAppointment", collection: true),
-            .init("calendarView", "microsoft.graph.bookingAppointment", collection: true),
-            .init("customers", "microsoft.graph.bookingCustomerBase", collection: true),
-            .init("customQuestions", "microsoft.graph.bookingCustomQuestion", collection: true),
-            .init("services", "microsoft.graph.bookingService", collection: true),
-            .init("staffMembers", "microsoft.graph.bookingStaffMemberBase", collection: true),
-        ],
-        operations: [
-            .init("getStaffAvailability", .post, response: .collection(.model(StaffAvailabilityItem.self))),
-            .init("publish", .post),
-            .init("unpublish", .post),
-        ]
-    )
-
-    /// `appointments.request()` lists them; `appointments("bookingAppointment-id")` addresses one.
-    public var appointments: CollectionRequestBuilder<BookingAppointmentRequestBuilder> {
-        .init(client: client, path: path.appending("appointments"))
-    }
-
-    /// `calendarView.request()` lists them; `calendarView("bookingAppointment-id")` addresses one.
-    public var calendarView: CollectionRequestBuilder<BookingAppointmentRequestBuilder> {
-        .init(client: client, path: path.appending("calendarView"))
-    }
-
-    /// `customers.request()` lists them; `customers("bookingCustomerBase-id")` addresses one.
-    public var customers: CollectionRequestBuilder<BookingCustomerBaseRequestBuilder> {
-        .init(client: client, path: path.appending("customers"))
-    }
-
-    /// `customQuestions.request()` lists them; `customQuestions("bookingCustomQuestion-id")` addresses one.
-    public var customQuestions: CollectionRequestBuilder<BookingCustomQuestionRequestBuilder> {
-        .init(client: client, path: path.appending("customQuestions"))
-    }
-
-    /// `services.request()` lists them; `services("bookingService-id")` addresses one.
-    public var services: CollectionRequestBuilder<BookingServiceRequestBuilder> {
-        .init(client: client, path: path.appending("services"))
-    }
-
-    /// `staffMembers.request()` lists them; `staffMembers("bookingStaffMemberBase-id")` addresses one.
-    public var staffMembers: CollectionRequestBuilder<BookingStaffMemberBaseRequestBuilder> {
-        .init(client: client, path: path.appending("staffMembers"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.bookingBusiness/getStaffAvailability` (POST).
-    public func getStaffAvailability(
-        staffIds: [String],
-        startDateTime: DateTimeTimeZone,
-        endDateTime: DateTimeTimeZone
-    ) -> OperationRequest<[StaffAvailabilityItem]> {
-        var request = APIRequest(method: .post, path: path.appending("getStaffAvailability"))
-        var body = JSONObject()
-        body.set("staffIds", staffIds)
-        body.set("startDateTime", startDateTime)
-        body.set("endDateTime", endDateTime)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([StaffAvailabilityItem].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.bookingBusiness/publish` (POST).
-    public func publish() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("publish"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.bookingBusiness/unpublish` (POST).
-    public func unpublish() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("unpublish"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `BookingCurrencyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcurrency?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingCurrency`.
-public typealias BookingCurrency = Model<BookingCurrencyFields>
-
-/// The properties of a `BookingCurrency`, inherited ones included.
-public struct BookingCurrencyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingCurrency",
-        base: Entity.self,
-        fields: BookingCurrencyFields()
-    )
-
-    public let id: Field<String>
-    public let symbol: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.symbol = Field("symbol")
-    }
-}
-
-/// Requests for one `BookingCurrency`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bookingCurrency`.
-public struct BookingCurrencyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingCurrency
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingCurrency", model: BookingCurrency.self)
-}
-
-/// Its properties are listed in `BookingCustomQuestionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomquestion?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingCustomQuestion`.
-public typealias BookingCustomQuestion = Model<BookingCustomQuestionFields>
-
-/// The properties of a `BookingCustomQuestion`, inherited ones included.
-public struct BookingCustomQuestionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingCustomQuestion",
-        base: Entity.self,
-        fields: BookingCustomQuestionFields()
-    )
-
-    public let id: Field<String>
-    public let answerInputType: Field<AnswerInputType>
-    public let answerOptions: Field<[String]>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.answerInputType = Field("answerInputType")
-        self.answerOptions = Field("answerOptions")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-    }
-}
-
-/// Requests for one `BookingCustomQuestion`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bookingCustomQuestion`.
-public struct BookingCustomQuestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingCustomQuestion
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingCustomQuestion", model: BookingCustomQuestion.self)
-}
-
-/// Its properties are listed in `BookingCustomerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingCustomer`.
-public typealias BookingCustomer = Model<BookingCustomerFields>
-
-/// The properties of a `BookingCustomer`, inherited ones included.
-public struct BookingCustomerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingCustomer",
-        base: BookingCustomerBase.self,
-        fields: BookingCustomerFields()
-    )
-
-    public let id: Field<String>
-    public let addresses: Field<[PhysicalAddress]>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let emailAddress: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let phones: Field<[Phone]>
-
-    private init() {
-        self.id = Field("id")
-        self.addresses = Field("addresses")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.emailAddress = Field("emailAddress")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.phones = Field("phones")
-    }
-}
-
-/// Its properties are listed in `BookingCustomerBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomerbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingCustomerBase`.
-public typealias BookingCustomerBase = Model<BookingCustomerBaseFields>
-
-/// The properties of a `BookingCustomerBase`, inherited ones included.
-public struct BookingCustomerBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingCustomerBase",
-        base: Entity.self,
-        derived: [BookingCustomer.self],
-        fields: BookingCustomerBaseFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `BookingCustomerBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bookingCustomerBase`.
-public struct BookingCustomerBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingCustomerBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingCustomerBase", model: BookingCustomerBase.self)
-}
-
-/// Its properties are listed in `BookingCustomerInformationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomerinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingCustomerInformation`.
-public typealias BookingCustomerInformation = Model<BookingCustomerInformationFields>
-
-/// The properties of a `BookingCustomerInformation`, inherited ones included.
-public struct BookingCustomerInformationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingCustomerInformation",
-        base: BookingCustomerInformationBase.self,
-        fields: BookingCustomerInformationFields()
-    )
-
-    public let customerId: Field<String>
-    public let customQuestionAnswers: Field<[BookingQuestionAnswer]>
-    public let emailAddress: Field<String>
-    public let location: Field<Location>
-    public let name: Field<String>
-    public let notes: Field<String>
-    public let phone: Field<String>
-    public let timeZone: Field<String>
-
-    private init() {
-        self.customerId = Field("customerId")
-        self.customQuestionAnswers = Field("customQuestionAnswers")
-        self.emailAddress = Field("emailAddress")
-        self.location = Field("location")
-        self.name = Field("name")
-        self.notes = Field("notes")
-        self.phone = Field("phone")
-        self.timeZone = Field("timeZone")
-    }
-}
-
-/// Its properties are listed in `BookingCustomerInformationBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingcustomerinformationbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingCustomerInformationBase`.
-public typealias BookingCustomerInformationBase = Model<BookingCustomerInformationBaseFields>
-
-/// The properties of a `BookingCustomerInformationBase`, inherited ones included.
-public struct BookingCustomerInformationBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingCustomerInformationBase",
-        derived: [BookingCustomerInformation.self],
-        fields: BookingCustomerInformationBaseFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Requests for one `BookingCustomer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bookingCustomer`.
-public struct BookingCustomerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingCustomer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingCustomer", model: BookingCustomer.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.bookingPageAccessControl`.
-public typealias BookingPageAccessControl = OpenEnum<BookingPageAccessControlValues>
-
-/// The values of `BookingPageAccessControl` that the spec declares; others decode and re-encode too.
-public enum BookingPageAccessControlValues: EnumValues {
-    public static let known: [String] = ["unrestricted", "restrictedToOrganization", "unknownFutureValue"]
-}
-
-extension BookingPageAccessControl {
-    public static var unrestricted: Self { Self(rawValue: "unrestricted") }
-
-    public static var restrictedToOrganization: Self { Self(rawValue: "restrictedToOrganization") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BookingPageSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingpagesettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingPageSettings`.
-public typealias BookingPageSettings = Model<BookingPageSettingsFields>
-
-/// The properties of a `BookingPageSettings`, inherited ones included.
-public struct BookingPageSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bookingPageSettings", fields: BookingPageSettingsFields())
-    public let accessControl: Field<BookingPageAccessControl>
-    public let bookingPageColorCode: Field<String>
-    public let businessTimeZone: Field<String>
-    public let customerConsentMessage: Field<String>
-    public let enforceOneTimePassword: Field<Bool>
-    public let isBusinessLogoDisplayEnabled: Field<Bool>
-    public let isCustomerConsentEnabled: Field<Bool>
-    public let isSearchEngineIndexabilityDisabled: Field<Bool>
-    public let isTimeSlotTimeZoneSetToBusinessTimeZone: Field<Bool>
-    public let privacyPolicyWebUrl: Field<String>
-    public let termsAndConditionsWebUrl: Field<String>
-
-    private init() {
-        self.accessControl = Field("accessControl")
-        self.bookingPageColorCode = Field("bookingPageColorCode")
-        self.businessTimeZone = Field("businessTimeZone")
-        self.customerConsentMessage = Field("customerConsentMessage")
-        self.enforceOneTimePassword = Field("enforceOneTimePassword")
-        self.isBusinessLogoDisplayEnabled = Field("isBusinessLogoDisplayEnabled")
-        self.isCustomerConsentEnabled = Field("isCustomerConsentEnabled")
-        self.isSearchEngineIndexabilityDisabled = Field("isSearchEngineIndexabilityDisabled")
-        self.isTimeSlotTimeZoneSetToBusinessTimeZone = Field("isTimeSlotTimeZoneSetToBusinessTimeZone")
-        self.privacyPolicyWebUrl = Field("privacyPolicyWebUrl")
-        self.termsAndConditionsWebUrl = Field("termsAndConditionsWebUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.bookingPriceType`.
-public typealias BookingPriceType = OpenEnum<BookingPriceTypeValues>
-
-/// The values of `BookingPriceType` that the spec declares; others decode and re-encode too.
-public enum BookingPriceTypeValues: EnumValues {
-    public static let known: [String] = [
-        "undefined",
-        "fixedPrice",
-        "startingAt",
-        "hourly",
-        "free",
-        "priceVaries",
-        "callUs",
-        "notSet",
-        "unknownFutureValue",
-    ]
-}
-
-extension BookingPriceType {
-    public static var undefined: Self { Self(rawValue: "undefined") }
-
-    public static var fixedPrice: Self { Self(rawValue: "fixedPrice") }
-
-    public static var startingAt: Self { Self(rawValue: "startingAt") }
-
-    public static var hourly: Self { Self(rawValue: "hourly") }
-
-    public static var free: Self { Self(rawValue: "free") }
-
-    public static var priceVaries: Self { Self(rawValue: "priceVaries") }
-
-    public static var callUs: Self { Self(rawValue: "callUs") }
-
-    public static var notSet: Self { Self(rawValue: "notSet") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BookingQuestionAnswerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingquestionanswer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingQuestionAnswer`.
-public typealias BookingQuestionAnswer = Model<BookingQuestionAnswerFields>
-
-/// The properties of a `BookingQuestionAnswer`, inherited ones included.
-public struct BookingQuestionAnswerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingQuestionAnswer",
-        fields: BookingQuestionAnswerFields()
-    )
-    public let answer: Field<String>
-    public let answerInputType: Field<AnswerInputType>
-    public let answerOptions: Field<[String]>
-    public let isRequired: Field<Bool>
-    public let question: Field<String>
-    public let questionId: Field<String>
-    public let selectedOptions: Field<[String]>
-
-    private init() {
-        self.answer = Field("answer")
-        self.answerInputType = Field("answerInputType")
-        self.answerOptions = Field("answerOptions")
-        self.isRequired = Field("isRequired")
-        self.question = Field("question")
-        self.questionId = Field("questionId")
-        self.selectedOptions = Field("selectedOptions")
-    }
-}
-
-/// Its properties are listed in `BookingQuestionAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingquestionassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingQuestionAssignment`.
-public typealias BookingQuestionAssignment = Model<BookingQuestionAssignmentFields>
-
-/// The properties of a `BookingQuestionAssignment`, inherited ones included.
-public struct BookingQuestionAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingQuestionAssignment",
-        fields: BookingQuestionAssignmentFields()
-    )
-
-    public let isRequired: Field<Bool>
-    public let questionId: Field<String>
-
-    private init() {
-        self.isRequired = Field("isRequired")
-        self.questionId = Field("questionId")
-    }
-}
-
-/// Its properties are listed in `BookingReminderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingreminder?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingReminder`.
-public typealias BookingReminder = Model<BookingReminderFields>
-
-/// The properties of a `BookingReminder`, inherited ones included.
-public struct BookingReminderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bookingReminder", fields: BookingReminderFields())
-    public let message: Field<String>
-    public let offset: Field<String>
-    public let recipients: Field<BookingReminderRecipients>
-
-    private init() {
-        self.message = Field("message")
-        self.offset = Field("offset")
-        self.recipients = Field("recipients")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.bookingReminderRecipients`.
-public typealias BookingReminderRecipients = OpenEnum<BookingReminderRecipientsValues>
-
-/// The values of `BookingReminderRecipients` that the spec declares; others decode and re-encode too.
-public enum BookingReminderRecipientsValues: EnumValues {
-    public static let known: [String] = ["allAttendees", "staff", "customer", "unknownFutureValue"]
-}
-
-extension BookingReminderRecipients {
-    public static var allAttendees: Self { Self(rawValue: "allAttendees") }
-
-    public static var staff: Self { Self(rawValue: "staff") }
-
-    public static var customer: Self { Self(rawValue: "customer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BookingSchedulingPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingschedulingpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingSchedulingPolicy`.
-public typealias BookingSchedulingPolicy = Model<BookingSchedulingPolicyFields>
-
-/// The properties of a `BookingSchedulingPolicy`, inherited ones included.
-public struct BookingSchedulingPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingSchedulingPolicy",
-        fields: BookingSchedulingPolicyFields()
-    )
-
-    public let allowStaffSelection: Field<Bool>
-    public let customAvailabilities: Field<[BookingsAvailabilityWindow]>
-    public let generalAvailability: Field<BookingsAvailability>
-    public let isMeetingInviteToCustomersEnabled: Field<Bool>
-    public let maximumAdvance: Field<String>
-    public let minimumLeadTime: Field<String>
-    public let sendConfirmationsToOwner: Field<Bool>
-    public let timeSlotInterval: Field<String>
-
-    private init() {
-        self.allowStaffSelection = Field("allowStaffSelection")
-        self.customAvailabilities = Field("customAvailabilities")
-        self.generalAvailability = Field("generalAvailability")
-        self.isMeetingInviteToCustomersEnabled = Field("isMeetingInviteToCustomersEnabled")
-        self.maximumAdvance = Field("maximumAdvance")
-        self.minimumLeadTime = Field("minimumLeadTime")
-        self.sendConfirmationsToOwner = Field("sendConfirmationsToOwner")
-        self.timeSlotInterval = Field("timeSlotInterval")
-    }
-}
-
-/// Its properties are listed in `BookingServiceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingservice?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingService`.
-public typealias BookingService = Model<BookingServiceFields>
-
-/// The properties of a `BookingService`, inherited ones included.
-public struct BookingServiceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingService",
-        base: Entity.self,
-        fields: BookingServiceFields()
-    )
-
-    public let id: Field<String>
-    public let additionalInformation: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customQuestions: Field<[BookingQuestionAssignment]>
-    public let defaultDuration: Field<String>
-    public let defaultLocation: Field<Location>
-    public let defaultPrice: Field<Double>
-    public let defaultPriceType: Field<BookingPriceType>
-    public let defaultReminders: Field<[BookingReminder]>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isAnonymousJoinEnabled: Field<Bool>
-    public let isCustomerAllowedToManageBooking: Field<Bool>
-    public let isHiddenFromCustomers: Field<Bool>
-    public let isLocationOnline: Field<Bool>
-    public let languageTag: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let maximumAttendeesCount: Field<Int32>
-    public let notes: Field<String>
-    public let postBuffer: Field<String>
-    public let preBuffer: Field<String>
-    public let schedulingPolicy: Field<BookingSchedulingPolicy>
-    public let smsNotificationsEnabled: Field<Bool>
-    public let staffMemberIds: Field<[String]>
-
-    /// Set by the service: read it, do not send it.
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalInformation = Field("additionalInformation")
-        self.createdDateTime = Field("createdDateTime")
-        self.customQuestions = Field("customQuestions")
-        self.defaultDuration = Field("defaultDuration")
-        self.defaultLocation = Field("defaultLocation")
-        self.defaultPrice = Field("defaultPrice")
-        self.defaultPriceType = Field("defaultPriceType")
-        self.defaultReminders = Field("defaultReminders")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isAnonymousJoinEnabled = Field("isAnonymousJoinEnabled")
-        self.isCustomerAllowedToManageBooking = Field("isCustomerAllowedToManageBooking")
-        self.isHiddenFromCustomers = Field("isHiddenFromCustomers")
-        self.isLocationOnline = Field("isLocationOnline")
-        self.languageTag = Field("languageTag")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.maximumAttendeesCount = Field("maximumAttendeesCount")
-        self.notes = Field("notes")
-        self.postBuffer = Field("postBuffer")
-        self.preBuffer = Field("preBuffer")
-        self.schedulingPolicy = Field("schedulingPolicy")
-        self.smsNotificationsEnabled = Field("smsNotificationsEnabled")
-        self.staffMemberIds = Field("staffMemberIds")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Requests for one `BookingService`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bookingService`.
-public struct BookingServiceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingService
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingService", model: BookingService.self)
-}
-
-/// Its properties are listed in `BookingStaffMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingstaffmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingStaffMember`.
-public typealias BookingStaffMember = Model<BookingStaffMemberFields>
-
-/// The properties of a `BookingStaffMember`, inherited ones included.
-public struct BookingStaffMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingStaffMember",
-        base: BookingStaffMemberBase.self,
-        fields: BookingStaffMemberFields()
-    )
-
-    public let id: Field<String>
-    public let availabilityIsAffectedByPersonalCalendar: Field<Bool>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let emailAddress: Field<String>
-    public let isEmailNotificationEnabled: Field<Bool>
-    public let lastUpdatedDateTime: Field<Date>
-    public let membershipStatus: Field<BookingStaffMembershipStatus>
-    public let role: Field<BookingStaffRole>
-    public let timeZone: Field<String>
-    public let useBusinessHours: Field<Bool>
-    public let workingHours: Field<[BookingWorkHours]>
-
-    private init() {
-        self.id = Field("id")
-        self.availabilityIsAffectedByPersonalCalendar = Field("availabilityIsAffectedByPersonalCalendar")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.emailAddress = Field("emailAddress")
-        self.isEmailNotificationEnabled = Field("isEmailNotificationEnabled")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.membershipStatus = Field("membershipStatus")
-        self.role = Field("role")
-        self.timeZone = Field("timeZone")
-        self.useBusinessHours = Field("useBusinessHours")
-        self.workingHours = Field("workingHours")
-    }
-}
-
-/// Its properties are listed in `BookingStaffMemberBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingstaffmemberbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingStaffMemberBase`.
-public typealias BookingStaffMemberBase = Model<BookingStaffMemberBaseFields>
-
-/// The properties of a `BookingStaffMemberBase`, inherited ones included.
-public struct BookingStaffMemberBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingStaffMemberBase",
-        base: Entity.self,
-        derived: [BookingStaffMember.self],
-        fields: BookingStaffMemberBaseFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `BookingStaffMemberBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bookingStaffMemberBase`.
-public struct BookingStaffMemberBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingStaffMemberBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.bookingStaffMemberBase",
-        model: BookingStaffMemberBase.self
-    )
-}
-
-/// Requests for one `BookingStaffMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bookingStaffMember`.
-public struct BookingStaffMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingStaffMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingStaffMember", model: BookingStaffMember.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.bookingStaffMembershipStatus`.
-public typealias BookingStaffMembershipStatus = OpenEnum<BookingStaffMembershipStatusValues>
-
-/// The values of `BookingStaffMembershipStatus` that the spec declares; others decode and re-encode too.
-public enum BookingStaffMembershipStatusValues: EnumValues {
-    public static let known: [String] = ["active", "pendingAcceptance", "rejectedByStaff", "unknownFutureValue"]
-}
-
-extension BookingStaffMembershipStatus {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var pendingAcceptance: Self { Self(rawValue: "pendingAcceptance") }
-
-    public static var rejectedByStaff: Self { Self(rawValue: "rejectedByStaff") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.bookingStaffRole`.
-public typealias BookingStaffRole = OpenEnum<BookingStaffRoleValues>
-
-/// The values of `BookingStaffRole` that the spec declares; others decode and re-encode too.
-public enum BookingStaffRoleValues: EnumValues {
-    public static let known: [String] = [
-        "guest",
-        "administrator",
-        "viewer",
-        "externalGuest",
-        "unknownFutureValue",
-        "scheduler",
-        "teamMember",
-    ]
-}
-
-extension BookingStaffRole {
-    public static var guest: Self { Self(rawValue: "guest") }
-
-    public static var administrator: Self { Self(rawValue: "administrator") }
-
-    public static var viewer: Self { Self(rawValue: "viewer") }
-
-    public static var externalGuest: Self { Self(rawValue: "externalGuest") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var scheduler: Self { Self(rawValue: "scheduler") }
-
-    public static var teamMember: Self { Self(rawValue: "teamMember") }
-}
-
-/// - Remark: Generated from `microsoft.graph.bookingType`.
-public typealias BookingType = OpenEnum<BookingTypeValues>
-
-/// The values of `BookingType` that the spec declares; others decode and re-encode too.
-public enum BookingTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "standard", "reserved"]
-}
-
-extension BookingType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var standard: Self { Self(rawValue: "standard") }
-
-    public static var reserved: Self { Self(rawValue: "reserved") }
-}
-
-/// Its properties are listed in `BookingWorkHoursFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingworkhours?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingWorkHours`.
-public typealias BookingWorkHours = Model<BookingWorkHoursFields>
-
-/// The properties of a `BookingWorkHours`, inherited ones included.
-public struct BookingWorkHoursFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bookingWorkHours", fields: BookingWorkHoursFields())
-    public let day: Field<DayOfWeek>
-    public let timeSlots: Field<[BookingWorkTimeSlot]>
-
-    private init() {
-        self.day = Field("day")
-        self.timeSlots = Field("timeSlots")
-    }
-}
-
-/// Its properties are listed in `BookingWorkTimeSlotFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingworktimeslot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingWorkTimeSlot`.
-public typealias BookingWorkTimeSlot = Model<BookingWorkTimeSlotFields>
-
-/// The properties of a `BookingWorkTimeSlot`, inherited ones included.
-public struct BookingWorkTimeSlotFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bookingWorkTimeSlot", fields: BookingWorkTimeSlotFields())
-    public let endTime: Field<TimeOfDay>
-    public let startTime: Field<TimeOfDay>
-
-    private init() {
-        self.endTime = Field("endTime")
-        self.startTime = Field("startTime")
-    }
-}
-
-/// Its properties are listed in `BookingsAvailabilityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingsavailability?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingsAvailability`.
-public typealias BookingsAvailability = Model<BookingsAvailabilityFields>
-
-/// The properties of a `BookingsAvailability`, inherited ones included.
-public struct BookingsAvailabilityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingsAvailability",
-        derived: [BookingsAvailabilityWindow.self],
-        fields: BookingsAvailabilityFields()
-    )
-
-    public let availabilityType: Field<BookingsServiceAvailabilityType>
-    public let businessHours: Field<[BookingWorkHours]>
-
-    private init() {
-        self.availabilityType = Field("availabilityType")
-        self.businessHours = Field("businessHours")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.bookingsAvailabilityStatus`.
-public typealias BookingsAvailabilityStatus = OpenEnum<BookingsAvailabilityStatusValues>
-
-/// The values of `BookingsAvailabilityStatus` that the spec declares; others decode and re-encode too.
-public enum BookingsAvailabilityStatusValues: EnumValues {
-    public static let known: [String] = ["available", "busy", "slotsAvailable", "outOfOffice", "unknownFutureValue"]
-}
-
-extension BookingsAvailabilityStatus {
-    public static var available: Self { Self(rawValue: "available") }
-
-    public static var busy: Self { Self(rawValue: "busy") }
-
-    public static var slotsAvailable: Self { Self(rawValue: "slotsAvailable") }
-
-    public static var outOfOffice: Self { Self(rawValue: "outOfOffice") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BookingsAvailabilityWindowFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bookingsavailabilitywindow?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bookingsAvailabilityWindow`.
-public typealias BookingsAvailabilityWindow = Model<BookingsAvailabilityWindowFields>
-
-/// The properties of a `BookingsAvailabilityWindow`, inherited ones included.
-public struct BookingsAvailabilityWindowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingsAvailabilityWindow",
-        base: BookingsAvailability.self,
-        fields: BookingsAvailabilityWindowFields()
-    )
-
-    public let availabilityType: Field<BookingsServiceAvailabilityType>
-    public let businessHours: Field<[BookingWorkHours]>
-    public let endDate: Field<CalendarDate>
-    public let startDate: Field<CalendarDate>
-
-    private init() {
-        self.availabilityType = Field("availabilityType")
-        self.businessHours = Field("businessHours")
-        self.endDate = Field("endDate")
-        self.startDate = Field("startDate")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.bookingsServiceAvailabilityType`.
-public typealias BookingsServiceAvailabilityType = OpenEnum<BookingsServiceAvailabilityTypeValues>
-
-/// The values of `BookingsServiceAvailabilityType` that the spec declares; others decode and re-encode too.
-public enum BookingsServiceAvailabilityTypeValues: EnumValues {
-    public static let known: [String] = [
-        "bookWhenStaffAreFree",
-        "notBookable",
-        "customWeeklyHours",
-        "unknownFutureValue",
-    ]
-}
-
-extension BookingsServiceAvailabilityType {
-    public static var bookWhenStaffAreFree: Self { Self(rawValue: "bookWhenStaffAreFree") }
-
-    public static var notBookable: Self { Self(rawValue: "notBookable") }
-
-    public static var customWeeklyHours: Self { Self(rawValue: "customWeeklyHours") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BooleanColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/booleancolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.booleanColumn`.
-public typealias BooleanColumn = Model<BooleanColumnFields>
-
-/// The properties of a `BooleanColumn`, inherited ones included.
-public struct BooleanColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.booleanColumn", fields: BooleanColumnFields())
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.broadcastMeetingAudience`.
-public typealias BroadcastMeetingAudience = OpenEnum<BroadcastMeetingAudienceValues>
-
-/// The values of `BroadcastMeetingAudience` that the spec declares; others decode and re-encode too.
-public enum BroadcastMeetingAudienceValues: EnumValues {
-    public static let known: [String] = ["roleIsAttendee", "organization", "everyone", "unknownFutureValue"]
-}
-
-extension BroadcastMeetingAudience {
-    public static var roleIsAttendee: Self { Self(rawValue: "roleIsAttendee") }
-
-    public static var organization: Self { Self(rawValue: "organization") }
-
-    public static var everyone: Self { Self(rawValue: "everyone") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BroadcastMeetingCaptionSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/broadcastmeetingcaptionsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.broadcastMeetingCaptionSettings`.
-public typealias BroadcastMeetingCaptionSettings = Model<BroadcastMeetingCaptionSettingsFields>
-
-/// The properties of a `BroadcastMeetingCaptionSettings`, inherited ones included.
-public struct BroadcastMeetingCaptionSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.broadcastMeetingCaptionSettings",
-        fields: BroadcastMeetingCaptionSettingsFields()
-    )
-
-    public let isCaptionEnabled: Field<Bool>
-    public let spokenLanguage: Field<String>
-    public let translationLanguages: Field<[String]>
-
-    private init() {
-        self.isCaptionEnabled = Field("isCaptionEnabled")
-        self.spokenLanguage = Field("spokenLanguage")
-        self.translationLanguages = Field("translationLanguages")
-    }
-}
-
-/// Its properties are listed in `BroadcastMeetingSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/broadcastmeetingsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.broadcastMeetingSettings`.
-public typealias BroadcastMeetingSettings = Model<BroadcastMeetingSettingsFields>
-
-/// The properties of a `BroadcastMeetingSettings`, inherited ones included.
-public struct BroadcastMeetingSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.broadcastMeetingSettings",
-        fields: BroadcastMeetingSettingsFields()
-    )
-
-    public let allowedAudience: Field<BroadcastMeetingAudience>
-    public let captions: Field<BroadcastMeetingCaptionSettings>
-    public let isAttendeeReportEnabled: Field<Bool>
-    public let isQuestionAndAnswerEnabled: Field<Bool>
-    public let isRecordingEnabled: Field<Bool>
-    public let isVideoOnDemandEnabled: Field<Bool>
-
-    private init() {
-        self.allowedAudience = Field("allowedAudience")
-        self.captions = Field("captions")
-        self.isAttendeeReportEnabled = Field("isAttendeeReportEnabled")
-        self.isQuestionAndAnswerEnabled = Field("isQuestionAndAnswerEnabled")
-        self.isRecordingEnabled = Field("isRecordingEnabled")
-        self.isVideoOnDemandEnabled = Field("isVideoOnDemandEnabled")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.browsableResourceType`.
-public typealias BrowsableResourceType = OpenEnum<BrowsableResourceTypeValues>
-
-/// The values of `BrowsableResourceType` that the spec declares; others decode and re-encode too.
-public enum BrowsableResourceTypeValues: EnumValues {
-    public static let known: [String] = ["none", "site", "documentLibrary", "folder", "unknownFutureValue"]
-}
-
-extension BrowsableResourceType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var site: Self { Self(rawValue: "site") }
-
-    public static var documentLibrary: Self { Self(rawValue: "documentLibrary") }
-
-    public static var folder: Self { Self(rawValue: "folder") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.browseQueryOrder`.
-public typealias BrowseQueryOrder = OpenEnum<BrowseQueryOrderValues>
-
-/// The values of `BrowseQueryOrder` that the spec declares; others decode and re-encode too.
-public enum BrowseQueryOrderValues: EnumValues {
-    public static let known: [String] = ["pathAsc", "pathDsc", "nameAsc", "nameDsc", "unknownFutureValue"]
-}
-
-extension BrowseQueryOrder {
-    public static var pathAsc: Self { Self(rawValue: "pathAsc") }
-
-    public static var pathDsc: Self { Self(rawValue: "pathDsc") }
-
-    public static var nameAsc: Self { Self(rawValue: "nameAsc") }
-
-    public static var nameDsc: Self { Self(rawValue: "nameDsc") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BrowseQueryResponseItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsequeryresponseitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.browseQueryResponseItem`.
-public typealias BrowseQueryResponseItem = Model<BrowseQueryResponseItemFields>
-
-/// The properties of a `BrowseQueryResponseItem`, inherited ones included.
-public struct BrowseQueryResponseItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.browseQueryResponseItem",
-        fields: BrowseQueryResponseItemFields()
-    )
-
-    public let itemKey: Field<String>
-    public let itemsCount: Field<Int32>
-    public let name: Field<String>
-    public let sizeInBytes: Field<String>
-    public let type: Field<BrowseQueryResponseItemType>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.itemKey = Field("itemKey")
-        self.itemsCount = Field("itemsCount")
-        self.name = Field("name")
-        self.sizeInBytes = Field("sizeInBytes")
-        self.type = Field("type")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.browseQueryResponseItemType`.
-public typealias BrowseQueryResponseItemType = OpenEnum<BrowseQueryResponseItemTypeValues>
-
-/// The values of `BrowseQueryResponseItemType` that the spec declares; others decode and re-encode too.
-public enum BrowseQueryResponseItemTypeValues: EnumValues {
-    public static let known: [String] = ["none", "site", "documentLibrary", "folder", "file", "unknownFutureValue"]
-}
-
-extension BrowseQueryResponseItemType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var site: Self { Self(rawValue: "site") }
-
-    public static var documentLibrary: Self { Self(rawValue: "documentLibrary") }
-
-    public static var folder: Self { Self(rawValue: "folder") }
-
-    public static var file: Self { Self(rawValue: "file") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BrowseSessionBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsesessionbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.browseSessionBase`.
-public typealias BrowseSessionBase = Model<BrowseSessionBaseFields>
-
-/// The properties of a `BrowseSessionBase`, inherited ones included.
-public struct BrowseSessionBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.browseSessionBase",
-        base: Entity.self,
-        derived: [OneDriveForBusinessBrowseSession.self, SharePointBrowseSession.self],
-        fields: BrowseSessionBaseFields()
-    )
-
-    public let id: Field<String>
-    public let backupSizeInBytes: Field<String>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let expirationDateTime: Field<Date>
-    public let restorePointDateTime: Field<Date>
-    public let restorePointId: Field<String>
-    public let status: Field<BrowseSessionStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.backupSizeInBytes = Field("backupSizeInBytes")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.restorePointId = Field("restorePointId")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `BrowseSessionBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.browseSessionBase`.
-public struct BrowseSessionBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BrowseSessionBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.browseSessionBase",
-        model: BrowseSessionBase.self,
-        operations: [
-            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
-            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.browseSessionBase/browse` (GET).
-    public func browse(nextFetchToken: String) -> CollectionRequest<BrowseQueryResponseItem> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "browse",
-                parameters: [("nextFetchToken", ODataLiteral(json: nextFetchToken))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.browseSessionBase/browse` (POST).
-    public func browse(
-        browseLocationItemKey: String,
-        browseResourceType: BrowsableResourceType,
-        filter: String,
-        orderBy: BrowseQueryOrder
-    ) -> OperationRequest<[BrowseQueryResponseItem]> {
-        var request = APIRequest(method: .post, path: path.appending("browse"))
-        var body = JSONObject()
-        body.set("browseLocationItemKey", browseLocationItemKey)
-        body.set("browseResourceType", browseResourceType)
-        body.set("filter", filter)
-        body.set("orderBy", orderBy)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([BrowseQueryResponseItem].self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.browseSessionStatus`.
-public typealias BrowseSessionStatus = OpenEnum<BrowseSessionStatusValues>
-
-/// The values of `BrowseSessionStatus` that the spec declares; others decode and re-encode too.
-public enum BrowseSessionStatusValues: EnumValues {
-    public static let known: [String] = ["creating", "created", "failed", "unknownFutureValue"]
-}
-
-extension BrowseSessionStatus {
-    public static var creating: Self { Self(rawValue: "creating") }
-
-    public static var created: Self { Self(rawValue: "created") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BrowserSharedCookieFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersharedcookie?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.browserSharedCookie`.
-public typealias BrowserSharedCookie = Model<BrowserSharedCookieFields>
-
-/// The properties of a `BrowserSharedCookie`, inherited ones included.
-public struct BrowserSharedCookieFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.browserSharedCookie",
-        base: Entity.self,
-        fields: BrowserSharedCookieFields()
-    )
-
-    public let id: Field<String>
-    public let comment: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deletedDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let history: Field<[BrowserSharedCookieHistory]>
-    public let hostOnly: Field<Bool>
-    public let hostOrDomain: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let path: Field<String>
-    public let sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>
-    public let status: Field<BrowserSharedCookieStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.comment = Field("comment")
-        self.createdDateTime = Field("createdDateTime")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.displayName = Field("displayName")
-        self.history = Field("history")
-        self.hostOnly = Field("hostOnly")
-        self.hostOrDomain = Field("hostOrDomain")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.path = Field("path")
-        self.sourceEnvironment = Field("sourceEnvironment")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `BrowserSharedCookieHistoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersharedcookiehistory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.browserSharedCookieHistory`.
-public typealias BrowserSharedCookieHistory = Model<BrowserSharedCookieHistoryFields>
-
-/// The properties of a `BrowserSharedCookieHistory`, inherited ones included.
-public struct BrowserSharedCookieHistoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.browserSharedCookieHistory",
-        fields: BrowserSharedCookieHistoryFields()
-    )
-
-    public let comment: Field<String>
-    public let displayName: Field<String>
-    public let hostOnly: Field<Bool>
-    public let hostOrDomain: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let path: Field<String>
-    public let publishedDateTime: Field<Date>
-    public let sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>
-
-    private init() {
-        self.comment = Field("comment")
-        self.displayName = Field("displayName")
-        self.hostOnly = Field("hostOnly")
-        self.hostOrDomain = Field("hostOrDomain")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.path = Field("path")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.sourceEnvironment = Field("sourceEnvironment")
-    }
-}
-
-/// Requests for one `BrowserSharedCookie`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.browserSharedCookie`.
-public struct BrowserSharedCookieRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BrowserSharedCookie
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.browserSharedCookie", model: BrowserSharedCookie.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.browserSharedCookieSourceEnvironment`.
-public typealias BrowserSharedCookieSourceEnvironment = OpenEnum<BrowserSharedCookieSourceEnvironmentValues>
-
-/// The values of `BrowserSharedCookieSourceEnvironment` that the spec declares; others decode and re-encode too.
-public enum BrowserSharedCookieSourceEnvironmentValues: EnumValues {
-    public static let known: [String] = ["microsoftEdge", "internetExplorer11", "both", "unknownFutureValue"]
-}
-
-extension BrowserSharedCookieSourceEnvironment {
-    public static var microsoftEdge: Self { Self(rawValue: "microsoftEdge") }
-
-    public static var internetExplorer11: Self { Self(rawValue: "internetExplorer11") }
-
-    public static var both: Self { Self(rawValue: "both") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.browserSharedCookieStatus`.
-public typealias BrowserSharedCookieStatus = OpenEnum<BrowserSharedCookieStatusValues>
-
-/// The values of `BrowserSharedCookieStatus` that the spec declares; others decode and re-encode too.
-public enum BrowserSharedCookieStatusValues: EnumValues {
-    public static let known: [String] = [
-        "published",
-        "pendingAdd",
-        "pendingEdit",
-        "pendingDelete",
-        "unknownFutureValue",
-    ]
-}
-
-extension BrowserSharedCookieStatus {
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var pendingAdd: Self { Self(rawValue: "pendingAdd") }
-
-    public static var pendingEdit: Self { Self(rawValue: "pendingEdit") }
-
-    public static var pendingDelete: Self { Self(rawValue: "pendingDelete") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BrowserSiteFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersite?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.browserSite`.
-public typealias BrowserSite = Model<BrowserSiteFields>
-
-/// The properties of a `BrowserSite`, inherited ones included.
-public struct BrowserSiteFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.browserSite",
-        base: Entity.self,
-        fields: BrowserSiteFields()
-    )
-    public let id: Field<String>
-    public let allowRedirect: Field<Bool>
-    public let comment: Field<String>
-    public let compatibilityMode: Field<BrowserSiteCompatibilityMode>
-    public let createdDateTime: Field<Date>
-    public let deletedDateTime: Field<Date>
-    public let history: Field<[BrowserSiteHistory]>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let mergeType: Field<BrowserSiteMergeType>
-    public let status: Field<BrowserSiteStatus>
-    public let targetEnvironment: Field<BrowserSiteTargetEnvironment>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.allowRedirect = Field("allowRedirect")
-        self.comment = Field("comment")
-        self.compatibilityMode = Field("compatibilityMode")
-        self.createdDateTime = Field("createdDateTime")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.history = Field("history")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.mergeType = Field("mergeType")
-        self.status = Field("status")
-        self.targetEnvironment = Field("targetEnvironment")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.browserSiteCompatibilityMode`.
-public typealias BrowserSiteCompatibilityMode = OpenEnum<BrowserSiteCompatibilityModeValues>
-
-/// The values of `BrowserSiteCompatibilityMode` that the spec declares; others decode and re-encode too.
-public enum BrowserSiteCompatibilityModeValues: EnumValues {
-    public static let known: [String] = [
-        "default",
-        "internetExplorer8Enterprise",
-        "internetExplorer7Enterprise",
-        "internetExplorer11",
-        "internetExplorer10",
-        "internetExplorer9",
-        "internetExplorer8",
-        "internetExplorer7",
-        "internetExplorer5",
-        "unknownFutureValue",
-    ]
-}
-
-extension BrowserSiteCompatibilityMode {
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    public static var internetExplorer8Enterprise: Self { Self(rawValue: "internetExplorer8Enterprise") }
-
-    public static var internetExplorer7Enterprise: Self { Self(rawValue: "internetExplorer7Enterprise") }
-
-    public static var internetExplorer11: Self { Self(rawValue: "internetExplorer11") }
-
-    public static var internetExplorer10: Self { Self(rawValue: "internetExplorer10") }
-
-    public static var internetExplorer9: Self { Self(rawValue: "internetExplorer9") }
-
-    public static var internetExplorer8: Self { Self(rawValue: "internetExplorer8") }
-
-    public static var internetExplorer7: Self { Self(rawValue: "internetExplorer7") }
-
-    public static var internetExplorer5: Self { Self(rawValue: "internetExplorer5") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BrowserSiteHistoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersitehistory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.browserSiteHistory`.
-public typealias BrowserSiteHistory = Model<BrowserSiteHistoryFields>
-
-/// The properties of a `BrowserSiteHistory`, inherited ones included.
-public struct BrowserSiteHistoryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.browserSiteHistory", fields: BrowserSiteHistoryFields())
-    public let allowRedirect: Field<Bool>
-    public let comment: Field<String>
-    public let compatibilityMode: Field<BrowserSiteCompatibilityMode>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let mergeType: Field<BrowserSiteMergeType>
-    public let publishedDateTime: Field<Date>
-    public let targetEnvironment: Field<BrowserSiteTargetEnvironment>
-
-    private init() {
-        self.allowRedirect = Field("allowRedirect")
-        self.comment = Field("comment")
-        self.compatibilityMode = Field("compatibilityMode")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.mergeType = Field("mergeType")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.targetEnvironment = Field("targetEnvironment")
-    }
-}
-
-/// Its properties are listed in `BrowserSiteListFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/browsersitelist?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.browserSiteList`.
-public typealias BrowserSiteList = Model<BrowserSiteListFields>
-
-/// The properties of a `BrowserSiteList`, inherited ones included.
-public struct BrowserSiteListFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.browserSiteList",
-        base: Entity.self,
-        fields: BrowserSiteListFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publishedBy: Field<IdentitySet>
-    public let publishedDateTime: Field<Date>
-    public let revision: Field<String>
-    public let status: Field<BrowserSiteListStatus>
-
-    /// Present when the request expanded it (`expand("sharedCookies")`).
-    public let sharedCookies: Field<[BrowserSharedCookie]>
-
-    /// Present when the request expanded it (`expand("sites")`).
-    public let sites: Field<[BrowserSite]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publishedBy = Field("publishedBy")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.revision = Field("revision")
-        self.status = Field("status")
-        self.sharedCookies = Field("sharedCookies")
-        self.sites = Field("sites")
-    }
-}
-
-/// Requests for one `BrowserSiteList`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.browserSiteList`.
-public struct BrowserSiteListRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BrowserSiteList
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.browserSiteList",
-        model: BrowserSiteList.self,
-        children: [
-            .init("sharedCookies", "microsoft.graph.browserSharedCookie", collection: true),
-            .init("sites", "microsoft.graph.browserSite", collection: true),
-        ],
-        operations: [.init("publish", .post, response: .model(BrowserSiteList.self))]
-    )
-
-    /// `sharedCookies.request()` lists them; `sharedCookies("browserSharedCookie-id")` addresses one.
-    public var sharedCookies: CollectionRequestBuilder<BrowserSharedCookieRequestBuilder> {
-        .init(client: client, path: path.appending("sharedCookies"))
-    }
-
-    /// `sites.request()` lists them; `sites("browserSite-id")` addresses one.
-    public var sites: CollectionRequestBuilder<BrowserSiteRequestBuilder> {
-        .init(client: client, path: path.appending("sites"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.browserSiteList/publish` (POST).
-    public func publish(
-        revision: String,
-        sites: [BrowserSite],
-        sharedCookies: [BrowserSharedCookie]
-    ) -> OperationRequest<BrowserSiteList> {
-        var request = APIRequest(method: .post, path: path.appending("publish"))
-        var body = JSONObject()
-        body.set("revision", revision)
-        body.set("sites", sites)
-        body.set("sharedCookies", sharedCookies)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(BrowserSiteList.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.browserSiteListStatus`.
-public typealias BrowserSiteListStatus = OpenEnum<BrowserSiteListStatusValues>
-
-/// The values of `BrowserSiteListStatus` that the spec declares; others decode and re-encode too.
-public enum BrowserSiteListStatusValues: EnumValues {
-    public static let known: [String] = ["draft", "published", "pending", "unknownFutureValue"]
-}
-
-extension BrowserSiteListStatus {
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.browserSiteMergeType`.
-public typealias BrowserSiteMergeType = OpenEnum<BrowserSiteMergeTypeValues>
-
-/// The values of `BrowserSiteMergeType` that the spec declares; others decode and re-encode too.
-public enum BrowserSiteMergeTypeValues: EnumValues {
-    public static let known: [String] = ["noMerge", "default", "unknownFutureValue"]
-}
-
-extension BrowserSiteMergeType {
-    public static var noMerge: Self { Self(rawValue: "noMerge") }
-
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `BrowserSite`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.browserSite`.
-public struct BrowserSiteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BrowserSite
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.browserSite", model: BrowserSite.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.browserSiteStatus`.
-public typealias BrowserSiteStatus = OpenEnum<BrowserSiteStatusValues>
-
-/// The values of `BrowserSiteStatus` that the spec declares; others decode and re-encode too.
-public enum BrowserSiteStatusValues: EnumValues {
-    public static let known: [String] = [
-        "published",
-        "pendingAdd",
-        "pendingEdit",
-        "pendingDelete",
-        "unknownFutureValue",
-    ]
-}
-
-extension BrowserSiteStatus {
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var pendingAdd: Self { Self(rawValue: "pendingAdd") }
-
-    public static var pendingEdit: Self { Self(rawValue: "pendingEdit") }
-
-    public static var pendingDelete: Self { Self(rawValue: "pendingDelete") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.browserSiteTargetEnvironment`.
-public typealias BrowserSiteTargetEnvironment = OpenEnum<BrowserSiteTargetEnvironmentValues>
-
-/// The values of `BrowserSiteTargetEnvironment` that the spec declares; others decode and re-encode too.
-public enum BrowserSiteTargetEnvironmentValues: EnumValues {
-    public static let known: [String] = [
-        "internetExplorerMode",
-        "internetExplorer11",
-        "microsoftEdge",
-        "configurable",
-        "none",
-        "unknownFutureValue",
-    ]
-}
-
-extension BrowserSiteTargetEnvironment {
-    public static var internetExplorerMode: Self { Self(rawValue: "internetExplorerMode") }
-
-    public static var internetExplorer11: Self { Self(rawValue: "internetExplorer11") }
-
-    public static var microsoftEdge: Self { Self(rawValue: "microsoftEdge") }
-
-    public static var configurable: Self { Self(rawValue: "configurable") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BucketAggregationDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bucketaggregationdefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bucketAggregationDefinition`.
-public typealias BucketAggregationDefinition = Model<BucketAggregationDefinitionFields>
-
-/// The properties of a `BucketAggregationDefinition`, inherited ones included.
-public struct BucketAggregationDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bucketAggregationDefinition",
-        fields: BucketAggregationDefinitionFields()
-    )
-
-    public let isDescending: Field<Bool>
-    public let minimumCount: Field<Int32>
-    public let prefixFilter: Field<String>
-    public let ranges: Field<[BucketAggregationRange]>
-    public let sortBy: Field<BucketAggregationSortProperty>
-
-    private init() {
-        self.isDescending = Field("isDescending")
-        self.minimumCount = Field("minimumCount")
-        self.prefixFilter = Field("prefixFilter")
-        self.ranges = Field("ranges")
-        self.sortBy = Field("sortBy")
-    }
-}
-
-/// Its properties are listed in `BucketAggregationRangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bucketaggregationrange?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bucketAggregationRange`.
-public typealias BucketAggregationRange = Model<BucketAggregationRangeFields>
-
-/// The properties of a `BucketAggregationRange`, inherited ones included.
-public struct BucketAggregationRangeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bucketAggregationRange",
-        fields: BucketAggregationRangeFields()
-    )
-
-    public let from: Field<String>
-    public let to: Field<String>
-
-    private init() {
-        self.from = Field("from")
-        self.to = Field("to")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.bucketAggregationSortProperty`.
-public typealias BucketAggregationSortProperty = OpenEnum<BucketAggregationSortPropertyValues>
-
-/// The values of `BucketAggregationSortProperty` that the spec declares; others decode and re-encode too.
-public enum BucketAggregationSortPropertyValues: EnumValues {
-    public static let known: [String] = ["count", "keyAsString", "keyAsNumber", "unknownFutureValue"]
-}
-
-extension BucketAggregationSortProperty {
-    public static var count: Self { Self(rawValue: "count") }
-
-    public static var keyAsString: Self { Self(rawValue: "keyAsString") }
-
-    public static var keyAsNumber: Self { Self(rawValue: "keyAsNumber") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `BuildingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/building?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.building`.
-public typealias Building = Model<BuildingFields>
-
-/// The properties of a `Building`, inherited ones included.
-public struct BuildingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.building", base: Place.self, fields: BuildingFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let resourceLinks: Field<[ResourceLink]>
-    public let wifiState: Field<PlaceFeatureEnablement>
-
-    /// Present when the request expanded it (`expand("map")`).
-    public let map: Field<BuildingMap>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.resourceLinks = Field("resourceLinks")
-        self.wifiState = Field("wifiState")
-        self.map = Field("map")
-    }
-}
-
-/// Its properties are listed in `BuildingMapFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/buildingmap?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.buildingMap`.
-public typealias BuildingMap = Model<BuildingMapFields>
-
-/// The properties of a `BuildingMap`, inherited ones included.
-public struct BuildingMapFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.buildingMap",
-        base: BaseMapFeature.self,
-        fields: BuildingMapFields()
-    )
-
-    public let id: Field<String>
-    public let properties: Field<String>
-    public let placeId: Field<String>
-
-    /// Present when the request expanded it (`expand("footprints")`).
-    public let footprints: Field<[FootprintMap]>
-
-    /// Present when the request expanded it (`expand("levels")`).
-    public let levels: Field<[LevelMap]>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-        self.placeId = Field("placeId")
-        self.footprints = Field("footprints")
-        self.levels = Field("levels")
-    }
-}
-
-/// Requests for one `BuildingMap`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.buildingMap`.
-public struct BuildingMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BuildingMap
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.buildingMap",
-        model: BuildingMap.self,
-        children: [
-            .init("footprints", "microsoft.graph.footprintMap", collection: true),
-            .init("levels", "microsoft.graph.levelMap", collection: true),
-        ]
-    )
-
-    /// `footprints.request()` lists them; `footprints("footprintMap-id")` addresses one.
-    public var footprints: CollectionRequestBuilder<FootprintMapRequestBuilder> {
-        .init(client: client, path: path.appending("footprints"))
-    }
-
-    /// `levels.request()` lists them; `levels("levelMap-id")` addresses one.
-    public var levels: CollectionRequestBuilder<LevelMapRequestBuilder> {
-        .init(client: client, path: path.appending("levels"))
-    }
-}
-
-/// Requests for one `Building`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.building`.
-public struct BuildingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Building
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.building",
-        model: Building.self,
-        children: [
-            .init("checkIns", "microsoft.graph.checkInClaim", collection: true),
-            .init("map", "microsoft.graph.buildingMap", collection: false),
-        ],
-        operations: [
-            .init("ingestMapFile", .post),
-            .init("descendants", .get, response: .collection(.model(Place.self))),
-        ]
-    )
-
-    /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
-    public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
-        .init(client: client, path: path.appending("checkIns"))
-    }
-
-    public var map: BuildingMapRequestBuilder { .init(client: client, path: path.appending("map")) }
-
-    /// - Remark: Generated from `microsoft.graph.building/ingestMapFile` (POST).
-    public func ingestMapFile(file: String, importSetting: ImportBuildingMapSetting) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("ingestMapFile"))
-        var body = JSONObject()
-        body.set("file", file)
-        body.set("importSetting", importSetting)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.building/descendants` (GET).
-    public func descendants() -> CollectionRequest<Place> {
-        let request = APIRequest(method: .get, path: path.appending(function: "descendants", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `BuiltInIdentityProviderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/builtinidentityprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.builtInIdentityProvider`.
-public typealias BuiltInIdentityProvider = Model<BuiltInIdentityProviderFields>
-
-/// The properties of a `BuiltInIdentityProvider`, inherited ones included.
-public struct BuiltInIdentityProviderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.builtInIdentityProvider",
-        base: IdentityProviderBase.self,
-        fields: BuiltInIdentityProviderFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let identityProviderType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.identityProviderType = Field("identityProviderType")
-    }
-}
-
-/// Requests for one `BuiltInIdentityProvider`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.builtInIdentityProvider`.
-public struct BuiltInIdentityProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BuiltInIdentityProvider
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.builtInIdentityProvider",
-        model: BuiltInIdentityProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == BuiltInIdentityProviderRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.builtInIdentityProvider/availableProviderTypes` (GET).
-    public func availableProviderTypes() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// Its properties are listed in `BulkUploadFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bulkupload?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bulkUpload`.
-public typealias BulkUpload = Model<BulkUploadFields>
-
-/// The properties of a `BulkUpload`, inherited ones included.
-public struct BulkUploadFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bulkUpload", base: Entity.self, fields: BulkUploadFields())
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `BulkUpload`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.bulkUpload`.
-public struct BulkUploadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BulkUpload
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bulkUpload", model: BulkUpload.self)
-}
-
-/// Its properties are listed in `BundleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/bundle?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.bundle`.
-public typealias Bundle = Model<BundleFields>
-
-/// The properties of a `Bundle`, inherited ones included.
-public struct BundleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bundle", fields: BundleFields())
-    public let album: Field<Album>
-    public let childCount: Field<Int32>
-
-    private init() {
-        self.album = Field("album")
-        self.childCount = Field("childCount")
-    }
-}
-
-/// Its properties are listed in `CaPoliciesDeletableRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/capoliciesdeletableroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.caPoliciesDeletableRoot`.
-public typealias CaPoliciesDeletableRoot = Model<CaPoliciesDeletableRootFields>
-
-/// The properties of a `CaPoliciesDeletableRoot`, inherited ones included.
-public struct CaPoliciesDeletableRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.caPoliciesDeletableRoot",
-        base: Entity.self,
-        fields: CaPoliciesDeletableRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("namedLocations")`).
-    public let namedLocations: Field<[NamedLocation]>
-
-    /// Present when the request expanded it (`expand("policies")`).
-    public let policies: Field<[ConditionalAccessPolicy]>
-
-    private init() {
-        self.id = Field("id")
-        self.namedLocations = Field("namedLocations")
-        self.policies = Field("policies")
-    }
-}
-
-/// Requests for one `CaPoliciesDeletableRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.caPoliciesDeletableRoot`.
-public struct CaPoliciesDeletableRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CaPoliciesDeletableRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.caPoliciesDeletableRoot",
-        model: CaPoliciesDeletableRoot.self,
-        children: [
-            .init("namedLocations", "microsoft.graph.namedLocation", collection: true),
-            .init("policies", "microsoft.graph.conditionalAccessPolicy", collection: true),
-        ]
-    )
-
-    /// `namedLocations.request()` lists them; `namedLocations("namedLocation-id")` addresses one.
-    public var namedLocations: CollectionRequestBuilder<NamedLocationRequestBuilder> {
-        .init(client: client, path: path.appending("namedLocations"))
-    }
-
-    /// `policies.request()` lists them; `policies("conditionalAccessPolicy-id")` addresses one.
-    public var policies: CollectionRequestBuilder<ConditionalAccessPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("policies"))
-    }
-}
-
-/// Its properties are listed in `CalculatedColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calculatedcolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.calculatedColumn`.
-public typealias CalculatedColumn = Model<CalculatedColumnFields>
-
-/// The properties of a `CalculatedColumn`, inherited ones included.
-public struct CalculatedColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.calculatedColumn", fields: CalculatedColumnFields())
-    public let format: Field<String>
-    public let formula: Field<String>
-    public let outputType: Field<String>
-
-    private init() {
-        self.format = Field("format")
-        self.formula = Field("formula")
-        self.outputType = Field("outputType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.calendarColor`.
-public typealias CalendarColor = OpenEnum<CalendarColorValues>
-
-/// The values of `CalendarColor` that the spec declares; others decode and re-encode too.
-public enum CalendarColorValues: EnumValues {
-    public static let known: [String] = [
-        "auto",
-        "lightBlue",
-        "lightGreen",
-        "lightOrange",
-        "lightGray",
-        "lightYellow",
-        "lightTeal",
-        "lightPink",
-        "lightBrown",
-        "lightRed",
-        "maxColor",
-    ]
-}
-
-extension CalendarColor {
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    public static var lightBlue: Self { Self(rawValue: "lightBlue") }
-
-    public static var lightGreen: Self { Self(rawValue: "lightGreen") }
-
-    public static var lightOrange: Self { Self(rawValue: "lightOrange") }
-
-    public static var lightGray: Self { Self(rawValue: "lightGray") }
-
-    public static var lightYellow: Self { Self(rawValue: "lightYellow") }
-
-    public static var lightTeal: Self { Self(rawValue: "lightTeal") }
-
-    public static var lightPink: Self { Self(rawValue: "lightPink") }
-
-    public static var lightBrown: Self { Self(rawValue: "lightBrown") }
-
-    public static var lightRed: Self { Self(rawValue: "lightRed") }
-
-    public static var maxColor: Self { Self(rawValue: "maxColor") }
-}
-
-/// Its properties are listed in `CalendarGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendargroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.calendarGroup`.
-public typealias CalendarGroup = Model<CalendarGroupFields>
-
-/// The properties of a `CalendarGroup`, inherited ones included.
-public struct CalendarGroupFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.calendarGroup",
-        base: Entity.self,
-        fields: CalendarGroupFields()
-    )
-
-    public let id: Field<String>
-    public let changeKey: Field<String>
-    public let classId: Field<String>
-    public let name: Field<String>
-
-    /// Present when the request expanded it (`expand("calendars")`).
-    public let calendars: Field<[OutlookCalendar]>
-
-    private init() {
-        self.id = Field("id")
-        self.changeKey = Field("changeKey")
-        self.classId = Field("classId")
-        self.name = Field("name")
-        self.calendars = Field("calendars")
-    }
-}
-
-/// Requests for one `CalendarGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.calendarGroup`.
-public struct CalendarGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CalendarGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.calendarGroup",
-        model: CalendarGroup.self,
-        children: [.init("calendars", "microsoft.graph.calendar", collection: true)]
-    )
-
-    /// `calendars.request()` lists them; `calendars("calendar-id")` addresses one.
-    public var calendars: CollectionRequestBuilder<OutlookCalendarRequestBuilder> {
-        .init(client: client, path: path.appending("calendars"))
-    }
-}
-
-/// Its properties are listed in `CalendarPermissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendarpermission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.calendarPermission`.
-public typealias CalendarPermission = Model<CalendarPermissionFields>
-
-/// The properties of a `CalendarPermission`, inherited ones included.
-public struct CalendarPermissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.calendarPermission",
-        base: Entity.self,
-        fields: CalendarPermissionFields()
-    )
-
-    public let id: Field<String>
-    public let allowedRoles: Field<[CalendarRoleType]>
-    public let emailAddress: Field<EmailAddress>
-    public let isInsideOrganization: Field<Bool>
-    public let isRemovable: Field<Bool>
-    public let role: Field<CalendarRoleType>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedRoles = Field("allowedRoles")
-        self.emailAddress = Field("emailAddress")
-        self.isInsideOrganization = Field("isInsideOrganization")
-        self.isRemovable = Field("isRemovable")
-        self.role = Field("role")
-    }
-}
-
-/// Requests for one `CalendarPermission`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.calendarPermission`.
-public struct CalendarPermissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CalendarPermission
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.calendarPermission", model: CalendarPermission.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.calendarRoleType`.
-public typealias CalendarRoleType = OpenEnum<CalendarRoleTypeValues>
-
-/// The values of `CalendarRoleType` that the spec declares; others decode and re-encode too.
-public enum CalendarRoleTypeValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "freeBusyRead",
-        "limitedRead",
-        "read",
-        "write",
-        "delegateWithoutPrivateEventAccess",
-        "delegateWithPrivateEventAccess",
-        "custom",
-    ]
-}
-
-extension CalendarRoleType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var freeBusyRead: Self { Self(rawValue: "freeBusyRead") }
-
-    public static var limitedRead: Self { Self(rawValue: "limitedRead") }
-
-    public static var read: Self { Self(rawValue: "read") }
-
-    public static var write: Self { Self(rawValue: "write") }
-
-    public static var delegateWithoutPrivateEventAccess: Self { Self(rawValue: "delegateWithoutPrivateEventAccess") }
-
-    public static var delegateWithPrivateEventAccess: Self { Self(rawValue: "delegateWithPrivateEventAccess") }
-
-    public static var custom: Self { Self(rawValue: "custom") }
-}
-
-/// - Remark: Generated from `microsoft.graph.calendarSharingAction`.
-public typealias CalendarSharingAction = OpenEnum<CalendarSharingActionValues>
-
-/// The values of `CalendarSharingAction` that the spec declares; others decode and re-encode too.
-public enum CalendarSharingActionValues: EnumValues {
-    public static let known: [String] = ["accept", "acceptAndViewCalendar", "viewCalendar", "addThisCalendar"]
-}
-
-extension CalendarSharingAction {
-    public static var accept: Self { Self(rawValue: "accept") }
-
-    public static var acceptAndViewCalendar: Self { Self(rawValue: "acceptAndViewCalendar") }
-
-    public static var viewCalendar: Self { Self(rawValue: "viewCalendar") }
-
-    public static var addThisCalendar: Self { Self(rawValue: "addThisCalendar") }
-}
-
-/// - Remark: Generated from `microsoft.graph.calendarSharingActionImportance`.
-public typealias CalendarSharingActionImportance = OpenEnum<CalendarSharingActionImportanceValues>
-
-/// The values of `CalendarSharingActionImportance` that the spec declares; others decode and re-encode too.
-public enum CalendarSharingActionImportanceValues: EnumValues {
-    public static let known: [String] = ["primary", "secondary"]
-}
-
-extension CalendarSharingActionImportance {
-    public static var primary: Self { Self(rawValue: "primary") }
-
-    public static var secondary: Self { Self(rawValue: "secondary") }
-}
-
-/// - Remark: Generated from `microsoft.graph.calendarSharingActionType`.
-public typealias CalendarSharingActionType = OpenEnum<CalendarSharingActionTypeValues>
-
-/// The values of `CalendarSharingActionType` that the spec declares; others decode and re-encode too.
-public enum CalendarSharingActionTypeValues: EnumValues {
-    public static let known: [String] = ["accept"]
-}
-
-extension CalendarSharingActionType {
-    public static var accept: Self { Self(rawValue: "accept") }
-}
-
-/// Its properties are listed in `CalendarSharingMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendarsharingmessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.calendarSharingMessage`.
-public typealias CalendarSharingMessage = Model<CalendarSharingMessageFields>
-
-/// The properties of a `CalendarSharingMessage`, inherited ones included.
-public struct CalendarSharingMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.calendarSharingMessage",
-        base: Message.self,
-        fields: CalendarSharingMessageFields()
-    )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    public let canAccept: Field<Bool>
-    public let sharingMessageAction: Field<CalendarSharingMessageAction>
-    public let sharingMessageActions: Field<[CalendarSharingMessageAction]>
-    public let suggestedCalendarName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-        self.canAccept = Field("canAccept")
-        self.sharingMessageAction = Field("sharingMessageAction")
-        self.sharingMessageActions = Field("sharingMessageActions")
-        self.suggestedCalendarName = Field("suggestedCalendarName")
-    }
-}
-
-/// Its properties are listed in `CalendarSharingMessageActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendarsharingmessageaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.calendarSharingMessageAction`.
-public typealias CalendarSharingMessageAction = Model<CalendarSharingMessageActionFields>
-
-/// The properties of a `CalendarSharingMessageAction`, inherited ones included.
-public struct CalendarSharingMessageActionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.calendarSharingMessageAction",
-        fields: CalendarSharingMessageActionFields()
-    )
-
-    public let action: Field<CalendarSharingAction>
-    public let actionType: Field<CalendarSharingActionType>
-    public let importance: Field<CalendarSharingActionImportance>
-
-    private init() {
-        self.action = Field("action")
-        self.actionType = Field("actionType")
-        self.importance = Field("importance")
-    }
-}
-
-/// Requests for one `CalendarSharingMessage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.calendarSharingMessage`.
-public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CalendarSharingMessage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.calendarSharingMessage",
-        model: CalendarSharingMessage.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("accept", .post, response: .model(OutlookCalendar.self)),
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
-    public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/accept` (POST).
-    public func accept() -> OperationRequest<OutlookCalendar> {
-        let request = APIRequest(method: .post, path: path.appending("accept"))
-        return OperationRequest(client: client, request: request, decoder: .model(OutlookCalendar.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/copy` (POST).
-    public func copy(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("copy"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/createForward` (POST).
-    public func createForward(
-        toRecipients: [Recipient],
-        message: Message,
-        comment: String
-    ) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createForward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/createReply` (POST).
-    public func createReply(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/createReplyAll` (POST).
-    public func createReplyAll(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReplyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/forward` (POST).
-    public func forward(toRecipients: [Recipient], message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("forward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/move` (POST).
-    public func move(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("move"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/reply` (POST).
-    public func reply(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("reply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/replyAll` (POST).
-    public func replyAll(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("replyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/send` (POST).
-    public func send() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("send"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == CalendarSharingMessageRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/delta` (GET).
-    public func delta() -> CollectionRequest<Message> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `CallFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/call?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.call`.
-public typealias Call = Model<CallFields>
-
-/// The properties of a `Call`, inherited ones included.
-public struct CallFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.call", base: Entity.self, fields: CallFields())
-    public let id: Field<String>
-    public let callbackUri: Field<String>
-    public let callChainId: Field<String>
-    public let callOptions: Field<CallOptions>
-    public let callRoutes: Field<[CallRoute]>
-    public let chatInfo: Field<ChatInfo>
-    public let direction: Field<CallDirection>
-    public let incomingContext: Field<IncomingContext>
-    public let mediaConfig: Field<MediaConfig>
-    public let mediaState: Field<CallMediaState>
-    public let meetingInfo: Field<MeetingInfo>
-    public let myParticipantId: Field<String>
-    public let requestedModalities: Field<[Modality]>
-    public let resultInfo: Field<ResultInfo>
-    public let source: Field<ParticipantInfo>
-    public let state: Field<CallState>
-    public let subject: Field<String>
-    public let targets: Field<[InvitationParticipantInfo]>
-    public let tenantId: Field<String>
-    public let toneInfo: Field<ToneInfo>
-    public let transcription: Field<CallTranscriptionInfo>
-
-    /// Present when the request expanded it (`expand("audioRoutingGroups")`).
-    public let audioRoutingGroups: Field<[AudioRoutingGroup]>
-
-    /// Present when the request expanded it (`expand("contentSharingSessions")`).
-    public let contentSharingSessions: Field<[ContentSharingSession]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[CommsOperation]>
-
-    /// Present when the request expanded it (`expand("participants")`).
-    public let participants: Field<[Participant]>
-
-    private init() {
-        self.id = Field("id")
-        self.callbackUri = Field("callbackUri")
-        self.callChainId = Field("callChainId")
-        self.callOptions = Field("callOptions")
-        self.callRoutes = Field("callRoutes")
-        self.chatInfo = Field("chatInfo")
-        self.direction = Field("direction")
-        self.incomingContext = Field("incomingContext")
-        self.mediaConfig = Field("mediaConfig")
-        self.mediaState = Field("mediaState")
-        self.meetingInfo = Field("meetingInfo")
-        self.myParticipantId = Field("myParticipantId")
-        self.requestedModalities = Field("requestedModalities")
-        self.resultInfo = Field("resultInfo")
-        self.source = Field("source")
-        self.state = Field("state")
-        self.subject = Field("subject")
-        self.targets = Field("targets")
-        self.tenantId = Field("tenantId")
-        self.toneInfo = Field("toneInfo")
-        self.transcription = Field("transcription")
-        self.audioRoutingGroups = Field("audioRoutingGroups")
-        self.contentSharingSessions = Field("contentSharingSessions")
-        self.operations = Field("operations")
-        self.participants = Field("participants")
-    }
-}
-
-/// Its properties are listed in `CallAiInsightFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callaiinsight?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callAiInsight`.
-public typealias CallAiInsight = Model<CallAiInsightFields>
-
-/// The properties of a `CallAiInsight`, inherited ones included.
-public struct CallAiInsightFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callAiInsight",
-        base: Entity.self,
-        fields: CallAiInsightFields()
-    )
-
-    public let id: Field<String>
-    public let actionItems: Field<[ActionItem]>
-    public let callId: Field<String>
-    public let contentCorrelationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let endDateTime: Field<Date>
-    public let meetingNotes: Field<[MeetingNote]>
-    public let viewpoint: Field<CallAiInsightViewPoint>
-
-    private init() {
-        self.id = Field("id")
-        self.actionItems = Field("actionItems")
-        self.callId = Field("callId")
-        self.contentCorrelationId = Field("contentCorrelationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.endDateTime = Field("endDateTime")
-        self.meetingNotes = Field("meetingNotes")
-        self.viewpoint = Field("viewpoint")
-    }
-}
-
-/// Requests for one `CallAiInsight`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callAiInsight`.
-public struct CallAiInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallAiInsight
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.callAiInsight", model: CallAiInsight.self)
-}
-
-/// Its properties are listed in `CallAiInsightViewPointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callaiinsightviewpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callAiInsightViewPoint`.
-public typealias CallAiInsightViewPoint = Model<CallAiInsightViewPointFields>
-
-/// The properties of a `CallAiInsightViewPoint`, inherited ones included.
-public struct CallAiInsightViewPointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callAiInsightViewPoint",
-        fields: CallAiInsightViewPointFields()
-    )
-
-    public let mentionEvents: Field<[MentionEvent]>
-
-    private init() {
-        self.mentionEvents = Field("mentionEvents")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callDirection`.
-public typealias CallDirection = OpenEnum<CallDirectionValues>
-
-/// The values of `CallDirection` that the spec declares; others decode and re-encode too.
-public enum CallDirectionValues: EnumValues {
-    public static let known: [String] = ["incoming", "outgoing"]
-}
-
-extension CallDirection {
-    public static var incoming: Self { Self(rawValue: "incoming") }
-
-    public static var outgoing: Self { Self(rawValue: "outgoing") }
-}
-
-/// Its properties are listed in `CallEndedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callendedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callEndedEventMessageDetail`.
-public typealias CallEndedEventMessageDetail = Model<CallEndedEventMessageDetailFields>
-
-/// The properties of a `CallEndedEventMessageDetail`, inherited ones included.
-public struct CallEndedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callEndedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: CallEndedEventMessageDetailFields()
-    )
-
-    public let callDuration: Field<String>
-    public let callEventType: Field<TeamworkCallEventType>
-    public let callId: Field<String>
-    public let callParticipants: Field<[CallParticipantInfo]>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.callDuration = Field("callDuration")
-        self.callEventType = Field("callEventType")
-        self.callId = Field("callId")
-        self.callParticipants = Field("callParticipants")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Its properties are listed in `CallEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callEvent`.
-public typealias CallEvent = Model<CallEventFields>
-
-/// The properties of a `CallEvent`, inherited ones included.
-public struct CallEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callEvent",
-        base: Entity.self,
-        derived: [EmergencyCallEvent.self],
-        fields: CallEventFields()
-    )
-
-    public let id: Field<String>
-    public let callEventType: Field<CallEventType>
-    public let eventDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("participants")`).
-    public let participants: Field<[Participant]>
-
-    private init() {
-        self.id = Field("id")
-        self.callEventType = Field("callEventType")
-        self.eventDateTime = Field("eventDateTime")
-        self.participants = Field("participants")
-    }
-}
-
-/// Requests for one `CallEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callEvent`.
-public struct CallEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callEvent",
-        model: CallEvent.self,
-        children: [.init("participants", "microsoft.graph.participant", collection: true)]
-    )
-
-    /// `participants.request()` lists them; `participants("participant-id")` addresses one.
-    public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
-        .init(client: client, path: path.appending("participants"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callEventType`.
-public typealias CallEventType = OpenEnum<CallEventTypeValues>
-
-/// The values of `CallEventType` that the spec declares; others decode and re-encode too.
-public enum CallEventTypeValues: EnumValues {
-    public static let known: [String] = ["callStarted", "callEnded", "unknownFutureValue", "rosterUpdated"]
-}
-
-extension CallEventType {
-    public static var callStarted: Self { Self(rawValue: "callStarted") }
-
-    public static var callEnded: Self { Self(rawValue: "callEnded") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var rosterUpdated: Self { Self(rawValue: "rosterUpdated") }
-}
-
-/// Its properties are listed in `CallMediaStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callmediastate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callMediaState`.
-public typealias CallMediaState = Model<CallMediaStateFields>
-
-/// The properties of a `CallMediaState`, inherited ones included.
-public struct CallMediaStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.callMediaState", fields: CallMediaStateFields())
-    public let audio: Field<MediaState>
-
-    private init() {
-        self.audio = Field("audio")
-    }
-}
-
-/// Its properties are listed in `CallOptionsFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calloptions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callOptions`.
-public typealias CallOptions = Model<CallOptionsFields>
-
-/// The properties of a `CallOptions`, inherited ones included.
-public struct CallOptionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callOptions",
-        derived: [IncomingCallOptions.self, OutgoingCallOptions.self],
-        fields: CallOptionsFields()
-    )
-
-    public let hideBotAfterEscalation: Field<Bool>
-    public let isContentSharingNotificationEnabled: Field<Bool>
-    public let isDeltaRosterEnabled: Field<Bool>
-    public let isInteractiveRosterEnabled: Field<Bool>
-
-    private init() {
-        self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
-        self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
-        self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
-        self.isInteractiveRosterEnabled = Field("isInteractiveRosterEnabled")
-    }
-}
-
-/// Its properties are listed in `CallParticipantInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callparticipantinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callParticipantInfo`.
-public typealias CallParticipantInfo = Model<CallParticipantInfoFields>
-
-/// The properties of a `CallParticipantInfo`, inherited ones included.
-public struct CallParticipantInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.callParticipantInfo", fields: CallParticipantInfoFields())
-    public let participant: Field<IdentitySet>
-
-    private init() {
-        self.participant = Field("participant")
-    }
-}
-
-/// Its properties are listed in `CallRecordingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecording?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecording`.
-public typealias CallRecording = Model<CallRecordingFields>
-
-/// The properties of a `CallRecording`, inherited ones included.
-public struct CallRecordingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecording",
-        base: Entity.self,
-        fields: CallRecordingFields()
-    )
-
-    public let id: Field<String>
-    public let callId: Field<String>
-    public let contentCorrelationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let endDateTime: Field<Date>
-    public let meetingId: Field<String>
-    public let meetingOrganizer: Field<IdentitySet>
-    public let recordingContentUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.callId = Field("callId")
-        self.contentCorrelationId = Field("contentCorrelationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.endDateTime = Field("endDateTime")
-        self.meetingId = Field("meetingId")
-        self.meetingOrganizer = Field("meetingOrganizer")
-        self.recordingContentUrl = Field("recordingContentUrl")
-    }
-}
-
-/// Its properties are listed in `CallRecordingEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecordingeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecordingEventMessageDetail`.
-public typealias CallRecordingEventMessageDetail = Model<CallRecordingEventMessageDetailFields>
-
-/// The properties of a `CallRecordingEventMessageDetail`, inherited ones included.
-public struct CallRecordingEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecordingEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: CallRecordingEventMessageDetailFields()
-    )
-
-    public let callId: Field<String>
-    public let callRecordingDisplayName: Field<String>
-    public let callRecordingDuration: Field<String>
-    public let callRecordingStatus: Field<CallRecordingStatus>
-    public let callRecordingUrl: Field<String>
-    public let initiator: Field<IdentitySet>
-    public let meetingOrganizer: Field<IdentitySet>
-
-    private init() {
-        self.callId = Field("callId")
-        self.callRecordingDisplayName = Field("callRecordingDisplayName")
-        self.callRecordingDuration = Field("callRecordingDuration")
-        self.callRecordingStatus = Field("callRecordingStatus")
-        self.callRecordingUrl = Field("callRecordingUrl")
-        self.initiator = Field("initiator")
-        self.meetingOrganizer = Field("meetingOrganizer")
-    }
-}
-
-/// Requests for one `CallRecording`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callRecording`.
-public struct CallRecordingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecording
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecording",
-        model: CallRecording.self,
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallRecording.self)))]
-    )
-
-    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
-    public var content: StreamRequestBuilder<CallRecording> { .init(client: client, path: path.appending("content")) }
-}
-
-extension CollectionRequestBuilder where Item == CallRecordingRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.callRecording/delta` (GET).
-    public func delta() -> CollectionRequest<CallRecording> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecordingStatus`.
-public typealias CallRecordingStatus = OpenEnum<CallRecordingStatusValues>
-
-/// The values of `CallRecordingStatus` that the spec declares; others decode and re-encode too.
-public enum CallRecordingStatusValues: EnumValues {
-    public static let known: [String] = ["success", "failure", "initial", "chunkFinished", "unknownFutureValue"]
-}
-
-extension CallRecordingStatus {
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var initial: Self { Self(rawValue: "initial") }
-
-    public static var chunkFinished: Self { Self(rawValue: "chunkFinished") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallRecordsAdministrativeUnitInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-administrativeunitinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.administrativeUnitInfo`.
-public typealias CallRecordsAdministrativeUnitInfo = Model<CallRecordsAdministrativeUnitInfoFields>
-
-/// The properties of a `CallRecordsAdministrativeUnitInfo`, inherited ones included.
-public struct CallRecordsAdministrativeUnitInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.administrativeUnitInfo",
-        fields: CallRecordsAdministrativeUnitInfoFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.audioCodec`.
-public typealias CallRecordsAudioCodec = OpenEnum<CallRecordsAudioCodecValues>
-
-/// The values of `CallRecordsAudioCodec` that the spec declares; others decode and re-encode too.
-public enum CallRecordsAudioCodecValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "invalid",
-        "cn",
-        "pcma",
-        "pcmu",
-        "amrWide",
-        "g722",
-        "g7221",
-        "g7221c",
-        "g729",
-        "multiChannelAudio",
-        "muchv2",
-        "opus",
-        "satin",
-        "satinFullband",
-        "rtAudio8",
-        "rtAudio16",
-        "silk",
-        "silkNarrow",
-        "silkWide",
-        "siren",
-        "xmsRta",
-        "unknownFutureValue",
-    ]
-}
-
-extension CallRecordsAudioCodec {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var invalid: Self { Self(rawValue: "invalid") }
-
-    public static var cn: Self { Self(rawValue: "cn") }
-
-    public static var pcma: Self { Self(rawValue: "pcma") }
-
-    public static var pcmu: Self { Self(rawValue: "pcmu") }
-
-    public static var amrWide: Self { Self(rawValue: "amrWide") }
-
-    public static var g722: Self { Self(rawValue: "g722") }
-
-    public static var g7221: Self { Self(rawValue: "g7221") }
-
-    public static var g7221c: Self { Self(rawValue: "g7221c") }
-
-    public static var g729: Self { Self(rawValue: "g729") }
-
-    public static var multiChannelAudio: Self { Self(rawValue: "multiChannelAudio") }
-
-    public static var muchv2: Self { Self(rawValue: "muchv2") }
-
-    public static var opus: Self { Self(rawValue: "opus") }
-
-    public static var satin: Self { Self(rawValue: "satin") }
-
-    public static var satinFullband: Self { Self(rawValue: "satinFullband") }
-
-    public static var rtAudio8: Self { Self(rawValue: "rtAudio8") }
-
-    public static var rtAudio16: Self { Self(rawValue: "rtAudio16") }
-
-    public static var silk: Self { Self(rawValue: "silk") }
-
-    public static var silkNarrow: Self { Self(rawValue: "silkNarrow") }
-
-    public static var silkWide: Self { Self(rawValue: "silkWide") }
-
-    public static var siren: Self { Self(rawValue: "siren") }
-
-    public static var xmsRta: Self { Self(rawValue: "xmsRta") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallRecordsCallRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-callrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.callRecord`.
-public typealias CallRecordsCallRecord = Model<CallRecordsCallRecordFields>
-
-/// The properties of a `CallRecordsCallRecord`, inherited ones included.
-public struct CallRecordsCallRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.callRecord",
-        base: Entity.self,
-        fields: CallRecordsCallRecordFields()
-    )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let joinWebUrl: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let modalities: Field<[CallRecordsModality]>
-    public let organizer: Field<IdentitySet>
-    public let participants: Field<[IdentitySet]>
-    public let startDateTime: Field<Date>
-    public let type: Field<CallRecordsCallType>
-    public let version: Field<Int64>
-
-    /// Present when the request expanded it (`expand("organizer_v2")`).
-    public let organizerV2: Field<CallRecordsOrganizer>
-
-    /// Present when the request expanded it (`expand("participants_v2")`).
-    public let participantsV2: Field<[CallRecordsParticipant]>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[CallRecordsSession]>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.modalities = Field("modalities")
-        self.organizer = Field("organizer")
-        self.participants = Field("participants")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.version = Field("version")
-        self.organizerV2 = Field("organizer_v2")
-        self.participantsV2 = Field("participants_v2")
-        self.sessions = Field("sessions")
-    }
-}
-
-/// Requests for one `CallRecordsCallRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callRecords.callRecord`.
-public struct CallRecordsCallRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsCallRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecords.callRecord",
-        model: CallRecordsCallRecord.self,
-        children: [
-            .init("organizer_v2", "microsoft.graph.callRecords.organizer", collection: false),
-            .init("participants_v2", "microsoft.graph.callRecords.participant", collection: true),
-            .init("sessions", "microsoft.graph.callRecords.session", collection: true),
-        ],
-        operations: [
-            .init(
-                "getDirectRoutingCalls",
-                .get,
-                path: "microsoft.graph.callRecords.getDirectRoutingCalls",
-                onCollection: true,
-                response: .collection(.model(CallRecordsDirectRoutingLogRow.self))
-            ),
-            .init(
-                "getPstnCalls",
-                .get,
-                path: "microsoft.graph.callRecords.getPstnCalls",
-                onCollection: true,
-                response: .collection(.model(CallRecordsPstnCallLogRow.self))
-            ),
-        ]
-    )
-
-    public var organizerV2: CallRecordsOrganizerRequestBuilder {
-        .init(client: client, path: path.appending("organizer_v2"))
-    }
-
-    /// `participantsV2.request()` lists them; `participantsV2("participant-id")` addresses one.
-    public var participantsV2: CollectionRequestBuilder<CallRecordsParticipantRequestBuilder> {
-        .init(client: client, path: path.appending("participants_v2"))
-    }
-
-    /// `sessions.request()` lists them; `sessions("session-id")` addresses one.
-    public var sessions: CollectionRequestBuilder<CallRecordsSessionRequestBuilder> {
-        .init(client: client, path: path.appending("sessions"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == CallRecordsCallRecordRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.callRecords.callRecord/getDirectRoutingCalls` (GET).
-    public func getDirectRoutingCalls(
-        fromDateTime: Date,
-        toDateTime: Date
-    ) -> CollectionRequest<CallRecordsDirectRoutingLogRow> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.callRecords.getDirectRoutingCalls",
-                parameters: [
-                    ("fromDateTime", ODataLiteral(json: fromDateTime)),
-                    ("toDateTime", ODataLiteral(json: toDateTime)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.callRecords.callRecord/getPstnCalls` (GET).
-    public func getPstnCalls(fromDateTime: Date, toDateTime: Date) -> CollectionRequest<CallRecordsPstnCallLogRow> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.callRecords.getPstnCalls",
-                parameters: [
-                    ("fromDateTime", ODataLiteral(json: fromDateTime)),
-                    ("toDateTime", ODataLiteral(json: toDateTime)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.callType`.
-public typealias CallRecordsCallType = OpenEnum<CallRecordsCallTypeValues>
-
-/// The values of `CallRecordsCallType` that the spec declares; others decode and re-encode too.
-public enum CallRecordsCallTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "groupCall", "peerToPeer", "unknownFutureValue"]
-}
-
-extension CallRecordsCallType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var groupCall: Self { Self(rawValue: "groupCall") }
-
-    public static var peerToPeer: Self { Self(rawValue: "peerToPeer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.clientPlatform`.
-public typealias CallRecordsClientPlatform = OpenEnum<CallRecordsClientPlatformValues>
-
-/// The values of `CallRecordsClientPlatform` that the spec declares; others decode and re-encode too.
-public enum CallRecordsClientPlatformValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "windows",
-        "macOS",
-        "iOS",
-        "android",
-        "web",
-        "ipPhone",
-        "roomSystem",
-        "surfaceHub",
-        "holoLens",
-        "unknownFutureValue",
-    ]
-}
-
-extension CallRecordsClientPlatform {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var windows: Self { Self(rawValue: "windows") }
-
-    public static var macOS: Self { Self(rawValue: "macOS") }
-
-    public static var iOS: Self { Self(rawValue: "iOS") }
-
-    public static var android: Self { Self(rawValue: "android") }
-
-    public static var web: Self { Self(rawValue: "web") }
-
-    public static var ipPhone: Self { Self(rawValue: "ipPhone") }
-
-    public static var roomSystem: Self { Self(rawValue: "roomSystem") }
-
-    public static var surfaceHub: Self { Self(rawValue: "surfaceHub") }
-
-    public static var holoLens: Self { Self(rawValue: "holoLens") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallRecordsClientUserAgentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-clientuseragent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.clientUserAgent`.
-public typealias CallRecordsClientUserAgent = Model<CallRecordsClientUserAgentFields>
-
-/// The properties of a `CallRecordsClientUserAgent`, inherited ones included.
-public struct CallRecordsClientUserAgentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.clientUserAgent",
-        base: CallRecordsUserAgent.self,
-        fields: CallRecordsClientUserAgentFields()
-    )
-
-    public let applicationVersion: Field<String>
-    public let headerValue: Field<String>
-    public let azureADAppId: Field<String>
-    public let communicationServiceId: Field<String>
-    public let platform: Field<CallRecordsClientPlatform>
-    public let productFamily: Field<CallRecordsProductFamily>
-
-    private init() {
-        self.applicationVersion = Field("applicationVersion")
-        self.headerValue = Field("headerValue")
-        self.azureADAppId = Field("azureADAppId")
-        self.communicationServiceId = Field("communicationServiceId")
-        self.platform = Field("platform")
-        self.productFamily = Field("productFamily")
-    }
-}
-
-/// Its properties are listed in `CallRecordsDeviceInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-deviceinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.deviceInfo`.
-public typealias CallRecordsDeviceInfo = Model<CallRecordsDeviceInfoFields>
-
-/// The properties of a `CallRecordsDeviceInfo`, inherited ones included.
-public struct CallRecordsDeviceInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.deviceInfo",
-        fields: CallRecordsDeviceInfoFields()
-    )
-    public let captureDeviceDriver: Field<String>
-    public let captureDeviceName: Field<String>
-    public let captureNotFunctioningEventRatio: Field<Float>
-    public let cpuInsufficentEventRatio: Field<Float>
-    public let deviceClippingEventRatio: Field<Float>
-    public let deviceGlitchEventRatio: Field<Float>
-    public let howlingEventCount: Field<Int32>
-    public let initialSignalLevelRootMeanSquare: Field<Float>
-    public let lowSpeechLevelEventRatio: Field<Float>
-    public let lowSpeechToNoiseEventRatio: Field<Float>
-    public let micGlitchRate: Field<Float>
-    public let receivedNoiseLevel: Field<Int32>
-    public let receivedSignalLevel: Field<Int32>
-    public let renderDeviceDriver: Field<String>
-    public let renderDeviceName: Field<String>
-    public let renderMuteEventRatio: Field<Float>
-    public let renderNotFunctioningEventRatio: Field<Float>
-    public let renderZeroVolumeEventRatio: Field<Float>
-    public let sentNoiseLevel: Field<Int32>
-    public let sentSignalLevel: Field<Int32>
-    public let speakerGlitchRate: Field<Float>
-
-    private init() {
-        self.captureDeviceDriver = Field("captureDeviceDriver")
-        self.captureDeviceName = Field("captureDeviceName")
-        self.captureNotFunctioningEventRatio = Field("captureNotFunctioningEventRatio")
-        self.cpuInsufficentEventRatio = Field("cpuInsufficentEventRatio")
-        self.deviceClippingEventRatio = Field("deviceClippingEventRatio")
-        self.deviceGlitchEventRatio = Field("deviceGlitchEventRatio")
-        self.howlingEventCount = Field("howlingEventCount")
-        self.initialSignalLevelRootMeanSquare = Field("initialSignalLevelRootMeanSquare")
-        self.lowSpeechLevelEventRatio = Field("lowSpeechLevelEventRatio")
-        self.lowSpeechToNoiseEventRatio = Field("lowSpeechToNoiseEventRatio")
-        self.micGlitchRate = Field("micGlitchRate")
-        self.receivedNoiseLevel = Field("receivedNoiseLevel")
-        self.receivedSignalLevel = Field("receivedSignalLevel")
-        self.renderDeviceDriver = Field("renderDeviceDriver")
-        self.renderDeviceName = Field("renderDeviceName")
-        self.renderMuteEventRatio = Field("renderMuteEventRatio")
-        self.renderNotFunctioningEventRatio = Field("renderNotFunctioningEventRatio")
-        self.renderZeroVolumeEventRatio = Field("renderZeroVolumeEventRatio")
-        self.sentNoiseLevel = Field("sentNoiseLevel")
-        self.sentSignalLevel = Field("sentSignalLevel")
-        self.speakerGlitchRate = Field("speakerGlitchRate")
-    }
-}
-
-/// Its properties are listed in `CallRecordsDirectRoutingLogRowFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-directroutinglogrow?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.directRoutingLogRow`.
-public typealias CallRecordsDirectRoutingLogRow = Model<CallRecordsDirectRoutingLogRowFields>
-
-/// The properties of a `CallRecordsDirectRoutingLogRow`, inherited ones included.
-public struct CallRecordsDirectRoutingLogRowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.directRoutingLogRow",
-        fields: CallRecordsDirectRoutingLogRowFields()
-    )
-
-    public let calleeNumber: Field<String>
-    public let callEndSubReason: Field<Int32>
-    public let callerNumber: Field<String>
-    public let callType: Field<String>
-    public let correlationId: Field<String>
-    public let duration: Field<Int32>
-    public let endDateTime: Field<Date>
-    public let failureDateTime: Field<Date>
-    public let finalSipCode: Field<Int32>
-    public let finalSipCodePhrase: Field<String>
-    public let id: Field<String>
-    public let inviteDateTime: Field<Date>
-    public let mediaBypassEnabled: Field<Bool>
-    public let mediaPathLocation: Field<String>
-    public let signalingLocation: Field<String>
-    public let startDateTime: Field<Date>
-    public let successfulCall: Field<Bool>
-    public let trunkFullyQualifiedDomainName: Field<String>
-    public let userDisplayName: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.calleeNumber = Field("calleeNumber")
-        self.callEndSubReason = Field("callEndSubReason")
-        self.callerNumber = Field("callerNumber")
-        self.callType = Field("callType")
-        self.correlationId = Field("correlationId")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.failureDateTime = Field("failureDateTime")
-        self.finalSipCode = Field("finalSipCode")
-        self.finalSipCodePhrase = Field("finalSipCodePhrase")
-        self.id = Field("id")
-        self.inviteDateTime = Field("inviteDateTime")
-        self.mediaBypassEnabled = Field("mediaBypassEnabled")
-        self.mediaPathLocation = Field("mediaPathLocation")
-        self.signalingLocation = Field("signalingLocation")
-        self.startDateTime = Field("startDateTime")
-        self.successfulCall = Field("successfulCall")
-        self.trunkFullyQualifiedDomainName = Field("trunkFullyQualifiedDomainName")
-        self.userDisplayName = Field("userDisplayName")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `CallRecordsEndpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-endpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.endpoint`.
-public typealias CallRecordsEndpoint = Model<CallRecordsEndpointFields>
-
-/// The properties of a `CallRecordsEndpoint`, inherited ones included.
-public struct CallRecordsEndpointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.endpoint",
-        derived: [CallRecordsParticipantEndpoint.self, CallRecordsServiceEndpoint.self],
-        fields: CallRecordsEndpointFields()
-    )
-
-    public let userAgent: Field<CallRecordsUserAgent>
-
-    private init() {
-        self.userAgent = Field("userAgent")
-    }
-}
-
-/// Its properties are listed in `CallRecordsFailureInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-failureinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.failureInfo`.
-public typealias CallRecordsFailureInfo = Model<CallRecordsFailureInfoFields>
-
-/// The properties of a `CallRecordsFailureInfo`, inherited ones included.
-public struct CallRecordsFailureInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.failureInfo",
-        fields: CallRecordsFailureInfoFields()
-    )
-
-    public let reason: Field<String>
-    public let stage: Field<CallRecordsFailureStage>
-
-    private init() {
-        self.reason = Field("reason")
-        self.stage = Field("stage")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.failureStage`.
-public typealias CallRecordsFailureStage = OpenEnum<CallRecordsFailureStageValues>
-
-/// The values of `CallRecordsFailureStage` that the spec declares; others decode and re-encode too.
-public enum CallRecordsFailureStageValues: EnumValues {
-    public static let known: [String] = ["unknown", "callSetup", "midcall", "unknownFutureValue"]
-}
-
-extension CallRecordsFailureStage {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var callSetup: Self { Self(rawValue: "callSetup") }
-
-    public static var midcall: Self { Self(rawValue: "midcall") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallRecordsFeedbackTokenSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-feedbacktokenset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.feedbackTokenSet`.
-public typealias CallRecordsFeedbackTokenSet = Model<CallRecordsFeedbackTokenSetFields>
-
-/// The properties of a `CallRecordsFeedbackTokenSet`, inherited ones included.
-public struct CallRecordsFeedbackTokenSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.feedbackTokenSet",
-        fields: CallRecordsFeedbackTokenSetFields()
+        "microsoft.graph.accessReviewNotificationRecipientScope",
+        derived: [AccessReviewNotificationRecipientQueryScope.self],
+        fields: AccessReviewNotificationRecipientScopeFields()
     )
 
     private init() {

@@ -4,1023 +4,195 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `CallRecordsMediaFields`; read and write them as `value.name`.
+/// Its properties are listed in `AccessReviewQueryScopeFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-media?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.media`.
-public typealias CallRecordsMedia = Model<CallRecordsMediaFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewqueryscope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewQueryScope`.
+public typealias AccessReviewQueryScope = Model<AccessReviewQueryScopeFields>
 
-/// The properties of a `CallRecordsMedia`, inherited ones included.
-public struct CallRecordsMediaFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.callRecords.media", fields: CallRecordsMediaFields())
-    public let calleeDevice: Field<CallRecordsDeviceInfo>
-    public let calleeNetwork: Field<CallRecordsNetworkInfo>
-    public let callerDevice: Field<CallRecordsDeviceInfo>
-    public let callerNetwork: Field<CallRecordsNetworkInfo>
-    public let label: Field<String>
-    public let streams: Field<[CallRecordsMediaStream]>
-
-    private init() {
-        self.calleeDevice = Field("calleeDevice")
-        self.calleeNetwork = Field("calleeNetwork")
-        self.callerDevice = Field("callerDevice")
-        self.callerNetwork = Field("callerNetwork")
-        self.label = Field("label")
-        self.streams = Field("streams")
-    }
-}
-
-/// Its properties are listed in `CallRecordsMediaStreamFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-mediastream?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.mediaStream`.
-public typealias CallRecordsMediaStream = Model<CallRecordsMediaStreamFields>
-
-/// The properties of a `CallRecordsMediaStream`, inherited ones included.
-public struct CallRecordsMediaStreamFields: FieldSet {
+/// The properties of a `AccessReviewQueryScope`, inherited ones included.
+public struct AccessReviewQueryScopeFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.mediaStream",
-        fields: CallRecordsMediaStreamFields()
+        "microsoft.graph.accessReviewQueryScope",
+        base: AccessReviewScope.self,
+        derived: [AccessReviewInactiveUsersQueryScope.self],
+        fields: AccessReviewQueryScopeFields()
     )
 
-    public let audioCodec: Field<CallRecordsAudioCodec>
-    public let averageAudioDegradation: Field<Float>
-    public let averageAudioNetworkJitter: Field<String>
-    public let averageBandwidthEstimate: Field<Int64>
-    public let averageFreezeDuration: Field<String>
-    public let averageJitter: Field<String>
-    public let averagePacketLossRate: Field<Float>
-    public let averageRatioOfConcealedSamples: Field<Float>
-    public let averageReceivedFrameRate: Field<Float>
-    public let averageRoundTripTime: Field<String>
-    public let averageVideoFrameLossPercentage: Field<Float>
-    public let averageVideoFrameRate: Field<Float>
-    public let averageVideoPacketLossRate: Field<Float>
-    public let endDateTime: Field<Date>
-    public let isAudioForwardErrorCorrectionUsed: Field<Bool>
-    public let lowFrameRateRatio: Field<Float>
-    public let lowVideoProcessingCapabilityRatio: Field<Float>
-    public let maxAudioNetworkJitter: Field<String>
-    public let maxJitter: Field<String>
-    public let maxPacketLossRate: Field<Float>
-    public let maxRatioOfConcealedSamples: Field<Float>
-    public let maxRoundTripTime: Field<String>
-    public let packetUtilization: Field<Int64>
-    public let postForwardErrorCorrectionPacketLossRate: Field<Float>
-    public let rmsFreezeDuration: Field<String>
-    public let startDateTime: Field<Date>
-    public let streamDirection: Field<CallRecordsMediaStreamDirection>
-    public let streamId: Field<String>
-    public let videoCodec: Field<CallRecordsVideoCodec>
-    public let wasMediaBypassed: Field<Bool>
+    public let query: Field<String>
+    public let queryRoot: Field<String>
+    public let queryType: Field<String>
 
     private init() {
-        self.audioCodec = Field("audioCodec")
-        self.averageAudioDegradation = Field("averageAudioDegradation")
-        self.averageAudioNetworkJitter = Field("averageAudioNetworkJitter")
-        self.averageBandwidthEstimate = Field("averageBandwidthEstimate")
-        self.averageFreezeDuration = Field("averageFreezeDuration")
-        self.averageJitter = Field("averageJitter")
-        self.averagePacketLossRate = Field("averagePacketLossRate")
-        self.averageRatioOfConcealedSamples = Field("averageRatioOfConcealedSamples")
-        self.averageReceivedFrameRate = Field("averageReceivedFrameRate")
-        self.averageRoundTripTime = Field("averageRoundTripTime")
-        self.averageVideoFrameLossPercentage = Field("averageVideoFrameLossPercentage")
-        self.averageVideoFrameRate = Field("averageVideoFrameRate")
-        self.averageVideoPacketLossRate = Field("averageVideoPacketLossRate")
-        self.endDateTime = Field("endDateTime")
-        self.isAudioForwardErrorCorrectionUsed = Field("isAudioForwardErrorCorrectionUsed")
-        self.lowFrameRateRatio = Field("lowFrameRateRatio")
-        self.lowVideoProcessingCapabilityRatio = Field("lowVideoProcessingCapabilityRatio")
-        self.maxAudioNetworkJitter = Field("maxAudioNetworkJitter")
-        self.maxJitter = Field("maxJitter")
-        self.maxPacketLossRate = Field("maxPacketLossRate")
-        self.maxRatioOfConcealedSamples = Field("maxRatioOfConcealedSamples")
-        self.maxRoundTripTime = Field("maxRoundTripTime")
-        self.packetUtilization = Field("packetUtilization")
-        self.postForwardErrorCorrectionPacketLossRate = Field("postForwardErrorCorrectionPacketLossRate")
-        self.rmsFreezeDuration = Field("rmsFreezeDuration")
-        self.startDateTime = Field("startDateTime")
-        self.streamDirection = Field("streamDirection")
-        self.streamId = Field("streamId")
-        self.videoCodec = Field("videoCodec")
-        self.wasMediaBypassed = Field("wasMediaBypassed")
+        self.query = Field("query")
+        self.queryRoot = Field("queryRoot")
+        self.queryType = Field("queryType")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.callRecords.mediaStreamDirection`.
-public typealias CallRecordsMediaStreamDirection = OpenEnum<CallRecordsMediaStreamDirectionValues>
-
-/// The values of `CallRecordsMediaStreamDirection` that the spec declares; others decode and re-encode too.
-public enum CallRecordsMediaStreamDirectionValues: EnumValues {
-    public static let known: [String] = ["callerToCallee", "calleeToCaller"]
-}
-
-extension CallRecordsMediaStreamDirection {
-    public static var callerToCallee: Self { Self(rawValue: "callerToCallee") }
-
-    public static var calleeToCaller: Self { Self(rawValue: "calleeToCaller") }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.modality`.
-public typealias CallRecordsModality = OpenEnum<CallRecordsModalityValues>
-
-/// The values of `CallRecordsModality` that the spec declares; others decode and re-encode too.
-public enum CallRecordsModalityValues: EnumValues {
-    public static let known: [String] = [
-        "audio",
-        "video",
-        "videoBasedScreenSharing",
-        "data",
-        "screenSharing",
-        "unknownFutureValue",
-    ]
-}
-
-extension CallRecordsModality {
-    public static var audio: Self { Self(rawValue: "audio") }
-
-    public static var video: Self { Self(rawValue: "video") }
-
-    public static var videoBasedScreenSharing: Self { Self(rawValue: "videoBasedScreenSharing") }
-
-    public static var data: Self { Self(rawValue: "data") }
-
-    public static var screenSharing: Self { Self(rawValue: "screenSharing") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.networkConnectionType`.
-public typealias CallRecordsNetworkConnectionType = OpenEnum<CallRecordsNetworkConnectionTypeValues>
-
-/// The values of `CallRecordsNetworkConnectionType` that the spec declares; others decode and re-encode too.
-public enum CallRecordsNetworkConnectionTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "wired", "wifi", "mobile", "tunnel", "unknownFutureValue"]
-}
-
-extension CallRecordsNetworkConnectionType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var wired: Self { Self(rawValue: "wired") }
-
-    public static var wifi: Self { Self(rawValue: "wifi") }
-
-    public static var mobile: Self { Self(rawValue: "mobile") }
-
-    public static var tunnel: Self { Self(rawValue: "tunnel") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallRecordsNetworkInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-networkinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.networkInfo`.
-public typealias CallRecordsNetworkInfo = Model<CallRecordsNetworkInfoFields>
-
-/// The properties of a `CallRecordsNetworkInfo`, inherited ones included.
-public struct CallRecordsNetworkInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.networkInfo",
-        fields: CallRecordsNetworkInfoFields()
-    )
-
-    public let bandwidthLowEventRatio: Field<Float>
-    public let basicServiceSetIdentifier: Field<String>
-    public let connectionType: Field<CallRecordsNetworkConnectionType>
-    public let delayEventRatio: Field<Float>
-    public let dnsSuffix: Field<String>
-    public let ipAddress: Field<String>
-    public let linkSpeed: Field<Int64>
-    public let macAddress: Field<String>
-    public let networkTransportProtocol: Field<CallRecordsNetworkTransportProtocol>
-    public let port: Field<Int32>
-    public let receivedQualityEventRatio: Field<Float>
-    public let reflexiveIPAddress: Field<String>
-    public let relayIPAddress: Field<String>
-    public let relayPort: Field<Int32>
-    public let sentQualityEventRatio: Field<Float>
-    public let subnet: Field<String>
-    public let traceRouteHops: Field<[CallRecordsTraceRouteHop]>
-    public let wifiBand: Field<CallRecordsWifiBand>
-    public let wifiBatteryCharge: Field<Int32>
-    public let wifiChannel: Field<Int32>
-    public let wifiMicrosoftDriver: Field<String>
-    public let wifiMicrosoftDriverVersion: Field<String>
-    public let wifiRadioType: Field<CallRecordsWifiRadioType>
-    public let wifiSignalStrength: Field<Int32>
-    public let wifiVendorDriver: Field<String>
-    public let wifiVendorDriverVersion: Field<String>
-
-    private init() {
-        self.bandwidthLowEventRatio = Field("bandwidthLowEventRatio")
-        self.basicServiceSetIdentifier = Field("basicServiceSetIdentifier")
-        self.connectionType = Field("connectionType")
-        self.delayEventRatio = Field("delayEventRatio")
-        self.dnsSuffix = Field("dnsSuffix")
-        self.ipAddress = Field("ipAddress")
-        self.linkSpeed = Field("linkSpeed")
-        self.macAddress = Field("macAddress")
-        self.networkTransportProtocol = Field("networkTransportProtocol")
-        self.port = Field("port")
-        self.receivedQualityEventRatio = Field("receivedQualityEventRatio")
-        self.reflexiveIPAddress = Field("reflexiveIPAddress")
-        self.relayIPAddress = Field("relayIPAddress")
-        self.relayPort = Field("relayPort")
-        self.sentQualityEventRatio = Field("sentQualityEventRatio")
-        self.subnet = Field("subnet")
-        self.traceRouteHops = Field("traceRouteHops")
-        self.wifiBand = Field("wifiBand")
-        self.wifiBatteryCharge = Field("wifiBatteryCharge")
-        self.wifiChannel = Field("wifiChannel")
-        self.wifiMicrosoftDriver = Field("wifiMicrosoftDriver")
-        self.wifiMicrosoftDriverVersion = Field("wifiMicrosoftDriverVersion")
-        self.wifiRadioType = Field("wifiRadioType")
-        self.wifiSignalStrength = Field("wifiSignalStrength")
-        self.wifiVendorDriver = Field("wifiVendorDriver")
-        self.wifiVendorDriverVersion = Field("wifiVendorDriverVersion")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.networkTransportProtocol`.
-public typealias CallRecordsNetworkTransportProtocol = OpenEnum<CallRecordsNetworkTransportProtocolValues>
-
-/// The values of `CallRecordsNetworkTransportProtocol` that the spec declares; others decode and re-encode too.
-public enum CallRecordsNetworkTransportProtocolValues: EnumValues {
-    public static let known: [String] = ["unknown", "udp", "tcp", "unknownFutureValue"]
-}
-
-extension CallRecordsNetworkTransportProtocol {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var udp: Self { Self(rawValue: "udp") }
-
-    public static var tcp: Self { Self(rawValue: "tcp") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallRecordsOrganizerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-organizer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.organizer`.
-public typealias CallRecordsOrganizer = Model<CallRecordsOrganizerFields>
-
-/// The properties of a `CallRecordsOrganizer`, inherited ones included.
-public struct CallRecordsOrganizerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.organizer",
-        base: CallRecordsParticipantBase.self,
-        fields: CallRecordsOrganizerFields()
-    )
-
-    public let id: Field<String>
-    public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
-    public let identity: Field<CommunicationsIdentitySet>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitInfos = Field("administrativeUnitInfos")
-        self.identity = Field("identity")
-    }
-}
-
-/// Requests for one `CallRecordsOrganizer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callRecords.organizer`.
-public struct CallRecordsOrganizerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsOrganizer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.callRecords.organizer", model: CallRecordsOrganizer.self)
-}
-
-/// Its properties are listed in `CallRecordsParticipantFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-participant?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.participant`.
-public typealias CallRecordsParticipant = Model<CallRecordsParticipantFields>
-
-/// The properties of a `CallRecordsParticipant`, inherited ones included.
-public struct CallRecordsParticipantFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.participant",
-        base: CallRecordsParticipantBase.self,
-        fields: CallRecordsParticipantFields()
-    )
-
-    public let id: Field<String>
-    public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
-    public let identity: Field<CommunicationsIdentitySet>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitInfos = Field("administrativeUnitInfos")
-        self.identity = Field("identity")
-    }
-}
-
-/// Its properties are listed in `CallRecordsParticipantBaseFields`; read and write them as `value.name`.
+/// Its properties are listed in `AccessReviewRecommendationInsightSettingFields`; read and write them as `value.name`.
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-participantbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.participantBase`.
-public typealias CallRecordsParticipantBase = Model<CallRecordsParticipantBaseFields>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/accessreviewrecommendationinsightsetting?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewRecommendationInsightSetting`.
+public typealias AccessReviewRecommendationInsightSetting = Model<AccessReviewRecommendationInsightSettingFields>
 
-/// The properties of a `CallRecordsParticipantBase`, inherited ones included.
-public struct CallRecordsParticipantBaseFields: FieldSet {
+/// The properties of a `AccessReviewRecommendationInsightSetting`, inherited ones included.
+public struct AccessReviewRecommendationInsightSettingFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.participantBase",
+        "microsoft.graph.accessReviewRecommendationInsightSetting",
+        derived: [GroupPeerOutlierRecommendationInsightSettings.self, UserLastSignInRecommendationInsightSetting.self],
+        fields: AccessReviewRecommendationInsightSettingFields()
+    )
+
+    private init() {
+    }
+}
+
+/// Its properties are listed in `AccessReviewReviewerFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewreviewer?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewReviewer`.
+public typealias AccessReviewReviewer = Model<AccessReviewReviewerFields>
+
+/// The properties of a `AccessReviewReviewer`, inherited ones included.
+public struct AccessReviewReviewerFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewReviewer",
         base: Entity.self,
-        derived: [CallRecordsOrganizer.self, CallRecordsParticipant.self],
-        fields: CallRecordsParticipantBaseFields()
+        fields: AccessReviewReviewerFields()
     )
 
     public let id: Field<String>
-    public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
-    public let identity: Field<CommunicationsIdentitySet>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitInfos = Field("administrativeUnitInfos")
-        self.identity = Field("identity")
-    }
-}
-
-/// Requests for one `CallRecordsParticipantBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callRecords.participantBase`.
-public struct CallRecordsParticipantBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsParticipantBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecords.participantBase",
-        model: CallRecordsParticipantBase.self
-    )
-}
-
-/// Its properties are listed in `CallRecordsParticipantEndpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-participantendpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.participantEndpoint`.
-public typealias CallRecordsParticipantEndpoint = Model<CallRecordsParticipantEndpointFields>
-
-/// The properties of a `CallRecordsParticipantEndpoint`, inherited ones included.
-public struct CallRecordsParticipantEndpointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.participantEndpoint",
-        base: CallRecordsEndpoint.self,
-        fields: CallRecordsParticipantEndpointFields()
-    )
-
-    public let userAgent: Field<CallRecordsUserAgent>
-    public let associatedIdentity: Field<Identity>
-    public let cpuCoresCount: Field<Int32>
-    public let cpuName: Field<String>
-    public let cpuProcessorSpeedInMhz: Field<Int32>
-    public let feedback: Field<CallRecordsUserFeedback>
-    public let identity: Field<IdentitySet>
-    public let name: Field<String>
-
-    private init() {
-        self.userAgent = Field("userAgent")
-        self.associatedIdentity = Field("associatedIdentity")
-        self.cpuCoresCount = Field("cpuCoresCount")
-        self.cpuName = Field("cpuName")
-        self.cpuProcessorSpeedInMhz = Field("cpuProcessorSpeedInMhz")
-        self.feedback = Field("feedback")
-        self.identity = Field("identity")
-        self.name = Field("name")
-    }
-}
-
-/// Requests for one `CallRecordsParticipant`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callRecords.participant`.
-public struct CallRecordsParticipantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsParticipant
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecords.participant",
-        model: CallRecordsParticipant.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.productFamily`.
-public typealias CallRecordsProductFamily = OpenEnum<CallRecordsProductFamilyValues>
-
-/// The values of `CallRecordsProductFamily` that the spec declares; others decode and re-encode too.
-public enum CallRecordsProductFamilyValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "teams",
-        "skypeForBusiness",
-        "lync",
-        "unknownFutureValue",
-        "azureCommunicationServices",
-    ]
-}
-
-extension CallRecordsProductFamily {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var teams: Self { Self(rawValue: "teams") }
-
-    public static var skypeForBusiness: Self { Self(rawValue: "skypeForBusiness") }
-
-    public static var lync: Self { Self(rawValue: "lync") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var azureCommunicationServices: Self { Self(rawValue: "azureCommunicationServices") }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.pstnCallDurationSource`.
-public typealias CallRecordsPstnCallDurationSource = OpenEnum<CallRecordsPstnCallDurationSourceValues>
-
-/// The values of `CallRecordsPstnCallDurationSource` that the spec declares; others decode and re-encode too.
-public enum CallRecordsPstnCallDurationSourceValues: EnumValues {
-    public static let known: [String] = ["microsoft", "operator"]
-}
-
-extension CallRecordsPstnCallDurationSource {
-    public static var microsoft: Self { Self(rawValue: "microsoft") }
-
-    public static var `operator`: Self { Self(rawValue: "operator") }
-}
-
-/// Its properties are listed in `CallRecordsPstnCallLogRowFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-pstncalllogrow?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.pstnCallLogRow`.
-public typealias CallRecordsPstnCallLogRow = Model<CallRecordsPstnCallLogRowFields>
-
-/// The properties of a `CallRecordsPstnCallLogRow`, inherited ones included.
-public struct CallRecordsPstnCallLogRowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.pstnCallLogRow",
-        fields: CallRecordsPstnCallLogRowFields()
-    )
-
-    public let callDurationSource: Field<CallRecordsPstnCallDurationSource>
-    public let calleeNumber: Field<String>
-    public let callerNumber: Field<String>
-    public let callId: Field<String>
-    public let callType: Field<String>
-    public let charge: Field<Decimal>
-    public let conferenceId: Field<String>
-    public let connectionCharge: Field<Decimal>
-    public let currency: Field<String>
-    public let destinationContext: Field<String>
-    public let destinationName: Field<String>
-    public let duration: Field<Int32>
-    public let endDateTime: Field<Date>
-    public let id: Field<String>
-    public let inventoryType: Field<String>
-    public let licenseCapability: Field<String>
-    public let `operator`: Field<String>
-    public let startDateTime: Field<Date>
-    public let tenantCountryCode: Field<String>
-    public let usageCountryCode: Field<String>
-    public let userDisplayName: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.callDurationSource = Field("callDurationSource")
-        self.calleeNumber = Field("calleeNumber")
-        self.callerNumber = Field("callerNumber")
-        self.callId = Field("callId")
-        self.callType = Field("callType")
-        self.charge = Field("charge")
-        self.conferenceId = Field("conferenceId")
-        self.connectionCharge = Field("connectionCharge")
-        self.currency = Field("currency")
-        self.destinationContext = Field("destinationContext")
-        self.destinationName = Field("destinationName")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.id = Field("id")
-        self.inventoryType = Field("inventoryType")
-        self.licenseCapability = Field("licenseCapability")
-        self.operator = Field("operator")
-        self.startDateTime = Field("startDateTime")
-        self.tenantCountryCode = Field("tenantCountryCode")
-        self.usageCountryCode = Field("usageCountryCode")
-        self.userDisplayName = Field("userDisplayName")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `CallRecordsSegmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-segment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.segment`.
-public typealias CallRecordsSegment = Model<CallRecordsSegmentFields>
-
-/// The properties of a `CallRecordsSegment`, inherited ones included.
-public struct CallRecordsSegmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.segment",
-        base: Entity.self,
-        fields: CallRecordsSegmentFields()
-    )
-
-    public let id: Field<String>
-    public let callee: Field<CallRecordsEndpoint>
-    public let caller: Field<CallRecordsEndpoint>
-    public let endDateTime: Field<Date>
-    public let failureInfo: Field<CallRecordsFailureInfo>
-    public let media: Field<[CallRecordsMedia]>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.callee = Field("callee")
-        self.caller = Field("caller")
-        self.endDateTime = Field("endDateTime")
-        self.failureInfo = Field("failureInfo")
-        self.media = Field("media")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Requests for one `CallRecordsSegment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callRecords.segment`.
-public struct CallRecordsSegmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsSegment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.callRecords.segment", model: CallRecordsSegment.self)
-}
-
-/// Its properties are listed in `CallRecordsServiceEndpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-serviceendpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.serviceEndpoint`.
-public typealias CallRecordsServiceEndpoint = Model<CallRecordsServiceEndpointFields>
-
-/// The properties of a `CallRecordsServiceEndpoint`, inherited ones included.
-public struct CallRecordsServiceEndpointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.serviceEndpoint",
-        base: CallRecordsEndpoint.self,
-        fields: CallRecordsServiceEndpointFields()
-    )
-
-    public let userAgent: Field<CallRecordsUserAgent>
-
-    private init() {
-        self.userAgent = Field("userAgent")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.serviceRole`.
-public typealias CallRecordsServiceRole = OpenEnum<CallRecordsServiceRoleValues>
-
-/// The values of `CallRecordsServiceRole` that the spec declares; others decode and re-encode too.
-public enum CallRecordsServiceRoleValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "customBot",
-        "skypeForBusinessMicrosoftTeamsGateway",
-        "skypeForBusinessAudioVideoMcu",
-        "skypeForBusinessApplicationSharingMcu",
-        "skypeForBusinessCallQueues",
-        "skypeForBusinessAutoAttendant",
-        "mediationServer",
-        "mediationServerCloudConnectorEdition",
-        "exchangeUnifiedMessagingService",
-        "mediaController",
-        "conferencingAnnouncementService",
-        "conferencingAttendant",
-        "audioTeleconferencerController",
-        "skypeForBusinessUnifiedCommunicationApplicationPlatform",
-        "responseGroupServiceAnnouncementService",
-        "gateway",
-        "skypeTranslator",
-        "skypeForBusinessAttendant",
-        "responseGroupService",
-        "voicemail",
-        "unknownFutureValue",
-    ]
-}
-
-extension CallRecordsServiceRole {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var customBot: Self { Self(rawValue: "customBot") }
-
-    public static var skypeForBusinessMicrosoftTeamsGateway: Self {
-        Self(rawValue: "skypeForBusinessMicrosoftTeamsGateway")
-    }
-
-    public static var skypeForBusinessAudioVideoMcu: Self { Self(rawValue: "skypeForBusinessAudioVideoMcu") }
-
-    public static var skypeForBusinessApplicationSharingMcu: Self {
-        Self(rawValue: "skypeForBusinessApplicationSharingMcu")
-    }
-
-    public static var skypeForBusinessCallQueues: Self { Self(rawValue: "skypeForBusinessCallQueues") }
-
-    public static var skypeForBusinessAutoAttendant: Self { Self(rawValue: "skypeForBusinessAutoAttendant") }
-
-    public static var mediationServer: Self { Self(rawValue: "mediationServer") }
-
-    public static var mediationServerCloudConnectorEdition: Self {
-        Self(rawValue: "mediationServerCloudConnectorEdition")
-    }
-
-    public static var exchangeUnifiedMessagingService: Self { Self(rawValue: "exchangeUnifiedMessagingService") }
-
-    public static var mediaController: Self { Self(rawValue: "mediaController") }
-
-    public static var conferencingAnnouncementService: Self { Self(rawValue: "conferencingAnnouncementService") }
-
-    public static var conferencingAttendant: Self { Self(rawValue: "conferencingAttendant") }
-
-    public static var audioTeleconferencerController: Self { Self(rawValue: "audioTeleconferencerController") }
-
-    public static var skypeForBusinessUnifiedCommunicationApplicationPlatform: Self {
-        Self(rawValue: "skypeForBusinessUnifiedCommunicationApplicationPlatform")
-    }
-
-    public static var responseGroupServiceAnnouncementService: Self {
-        Self(rawValue: "responseGroupServiceAnnouncementService")
-    }
-
-    public static var gateway: Self { Self(rawValue: "gateway") }
-
-    public static var skypeTranslator: Self { Self(rawValue: "skypeTranslator") }
-
-    public static var skypeForBusinessAttendant: Self { Self(rawValue: "skypeForBusinessAttendant") }
-
-    public static var responseGroupService: Self { Self(rawValue: "responseGroupService") }
-
-    public static var voicemail: Self { Self(rawValue: "voicemail") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallRecordsServiceUserAgentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-serviceuseragent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.serviceUserAgent`.
-public typealias CallRecordsServiceUserAgent = Model<CallRecordsServiceUserAgentFields>
-
-/// The properties of a `CallRecordsServiceUserAgent`, inherited ones included.
-public struct CallRecordsServiceUserAgentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.serviceUserAgent",
-        base: CallRecordsUserAgent.self,
-        fields: CallRecordsServiceUserAgentFields()
-    )
-
-    public let applicationVersion: Field<String>
-    public let headerValue: Field<String>
-    public let role: Field<CallRecordsServiceRole>
-
-    private init() {
-        self.applicationVersion = Field("applicationVersion")
-        self.headerValue = Field("headerValue")
-        self.role = Field("role")
-    }
-}
-
-/// Its properties are listed in `CallRecordsSessionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-session?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.session`.
-public typealias CallRecordsSession = Model<CallRecordsSessionFields>
-
-/// The properties of a `CallRecordsSession`, inherited ones included.
-public struct CallRecordsSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.session",
-        base: Entity.self,
-        fields: CallRecordsSessionFields()
-    )
-
-    public let id: Field<String>
-    public let callee: Field<CallRecordsEndpoint>
-    public let caller: Field<CallRecordsEndpoint>
-    public let endDateTime: Field<Date>
-    public let failureInfo: Field<CallRecordsFailureInfo>
-    public let isTest: Field<Bool>
-    public let modalities: Field<[CallRecordsModality]>
-    public let startDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("segments")`).
-    public let segments: Field<[CallRecordsSegment]>
-
-    private init() {
-        self.id = Field("id")
-        self.callee = Field("callee")
-        self.caller = Field("caller")
-        self.endDateTime = Field("endDateTime")
-        self.failureInfo = Field("failureInfo")
-        self.isTest = Field("isTest")
-        self.modalities = Field("modalities")
-        self.startDateTime = Field("startDateTime")
-        self.segments = Field("segments")
-    }
-}
-
-/// Requests for one `CallRecordsSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callRecords.session`.
-public struct CallRecordsSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecords.session",
-        model: CallRecordsSession.self,
-        children: [.init("segments", "microsoft.graph.callRecords.segment", collection: true)]
-    )
-
-    /// `segments.request()` lists them; `segments("segment-id")` addresses one.
-    public var segments: CollectionRequestBuilder<CallRecordsSegmentRequestBuilder> {
-        .init(client: client, path: path.appending("segments"))
-    }
-}
-
-/// Its properties are listed in `CallRecordsTraceRouteHopFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-traceroutehop?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.traceRouteHop`.
-public typealias CallRecordsTraceRouteHop = Model<CallRecordsTraceRouteHopFields>
-
-/// The properties of a `CallRecordsTraceRouteHop`, inherited ones included.
-public struct CallRecordsTraceRouteHopFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.traceRouteHop",
-        fields: CallRecordsTraceRouteHopFields()
-    )
-
-    public let hopCount: Field<Int32>
-    public let ipAddress: Field<String>
-    public let roundTripTime: Field<String>
-
-    private init() {
-        self.hopCount = Field("hopCount")
-        self.ipAddress = Field("ipAddress")
-        self.roundTripTime = Field("roundTripTime")
-    }
-}
-
-/// Its properties are listed in `CallRecordsUserAgentFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-useragent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.userAgent`.
-public typealias CallRecordsUserAgent = Model<CallRecordsUserAgentFields>
-
-/// The properties of a `CallRecordsUserAgent`, inherited ones included.
-public struct CallRecordsUserAgentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.userAgent",
-        derived: [CallRecordsClientUserAgent.self, CallRecordsServiceUserAgent.self],
-        fields: CallRecordsUserAgentFields()
-    )
-
-    public let applicationVersion: Field<String>
-    public let headerValue: Field<String>
-
-    private init() {
-        self.applicationVersion = Field("applicationVersion")
-        self.headerValue = Field("headerValue")
-    }
-}
-
-/// Its properties are listed in `CallRecordsUserFeedbackFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-userfeedback?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.userFeedback`.
-public typealias CallRecordsUserFeedback = Model<CallRecordsUserFeedbackFields>
-
-/// The properties of a `CallRecordsUserFeedback`, inherited ones included.
-public struct CallRecordsUserFeedbackFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.userFeedback",
-        fields: CallRecordsUserFeedbackFields()
-    )
-
-    public let rating: Field<CallRecordsUserFeedbackRating>
-    public let text: Field<String>
-    public let tokens: Field<CallRecordsFeedbackTokenSet>
-
-    private init() {
-        self.rating = Field("rating")
-        self.text = Field("text")
-        self.tokens = Field("tokens")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.userFeedbackRating`.
-public typealias CallRecordsUserFeedbackRating = OpenEnum<CallRecordsUserFeedbackRatingValues>
-
-/// The values of `CallRecordsUserFeedbackRating` that the spec declares; others decode and re-encode too.
-public enum CallRecordsUserFeedbackRatingValues: EnumValues {
-    public static let known: [String] = ["notRated", "bad", "poor", "fair", "good", "excellent", "unknownFutureValue"]
-}
-
-extension CallRecordsUserFeedbackRating {
-    public static var notRated: Self { Self(rawValue: "notRated") }
-
-    public static var bad: Self { Self(rawValue: "bad") }
-
-    public static var poor: Self { Self(rawValue: "poor") }
-
-    public static var fair: Self { Self(rawValue: "fair") }
-
-    public static var good: Self { Self(rawValue: "good") }
-
-    public static var excellent: Self { Self(rawValue: "excellent") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallRecordsUserIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callrecords-useridentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRecords.userIdentity`.
-public typealias CallRecordsUserIdentity = Model<CallRecordsUserIdentityFields>
-
-/// The properties of a `CallRecordsUserIdentity`, inherited ones included.
-public struct CallRecordsUserIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.userIdentity",
-        base: Identity.self,
-        fields: CallRecordsUserIdentityFields()
-    )
-
+    public let createdDateTime: Field<Date>
     public let displayName: Field<String>
-    public let id: Field<String>
     public let userPrincipalName: Field<String>
 
     private init() {
-        self.displayName = Field("displayName")
         self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
         self.userPrincipalName = Field("userPrincipalName")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.callRecords.videoCodec`.
-public typealias CallRecordsVideoCodec = OpenEnum<CallRecordsVideoCodecValues>
-
-/// The values of `CallRecordsVideoCodec` that the spec declares; others decode and re-encode too.
-public enum CallRecordsVideoCodecValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "invalid",
-        "av1",
-        "h263",
-        "h264",
-        "h264s",
-        "h264uc",
-        "h265",
-        "rtvc1",
-        "rtVideo",
-        "xrtvc1",
-        "unknownFutureValue",
-    ]
-}
-
-extension CallRecordsVideoCodec {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var invalid: Self { Self(rawValue: "invalid") }
-
-    public static var av1: Self { Self(rawValue: "av1") }
-
-    public static var h263: Self { Self(rawValue: "h263") }
-
-    public static var h264: Self { Self(rawValue: "h264") }
-
-    public static var h264s: Self { Self(rawValue: "h264s") }
-
-    public static var h264uc: Self { Self(rawValue: "h264uc") }
-
-    public static var h265: Self { Self(rawValue: "h265") }
-
-    public static var rtvc1: Self { Self(rawValue: "rtvc1") }
-
-    public static var rtVideo: Self { Self(rawValue: "rtVideo") }
-
-    public static var xrtvc1: Self { Self(rawValue: "xrtvc1") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.wifiBand`.
-public typealias CallRecordsWifiBand = OpenEnum<CallRecordsWifiBandValues>
-
-/// The values of `CallRecordsWifiBand` that the spec declares; others decode and re-encode too.
-public enum CallRecordsWifiBandValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "frequency24GHz",
-        "frequency50GHz",
-        "frequency60GHz",
-        "unknownFutureValue",
-    ]
-}
-
-extension CallRecordsWifiBand {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var frequency24GHz: Self { Self(rawValue: "frequency24GHz") }
-
-    public static var frequency50GHz: Self { Self(rawValue: "frequency50GHz") }
-
-    public static var frequency60GHz: Self { Self(rawValue: "frequency60GHz") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.callRecords.wifiRadioType`.
-public typealias CallRecordsWifiRadioType = OpenEnum<CallRecordsWifiRadioTypeValues>
-
-/// The values of `CallRecordsWifiRadioType` that the spec declares; others decode and re-encode too.
-public enum CallRecordsWifiRadioTypeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "wifi80211a",
-        "wifi80211b",
-        "wifi80211g",
-        "wifi80211n",
-        "wifi80211ac",
-        "wifi80211ax",
-        "unknownFutureValue",
-    ]
-}
-
-extension CallRecordsWifiRadioType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var wifi80211a: Self { Self(rawValue: "wifi80211a") }
-
-    public static var wifi80211b: Self { Self(rawValue: "wifi80211b") }
-
-    public static var wifi80211g: Self { Self(rawValue: "wifi80211g") }
-
-    public static var wifi80211n: Self { Self(rawValue: "wifi80211n") }
-
-    public static var wifi80211ac: Self { Self(rawValue: "wifi80211ac") }
-
-    public static var wifi80211ax: Self { Self(rawValue: "wifi80211ax") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `Call`: `request()` reads, updates or deletes it.
+/// Requests for one `AccessReviewReviewer`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.call`.
-public struct CallRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Call
+/// - Remark: Generated from `microsoft.graph.accessReviewReviewer`.
+public struct AccessReviewReviewerRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessReviewReviewer
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.accessReviewReviewer", model: AccessReviewReviewer.self)
+}
+
+/// Its properties are listed in `AccessReviewReviewerScopeFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewreviewerscope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewReviewerScope`.
+public typealias AccessReviewReviewerScope = Model<AccessReviewReviewerScopeFields>
+
+/// The properties of a `AccessReviewReviewerScope`, inherited ones included.
+public struct AccessReviewReviewerScopeFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewReviewerScope",
+        fields: AccessReviewReviewerScopeFields()
+    )
+
+    public let query: Field<String>
+    public let queryRoot: Field<String>
+    public let queryType: Field<String>
+
+    private init() {
+        self.query = Field("query")
+        self.queryRoot = Field("queryRoot")
+        self.queryType = Field("queryType")
+    }
+}
+
+/// Its properties are listed in `AccessReviewScheduleDefinitionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewscheduledefinition?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinition`.
+public typealias AccessReviewScheduleDefinition = Model<AccessReviewScheduleDefinitionFields>
+
+/// The properties of a `AccessReviewScheduleDefinition`, inherited ones included.
+public struct AccessReviewScheduleDefinitionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewScheduleDefinition",
+        base: Entity.self,
+        fields: AccessReviewScheduleDefinitionFields()
+    )
+
+    public let id: Field<String>
+    public let additionalNotificationRecipients: Field<[AccessReviewNotificationRecipientItem]>
+    public let createdBy: Field<UserIdentity>
+    public let createdDateTime: Field<Date>
+    public let descriptionForAdmins: Field<String>
+    public let descriptionForReviewers: Field<String>
+    public let displayName: Field<String>
+    public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
+    public let instanceEnumerationScope: Field<AccessReviewScope>
+    public let lastModifiedDateTime: Field<Date>
+    public let reviewers: Field<[AccessReviewReviewerScope]>
+    public let scope: Field<AccessReviewScope>
+    public let settings: Field<AccessReviewScheduleSettings>
+    public let stageSettings: Field<[AccessReviewStageSettings]>
+    public let status: Field<String>
+
+    /// Present when the request expanded it (`expand("instances")`).
+    public let instances: Field<[AccessReviewInstance]>
+
+    private init() {
+        self.id = Field("id")
+        self.additionalNotificationRecipients = Field("additionalNotificationRecipients")
+        self.createdBy = Field("createdBy")
+        self.createdDateTime = Field("createdDateTime")
+        self.descriptionForAdmins = Field("descriptionForAdmins")
+        self.descriptionForReviewers = Field("descriptionForReviewers")
+        self.displayName = Field("displayName")
+        self.fallbackReviewers = Field("fallbackReviewers")
+        self.instanceEnumerationScope = Field("instanceEnumerationScope")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.reviewers = Field("reviewers")
+        self.scope = Field("scope")
+        self.settings = Field("settings")
+        self.stageSettings = Field("stageSettings")
+        self.status = Field("status")
+        self.instances = Field("instances")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinitionFilterByCurrentUserOptions`.
+public typealias AccessReviewScheduleDefinitionFilterByCurrentUserOptions =
+    OpenEnum<AccessReviewScheduleDefinitionFilterByCurrentUserOptionsValues>
+
+/// The values of `AccessReviewScheduleDefinitionFilterByCurrentUserOptions` that the spec declares; others decode and
+/// re-encode too.
+public enum AccessReviewScheduleDefinitionFilterByCurrentUserOptionsValues: EnumValues {
+    public static let known: [String] = ["reviewer", "unknownFutureValue"]
+}
+
+extension AccessReviewScheduleDefinitionFilterByCurrentUserOptions {
+    public static var reviewer: Self { Self(rawValue: "reviewer") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `AccessReviewScheduleDefinition`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinition`.
+public struct AccessReviewScheduleDefinitionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessReviewScheduleDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1031,550 +203,447 @@ public struct CallRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.call",
-        model: Call.self,
-        children: [
-            .init("audioRoutingGroups", "microsoft.graph.audioRoutingGroup", collection: true),
-            .init("contentSharingSessions", "microsoft.graph.contentSharingSession", collection: true),
-            .init("operations", "microsoft.graph.commsOperation", collection: true),
-            .init("participants", "microsoft.graph.participant", collection: true),
-        ],
+        "microsoft.graph.accessReviewScheduleDefinition",
+        model: AccessReviewScheduleDefinition.self,
+        children: [.init("instances", "microsoft.graph.accessReviewInstance", collection: true)],
         operations: [
-            .init("addLargeGalleryView", .post, response: .model(AddLargeGalleryViewOperation.self)),
-            .init("answer", .post),
-            .init("cancelMediaProcessing", .post, response: .model(CancelMediaProcessingOperation.self)),
-            .init("changeScreenSharingRole", .post),
-            .init("keepAlive", .post),
-            .init("mute", .post, response: .model(MuteParticipantOperation.self)),
-            .init("playPrompt", .post, response: .model(PlayPromptOperation.self)),
-            .init("recordResponse", .post, response: .model(RecordOperation.self)),
-            .init("redirect", .post),
-            .init("reject", .post),
-            .init("sendDtmfTones", .post, response: .model(SendDtmfTonesOperation.self)),
-            .init("subscribeToTone", .post, response: .model(SubscribeToToneOperation.self)),
-            .init("transfer", .post),
-            .init("unmute", .post, response: .model(UnmuteParticipantOperation.self)),
-            .init("updateRecordingStatus", .post, response: .model(UpdateRecordingStatusOperation.self)),
-            .init("logTeleconferenceDeviceQuality", .post, onCollection: true),
+            .init("stop", .post),
+            .init(
+                "filterByCurrentUser",
+                .get,
+                onCollection: true,
+                response: .collection(.model(AccessReviewScheduleDefinition.self))
+            ),
         ]
     )
 
-    /// `audioRoutingGroups.request()` lists them; `audioRoutingGroups("audioRoutingGroup-id")` addresses one.
-    public var audioRoutingGroups: CollectionRequestBuilder<AudioRoutingGroupRequestBuilder> {
-        .init(client: client, path: path.appending("audioRoutingGroups"))
+    /// `instances.request()` lists them; `instances("accessReviewInstance-id")` addresses one.
+    public var instances: CollectionRequestBuilder<AccessReviewInstanceRequestBuilder> {
+        .init(client: client, path: path.appending("instances"))
     }
 
-    /// `contentSharingSessions.request()` lists them; `contentSharingSessions("contentSharingSession-id")` addresses
-    /// one.
-    public var contentSharingSessions: CollectionRequestBuilder<ContentSharingSessionRequestBuilder> {
-        .init(client: client, path: path.appending("contentSharingSessions"))
-    }
-
-    /// `operations.request()` lists them; `operations("commsOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<CommsOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// `participants.request()` lists them; `participants("participant-id")` addresses one.
-    public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
-        .init(client: client, path: path.appending("participants"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/addLargeGalleryView` (POST).
-    public func addLargeGalleryView(clientContext: String) -> OperationRequest<AddLargeGalleryViewOperation> {
-        var request = APIRequest(method: .post, path: path.appending("addLargeGalleryView"))
-        var body = JSONObject()
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(AddLargeGalleryViewOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/answer` (POST).
-    public func answer(
-        callbackUri: String,
-        mediaConfig: MediaConfig,
-        acceptedModalities: [Modality],
-        participantCapacity: Int32,
-        callOptions: IncomingCallOptions? = nil
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("answer"))
-        var body = JSONObject()
-        body.set("callbackUri", callbackUri)
-        body.set("mediaConfig", mediaConfig)
-        body.set("acceptedModalities", acceptedModalities)
-        body.set("participantCapacity", participantCapacity)
-        if let callOptions { body.set("callOptions", callOptions) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/cancelMediaProcessing` (POST).
-    public func cancelMediaProcessing(clientContext: String) -> OperationRequest<CancelMediaProcessingOperation> {
-        var request = APIRequest(method: .post, path: path.appending("cancelMediaProcessing"))
-        var body = JSONObject()
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(CancelMediaProcessingOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/changeScreenSharingRole` (POST).
-    public func changeScreenSharingRole(role: ScreenSharingRole) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("changeScreenSharingRole"))
-        var body = JSONObject()
-        body.set("role", role)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/keepAlive` (POST).
-    public func keepAlive() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("keepAlive"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/mute` (POST).
-    public func mute(clientContext: String) -> OperationRequest<MuteParticipantOperation> {
-        var request = APIRequest(method: .post, path: path.appending("mute"))
-        var body = JSONObject()
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(MuteParticipantOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/playPrompt` (POST).
-    public func playPrompt(prompts: [Prompt], clientContext: String) -> OperationRequest<PlayPromptOperation> {
-        var request = APIRequest(method: .post, path: path.appending("playPrompt"))
-        var body = JSONObject()
-        body.set("prompts", prompts)
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PlayPromptOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/recordResponse` (POST).
-    public func recordResponse(
-        prompts: [Prompt],
-        bargeInAllowed: Bool,
-        initialSilenceTimeoutInSeconds: Int32,
-        maxSilenceTimeoutInSeconds: Int32,
-        maxRecordDurationInSeconds: Int32,
-        playBeep: Bool,
-        stopTones: [String],
-        clientContext: String
-    ) -> OperationRequest<RecordOperation> {
-        var request = APIRequest(method: .post, path: path.appending("recordResponse"))
-        var body = JSONObject()
-        body.set("prompts", prompts)
-        body.set("bargeInAllowed", bargeInAllowed)
-        body.set("initialSilenceTimeoutInSeconds", initialSilenceTimeoutInSeconds)
-        body.set("maxSilenceTimeoutInSeconds", maxSilenceTimeoutInSeconds)
-        body.set("maxRecordDurationInSeconds", maxRecordDurationInSeconds)
-        body.set("playBeep", playBeep)
-        body.set("stopTones", stopTones)
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(RecordOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/redirect` (POST).
-    public func redirect(
-        targets: [InvitationParticipantInfo],
-        timeout: Int32,
-        callbackUri: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("redirect"))
-        var body = JSONObject()
-        body.set("targets", targets)
-        body.set("timeout", timeout)
-        body.set("callbackUri", callbackUri)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/reject` (POST).
-    public func reject(reason: RejectReason, callbackUri: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("reject"))
-        var body = JSONObject()
-        body.set("reason", reason)
-        body.set("callbackUri", callbackUri)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/sendDtmfTones` (POST).
-    public func sendDtmfTones(
-        tones: [Tone],
-        delayBetweenTonesMs: Int32,
-        clientContext: String
-    ) -> OperationRequest<SendDtmfTonesOperation> {
-        var request = APIRequest(method: .post, path: path.appending("sendDtmfTones"))
-        var body = JSONObject()
-        body.set("tones", tones)
-        body.set("delayBetweenTonesMs", delayBetweenTonesMs)
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(SendDtmfTonesOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/subscribeToTone` (POST).
-    public func subscribeToTone(clientContext: String) -> OperationRequest<SubscribeToToneOperation> {
-        var request = APIRequest(method: .post, path: path.appending("subscribeToTone"))
-        var body = JSONObject()
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(SubscribeToToneOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/transfer` (POST).
-    public func transfer(
-        transferTarget: InvitationParticipantInfo,
-        transferee: ParticipantInfo? = nil
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("transfer"))
-        var body = JSONObject()
-        body.set("transferTarget", transferTarget)
-        if let transferee { body.set("transferee", transferee) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/unmute` (POST).
-    public func unmute(clientContext: String) -> OperationRequest<UnmuteParticipantOperation> {
-        var request = APIRequest(method: .post, path: path.appending("unmute"))
-        var body = JSONObject()
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UnmuteParticipantOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.call/updateRecordingStatus` (POST).
-    public func updateRecordingStatus(
-        status: RecordingStatus,
-        clientContext: String
-    ) -> OperationRequest<UpdateRecordingStatusOperation> {
-        var request = APIRequest(method: .post, path: path.appending("updateRecordingStatus"))
-        var body = JSONObject()
-        body.set("status", status)
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UpdateRecordingStatusOperation.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == CallRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.call/logTeleconferenceDeviceQuality` (POST).
-    public func logTeleconferenceDeviceQuality(quality: TeleconferenceDeviceQuality) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("logTeleconferenceDeviceQuality"))
-        var body = JSONObject()
-        body.set("quality", quality)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+    /// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinition/stop` (POST).
+    public func stop() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("stop"))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `CallRouteFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callroute?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callRoute`.
-public typealias CallRoute = Model<CallRouteFields>
-
-/// The properties of a `CallRoute`, inherited ones included.
-public struct CallRouteFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.callRoute", fields: CallRouteFields())
-    public let final: Field<IdentitySet>
-    public let original: Field<IdentitySet>
-    public let routingType: Field<RoutingType>
-
-    private init() {
-        self.final = Field("final")
-        self.original = Field("original")
-        self.routingType = Field("routingType")
-    }
-}
-
-/// Its properties are listed in `CallStartedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/callstartedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callStartedEventMessageDetail`.
-public typealias CallStartedEventMessageDetail = Model<CallStartedEventMessageDetailFields>
-
-/// The properties of a `CallStartedEventMessageDetail`, inherited ones included.
-public struct CallStartedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callStartedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: CallStartedEventMessageDetailFields()
-    )
-
-    public let callEventType: Field<TeamworkCallEventType>
-    public let callId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.callEventType = Field("callEventType")
-        self.callId = Field("callId")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.callState`.
-public typealias CallState = OpenEnum<CallStateValues>
-
-/// The values of `CallState` that the spec declares; others decode and re-encode too.
-public enum CallStateValues: EnumValues {
-    public static let known: [String] = [
-        "incoming",
-        "establishing",
-        "established",
-        "hold",
-        "transferring",
-        "transferAccepted",
-        "redirecting",
-        "terminating",
-        "terminated",
-        "unknownFutureValue",
-    ]
-}
-
-extension CallState {
-    public static var incoming: Self { Self(rawValue: "incoming") }
-
-    public static var establishing: Self { Self(rawValue: "establishing") }
-
-    public static var established: Self { Self(rawValue: "established") }
-
-    public static var hold: Self { Self(rawValue: "hold") }
-
-    public static var transferring: Self { Self(rawValue: "transferring") }
-
-    public static var transferAccepted: Self { Self(rawValue: "transferAccepted") }
-
-    public static var redirecting: Self { Self(rawValue: "redirecting") }
-
-    public static var terminating: Self { Self(rawValue: "terminating") }
-
-    public static var terminated: Self { Self(rawValue: "terminated") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CallTranscriptFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calltranscript?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callTranscript`.
-public typealias CallTranscript = Model<CallTranscriptFields>
-
-/// The properties of a `CallTranscript`, inherited ones included.
-public struct CallTranscriptFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callTranscript",
-        base: Entity.self,
-        fields: CallTranscriptFields()
-    )
-
-    public let id: Field<String>
-    public let callId: Field<String>
-    public let contentCorrelationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let endDateTime: Field<Date>
-    public let meetingId: Field<String>
-    public let meetingOrganizer: Field<IdentitySet>
-    public let transcriptContentUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.callId = Field("callId")
-        self.contentCorrelationId = Field("contentCorrelationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.endDateTime = Field("endDateTime")
-        self.meetingId = Field("meetingId")
-        self.meetingOrganizer = Field("meetingOrganizer")
-        self.transcriptContentUrl = Field("transcriptContentUrl")
-    }
-}
-
-/// Its properties are listed in `CallTranscriptEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calltranscripteventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callTranscriptEventMessageDetail`.
-public typealias CallTranscriptEventMessageDetail = Model<CallTranscriptEventMessageDetailFields>
-
-/// The properties of a `CallTranscriptEventMessageDetail`, inherited ones included.
-public struct CallTranscriptEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callTranscriptEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: CallTranscriptEventMessageDetailFields()
-    )
-
-    public let callId: Field<String>
-    public let callTranscriptICalUid: Field<String>
-    public let meetingOrganizer: Field<IdentitySet>
-
-    private init() {
-        self.callId = Field("callId")
-        self.callTranscriptICalUid = Field("callTranscriptICalUid")
-        self.meetingOrganizer = Field("meetingOrganizer")
-    }
-}
-
-/// Requests for one `CallTranscript`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.callTranscript`.
-public struct CallTranscriptRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallTranscript
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callTranscript",
-        model: CallTranscript.self,
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallTranscript.self)))]
-    )
-
-    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
-    public var content: StreamRequestBuilder<CallTranscript> { .init(client: client, path: path.appending("content")) }
-
-    /// The `metadataContent` stream: `metadataContent.download()`, `metadataContent.download(to:)`,
-    /// `metadataContent.upload(_:)`.
-    public var metadataContent: StreamRequestBuilder<CallTranscript> {
-        .init(client: client, path: path.appending("metadataContent"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == CallTranscriptRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.callTranscript/delta` (GET).
-    public func delta() -> CollectionRequest<CallTranscript> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+extension CollectionRequestBuilder where Item == AccessReviewScheduleDefinitionRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinition/filterByCurrentUser` (GET).
+    public func filterByCurrentUser(
+        on: AccessReviewScheduleDefinitionFilterByCurrentUserOptions
+    ) -> CollectionRequest<AccessReviewScheduleDefinition> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
+        )
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `CallTranscriptionInfoFields`; read and write them as `value.name`.
+/// Its properties are listed in `AccessReviewScheduleSettingsFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calltranscriptioninfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.callTranscriptionInfo`.
-public typealias CallTranscriptionInfo = Model<CallTranscriptionInfoFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewschedulesettings?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewScheduleSettings`.
+public typealias AccessReviewScheduleSettings = Model<AccessReviewScheduleSettingsFields>
 
-/// The properties of a `CallTranscriptionInfo`, inherited ones included.
-public struct CallTranscriptionInfoFields: FieldSet {
+/// The properties of a `AccessReviewScheduleSettings`, inherited ones included.
+public struct AccessReviewScheduleSettingsFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.callTranscriptionInfo",
-        fields: CallTranscriptionInfoFields()
+        "microsoft.graph.accessReviewScheduleSettings",
+        fields: AccessReviewScheduleSettingsFields()
     )
-    public let lastModifiedDateTime: Field<Date>
-    public let state: Field<CallTranscriptionState>
+
+    public let applyActions: Field<[AccessReviewApplyAction]>
+    public let autoApplyDecisionsEnabled: Field<Bool>
+    public let decisionHistoriesForReviewersEnabled: Field<Bool>
+    public let defaultDecision: Field<String>
+    public let defaultDecisionEnabled: Field<Bool>
+    public let instanceDurationInDays: Field<Int32>
+    public let justificationRequiredOnApproval: Field<Bool>
+    public let mailNotificationsEnabled: Field<Bool>
+    public let recommendationInsightSettings: Field<[AccessReviewRecommendationInsightSetting]>
+    public let recommendationLookBackDuration: Field<String>
+    public let recommendationsEnabled: Field<Bool>
+    public let recurrence: Field<PatternedRecurrence>
+    public let reminderNotificationsEnabled: Field<Bool>
 
     private init() {
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.state = Field("state")
+        self.applyActions = Field("applyActions")
+        self.autoApplyDecisionsEnabled = Field("autoApplyDecisionsEnabled")
+        self.decisionHistoriesForReviewersEnabled = Field("decisionHistoriesForReviewersEnabled")
+        self.defaultDecision = Field("defaultDecision")
+        self.defaultDecisionEnabled = Field("defaultDecisionEnabled")
+        self.instanceDurationInDays = Field("instanceDurationInDays")
+        self.justificationRequiredOnApproval = Field("justificationRequiredOnApproval")
+        self.mailNotificationsEnabled = Field("mailNotificationsEnabled")
+        self.recommendationInsightSettings = Field("recommendationInsightSettings")
+        self.recommendationLookBackDuration = Field("recommendationLookBackDuration")
+        self.recommendationsEnabled = Field("recommendationsEnabled")
+        self.recurrence = Field("recurrence")
+        self.reminderNotificationsEnabled = Field("reminderNotificationsEnabled")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.callTranscriptionState`.
-public typealias CallTranscriptionState = OpenEnum<CallTranscriptionStateValues>
+/// Its properties are listed in `AccessReviewScopeFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewscope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewScope`.
+public typealias AccessReviewScope = Model<AccessReviewScopeFields>
 
-/// The values of `CallTranscriptionState` that the spec declares; others decode and re-encode too.
-public enum CallTranscriptionStateValues: EnumValues {
-    public static let known: [String] = ["notStarted", "active", "inactive", "unknownFutureValue"]
+/// The properties of a `AccessReviewScope`, inherited ones included.
+public struct AccessReviewScopeFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewScope",
+        derived: [AccessReviewQueryScope.self, PrincipalResourceMembershipsScope.self],
+        fields: AccessReviewScopeFields()
+    )
+
+    private init() {
+    }
 }
 
-extension CallTranscriptionState {
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
+/// Its properties are listed in `AccessReviewSetFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewset?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewSet`.
+public typealias AccessReviewSet = Model<AccessReviewSetFields>
+
+/// The properties of a `AccessReviewSet`, inherited ones included.
+public struct AccessReviewSetFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewSet",
+        base: Entity.self,
+        fields: AccessReviewSetFields()
+    )
+
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("definitions")`).
+    public let definitions: Field<[AccessReviewScheduleDefinition]>
+
+    /// Present when the request expanded it (`expand("historyDefinitions")`).
+    public let historyDefinitions: Field<[AccessReviewHistoryDefinition]>
+
+    private init() {
+        self.id = Field("id")
+        self.definitions = Field("definitions")
+        self.historyDefinitions = Field("historyDefinitions")
+    }
+}
+
+/// Requests for one `AccessReviewSet`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewSet`.
+public struct AccessReviewSetRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessReviewSet
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessReviewSet",
+        model: AccessReviewSet.self,
+        children: [
+            .init("definitions", "microsoft.graph.accessReviewScheduleDefinition", collection: true),
+            .init("historyDefinitions", "microsoft.graph.accessReviewHistoryDefinition", collection: true),
+        ]
+    )
+
+    /// `definitions.request()` lists them; `definitions("accessReviewScheduleDefinition-id")` addresses one.
+    public var definitions: CollectionRequestBuilder<AccessReviewScheduleDefinitionRequestBuilder> {
+        .init(client: client, path: path.appending("definitions"))
+    }
+
+    /// `historyDefinitions.request()` lists them; `historyDefinitions("accessReviewHistoryDefinition-id")` addresses
+    /// one.
+    public var historyDefinitions: CollectionRequestBuilder<AccessReviewHistoryDefinitionRequestBuilder> {
+        .init(client: client, path: path.appending("historyDefinitions"))
+    }
+}
+
+/// Its properties are listed in `AccessReviewStageFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewstage?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewStage`.
+public typealias AccessReviewStage = Model<AccessReviewStageFields>
+
+/// The properties of a `AccessReviewStage`, inherited ones included.
+public struct AccessReviewStageFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewStage",
+        base: Entity.self,
+        fields: AccessReviewStageFields()
+    )
+
+    public let id: Field<String>
+    public let endDateTime: Field<Date>
+    public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
+    public let reviewers: Field<[AccessReviewReviewerScope]>
+    public let startDateTime: Field<Date>
+    public let status: Field<String>
+
+    /// Present when the request expanded it (`expand("decisions")`).
+    public let decisions: Field<[AccessReviewInstanceDecisionItem]>
+
+    private init() {
+        self.id = Field("id")
+        self.endDateTime = Field("endDateTime")
+        self.fallbackReviewers = Field("fallbackReviewers")
+        self.reviewers = Field("reviewers")
+        self.startDateTime = Field("startDateTime")
+        self.status = Field("status")
+        self.decisions = Field("decisions")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.accessReviewStageFilterByCurrentUserOptions`.
+public typealias AccessReviewStageFilterByCurrentUserOptions =
+    OpenEnum<AccessReviewStageFilterByCurrentUserOptionsValues>
+
+/// The values of `AccessReviewStageFilterByCurrentUserOptions` that the spec declares; others decode and re-encode too.
+public enum AccessReviewStageFilterByCurrentUserOptionsValues: EnumValues {
+    public static let known: [String] = ["reviewer", "unknownFutureValue"]
+}
+
+extension AccessReviewStageFilterByCurrentUserOptions {
+    public static var reviewer: Self { Self(rawValue: "reviewer") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `AccessReviewStage`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewStage`.
+public struct AccessReviewStageRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AccessReviewStage
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.accessReviewStage",
+        model: AccessReviewStage.self,
+        children: [.init("decisions", "microsoft.graph.accessReviewInstanceDecisionItem", collection: true)],
+        operations: [
+            .init("stop", .post),
+            .init(
+                "filterByCurrentUser",
+                .get,
+                onCollection: true,
+                response: .collection(.model(AccessReviewStage.self))
+            ),
+        ]
+    )
+
+    /// `decisions.request()` lists them; `decisions("accessReviewInstanceDecisionItem-id")` addresses one.
+    public var decisions: CollectionRequestBuilder<AccessReviewInstanceDecisionItemRequestBuilder> {
+        .init(client: client, path: path.appending("decisions"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.accessReviewStage/stop` (POST).
+    public func stop() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("stop"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+}
+
+extension CollectionRequestBuilder where Item == AccessReviewStageRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.accessReviewStage/filterByCurrentUser` (GET).
+    public func filterByCurrentUser(
+        on: AccessReviewStageFilterByCurrentUserOptions
+    ) -> CollectionRequest<AccessReviewStage> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `AccessReviewStageSettingsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accessreviewstagesettings?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accessReviewStageSettings`.
+public typealias AccessReviewStageSettings = Model<AccessReviewStageSettingsFields>
+
+/// The properties of a `AccessReviewStageSettings`, inherited ones included.
+public struct AccessReviewStageSettingsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewStageSettings",
+        fields: AccessReviewStageSettingsFields()
+    )
+
+    public let decisionsThatWillMoveToNextStage: Field<[String]>
+    public let dependsOn: Field<[String]>
+    public let durationInDays: Field<Int32>
+    public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
+    public let recommendationInsightSettings: Field<[AccessReviewRecommendationInsightSetting]>
+    public let recommendationsEnabled: Field<Bool>
+    public let reviewers: Field<[AccessReviewReviewerScope]>
+    public let stageId: Field<String>
+
+    private init() {
+        self.decisionsThatWillMoveToNextStage = Field("decisionsThatWillMoveToNextStage")
+        self.dependsOn = Field("dependsOn")
+        self.durationInDays = Field("durationInDays")
+        self.fallbackReviewers = Field("fallbackReviewers")
+        self.recommendationInsightSettings = Field("recommendationInsightSettings")
+        self.recommendationsEnabled = Field("recommendationsEnabled")
+        self.reviewers = Field("reviewers")
+        self.stageId = Field("stageId")
+    }
+}
+
+/// Its properties are listed in `AccountTargetContentFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/accounttargetcontent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.accountTargetContent`.
+public typealias AccountTargetContent = Model<AccountTargetContentFields>
+
+/// The properties of a `AccountTargetContent`, inherited ones included.
+public struct AccountTargetContentFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.accountTargetContent",
+        derived: [AddressBookAccountTargetContent.self, IncludeAllAccountTargetContent.self],
+        fields: AccountTargetContentFields()
+    )
+
+    public let type: Field<AccountTargetContentType>
+
+    private init() {
+        self.type = Field("type")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.accountTargetContentType`.
+public typealias AccountTargetContentType = OpenEnum<AccountTargetContentTypeValues>
+
+/// The values of `AccountTargetContentType` that the spec declares; others decode and re-encode too.
+public enum AccountTargetContentTypeValues: EnumValues {
+    public static let known: [String] = ["unknown", "includeAll", "addressBook", "unknownFutureValue"]
+}
+
+extension AccountTargetContentType {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var includeAll: Self { Self(rawValue: "includeAll") }
+
+    public static var addressBook: Self { Self(rawValue: "addressBook") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `ActionItemFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/actionitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.actionItem`.
+public typealias ActionItem = Model<ActionItemFields>
+
+/// The properties of a `ActionItem`, inherited ones included.
+public struct ActionItemFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.actionItem", fields: ActionItemFields())
+    public let ownerDisplayName: Field<String>
+    public let text: Field<String>
+    public let title: Field<String>
+
+    private init() {
+        self.ownerDisplayName = Field("ownerDisplayName")
+        self.text = Field("text")
+        self.title = Field("title")
+    }
+}
+
+/// Its properties are listed in `ActionResultPartFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/actionresultpart?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.actionResultPart`.
+public typealias ActionResultPart = Model<ActionResultPartFields>
+
+/// The properties of a `ActionResultPart`, inherited ones included.
+public struct ActionResultPartFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.actionResultPart",
+        derived: [AadUserConversationMemberResult.self],
+        fields: ActionResultPartFields()
+    )
+
+    public let error: Field<PublicError>
+
+    private init() {
+        self.error = Field("error")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.actionState`.
+public typealias ActionState = OpenEnum<ActionStateValues>
+
+/// The values of `ActionState` that the spec declares; others decode and re-encode too.
+public enum ActionStateValues: EnumValues {
+    public static let known: [String] = ["none", "pending", "canceled", "active", "done", "failed", "notSupported"]
+}
+
+extension ActionState {
+    public static var none: Self { Self(rawValue: "none") }
+
+    public static var pending: Self { Self(rawValue: "pending") }
+
+    public static var canceled: Self { Self(rawValue: "canceled") }
 
     public static var active: Self { Self(rawValue: "active") }
 
-    public static var inactive: Self { Self(rawValue: "inactive") }
+    public static var done: Self { Self(rawValue: "done") }
 
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+    public static var failed: Self { Self(rawValue: "failed") }
+
+    public static var notSupported: Self { Self(rawValue: "notSupported") }
 }
 
-/// Its properties are listed in `CancelMediaProcessingOperationFields`; read and write them as `value.name`.
+/// Its properties are listed in `ActivitiesContainerFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cancelmediaprocessingoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cancelMediaProcessingOperation`.
-public typealias CancelMediaProcessingOperation = Model<CancelMediaProcessingOperationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/activitiescontainer?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.activitiesContainer`.
+public typealias ActivitiesContainer = Model<ActivitiesContainerFields>
 
-/// The properties of a `CancelMediaProcessingOperation`, inherited ones included.
-public struct CancelMediaProcessingOperationFields: FieldSet {
+/// The properties of a `ActivitiesContainer`, inherited ones included.
+public struct ActivitiesContainerFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.cancelMediaProcessingOperation",
-        base: CommsOperation.self,
-        fields: CancelMediaProcessingOperationFields()
-    )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `CancelMediaProcessingOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cancelMediaProcessingOperation`.
-public struct CancelMediaProcessingOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CancelMediaProcessingOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cancelMediaProcessingOperation",
-        model: CancelMediaProcessingOperation.self
-    )
-}
-
-/// Its properties are listed in `CanvasLayoutFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/canvaslayout?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.canvasLayout`.
-public typealias CanvasLayout = Model<CanvasLayoutFields>
-
-/// The properties of a `CanvasLayout`, inherited ones included.
-public struct CanvasLayoutFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.canvasLayout",
+        "microsoft.graph.activitiesContainer",
         base: Entity.self,
-        fields: CanvasLayoutFields()
+        fields: ActivitiesContainerFields()
     )
+
     public let id: Field<String>
 
-    /// Present when the request expanded it (`expand("horizontalSections")`).
-    public let horizontalSections: Field<[HorizontalSection]>
-
-    /// Present when the request expanded it (`expand("verticalSection")`).
-    public let verticalSection: Field<VerticalSection>
+    /// Present when the request expanded it (`expand("contentActivities")`).
+    public let contentActivities: Field<[ContentActivity]>
 
     private init() {
         self.id = Field("id")
-        self.horizontalSections = Field("horizontalSections")
-        self.verticalSection = Field("verticalSection")
+        self.contentActivities = Field("contentActivities")
     }
 }
 
-/// Requests for one `CanvasLayout`: `request()` reads, updates or deletes it.
+/// Requests for one `ActivitiesContainer`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.canvasLayout`.
-public struct CanvasLayoutRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CanvasLayout
+/// - Remark: Generated from `microsoft.graph.activitiesContainer`.
+public struct ActivitiesContainerRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ActivitiesContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1585,2431 +654,29 @@ public struct CanvasLayoutRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.canvasLayout",
-        model: CanvasLayout.self,
-        children: [
-            .init("horizontalSections", "microsoft.graph.horizontalSection", collection: true),
-            .init("verticalSection", "microsoft.graph.verticalSection", collection: false),
-        ]
+        "microsoft.graph.activitiesContainer",
+        model: ActivitiesContainer.self,
+        children: [.init("contentActivities", "microsoft.graph.contentActivity", collection: true)]
     )
 
-    /// `horizontalSections.request()` lists them; `horizontalSections("horizontalSection-id")` addresses one.
-    public var horizontalSections: CollectionRequestBuilder<HorizontalSectionRequestBuilder> {
-        .init(client: client, path: path.appending("horizontalSections"))
-    }
-
-    public var verticalSection: VerticalSectionRequestBuilder {
-        .init(client: client, path: path.appending("verticalSection"))
+    /// `contentActivities.request()` lists them; `contentActivities("contentActivity-id")` addresses one.
+    public var contentActivities: CollectionRequestBuilder<ContentActivityRequestBuilder> {
+        .init(client: client, path: path.appending("contentActivities"))
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.categoryColor`.
-public typealias CategoryColor = OpenEnum<CategoryColorValues>
-
-/// The values of `CategoryColor` that the spec declares; others decode and re-encode too.
-public enum CategoryColorValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "preset0",
-        "preset1",
-        "preset2",
-        "preset3",
-        "preset4",
-        "preset5",
-        "preset6",
-        "preset7",
-        "preset8",
-        "preset9",
-        "preset10",
-        "preset11",
-        "preset12",
-        "preset13",
-        "preset14",
-        "preset15",
-        "preset16",
-        "preset17",
-        "preset18",
-        "preset19",
-        "preset20",
-        "preset21",
-        "preset22",
-        "preset23",
-        "preset24",
-    ]
-}
-
-extension CategoryColor {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var preset0: Self { Self(rawValue: "preset0") }
-
-    public static var preset1: Self { Self(rawValue: "preset1") }
-
-    public static var preset2: Self { Self(rawValue: "preset2") }
-
-    public static var preset3: Self { Self(rawValue: "preset3") }
-
-    public static var preset4: Self { Self(rawValue: "preset4") }
-
-    public static var preset5: Self { Self(rawValue: "preset5") }
-
-    public static var preset6: Self { Self(rawValue: "preset6") }
-
-    public static var preset7: Self { Self(rawValue: "preset7") }
-
-    public static var preset8: Self { Self(rawValue: "preset8") }
-
-    public static var preset9: Self { Self(rawValue: "preset9") }
-
-    public static var preset10: Self { Self(rawValue: "preset10") }
-
-    public static var preset11: Self { Self(rawValue: "preset11") }
-
-    public static var preset12: Self { Self(rawValue: "preset12") }
-
-    public static var preset13: Self { Self(rawValue: "preset13") }
-
-    public static var preset14: Self { Self(rawValue: "preset14") }
-
-    public static var preset15: Self { Self(rawValue: "preset15") }
-
-    public static var preset16: Self { Self(rawValue: "preset16") }
-
-    public static var preset17: Self { Self(rawValue: "preset17") }
-
-    public static var preset18: Self { Self(rawValue: "preset18") }
-
-    public static var preset19: Self { Self(rawValue: "preset19") }
-
-    public static var preset20: Self { Self(rawValue: "preset20") }
-
-    public static var preset21: Self { Self(rawValue: "preset21") }
-
-    public static var preset22: Self { Self(rawValue: "preset22") }
-
-    public static var preset23: Self { Self(rawValue: "preset23") }
-
-    public static var preset24: Self { Self(rawValue: "preset24") }
-}
-
-/// Its properties are listed in `CertificateAuthorityFields`; read and write them as `value.name`.
+/// Its properties are listed in `ActivityBasedTimeoutPolicyFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificateauthority?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.certificateAuthority`.
-public typealias CertificateAuthority = Model<CertificateAuthorityFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/activitybasedtimeoutpolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy`.
+public typealias ActivityBasedTimeoutPolicy = Model<ActivityBasedTimeoutPolicyFields>
 
-/// The properties of a `CertificateAuthority`, inherited ones included.
-public struct CertificateAuthorityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.certificateAuthority", fields: CertificateAuthorityFields())
-    public let certificate: Field<Data>
-    public let certificateRevocationListUrl: Field<String>
-    public let deltaCertificateRevocationListUrl: Field<String>
-    public let isRootAuthority: Field<Bool>
-    public let issuer: Field<String>
-    public let issuerSki: Field<String>
-
-    private init() {
-        self.certificate = Field("certificate")
-        self.certificateRevocationListUrl = Field("certificateRevocationListUrl")
-        self.deltaCertificateRevocationListUrl = Field("deltaCertificateRevocationListUrl")
-        self.isRootAuthority = Field("isRootAuthority")
-        self.issuer = Field("issuer")
-        self.issuerSki = Field("issuerSki")
-    }
-}
-
-/// Its properties are listed in `CertificateAuthorityDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificateauthoritydetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail`.
-public typealias CertificateAuthorityDetail = Model<CertificateAuthorityDetailFields>
-
-/// The properties of a `CertificateAuthorityDetail`, inherited ones included.
-public struct CertificateAuthorityDetailFields: FieldSet {
+/// The properties of a `ActivityBasedTimeoutPolicy`, inherited ones included.
+public struct ActivityBasedTimeoutPolicyFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.certificateAuthorityDetail",
-        base: DirectoryObject.self,
-        fields: CertificateAuthorityDetailFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let certificate: Field<Data>
-    public let certificateAuthorityType: Field<CertificateAuthorityType>
-    public let certificateRevocationListUrl: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deltaCertificateRevocationListUrl: Field<String>
-    public let displayName: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let isIssuerHintEnabled: Field<Bool>
-    public let issuer: Field<String>
-    public let issuerSubjectKeyIdentifier: Field<String>
-    public let thumbprint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.certificate = Field("certificate")
-        self.certificateAuthorityType = Field("certificateAuthorityType")
-        self.certificateRevocationListUrl = Field("certificateRevocationListUrl")
-        self.createdDateTime = Field("createdDateTime")
-        self.deltaCertificateRevocationListUrl = Field("deltaCertificateRevocationListUrl")
-        self.displayName = Field("displayName")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.isIssuerHintEnabled = Field("isIssuerHintEnabled")
-        self.issuer = Field("issuer")
-        self.issuerSubjectKeyIdentifier = Field("issuerSubjectKeyIdentifier")
-        self.thumbprint = Field("thumbprint")
-    }
-}
-
-/// Requests for one `CertificateAuthorityDetail`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail`.
-public struct CertificateAuthorityDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CertificateAuthorityDetail
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.certificateAuthorityDetail",
-        model: CertificateAuthorityDetail.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == CertificateAuthorityDetailRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.certificateAuthorityType`.
-public typealias CertificateAuthorityType = OpenEnum<CertificateAuthorityTypeValues>
-
-/// The values of `CertificateAuthorityType` that the spec declares; others decode and re-encode too.
-public enum CertificateAuthorityTypeValues: EnumValues {
-    public static let known: [String] = ["root", "intermediate", "unknownFutureValue"]
-}
-
-extension CertificateAuthorityType {
-    public static var root: Self { Self(rawValue: "root") }
-
-    public static var intermediate: Self { Self(rawValue: "intermediate") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CertificateBasedAuthConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificatebasedauthconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.certificateBasedAuthConfiguration`.
-public typealias CertificateBasedAuthConfiguration = Model<CertificateBasedAuthConfigurationFields>
-
-/// The properties of a `CertificateBasedAuthConfiguration`, inherited ones included.
-public struct CertificateBasedAuthConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.certificateBasedAuthConfiguration",
-        base: Entity.self,
-        fields: CertificateBasedAuthConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let certificateAuthorities: Field<[CertificateAuthority]>
-
-    private init() {
-        self.id = Field("id")
-        self.certificateAuthorities = Field("certificateAuthorities")
-    }
-}
-
-/// Requests for one `CertificateBasedAuthConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.certificateBasedAuthConfiguration`.
-public struct CertificateBasedAuthConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CertificateBasedAuthConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.certificateBasedAuthConfiguration",
-        model: CertificateBasedAuthConfiguration.self
-    )
-}
-
-/// Its properties are listed in `CertificateBasedAuthPkiFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificatebasedauthpki?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki`.
-public typealias CertificateBasedAuthPki = Model<CertificateBasedAuthPkiFields>
-
-/// The properties of a `CertificateBasedAuthPki`, inherited ones included.
-public struct CertificateBasedAuthPkiFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.certificateBasedAuthPki",
-        base: DirectoryObject.self,
-        fields: CertificateBasedAuthPkiFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<String>
-    public let statusDetails: Field<String>
-
-    /// Present when the request expanded it (`expand("certificateAuthorities")`).
-    public let certificateAuthorities: Field<[CertificateAuthorityDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.statusDetails = Field("statusDetails")
-        self.certificateAuthorities = Field("certificateAuthorities")
-    }
-}
-
-/// Requests for one `CertificateBasedAuthPki`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki`.
-public struct CertificateBasedAuthPkiRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CertificateBasedAuthPki
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.certificateBasedAuthPki",
-        model: CertificateBasedAuthPki.self,
-        children: [.init("certificateAuthorities", "microsoft.graph.certificateAuthorityDetail", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("upload", .post),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// `certificateAuthorities.request()` lists them; `certificateAuthorities("certificateAuthorityDetail-id")`
-    /// addresses one.
-    public var certificateAuthorities: CollectionRequestBuilder<CertificateAuthorityDetailRequestBuilder> {
-        .init(client: client, path: path.appending("certificateAuthorities"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/upload` (POST).
-    public func upload(uploadUrl: String, sha256FileHash: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("upload"))
-        var body = JSONObject()
-        body.set("uploadUrl", uploadUrl)
-        body.set("sha256FileHash", sha256FileHash)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == CertificateBasedAuthPkiRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.certificateStatus`.
-public typealias CertificateStatus = OpenEnum<CertificateStatusValues>
-
-/// The values of `CertificateStatus` that the spec declares; others decode and re-encode too.
-public enum CertificateStatusValues: EnumValues {
-    public static let known: [String] = ["notProvisioned", "provisioned"]
-}
-
-extension CertificateStatus {
-    public static var notProvisioned: Self { Self(rawValue: "notProvisioned") }
-
-    public static var provisioned: Self { Self(rawValue: "provisioned") }
-}
-
-/// Its properties are listed in `CertificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.certification`.
-public typealias Certification = Model<CertificationFields>
-
-/// The properties of a `Certification`, inherited ones included.
-public struct CertificationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.certification", fields: CertificationFields())
-
-    /// Set by the service: read it, do not send it.
-    public let certificationDetailsUrl: Field<String>
-
-    public let certificationExpirationDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let isCertifiedByMicrosoft: Field<Bool>
-
-    public let isPublisherAttested: Field<Bool>
-    public let lastCertificationDateTime: Field<Date>
-
-    private init() {
-        self.certificationDetailsUrl = Field("certificationDetailsUrl")
-        self.certificationExpirationDateTime = Field("certificationExpirationDateTime")
-        self.isCertifiedByMicrosoft = Field("isCertifiedByMicrosoft")
-        self.isPublisherAttested = Field("isPublisherAttested")
-        self.lastCertificationDateTime = Field("lastCertificationDateTime")
-    }
-}
-
-/// Its properties are listed in `CertificationControlFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/certificationcontrol?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.certificationControl`.
-public typealias CertificationControl = Model<CertificationControlFields>
-
-/// The properties of a `CertificationControl`, inherited ones included.
-public struct CertificationControlFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.certificationControl", fields: CertificationControlFields())
-    public let name: Field<String>
-    public let url: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `ChallengingWordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/challengingword?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.challengingWord`.
-public typealias ChallengingWord = Model<ChallengingWordFields>
-
-/// The properties of a `ChallengingWord`, inherited ones included.
-public struct ChallengingWordFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.challengingWord", fields: ChallengingWordFields())
-    public let count: Field<Int64>
-    public let word: Field<String>
-
-    private init() {
-        self.count = Field("count")
-        self.word = Field("word")
-    }
-}
-
-/// Its properties are listed in `ChangeNotificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changenotification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.changeNotification`.
-public typealias ChangeNotification = Model<ChangeNotificationFields>
-
-/// The properties of a `ChangeNotification`, inherited ones included.
-public struct ChangeNotificationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.changeNotification", fields: ChangeNotificationFields())
-    public let changeType: Field<ChangeType>
-    public let clientState: Field<String>
-    public let encryptedContent: Field<ChangeNotificationEncryptedContent>
-    public let id: Field<String>
-    public let lifecycleEvent: Field<LifecycleEventType>
-    public let resource: Field<String>
-    public let resourceData: Field<ResourceData>
-    public let subscriptionExpirationDateTime: Field<Date>
-    public let subscriptionId: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.changeType = Field("changeType")
-        self.clientState = Field("clientState")
-        self.encryptedContent = Field("encryptedContent")
-        self.id = Field("id")
-        self.lifecycleEvent = Field("lifecycleEvent")
-        self.resource = Field("resource")
-        self.resourceData = Field("resourceData")
-        self.subscriptionExpirationDateTime = Field("subscriptionExpirationDateTime")
-        self.subscriptionId = Field("subscriptionId")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Its properties are listed in `ChangeNotificationCollectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changenotificationcollection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.changeNotificationCollection`.
-public typealias ChangeNotificationCollection = Model<ChangeNotificationCollectionFields>
-
-/// The properties of a `ChangeNotificationCollection`, inherited ones included.
-public struct ChangeNotificationCollectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.changeNotificationCollection",
-        fields: ChangeNotificationCollectionFields()
-    )
-
-    public let validationTokens: Field<[String]>
-    public let value: Field<[ChangeNotification]>
-
-    private init() {
-        self.validationTokens = Field("validationTokens")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `ChangeNotificationEncryptedContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changenotificationencryptedcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.changeNotificationEncryptedContent`.
-public typealias ChangeNotificationEncryptedContent = Model<ChangeNotificationEncryptedContentFields>
-
-/// The properties of a `ChangeNotificationEncryptedContent`, inherited ones included.
-public struct ChangeNotificationEncryptedContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.changeNotificationEncryptedContent",
-        fields: ChangeNotificationEncryptedContentFields()
-    )
-
-    public let data: Field<String>
-    public let dataKey: Field<String>
-    public let dataSignature: Field<String>
-    public let encryptionCertificateId: Field<String>
-    public let encryptionCertificateThumbprint: Field<String>
-
-    private init() {
-        self.data = Field("data")
-        self.dataKey = Field("dataKey")
-        self.dataSignature = Field("dataSignature")
-        self.encryptionCertificateId = Field("encryptionCertificateId")
-        self.encryptionCertificateThumbprint = Field("encryptionCertificateThumbprint")
-    }
-}
-
-/// Its properties are listed in `ChangeTrackedEntityFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/changetrackedentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.changeTrackedEntity`.
-public typealias ChangeTrackedEntity = Model<ChangeTrackedEntityFields>
-
-/// The properties of a `ChangeTrackedEntity`, inherited ones included.
-public struct ChangeTrackedEntityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.changeTrackedEntity",
-        base: Entity.self,
-        derived: [
-            DayNote.self,
-            OpenShift.self,
-            ScheduleChangeRequest.self,
-            SchedulingGroup.self,
-            Shift.self,
-            ShiftPreferences.self,
-            TimeCard.self,
-            TimeOff.self,
-            TimeOffReason.self,
-            WorkforceIntegration.self,
-        ],
-        fields: ChangeTrackedEntityFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Requests for one `ChangeTrackedEntity`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.changeTrackedEntity`.
-public struct ChangeTrackedEntityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChangeTrackedEntity
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.changeTrackedEntity",
-        model: ChangeTrackedEntity.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.changeTrackedEntity/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.changeType`.
-public typealias ChangeType = OpenEnum<ChangeTypeValues>
-
-/// The values of `ChangeType` that the spec declares; others decode and re-encode too.
-public enum ChangeTypeValues: EnumValues {
-    public static let known: [String] = ["created", "updated", "deleted"]
-}
-
-extension ChangeType {
-    public static var created: Self { Self(rawValue: "created") }
-
-    public static var updated: Self { Self(rawValue: "updated") }
-
-    public static var deleted: Self { Self(rawValue: "deleted") }
-}
-
-/// Its properties are listed in `ChannelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channel`.
-public typealias Channel = Model<ChannelFields>
-
-/// The properties of a `Channel`, inherited ones included.
-public struct ChannelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.channel", base: Entity.self, fields: ChannelFields())
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let email: Field<String>
-    public let isArchived: Field<Bool>
-    public let isFavoriteByDefault: Field<Bool>
-    public let layoutType: Field<ChannelLayoutType>
-    public let membershipType: Field<ChannelMembershipType>
-    public let migrationMode: Field<MigrationMode>
-    public let originalCreatedDateTime: Field<Date>
-    public let summary: Field<ChannelSummary>
-    public let tenantId: Field<String>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("allMembers")`).
-    public let allMembers: Field<[ConversationMember]>
-
-    /// Present when the request expanded it (`expand("enabledApps")`).
-    public let enabledApps: Field<[TeamsApp]>
-
-    /// Present when the request expanded it (`expand("filesFolder")`).
-    public let filesFolder: Field<DriveItem>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[ConversationMember]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[ChatMessage]>
-
-    /// Present when the request expanded it (`expand("sharedWithTeams")`).
-    public let sharedWithTeams: Field<[SharedWithChannelTeamInfo]>
-
-    /// Present when the request expanded it (`expand("tabs")`).
-    public let tabs: Field<[TeamsTab]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-        self.isArchived = Field("isArchived")
-        self.isFavoriteByDefault = Field("isFavoriteByDefault")
-        self.layoutType = Field("layoutType")
-        self.membershipType = Field("membershipType")
-        self.migrationMode = Field("migrationMode")
-        self.originalCreatedDateTime = Field("originalCreatedDateTime")
-        self.summary = Field("summary")
-        self.tenantId = Field("tenantId")
-        self.webUrl = Field("webUrl")
-        self.allMembers = Field("allMembers")
-        self.enabledApps = Field("enabledApps")
-        self.filesFolder = Field("filesFolder")
-        self.members = Field("members")
-        self.messages = Field("messages")
-        self.sharedWithTeams = Field("sharedWithTeams")
-        self.tabs = Field("tabs")
-    }
-}
-
-/// Its properties are listed in `ChannelAddedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channeladdedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channelAddedEventMessageDetail`.
-public typealias ChannelAddedEventMessageDetail = Model<ChannelAddedEventMessageDetailFields>
-
-/// The properties of a `ChannelAddedEventMessageDetail`, inherited ones included.
-public struct ChannelAddedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.channelAddedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: ChannelAddedEventMessageDetailFields()
-    )
-
-    public let channelDisplayName: Field<String>
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelDisplayName = Field("channelDisplayName")
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Its properties are listed in `ChannelDeletedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channeldeletedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channelDeletedEventMessageDetail`.
-public typealias ChannelDeletedEventMessageDetail = Model<ChannelDeletedEventMessageDetailFields>
-
-/// The properties of a `ChannelDeletedEventMessageDetail`, inherited ones included.
-public struct ChannelDeletedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.channelDeletedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: ChannelDeletedEventMessageDetailFields()
-    )
-
-    public let channelDisplayName: Field<String>
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelDisplayName = Field("channelDisplayName")
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Its properties are listed in `ChannelDescriptionUpdatedEventMessageDetailFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/channeldescriptionupdatedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channelDescriptionUpdatedEventMessageDetail`.
-public typealias ChannelDescriptionUpdatedEventMessageDetail = Model<ChannelDescriptionUpdatedEventMessageDetailFields>
-
-/// The properties of a `ChannelDescriptionUpdatedEventMessageDetail`, inherited ones included.
-public struct ChannelDescriptionUpdatedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.channelDescriptionUpdatedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: ChannelDescriptionUpdatedEventMessageDetailFields()
-    )
-
-    public let channelDescription: Field<String>
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelDescription = Field("channelDescription")
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Its properties are listed in `ChannelIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channelIdentity`.
-public typealias ChannelIdentity = Model<ChannelIdentityFields>
-
-/// The properties of a `ChannelIdentity`, inherited ones included.
-public struct ChannelIdentityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.channelIdentity", fields: ChannelIdentityFields())
-    public let channelId: Field<String>
-    public let teamId: Field<String>
-
-    private init() {
-        self.channelId = Field("channelId")
-        self.teamId = Field("teamId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.channelLayoutType`.
-public typealias ChannelLayoutType = OpenEnum<ChannelLayoutTypeValues>
-
-/// The values of `ChannelLayoutType` that the spec declares; others decode and re-encode too.
-public enum ChannelLayoutTypeValues: EnumValues {
-    public static let known: [String] = ["post", "chat", "unknownFutureValue"]
-}
-
-extension ChannelLayoutType {
-    public static var post: Self { Self(rawValue: "post") }
-
-    public static var chat: Self { Self(rawValue: "chat") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ChannelMembersNotificationRecipientFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelmembersnotificationrecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channelMembersNotificationRecipient`.
-public typealias ChannelMembersNotificationRecipient = Model<ChannelMembersNotificationRecipientFields>
-
-/// The properties of a `ChannelMembersNotificationRecipient`, inherited ones included.
-public struct ChannelMembersNotificationRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.channelMembersNotificationRecipient",
-        base: TeamworkNotificationRecipient.self,
-        fields: ChannelMembersNotificationRecipientFields()
-    )
-
-    public let channelId: Field<String>
-    public let teamId: Field<String>
-
-    private init() {
-        self.channelId = Field("channelId")
-        self.teamId = Field("teamId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.channelMembershipType`.
-public typealias ChannelMembershipType = OpenEnum<ChannelMembershipTypeValues>
-
-/// The values of `ChannelMembershipType` that the spec declares; others decode and re-encode too.
-public enum ChannelMembershipTypeValues: EnumValues {
-    public static let known: [String] = ["standard", "private", "unknownFutureValue", "shared"]
-}
-
-extension ChannelMembershipType {
-    public static var standard: Self { Self(rawValue: "standard") }
-
-    public static var `private`: Self { Self(rawValue: "private") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var shared: Self { Self(rawValue: "shared") }
-}
-
-/// Its properties are listed in `ChannelRenamedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelrenamedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channelRenamedEventMessageDetail`.
-public typealias ChannelRenamedEventMessageDetail = Model<ChannelRenamedEventMessageDetailFields>
-
-/// The properties of a `ChannelRenamedEventMessageDetail`, inherited ones included.
-public struct ChannelRenamedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.channelRenamedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: ChannelRenamedEventMessageDetailFields()
-    )
-
-    public let channelDisplayName: Field<String>
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelDisplayName = Field("channelDisplayName")
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Requests for one `Channel`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.channel`.
-public struct ChannelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Channel
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.channel",
-        model: Channel.self,
-        children: [
-            .init("allMembers", "microsoft.graph.conversationMember", collection: true),
-            .init("enabledApps", "microsoft.graph.teamsApp", collection: true),
-            .init("filesFolder", "microsoft.graph.driveItem", collection: false),
-            .init("members", "microsoft.graph.conversationMember", collection: true),
-            .init("messages", "microsoft.graph.chatMessage", collection: true),
-            .init("sharedWithTeams", "microsoft.graph.sharedWithChannelTeamInfo", collection: true),
-            .init("tabs", "microsoft.graph.teamsTab", collection: true),
-        ],
-        operations: [
-            .init("archive", .post),
-            .init("completeMigration", .post),
-            .init("provisionEmail", .post, response: .model(ProvisionChannelEmailResult.self)),
-            .init("removeEmail", .post),
-            .init("startMigration", .post),
-            .init("unarchive", .post),
-            .init("doesUserHaveAccess", .get, response: .boolean),
-            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-            .init("getAllRetainedMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
-
-    /// `allMembers.request()` lists them; `allMembers("conversationMember-id")` addresses one.
-    public var allMembers: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
-        .init(client: client, path: path.appending("allMembers"))
-    }
-
-    /// `enabledApps.request()` lists them; `enabledApps("teamsApp-id")` addresses one.
-    public var enabledApps: CollectionRequestBuilder<TeamsAppRequestBuilder> {
-        .init(client: client, path: path.appending("enabledApps"))
-    }
-
-    public var filesFolder: DriveItemRequestBuilder { .init(client: client, path: path.appending("filesFolder")) }
-
-    /// `members.request()` lists them; `members("conversationMember-id")` addresses one.
-    public var members: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-
-    /// `messages.request()` lists them; `messages("chatMessage-id")` addresses one.
-    public var messages: CollectionRequestBuilder<ChatMessageRequestBuilder> {
-        .init(client: client, path: path.appending("messages"))
-    }
-
-    /// `sharedWithTeams.request()` lists them; `sharedWithTeams("sharedWithChannelTeamInfo-id")` addresses one.
-    public var sharedWithTeams: CollectionRequestBuilder<SharedWithChannelTeamInfoRequestBuilder> {
-        .init(client: client, path: path.appending("sharedWithTeams"))
-    }
-
-    /// `tabs.request()` lists them; `tabs("teamsTab-id")` addresses one.
-    public var tabs: CollectionRequestBuilder<TeamsTabRequestBuilder> {
-        .init(client: client, path: path.appending("tabs"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.channel/archive` (POST).
-    public func archive(shouldSetSpoSiteReadOnlyForMembers: Bool) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("archive"))
-        var body = JSONObject()
-        body.set("shouldSetSpoSiteReadOnlyForMembers", shouldSetSpoSiteReadOnlyForMembers)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.channel/completeMigration` (POST).
-    public func completeMigration() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("completeMigration"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.channel/provisionEmail` (POST).
-    public func provisionEmail() -> OperationRequest<ProvisionChannelEmailResult> {
-        let request = APIRequest(method: .post, path: path.appending("provisionEmail"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProvisionChannelEmailResult.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.channel/removeEmail` (POST).
-    public func removeEmail() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("removeEmail"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.channel/startMigration` (POST).
-    public func startMigration(conversationCreationDateTime: Date) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("startMigration"))
-        var body = JSONObject()
-        body.set("conversationCreationDateTime", conversationCreationDateTime)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.channel/unarchive` (POST).
-    public func unarchive() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("unarchive"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.channel/doesUserHaveAccess` (GET).
-    public func doesUserHaveAccess(
-        userId: String? = nil,
-        tenantId: String? = nil,
-        userPrincipalName: String? = nil
-    ) -> OperationRequest<Bool> {
-        var arguments: [(String, ODataLiteral)] = []
-        if let userId { arguments.append(("userId", ODataLiteral(json: userId))) }
-        if let tenantId { arguments.append(("tenantId", ODataLiteral(json: tenantId))) }
-        if let userPrincipalName { arguments.append(("userPrincipalName", ODataLiteral(json: userPrincipalName))) }
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "doesUserHaveAccess", parameters: arguments)
-        )
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == ChannelRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.channel/getAllMessages` (GET).
-    public func getAllMessages() -> CollectionRequest<ChatMessage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.channel/getAllRetainedMessages` (GET).
-    public func getAllRetainedMessages() -> CollectionRequest<ChatMessage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAllRetainedMessages", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `ChannelSetAsFavoriteByDefaultEventMessageDetailFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/channelsetasfavoritebydefaulteventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channelSetAsFavoriteByDefaultEventMessageDetail`.
-public typealias ChannelSetAsFavoriteByDefaultEventMessageDetail =
-    Model<ChannelSetAsFavoriteByDefaultEventMessageDetailFields>
-
-/// The properties of a `ChannelSetAsFavoriteByDefaultEventMessageDetail`, inherited ones included.
-public struct ChannelSetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.channelSetAsFavoriteByDefaultEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: ChannelSetAsFavoriteByDefaultEventMessageDetailFields()
-    )
-
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Its properties are listed in `ChannelSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/channelsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channelSummary`.
-public typealias ChannelSummary = Model<ChannelSummaryFields>
-
-/// The properties of a `ChannelSummary`, inherited ones included.
-public struct ChannelSummaryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.channelSummary", fields: ChannelSummaryFields())
-    public let guestsCount: Field<Int32>
-    public let hasMembersFromOtherTenants: Field<Bool>
-    public let membersCount: Field<Int32>
-    public let ownersCount: Field<Int32>
-
-    private init() {
-        self.guestsCount = Field("guestsCount")
-        self.hasMembersFromOtherTenants = Field("hasMembersFromOtherTenants")
-        self.membersCount = Field("membersCount")
-        self.ownersCount = Field("ownersCount")
-    }
-}
-
-/// Its properties are listed in `ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/channelunsetasfavoritebydefaulteventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.channelUnsetAsFavoriteByDefaultEventMessageDetail`.
-public typealias ChannelUnsetAsFavoriteByDefaultEventMessageDetail =
-    Model<ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields>
-
-/// The properties of a `ChannelUnsetAsFavoriteByDefaultEventMessageDetail`, inherited ones included.
-public struct ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.channelUnsetAsFavoriteByDefaultEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields()
-    )
-
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Its properties are listed in `ChatFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chat?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chat`.
-public typealias Chat = Model<ChatFields>
-
-/// The properties of a `Chat`, inherited ones included.
-public struct ChatFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chat", base: Entity.self, fields: ChatFields())
-    public let id: Field<String>
-    public let chatType: Field<ChatType>
-    public let createdDateTime: Field<Date>
-    public let isHiddenForAllMembers: Field<Bool>
-    public let lastUpdatedDateTime: Field<Date>
-    public let migrationMode: Field<MigrationMode>
-    public let onlineMeetingInfo: Field<TeamworkOnlineMeetingInfo>
-    public let originalCreatedDateTime: Field<Date>
-    public let tenantId: Field<String>
-    public let topic: Field<String>
-    public let viewpoint: Field<ChatViewpoint>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("installedApps")`).
-    public let installedApps: Field<[TeamsAppInstallation]>
-
-    /// Present when the request expanded it (`expand("lastMessagePreview")`).
-    public let lastMessagePreview: Field<ChatMessageInfo>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[ConversationMember]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[ChatMessage]>
-
-    /// Present when the request expanded it (`expand("permissionGrants")`).
-    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
-
-    /// Present when the request expanded it (`expand("pinnedMessages")`).
-    public let pinnedMessages: Field<[PinnedChatMessageInfo]>
-
-    /// Present when the request expanded it (`expand("tabs")`).
-    public let tabs: Field<[TeamsTab]>
-
-    /// Present when the request expanded it (`expand("targetedMessages")`).
-    public let targetedMessages: Field<[TargetedChatMessage]>
-
-    private init() {
-        self.id = Field("id")
-        self.chatType = Field("chatType")
-        self.createdDateTime = Field("createdDateTime")
-        self.isHiddenForAllMembers = Field("isHiddenForAllMembers")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.migrationMode = Field("migrationMode")
-        self.onlineMeetingInfo = Field("onlineMeetingInfo")
-        self.originalCreatedDateTime = Field("originalCreatedDateTime")
-        self.tenantId = Field("tenantId")
-        self.topic = Field("topic")
-        self.viewpoint = Field("viewpoint")
-        self.webUrl = Field("webUrl")
-        self.installedApps = Field("installedApps")
-        self.lastMessagePreview = Field("lastMessagePreview")
-        self.members = Field("members")
-        self.messages = Field("messages")
-        self.permissionGrants = Field("permissionGrants")
-        self.pinnedMessages = Field("pinnedMessages")
-        self.tabs = Field("tabs")
-        self.targetedMessages = Field("targetedMessages")
-    }
-}
-
-/// Its properties are listed in `ChatInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatInfo`.
-public typealias ChatInfo = Model<ChatInfoFields>
-
-/// The properties of a `ChatInfo`, inherited ones included.
-public struct ChatInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chatInfo", fields: ChatInfoFields())
-    public let messageId: Field<String>
-    public let replyChainMessageId: Field<String>
-    public let threadId: Field<String>
-
-    private init() {
-        self.messageId = Field("messageId")
-        self.replyChainMessageId = Field("replyChainMessageId")
-        self.threadId = Field("threadId")
-    }
-}
-
-/// Its properties are listed in `ChatMembersNotificationRecipientFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmembersnotificationrecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMembersNotificationRecipient`.
-public typealias ChatMembersNotificationRecipient = Model<ChatMembersNotificationRecipientFields>
-
-/// The properties of a `ChatMembersNotificationRecipient`, inherited ones included.
-public struct ChatMembersNotificationRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMembersNotificationRecipient",
-        base: TeamworkNotificationRecipient.self,
-        fields: ChatMembersNotificationRecipientFields()
-    )
-
-    public let chatId: Field<String>
-
-    private init() {
-        self.chatId = Field("chatId")
-    }
-}
-
-/// Its properties are listed in `ChatMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessage`.
-public typealias ChatMessage = Model<ChatMessageFields>
-
-/// The properties of a `ChatMessage`, inherited ones included.
-public struct ChatMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessage",
-        base: Entity.self,
-        derived: [TargetedChatMessage.self],
-        fields: ChatMessageFields()
-    )
-
-    public let id: Field<String>
-    public let attachments: Field<[ChatMessageAttachment]>
-    public let body: Field<ItemBody>
-    public let channelIdentity: Field<ChannelIdentity>
-    public let chatId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deletedDateTime: Field<Date>
-    public let etag: Field<String>
-    public let eventDetail: Field<EventMessageDetail>
-    public let from: Field<ChatMessageFromIdentitySet>
-    public let importance: Field<ChatMessageImportance>
-    public let lastEditedDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let locale: Field<String>
-    public let mentions: Field<[ChatMessageMention]>
-    public let messageHistory: Field<[ChatMessageHistoryItem]>
-    public let messageType: Field<ChatMessageType>
-    public let policyViolation: Field<ChatMessagePolicyViolation>
-    public let reactions: Field<[ChatMessageReaction]>
-    public let replyToId: Field<String>
-    public let subject: Field<String>
-    public let summary: Field<String>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("hostedContents")`).
-    public let hostedContents: Field<[ChatMessageHostedContent]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[ChatMessage]>
-
-    private init() {
-        self.id = Field("id")
-        self.attachments = Field("attachments")
-        self.body = Field("body")
-        self.channelIdentity = Field("channelIdentity")
-        self.chatId = Field("chatId")
-        self.createdDateTime = Field("createdDateTime")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.etag = Field("etag")
-        self.eventDetail = Field("eventDetail")
-        self.from = Field("from")
-        self.importance = Field("importance")
-        self.lastEditedDateTime = Field("lastEditedDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.locale = Field("locale")
-        self.mentions = Field("mentions")
-        self.messageHistory = Field("messageHistory")
-        self.messageType = Field("messageType")
-        self.policyViolation = Field("policyViolation")
-        self.reactions = Field("reactions")
-        self.replyToId = Field("replyToId")
-        self.subject = Field("subject")
-        self.summary = Field("summary")
-        self.webUrl = Field("webUrl")
-        self.hostedContents = Field("hostedContents")
-        self.replies = Field("replies")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.chatMessageActions`.
-public typealias ChatMessageActions = OpenEnum<ChatMessageActionsValues>
-
-/// The values of `ChatMessageActions` that the spec declares; others decode and re-encode too.
-public enum ChatMessageActionsValues: FlagValues {
-    public static let known: [String] = ["reactionAdded", "reactionRemoved", "actionUndefined", "unknownFutureValue"]
-}
-
-extension ChatMessageActions {
-    public static var reactionAdded: Self { Self(rawValue: "reactionAdded") }
-
-    public static var reactionRemoved: Self { Self(rawValue: "reactionRemoved") }
-
-    public static var actionUndefined: Self { Self(rawValue: "actionUndefined") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ChatMessageAttachmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessageattachment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessageAttachment`.
-public typealias ChatMessageAttachment = Model<ChatMessageAttachmentFields>
-
-/// The properties of a `ChatMessageAttachment`, inherited ones included.
-public struct ChatMessageAttachmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessageAttachment",
-        fields: ChatMessageAttachmentFields()
-    )
-    public let content: Field<String>
-    public let contentType: Field<String>
-    public let contentUrl: Field<String>
-    public let id: Field<String>
-    public let name: Field<String>
-    public let teamsAppId: Field<String>
-    public let thumbnailUrl: Field<String>
-
-    private init() {
-        self.content = Field("content")
-        self.contentType = Field("contentType")
-        self.contentUrl = Field("contentUrl")
-        self.id = Field("id")
-        self.name = Field("name")
-        self.teamsAppId = Field("teamsAppId")
-        self.thumbnailUrl = Field("thumbnailUrl")
-    }
-}
-
-/// Its properties are listed in `ChatMessageFromIdentitySetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagefromidentityset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessageFromIdentitySet`.
-public typealias ChatMessageFromIdentitySet = Model<ChatMessageFromIdentitySetFields>
-
-/// The properties of a `ChatMessageFromIdentitySet`, inherited ones included.
-public struct ChatMessageFromIdentitySetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessageFromIdentitySet",
-        base: IdentitySet.self,
-        fields: ChatMessageFromIdentitySetFields()
-    )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-    }
-}
-
-/// Its properties are listed in `ChatMessageHistoryItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagehistoryitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessageHistoryItem`.
-public typealias ChatMessageHistoryItem = Model<ChatMessageHistoryItemFields>
-
-/// The properties of a `ChatMessageHistoryItem`, inherited ones included.
-public struct ChatMessageHistoryItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessageHistoryItem",
-        fields: ChatMessageHistoryItemFields()
-    )
-
-    public let actions: Field<ChatMessageActions>
-    public let modifiedDateTime: Field<Date>
-    public let reaction: Field<ChatMessageReaction>
-
-    private init() {
-        self.actions = Field("actions")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.reaction = Field("reaction")
-    }
-}
-
-/// Its properties are listed in `ChatMessageHostedContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagehostedcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessageHostedContent`.
-public typealias ChatMessageHostedContent = Model<ChatMessageHostedContentFields>
-
-/// The properties of a `ChatMessageHostedContent`, inherited ones included.
-public struct ChatMessageHostedContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessageHostedContent",
-        base: TeamworkHostedContent.self,
-        fields: ChatMessageHostedContentFields()
-    )
-
-    public let id: Field<String>
-    public let contentBytes: Field<Data>
-    public let contentType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.contentBytes = Field("contentBytes")
-        self.contentType = Field("contentType")
-    }
-}
-
-/// Requests for one `ChatMessageHostedContent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.chatMessageHostedContent`.
-public struct ChatMessageHostedContentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChatMessageHostedContent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.chatMessageHostedContent",
-        model: ChatMessageHostedContent.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.chatMessageImportance`.
-public typealias ChatMessageImportance = OpenEnum<ChatMessageImportanceValues>
-
-/// The values of `ChatMessageImportance` that the spec declares; others decode and re-encode too.
-public enum ChatMessageImportanceValues: EnumValues {
-    public static let known: [String] = ["normal", "high", "urgent", "unknownFutureValue"]
-}
-
-extension ChatMessageImportance {
-    public static var normal: Self { Self(rawValue: "normal") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var urgent: Self { Self(rawValue: "urgent") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ChatMessageInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessageinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessageInfo`.
-public typealias ChatMessageInfo = Model<ChatMessageInfoFields>
-
-/// The properties of a `ChatMessageInfo`, inherited ones included.
-public struct ChatMessageInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessageInfo",
-        base: Entity.self,
-        fields: ChatMessageInfoFields()
-    )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-    public let createdDateTime: Field<Date>
-    public let eventDetail: Field<EventMessageDetail>
-    public let from: Field<ChatMessageFromIdentitySet>
-    public let isDeleted: Field<Bool>
-    public let messageType: Field<ChatMessageType>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.eventDetail = Field("eventDetail")
-        self.from = Field("from")
-        self.isDeleted = Field("isDeleted")
-        self.messageType = Field("messageType")
-    }
-}
-
-/// Requests for one `ChatMessageInfo`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.chatMessageInfo`.
-public struct ChatMessageInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChatMessageInfo
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.chatMessageInfo", model: ChatMessageInfo.self)
-}
-
-/// Its properties are listed in `ChatMessageMentionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagemention?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessageMention`.
-public typealias ChatMessageMention = Model<ChatMessageMentionFields>
-
-/// The properties of a `ChatMessageMention`, inherited ones included.
-public struct ChatMessageMentionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chatMessageMention", fields: ChatMessageMentionFields())
-    public let id: Field<Int32>
-    public let mentioned: Field<ChatMessageMentionedIdentitySet>
-    public let mentionText: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.mentioned = Field("mentioned")
-        self.mentionText = Field("mentionText")
-    }
-}
-
-/// Its properties are listed in `ChatMessageMentionedIdentitySetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagementionedidentityset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessageMentionedIdentitySet`.
-public typealias ChatMessageMentionedIdentitySet = Model<ChatMessageMentionedIdentitySetFields>
-
-/// The properties of a `ChatMessageMentionedIdentitySet`, inherited ones included.
-public struct ChatMessageMentionedIdentitySetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessageMentionedIdentitySet",
-        base: IdentitySet.self,
-        fields: ChatMessageMentionedIdentitySetFields()
-    )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-    public let conversation: Field<TeamworkConversationIdentity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-        self.conversation = Field("conversation")
-    }
-}
-
-/// Its properties are listed in `ChatMessagePolicyViolationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagepolicyviolation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolation`.
-public typealias ChatMessagePolicyViolation = Model<ChatMessagePolicyViolationFields>
-
-/// The properties of a `ChatMessagePolicyViolation`, inherited ones included.
-public struct ChatMessagePolicyViolationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessagePolicyViolation",
-        fields: ChatMessagePolicyViolationFields()
-    )
-
-    public let dlpAction: Field<ChatMessagePolicyViolationDlpActionTypes>
-    public let justificationText: Field<String>
-    public let policyTip: Field<ChatMessagePolicyViolationPolicyTip>
-    public let userAction: Field<ChatMessagePolicyViolationUserActionTypes>
-    public let verdictDetails: Field<ChatMessagePolicyViolationVerdictDetailsTypes>
-
-    private init() {
-        self.dlpAction = Field("dlpAction")
-        self.justificationText = Field("justificationText")
-        self.policyTip = Field("policyTip")
-        self.userAction = Field("userAction")
-        self.verdictDetails = Field("verdictDetails")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolationDlpActionTypes`.
-public typealias ChatMessagePolicyViolationDlpActionTypes = OpenEnum<ChatMessagePolicyViolationDlpActionTypesValues>
-
-/// The values of `ChatMessagePolicyViolationDlpActionTypes` that the spec declares; others decode and re-encode too.
-public enum ChatMessagePolicyViolationDlpActionTypesValues: FlagValues {
-    public static let known: [String] = ["none", "notifySender", "blockAccess", "blockAccessExternal"]
-}
-
-extension ChatMessagePolicyViolationDlpActionTypes {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var notifySender: Self { Self(rawValue: "notifySender") }
-
-    public static var blockAccess: Self { Self(rawValue: "blockAccess") }
-
-    public static var blockAccessExternal: Self { Self(rawValue: "blockAccessExternal") }
-}
-
-/// Its properties are listed in `ChatMessagePolicyViolationPolicyTipFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagepolicyviolationpolicytip?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolationPolicyTip`.
-public typealias ChatMessagePolicyViolationPolicyTip = Model<ChatMessagePolicyViolationPolicyTipFields>
-
-/// The properties of a `ChatMessagePolicyViolationPolicyTip`, inherited ones included.
-public struct ChatMessagePolicyViolationPolicyTipFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessagePolicyViolationPolicyTip",
-        fields: ChatMessagePolicyViolationPolicyTipFields()
-    )
-
-    public let complianceUrl: Field<String>
-    public let generalText: Field<String>
-    public let matchedConditionDescriptions: Field<[String]>
-
-    private init() {
-        self.complianceUrl = Field("complianceUrl")
-        self.generalText = Field("generalText")
-        self.matchedConditionDescriptions = Field("matchedConditionDescriptions")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolationUserActionTypes`.
-public typealias ChatMessagePolicyViolationUserActionTypes = OpenEnum<ChatMessagePolicyViolationUserActionTypesValues>
-
-/// The values of `ChatMessagePolicyViolationUserActionTypes` that the spec declares; others decode and re-encode too.
-public enum ChatMessagePolicyViolationUserActionTypesValues: FlagValues {
-    public static let known: [String] = ["none", "override", "reportFalsePositive"]
-}
-
-extension ChatMessagePolicyViolationUserActionTypes {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var override: Self { Self(rawValue: "override") }
-
-    public static var reportFalsePositive: Self { Self(rawValue: "reportFalsePositive") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.chatMessagePolicyViolationVerdictDetailsTypes`.
-public typealias ChatMessagePolicyViolationVerdictDetailsTypes =
-    OpenEnum<ChatMessagePolicyViolationVerdictDetailsTypesValues>
-
-/// The values of `ChatMessagePolicyViolationVerdictDetailsTypes` that the spec declares; others decode and re-encode
-/// too.
-public enum ChatMessagePolicyViolationVerdictDetailsTypesValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "allowFalsePositiveOverride",
-        "allowOverrideWithoutJustification",
-        "allowOverrideWithJustification",
-    ]
-}
-
-extension ChatMessagePolicyViolationVerdictDetailsTypes {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var allowFalsePositiveOverride: Self { Self(rawValue: "allowFalsePositiveOverride") }
-
-    public static var allowOverrideWithoutJustification: Self { Self(rawValue: "allowOverrideWithoutJustification") }
-
-    public static var allowOverrideWithJustification: Self { Self(rawValue: "allowOverrideWithJustification") }
-}
-
-/// Its properties are listed in `ChatMessageReactionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagereaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessageReaction`.
-public typealias ChatMessageReaction = Model<ChatMessageReactionFields>
-
-/// The properties of a `ChatMessageReaction`, inherited ones included.
-public struct ChatMessageReactionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chatMessageReaction", fields: ChatMessageReactionFields())
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let reactionContentUrl: Field<String>
-    public let reactionType: Field<String>
-    public let user: Field<ChatMessageReactionIdentitySet>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.reactionContentUrl = Field("reactionContentUrl")
-        self.reactionType = Field("reactionType")
-        self.user = Field("user")
-    }
-}
-
-/// Its properties are listed in `ChatMessageReactionIdentitySetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatmessagereactionidentityset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatMessageReactionIdentitySet`.
-public typealias ChatMessageReactionIdentitySet = Model<ChatMessageReactionIdentitySetFields>
-
-/// The properties of a `ChatMessageReactionIdentitySet`, inherited ones included.
-public struct ChatMessageReactionIdentitySetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessageReactionIdentitySet",
-        base: IdentitySet.self,
-        fields: ChatMessageReactionIdentitySetFields()
-    )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-    }
-}
-
-/// Requests for one `ChatMessage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.chatMessage`.
-public struct ChatMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChatMessage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.chatMessage",
-        model: ChatMessage.self,
-        children: [
-            .init("hostedContents", "microsoft.graph.chatMessageHostedContent", collection: true),
-            .init("replies", "microsoft.graph.chatMessage", collection: true),
-        ],
-        operations: [
-            .init("setReaction", .post),
-            .init("softDelete", .post),
-            .init("undoSoftDelete", .post),
-            .init("unsetReaction", .post),
-            .init("replyWithQuote", .post, onCollection: true, response: .model(ChatMessage.self)),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
-
-    /// `hostedContents.request()` lists them; `hostedContents("chatMessageHostedContent-id")` addresses one.
-    public var hostedContents: CollectionRequestBuilder<ChatMessageHostedContentRequestBuilder> {
-        .init(client: client, path: path.appending("hostedContents"))
-    }
-
-    /// `replies.request()` lists them; `replies("chatMessage-id")` addresses one.
-    public var replies: CollectionRequestBuilder<ChatMessageRequestBuilder> {
-        .init(client: client, path: path.appending("replies"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chatMessage/setReaction` (POST).
-    public func setReaction(reactionType: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setReaction"))
-        var body = JSONObject()
-        body.set("reactionType", reactionType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chatMessage/softDelete` (POST).
-    public func softDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("softDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chatMessage/undoSoftDelete` (POST).
-    public func undoSoftDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("undoSoftDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chatMessage/unsetReaction` (POST).
-    public func unsetReaction(reactionType: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("unsetReaction"))
-        var body = JSONObject()
-        body.set("reactionType", reactionType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == ChatMessageRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.chatMessage/replyWithQuote` (POST).
-    public func replyWithQuote(messageIds: [String], replyMessage: ChatMessage) -> OperationRequest<ChatMessage> {
-        var request = APIRequest(method: .post, path: path.appending("replyWithQuote"))
-        var body = JSONObject()
-        body.set("messageIds", messageIds)
-        body.set("replyMessage", replyMessage)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ChatMessage.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chatMessage/delta` (GET).
-    public func delta() -> CollectionRequest<ChatMessage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.chatMessageType`.
-public typealias ChatMessageType = OpenEnum<ChatMessageTypeValues>
-
-/// The values of `ChatMessageType` that the spec declares; others decode and re-encode too.
-public enum ChatMessageTypeValues: EnumValues {
-    public static let known: [String] = ["message", "chatEvent", "typing", "unknownFutureValue", "systemEventMessage"]
-}
-
-extension ChatMessageType {
-    public static var message: Self { Self(rawValue: "message") }
-
-    public static var chatEvent: Self { Self(rawValue: "chatEvent") }
-
-    public static var typing: Self { Self(rawValue: "typing") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var systemEventMessage: Self { Self(rawValue: "systemEventMessage") }
-}
-
-/// Its properties are listed in `ChatRenamedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatrenamedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatRenamedEventMessageDetail`.
-public typealias ChatRenamedEventMessageDetail = Model<ChatRenamedEventMessageDetailFields>
-
-/// The properties of a `ChatRenamedEventMessageDetail`, inherited ones included.
-public struct ChatRenamedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatRenamedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: ChatRenamedEventMessageDetailFields()
-    )
-
-    public let chatDisplayName: Field<String>
-    public let chatId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.chatDisplayName = Field("chatDisplayName")
-        self.chatId = Field("chatId")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Requests for one `Chat`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.chat`.
-public struct ChatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Chat
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.chat",
-        model: Chat.self,
-        children: [
-            .init("installedApps", "microsoft.graph.teamsAppInstallation", collection: true),
-            .init("lastMessagePreview", "microsoft.graph.chatMessageInfo", collection: false),
-            .init("members", "microsoft.graph.conversationMember", collection: true),
-            .init("messages", "microsoft.graph.chatMessage", collection: true),
-            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("pinnedMessages", "microsoft.graph.pinnedChatMessageInfo", collection: true),
-            .init("tabs", "microsoft.graph.teamsTab", collection: true),
-            .init("targetedMessages", "microsoft.graph.targetedChatMessage", collection: true),
-        ],
-        operations: [
-            .init("completeMigration", .post),
-            .init("hideForUser", .post),
-            .init("markChatReadForUser", .post),
-            .init("markChatUnreadForUser", .post),
-            .init("removeAllAccessForUser", .post),
-            .init("sendActivityNotification", .post),
-            .init("startMigration", .post),
-            .init("unhideForUser", .post),
-            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-            .init("getAllRetainedMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
-
-    /// `installedApps.request()` lists them; `installedApps("teamsAppInstallation-id")` addresses one.
-    public var installedApps: CollectionRequestBuilder<TeamsAppInstallationRequestBuilder> {
-        .init(client: client, path: path.appending("installedApps"))
-    }
-
-    public var lastMessagePreview: ChatMessageInfoRequestBuilder {
-        .init(client: client, path: path.appending("lastMessagePreview"))
-    }
-
-    /// `members.request()` lists them; `members("conversationMember-id")` addresses one.
-    public var members: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-
-    /// `messages.request()` lists them; `messages("chatMessage-id")` addresses one.
-    public var messages: CollectionRequestBuilder<ChatMessageRequestBuilder> {
-        .init(client: client, path: path.appending("messages"))
-    }
-
-    /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
-    public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
-        .init(client: client, path: path.appending("permissionGrants"))
-    }
-
-    /// `pinnedMessages.request()` lists them; `pinnedMessages("pinnedChatMessageInfo-id")` addresses one.
-    public var pinnedMessages: CollectionRequestBuilder<PinnedChatMessageInfoRequestBuilder> {
-        .init(client: client, path: path.appending("pinnedMessages"))
-    }
-
-    /// `tabs.request()` lists them; `tabs("teamsTab-id")` addresses one.
-    public var tabs: CollectionRequestBuilder<TeamsTabRequestBuilder> {
-        .init(client: client, path: path.appending("tabs"))
-    }
-
-    /// `targetedMessages.request()` lists them; `targetedMessages("targetedChatMessage-id")` addresses one.
-    public var targetedMessages: CollectionRequestBuilder<TargetedChatMessageRequestBuilder> {
-        .init(client: client, path: path.appending("targetedMessages"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chat/completeMigration` (POST).
-    public func completeMigration() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("completeMigration"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chat/hideForUser` (POST).
-    public func hideForUser(user: TeamworkUserIdentity) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("hideForUser"))
-        var body = JSONObject()
-        body.set("user", user)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chat/markChatReadForUser` (POST).
-    public func markChatReadForUser(user: TeamworkUserIdentity) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("markChatReadForUser"))
-        var body = JSONObject()
-        body.set("user", user)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chat/markChatUnreadForUser` (POST).
-    public func markChatUnreadForUser(
-        user: TeamworkUserIdentity,
-        lastMessageReadDateTime: Date
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("markChatUnreadForUser"))
-        var body = JSONObject()
-        body.set("user", user)
-        body.set("lastMessageReadDateTime", lastMessageReadDateTime)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chat/removeAllAccessForUser` (POST).
-    public func removeAllAccessForUser(user: TeamworkUserIdentity) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("removeAllAccessForUser"))
-        var body = JSONObject()
-        body.set("user", user)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chat/sendActivityNotification` (POST).
-    public func sendActivityNotification(
-        topic: TeamworkActivityTopic,
-        activityType: String,
-        chainId: Int64,
-        previewText: ItemBody,
-        teamsAppId: String,
-        templateParameters: [KeyValuePair],
-        recipient: TeamworkNotificationRecipient,
-        iconId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("sendActivityNotification"))
-        var body = JSONObject()
-        body.set("topic", topic)
-        body.set("activityType", activityType)
-        body.set("chainId", chainId)
-        body.set("previewText", previewText)
-        body.set("teamsAppId", teamsAppId)
-        body.set("templateParameters", templateParameters)
-        body.set("recipient", recipient)
-        body.set("iconId", iconId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chat/startMigration` (POST).
-    public func startMigration(conversationCreationDateTime: Date) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("startMigration"))
-        var body = JSONObject()
-        body.set("conversationCreationDateTime", conversationCreationDateTime)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chat/unhideForUser` (POST).
-    public func unhideForUser(user: TeamworkUserIdentity) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("unhideForUser"))
-        var body = JSONObject()
-        body.set("user", user)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == ChatRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.chat/getAllMessages` (GET).
-    public func getAllMessages() -> CollectionRequest<ChatMessage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.chat/getAllRetainedMessages` (GET).
-    public func getAllRetainedMessages() -> CollectionRequest<ChatMessage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAllRetainedMessages", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `ChatRestrictionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatrestrictions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatRestrictions`.
-public typealias ChatRestrictions = Model<ChatRestrictionsFields>
-
-/// The properties of a `ChatRestrictions`, inherited ones included.
-public struct ChatRestrictionsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chatRestrictions", fields: ChatRestrictionsFields())
-    public let allowTextOnly: Field<Bool>
-
-    private init() {
-        self.allowTextOnly = Field("allowTextOnly")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.chatType`.
-public typealias ChatType = OpenEnum<ChatTypeValues>
-
-/// The values of `ChatType` that the spec declares; others decode and re-encode too.
-public enum ChatTypeValues: EnumValues {
-    public static let known: [String] = ["oneOnOne", "group", "meeting", "unknownFutureValue"]
-}
-
-extension ChatType {
-    public static var oneOnOne: Self { Self(rawValue: "oneOnOne") }
-
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var meeting: Self { Self(rawValue: "meeting") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ChatViewpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/chatviewpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.chatViewpoint`.
-public typealias ChatViewpoint = Model<ChatViewpointFields>
-
-/// The properties of a `ChatViewpoint`, inherited ones included.
-public struct ChatViewpointFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chatViewpoint", fields: ChatViewpointFields())
-    public let isHidden: Field<Bool>
-    public let lastMessageReadDateTime: Field<Date>
-
-    private init() {
-        self.isHidden = Field("isHidden")
-        self.lastMessageReadDateTime = Field("lastMessageReadDateTime")
-    }
-}
-
-/// Its properties are listed in `CheckInClaimFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/checkinclaim?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.checkInClaim`.
-public typealias CheckInClaim = Model<CheckInClaimFields>
-
-/// The properties of a `CheckInClaim`, inherited ones included.
-public struct CheckInClaimFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.checkInClaim", fields: CheckInClaimFields())
-    public let calendarEventId: Field<String>
-    public let checkInMethod: Field<CheckInMethod>
-    public let createdDateTime: Field<Date>
-
-    private init() {
-        self.calendarEventId = Field("calendarEventId")
-        self.checkInMethod = Field("checkInMethod")
-        self.createdDateTime = Field("createdDateTime")
-    }
-}
-
-/// Requests for one `CheckInClaim`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.checkInClaim`.
-public struct CheckInClaimRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CheckInClaim
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.checkInClaim", model: CheckInClaim.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.checkInMethod`.
-public typealias CheckInMethod = OpenEnum<CheckInMethodValues>
-
-/// The values of `CheckInMethod` that the spec declares; others decode and re-encode too.
-public enum CheckInMethodValues: EnumValues {
-    public static let known: [String] = ["unspecified", "manual", "inferred", "verified", "unknownFutureValue"]
-}
-
-extension CheckInMethod {
-    public static var unspecified: Self { Self(rawValue: "unspecified") }
-
-    public static var manual: Self { Self(rawValue: "manual") }
-
-    public static var inferred: Self { Self(rawValue: "inferred") }
-
-    public static var verified: Self { Self(rawValue: "verified") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ChecklistItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/checklistitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.checklistItem`.
-public typealias ChecklistItem = Model<ChecklistItemFields>
-
-/// The properties of a `ChecklistItem`, inherited ones included.
-public struct ChecklistItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.checklistItem",
-        base: Entity.self,
-        fields: ChecklistItemFields()
-    )
-
-    public let id: Field<String>
-    public let checkedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isChecked: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.checkedDateTime = Field("checkedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isChecked = Field("isChecked")
-    }
-}
-
-/// Requests for one `ChecklistItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.checklistItem`.
-public struct ChecklistItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChecklistItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.checklistItem", model: ChecklistItem.self)
-}
-
-/// Its properties are listed in `ChoiceColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/choicecolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.choiceColumn`.
-public typealias ChoiceColumn = Model<ChoiceColumnFields>
-
-/// The properties of a `ChoiceColumn`, inherited ones included.
-public struct ChoiceColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.choiceColumn", fields: ChoiceColumnFields())
-    public let allowTextEntry: Field<Bool>
-    public let choices: Field<[String]>
-    public let displayAs: Field<String>
-
-    private init() {
-        self.allowTextEntry = Field("allowTextEntry")
-        self.choices = Field("choices")
-        self.displayAs = Field("displayAs")
-    }
-}
-
-/// Its properties are listed in `ClaimBindingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/claimbinding?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.claimBinding`.
-public typealias ClaimBinding = Model<ClaimBindingFields>
-
-/// The properties of a `ClaimBinding`, inherited ones included.
-public struct ClaimBindingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.claimBinding", fields: ClaimBindingFields())
-    public let matchConfidenceLevel: Field<MatchConfidenceLevel>
-    public let sourceAttribute: Field<String>
-    public let verifiedIdClaim: Field<String>
-
-    private init() {
-        self.matchConfidenceLevel = Field("matchConfidenceLevel")
-        self.sourceAttribute = Field("sourceAttribute")
-        self.verifiedIdClaim = Field("verifiedIdClaim")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.claimBindingSource`.
-public typealias ClaimBindingSource = OpenEnum<ClaimBindingSourceValues>
-
-/// The values of `ClaimBindingSource` that the spec declares; others decode and re-encode too.
-public enum ClaimBindingSourceValues: EnumValues {
-    public static let known: [String] = ["directory", "unknownFutureValue"]
-}
-
-extension ClaimBindingSource {
-    public static var directory: Self { Self(rawValue: "directory") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ClaimValidationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/claimvalidation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.claimValidation`.
-public typealias ClaimValidation = Model<ClaimValidationFields>
-
-/// The properties of a `ClaimValidation`, inherited ones included.
-public struct ClaimValidationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.claimValidation", fields: ClaimValidationFields())
-    public let customExtensionId: Field<String>
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.customExtensionId = Field("customExtensionId")
-        self.isEnabled = Field("isEnabled")
-    }
-}
-
-/// Its properties are listed in `ClaimsMappingPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/claimsmappingpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.claimsMappingPolicy`.
-public typealias ClaimsMappingPolicy = Model<ClaimsMappingPolicyFields>
-
-/// The properties of a `ClaimsMappingPolicy`, inherited ones included.
-public struct ClaimsMappingPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.claimsMappingPolicy",
+        "microsoft.graph.activityBasedTimeoutPolicy",
         base: StsPolicy.self,
-        fields: ClaimsMappingPolicyFields()
+        fields: ActivityBasedTimeoutPolicyFields()
     )
 
     public let id: Field<String>
@@ -4033,11 +700,11 @@ public struct ClaimsMappingPolicyFields: FieldSet {
     }
 }
 
-/// Requests for one `ClaimsMappingPolicy`: `request()` reads, updates or deletes it.
+/// Requests for one `ActivityBasedTimeoutPolicy`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.claimsMappingPolicy`.
-public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ClaimsMappingPolicy
+/// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy`.
+public struct ActivityBasedTimeoutPolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ActivityBasedTimeoutPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -4048,8 +715,8 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.claimsMappingPolicy",
-        model: ClaimsMappingPolicy.self,
+        "microsoft.graph.activityBasedTimeoutPolicy",
+        model: ActivityBasedTimeoutPolicy.self,
         children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
             .init("checkMemberGroups", .post, response: .collection(.string)),
@@ -4074,7 +741,7 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("appliesTo"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/checkMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
         var body = JSONObject()
@@ -4083,7 +750,7 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/checkMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/checkMemberObjects` (POST).
     public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
         var body = JSONObject()
@@ -4092,7 +759,7 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/getMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/getMemberGroups` (POST).
     public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
         var body = JSONObject()
@@ -4101,7 +768,7 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/getMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/getMemberObjects` (POST).
     public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
         var body = JSONObject()
@@ -4110,15 +777,15 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/restore` (POST).
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/restore` (POST).
     public func restore() -> OperationRequest<DirectoryObject> {
         let request = APIRequest(method: .post, path: path.appending("restore"))
         return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
 }
 
-extension CollectionRequestBuilder where Item == ClaimsMappingPolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/getAvailableExtensionProperties` (POST).
+extension CollectionRequestBuilder where Item == ActivityBasedTimeoutPolicyRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
         var body = JSONObject()
@@ -4127,7 +794,7 @@ extension CollectionRequestBuilder where Item == ClaimsMappingPolicyRequestBuild
         return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/getByIds` (POST).
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/getByIds` (POST).
     public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
         var request = APIRequest(method: .post, path: path.appending("getByIds"))
         var body = JSONObject()
@@ -4137,7 +804,7 @@ extension CollectionRequestBuilder where Item == ClaimsMappingPolicyRequestBuild
         return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/validateProperties` (POST).
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/validateProperties` (POST).
     public func validateProperties(
         entityType: String,
         displayName: String,
@@ -4154,875 +821,77 @@ extension CollectionRequestBuilder where Item == ClaimsMappingPolicyRequestBuild
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/delta` (GET).
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/delta` (GET).
     public func delta() -> CollectionRequest<DirectoryObject> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `ClassifcationErrorBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/classifcationerrorbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.classifcationErrorBase`.
-public typealias ClassifcationErrorBase = Model<ClassifcationErrorBaseFields>
+/// - Remark: Generated from `microsoft.graph.activityDomain`.
+public typealias ActivityDomain = OpenEnum<ActivityDomainValues>
 
-/// The properties of a `ClassifcationErrorBase`, inherited ones included.
-public struct ClassifcationErrorBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.classifcationErrorBase",
-        derived: [ClassificationError.self],
-        fields: ClassifcationErrorBaseFields()
-    )
-
-    public let code: Field<String>
-    public let innerError: Field<ClassificationInnerError>
-    public let message: Field<String>
-    public let target: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.innerError = Field("innerError")
-        self.message = Field("message")
-        self.target = Field("target")
-    }
+/// The values of `ActivityDomain` that the spec declares; others decode and re-encode too.
+public enum ActivityDomainValues: EnumValues {
+    public static let known: [String] = ["unknown", "work", "personal", "unrestricted"]
 }
 
-/// Its properties are listed in `ClassificationErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/classificationerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.classificationError`.
-public typealias ClassificationError = Model<ClassificationErrorFields>
-
-/// The properties of a `ClassificationError`, inherited ones included.
-public struct ClassificationErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.classificationError",
-        base: ClassifcationErrorBase.self,
-        derived: [ProcessingError.self],
-        fields: ClassificationErrorFields()
-    )
-
-    public let code: Field<String>
-    public let innerError: Field<ClassificationInnerError>
-    public let message: Field<String>
-    public let target: Field<String>
-    public let details: Field<[ClassifcationErrorBase]>
-
-    private init() {
-        self.code = Field("code")
-        self.innerError = Field("innerError")
-        self.message = Field("message")
-        self.target = Field("target")
-        self.details = Field("details")
-    }
-}
-
-/// Its properties are listed in `ClassificationInnerErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/classificationinnererror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.classificationInnerError`.
-public typealias ClassificationInnerError = Model<ClassificationInnerErrorFields>
-
-/// The properties of a `ClassificationInnerError`, inherited ones included.
-public struct ClassificationInnerErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.classificationInnerError",
-        fields: ClassificationInnerErrorFields()
-    )
-
-    public let activityId: Field<String>
-    public let clientRequestId: Field<String>
-    public let code: Field<String>
-    public let errorDateTime: Field<Date>
-
-    private init() {
-        self.activityId = Field("activityId")
-        self.clientRequestId = Field("clientRequestId")
-        self.code = Field("code")
-        self.errorDateTime = Field("errorDateTime")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.clickSource`.
-public typealias ClickSource = OpenEnum<ClickSourceValues>
-
-/// The values of `ClickSource` that the spec declares; others decode and re-encode too.
-public enum ClickSourceValues: EnumValues {
-    public static let known: [String] = ["unknown", "qrCode", "phishingUrl", "unknownFutureValue"]
-}
-
-extension ClickSource {
+extension ActivityDomain {
     public static var unknown: Self { Self(rawValue: "unknown") }
 
-    public static var qrCode: Self { Self(rawValue: "qrCode") }
+    public static var work: Self { Self(rawValue: "work") }
 
-    public static var phishingUrl: Self { Self(rawValue: "phishingUrl") }
+    public static var personal: Self { Self(rawValue: "personal") }
 
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+    public static var unrestricted: Self { Self(rawValue: "unrestricted") }
 }
 
-/// Its properties are listed in `ClientCertificateAuthenticationFields`; read and write them as `value.name`.
+/// Its properties are listed in `ActivityHistoryItemFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/clientcertificateauthentication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.clientCertificateAuthentication`.
-public typealias ClientCertificateAuthentication = Model<ClientCertificateAuthenticationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/activityhistoryitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.activityHistoryItem`.
+public typealias ActivityHistoryItem = Model<ActivityHistoryItemFields>
 
-/// The properties of a `ClientCertificateAuthentication`, inherited ones included.
-public struct ClientCertificateAuthenticationFields: FieldSet {
+/// The properties of a `ActivityHistoryItem`, inherited ones included.
+public struct ActivityHistoryItemFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.clientCertificateAuthentication",
-        base: ApiAuthenticationConfigurationBase.self,
-        fields: ClientCertificateAuthenticationFields()
-    )
-
-    public let certificateList: Field<[Pkcs12CertificateInformation]>
-
-    private init() {
-        self.certificateList = Field("certificateList")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.clonableTeamParts`.
-public typealias ClonableTeamParts = OpenEnum<ClonableTeamPartsValues>
-
-/// The values of `ClonableTeamParts` that the spec declares; others decode and re-encode too.
-public enum ClonableTeamPartsValues: FlagValues {
-    public static let known: [String] = ["apps", "tabs", "settings", "channels", "members"]
-}
-
-extension ClonableTeamParts {
-    public static var apps: Self { Self(rawValue: "apps") }
-
-    public static var tabs: Self { Self(rawValue: "tabs") }
-
-    public static var settings: Self { Self(rawValue: "settings") }
-
-    public static var channels: Self { Self(rawValue: "channels") }
-
-    public static var membersValue: Self { Self(rawValue: "members") }
-}
-
-/// Its properties are listed in `CloudAppSecuritySessionControlFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudappsecuritysessioncontrol?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudAppSecuritySessionControl`.
-public typealias CloudAppSecuritySessionControl = Model<CloudAppSecuritySessionControlFields>
-
-/// The properties of a `CloudAppSecuritySessionControl`, inherited ones included.
-public struct CloudAppSecuritySessionControlFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudAppSecuritySessionControl",
-        base: ConditionalAccessSessionControl.self,
-        fields: CloudAppSecuritySessionControlFields()
-    )
-
-    public let isEnabled: Field<Bool>
-    public let cloudAppSecurityType: Field<CloudAppSecuritySessionControlType>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.cloudAppSecurityType = Field("cloudAppSecurityType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudAppSecuritySessionControlType`.
-public typealias CloudAppSecuritySessionControlType = OpenEnum<CloudAppSecuritySessionControlTypeValues>
-
-/// The values of `CloudAppSecuritySessionControlType` that the spec declares; others decode and re-encode too.
-public enum CloudAppSecuritySessionControlTypeValues: EnumValues {
-    public static let known: [String] = ["mcasConfigured", "monitorOnly", "blockDownloads", "unknownFutureValue"]
-}
-
-extension CloudAppSecuritySessionControlType {
-    public static var mcasConfigured: Self { Self(rawValue: "mcasConfigured") }
-
-    public static var monitorOnly: Self { Self(rawValue: "monitorOnly") }
-
-    public static var blockDownloads: Self { Self(rawValue: "blockDownloads") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudAppSecurityStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudappsecuritystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudAppSecurityState`.
-public typealias CloudAppSecurityState = Model<CloudAppSecurityStateFields>
-
-/// The properties of a `CloudAppSecurityState`, inherited ones included.
-public struct CloudAppSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudAppSecurityState",
-        fields: CloudAppSecurityStateFields()
-    )
-    public let destinationServiceIp: Field<String>
-    public let destinationServiceName: Field<String>
-    public let riskScore: Field<String>
-
-    private init() {
-        self.destinationServiceIp = Field("destinationServiceIp")
-        self.destinationServiceName = Field("destinationServiceName")
-        self.riskScore = Field("riskScore")
-    }
-}
-
-/// Its properties are listed in `CloudClipboardItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudclipboarditem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudClipboardItem`.
-public typealias CloudClipboardItem = Model<CloudClipboardItemFields>
-
-/// The properties of a `CloudClipboardItem`, inherited ones included.
-public struct CloudClipboardItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudClipboardItem",
+        "microsoft.graph.activityHistoryItem",
         base: Entity.self,
-        fields: CloudClipboardItemFields()
+        fields: ActivityHistoryItemFields()
     )
 
     public let id: Field<String>
+    public let activeDurationSeconds: Field<Int32>
     public let createdDateTime: Field<Date>
     public let expirationDateTime: Field<Date>
+    public let lastActiveDateTime: Field<Date>
     public let lastModifiedDateTime: Field<Date>
-    public let payloads: Field<[CloudClipboardItemPayload]>
+    public let startedDateTime: Field<Date>
+    public let status: Field<Status>
+    public let userTimezone: Field<String>
+
+    /// Present when the request expanded it (`expand("activity")`).
+    public let activity: Field<UserActivity>
 
     private init() {
         self.id = Field("id")
+        self.activeDurationSeconds = Field("activeDurationSeconds")
         self.createdDateTime = Field("createdDateTime")
         self.expirationDateTime = Field("expirationDateTime")
+        self.lastActiveDateTime = Field("lastActiveDateTime")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.payloads = Field("payloads")
-    }
-}
-
-/// Its properties are listed in `CloudClipboardItemPayloadFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudclipboarditempayload?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudClipboardItemPayload`.
-public typealias CloudClipboardItemPayload = Model<CloudClipboardItemPayloadFields>
-
-/// The properties of a `CloudClipboardItemPayload`, inherited ones included.
-public struct CloudClipboardItemPayloadFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudClipboardItemPayload",
-        fields: CloudClipboardItemPayloadFields()
-    )
-
-    public let content: Field<String>
-    public let formatName: Field<String>
-
-    private init() {
-        self.content = Field("content")
-        self.formatName = Field("formatName")
-    }
-}
-
-/// Requests for one `CloudClipboardItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudClipboardItem`.
-public struct CloudClipboardItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudClipboardItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.cloudClipboardItem", model: CloudClipboardItem.self)
-}
-
-/// Its properties are listed in `CloudClipboardRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudclipboardroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudClipboardRoot`.
-public typealias CloudClipboardRoot = Model<CloudClipboardRootFields>
-
-/// The properties of a `CloudClipboardRoot`, inherited ones included.
-public struct CloudClipboardRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudClipboardRoot",
-        base: Entity.self,
-        fields: CloudClipboardRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[CloudClipboardItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.items = Field("items")
-    }
-}
-
-/// Requests for one `CloudClipboardRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudClipboardRoot`.
-public struct CloudClipboardRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudClipboardRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudClipboardRoot",
-        model: CloudClipboardRoot.self,
-        children: [.init("items", "microsoft.graph.cloudClipboardItem", collection: true)]
-    )
-
-    /// `items.request()` lists them; `items("cloudClipboardItem-id")` addresses one.
-    public var items: CollectionRequestBuilder<CloudClipboardItemRequestBuilder> {
-        .init(client: client, path: path.appending("items"))
-    }
-}
-
-/// Its properties are listed in `CloudCommunicationsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudcommunications?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudCommunications`.
-public typealias CloudCommunications = Model<CloudCommunicationsFields>
-
-/// The properties of a `CloudCommunications`, inherited ones included.
-public struct CloudCommunicationsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudCommunications", fields: CloudCommunicationsFields())
-
-    /// Present when the request expanded it (`expand("adhocCalls")`).
-    public let adhocCalls: Field<[AdhocCall]>
-
-    /// Present when the request expanded it (`expand("callRecords")`).
-    public let callRecords: Field<[CallRecordsCallRecord]>
-
-    /// Present when the request expanded it (`expand("calls")`).
-    public let calls: Field<[Call]>
-
-    /// Present when the request expanded it (`expand("onlineMeetingConversations")`).
-    public let onlineMeetingConversations: Field<[OnlineMeetingEngagementConversation]>
-
-    /// Present when the request expanded it (`expand("onlineMeetings")`).
-    public let onlineMeetings: Field<[OnlineMeeting]>
-
-    /// Present when the request expanded it (`expand("presences")`).
-    public let presences: Field<[Presence]>
-
-    private init() {
-        self.adhocCalls = Field("adhocCalls")
-        self.callRecords = Field("callRecords")
-        self.calls = Field("calls")
-        self.onlineMeetingConversations = Field("onlineMeetingConversations")
-        self.onlineMeetings = Field("onlineMeetings")
-        self.presences = Field("presences")
-    }
-}
-
-/// Requests for one `CloudCommunications`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudCommunications`.
-public struct CloudCommunicationsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudCommunications
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudCommunications",
-        model: CloudCommunications.self,
-        children: [
-            .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
-            .init("callRecords", "microsoft.graph.callRecords.callRecord", collection: true),
-            .init("calls", "microsoft.graph.call", collection: true),
-            .init(
-                "onlineMeetingConversations",
-                "microsoft.graph.onlineMeetingEngagementConversation",
-                collection: true
-            ),
-            .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
-            .init("presences", "microsoft.graph.presence", collection: true),
-        ],
-        operations: [
-            .init("getPresencesByUserId", .post, response: .collection(.model(Presence.self))),
-            .init(
-                "getAllOnlineMeetingMessages",
-                .get,
-                response: .collection(.model(EngagementConversationMessage.self))
-            ),
-        ]
-    )
-
-    /// `adhocCalls.request()` lists them; `adhocCalls("adhocCall-id")` addresses one.
-    public var adhocCalls: CollectionRequestBuilder<AdhocCallRequestBuilder> {
-        .init(client: client, path: path.appending("adhocCalls"))
-    }
-
-    /// `callRecords.request()` lists them; `callRecords("callRecord-id")` addresses one.
-    public var callRecords: CollectionRequestBuilder<CallRecordsCallRecordRequestBuilder> {
-        .init(client: client, path: path.appending("callRecords"))
-    }
-
-    /// `calls.request()` lists them; `calls("call-id")` addresses one.
-    public var calls: CollectionRequestBuilder<CallRequestBuilder> {
-        .init(client: client, path: path.appending("calls"))
-    }
-
-    /// `onlineMeetingConversations.request()` lists them;
-    /// `onlineMeetingConversations("onlineMeetingEngagementConversation-id")` addresses one.
-    public var onlineMeetingConversations: CollectionRequestBuilder<OnlineMeetingEngagementConversationRequestBuilder> {
-        .init(client: client, path: path.appending("onlineMeetingConversations"))
-    }
-
-    /// `onlineMeetings.request()` lists them; `onlineMeetings("onlineMeeting-id")` addresses one.
-    public var onlineMeetings: CollectionRequestBuilder<OnlineMeetingRequestBuilder> {
-        .init(client: client, path: path.appending("onlineMeetings"))
-    }
-
-    /// `presences.request()` lists them; `presences("presence-id")` addresses one.
-    public var presences: CollectionRequestBuilder<PresenceRequestBuilder> {
-        .init(client: client, path: path.appending("presences"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudCommunications/getPresencesByUserId` (POST).
-    public func getPresencesByUserId(ids: [String]) -> OperationRequest<[Presence]> {
-        var request = APIRequest(method: .post, path: path.appending("getPresencesByUserId"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([Presence].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudCommunications/getAllOnlineMeetingMessages` (GET).
-    public func getAllOnlineMeetingMessages() -> CollectionRequest<EngagementConversationMessage> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getAllOnlineMeetingMessages", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `CloudFlareRuleModelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudflarerulemodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudFlareRuleModel`.
-public typealias CloudFlareRuleModel = Model<CloudFlareRuleModelFields>
-
-/// The properties of a `CloudFlareRuleModel`, inherited ones included.
-public struct CloudFlareRuleModelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudFlareRuleModel", fields: CloudFlareRuleModelFields())
-    public let action: Field<String>
-    public let name: Field<String>
-    public let ruleId: Field<String>
-
-    private init() {
-        self.action = Field("action")
-        self.name = Field("name")
-        self.ruleId = Field("ruleId")
-    }
-}
-
-/// Its properties are listed in `CloudFlareRulesetModelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudflarerulesetmodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudFlareRulesetModel`.
-public typealias CloudFlareRulesetModel = Model<CloudFlareRulesetModelFields>
-
-/// The properties of a `CloudFlareRulesetModel`, inherited ones included.
-public struct CloudFlareRulesetModelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudFlareRulesetModel",
-        fields: CloudFlareRulesetModelFields()
-    )
-
-    public let name: Field<String>
-    public let phaseName: Field<String>
-    public let rulesetId: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.phaseName = Field("phaseName")
-        self.rulesetId = Field("rulesetId")
-    }
-}
-
-/// Its properties are listed in `CloudFlareVerifiedDetailsModelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudflareverifieddetailsmodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudFlareVerifiedDetailsModel`.
-public typealias CloudFlareVerifiedDetailsModel = Model<CloudFlareVerifiedDetailsModelFields>
-
-/// The properties of a `CloudFlareVerifiedDetailsModel`, inherited ones included.
-public struct CloudFlareVerifiedDetailsModelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudFlareVerifiedDetailsModel",
-        base: WebApplicationFirewallVerifiedDetails.self,
-        fields: CloudFlareVerifiedDetailsModelFields()
-    )
-
-    public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
-    public let enabledCustomRules: Field<[CloudFlareRuleModel]>
-    public let enabledRecommendedRulesets: Field<[CloudFlareRulesetModel]>
-    public let zoneId: Field<String>
-
-    private init() {
-        self.dnsConfiguration = Field("dnsConfiguration")
-        self.enabledCustomRules = Field("enabledCustomRules")
-        self.enabledRecommendedRulesets = Field("enabledRecommendedRulesets")
-        self.zoneId = Field("zoneId")
-    }
-}
-
-/// Its properties are listed in `CloudFlareWebApplicationFirewallProviderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/cloudflarewebapplicationfirewallprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider`.
-public typealias CloudFlareWebApplicationFirewallProvider = Model<CloudFlareWebApplicationFirewallProviderFields>
-
-/// The properties of a `CloudFlareWebApplicationFirewallProvider`, inherited ones included.
-public struct CloudFlareWebApplicationFirewallProviderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudFlareWebApplicationFirewallProvider",
-        base: WebApplicationFirewallProvider.self,
-        fields: CloudFlareWebApplicationFirewallProviderFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let apiToken: Field<String>
-    public let zoneId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.apiToken = Field("apiToken")
-        self.zoneId = Field("zoneId")
-    }
-}
-
-/// Requests for one `CloudFlareWebApplicationFirewallProvider`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider`.
-public struct CloudFlareWebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudFlareWebApplicationFirewallProvider
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudFlareWebApplicationFirewallProvider",
-        model: CloudFlareWebApplicationFirewallProvider.self,
-        operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider/verify` (POST).
-    public func verify(hostName: String) -> OperationRequest<WebApplicationFirewallVerificationModel> {
-        var request = APIRequest(method: .post, path: path.appending("verify"))
-        var body = JSONObject()
-        body.set("hostName", hostName)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(WebApplicationFirewallVerificationModel.self)
-        )
-    }
-}
-
-/// Its properties are listed in `CloudPCFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpc?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPC`.
-public typealias CloudPC = Model<CloudPCFields>
-
-/// The properties of a `CloudPC`, inherited ones included.
-public struct CloudPCFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPC", base: Entity.self, fields: CloudPCFields())
-    public let id: Field<String>
-    public let aadDeviceId: Field<String>
-    public let displayName: Field<String>
-    public let gracePeriodEndDateTime: Field<Date>
-    public let imageDisplayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let managedDeviceId: Field<String>
-    public let managedDeviceName: Field<String>
-    public let onPremisesConnectionName: Field<String>
-    public let provisioningPolicyId: Field<String>
-    public let provisioningPolicyName: Field<String>
-    public let provisioningType: Field<CloudPcProvisioningType>
-    public let servicePlanId: Field<String>
-    public let servicePlanName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.aadDeviceId = Field("aadDeviceId")
-        self.displayName = Field("displayName")
-        self.gracePeriodEndDateTime = Field("gracePeriodEndDateTime")
-        self.imageDisplayName = Field("imageDisplayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.managedDeviceId = Field("managedDeviceId")
-        self.managedDeviceName = Field("managedDeviceName")
-        self.onPremisesConnectionName = Field("onPremisesConnectionName")
-        self.provisioningPolicyId = Field("provisioningPolicyId")
-        self.provisioningPolicyName = Field("provisioningPolicyName")
-        self.provisioningType = Field("provisioningType")
-        self.servicePlanId = Field("servicePlanId")
-        self.servicePlanName = Field("servicePlanName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Requests for one `CloudPC`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPC`.
-public struct CloudPCRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPC
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPC",
-        model: CloudPC.self,
-        operations: [
-            .init("endGracePeriod", .post),
-            .init("reboot", .post),
-            .init("rename", .post),
-            .init("reprovision", .post),
-            .init("resize", .post),
-            .init("restore", .post),
-            .init("troubleshoot", .post),
-            .init("retrieveCloudPcLaunchDetail", .get, response: .model(CloudPcLaunchDetail.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.cloudPC/endGracePeriod` (POST).
-    public func endGracePeriod() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("endGracePeriod"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPC/reboot` (POST).
-    public func reboot() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("reboot"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPC/rename` (POST).
-    public func rename(displayName: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("rename"))
-        var body = JSONObject()
-        body.set("displayName", displayName)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPC/reprovision` (POST).
-    public func reprovision(
-        userAccountType: CloudPcUserAccountType,
-        osVersion: CloudPcOperatingSystem
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("reprovision"))
-        var body = JSONObject()
-        body.set("userAccountType", userAccountType)
-        body.set("osVersion", osVersion)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPC/resize` (POST).
-    public func resize(targetServicePlanId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("resize"))
-        var body = JSONObject()
-        body.set("targetServicePlanId", targetServicePlanId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPC/restore` (POST).
-    public func restore(cloudPcSnapshotId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("restore"))
-        var body = JSONObject()
-        body.set("cloudPcSnapshotId", cloudPcSnapshotId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPC/troubleshoot` (POST).
-    public func troubleshoot() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("troubleshoot"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPC/retrieveCloudPcLaunchDetail` (GET).
-    public func retrieveCloudPcLaunchDetail() -> OperationRequest<CloudPcLaunchDetail> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "retrieveCloudPcLaunchDetail", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(CloudPcLaunchDetail.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcAuditActivityOperationType`.
-public typealias CloudPcAuditActivityOperationType = OpenEnum<CloudPcAuditActivityOperationTypeValues>
-
-/// The values of `CloudPcAuditActivityOperationType` that the spec declares; others decode and re-encode too.
-public enum CloudPcAuditActivityOperationTypeValues: EnumValues {
-    public static let known: [String] = ["create", "delete", "patch", "unknownFutureValue"]
-}
-
-extension CloudPcAuditActivityOperationType {
-    public static var create: Self { Self(rawValue: "create") }
-
-    public static var delete: Self { Self(rawValue: "delete") }
-
-    public static var patch: Self { Self(rawValue: "patch") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcAuditActivityResult`.
-public typealias CloudPcAuditActivityResult = OpenEnum<CloudPcAuditActivityResultValues>
-
-/// The values of `CloudPcAuditActivityResult` that the spec declares; others decode and re-encode too.
-public enum CloudPcAuditActivityResultValues: EnumValues {
-    public static let known: [String] = ["success", "clientError", "failure", "timeout", "unknownFutureValue"]
-}
-
-extension CloudPcAuditActivityResult {
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var clientError: Self { Self(rawValue: "clientError") }
-
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var timeout: Self { Self(rawValue: "timeout") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcAuditActorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcauditactor?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcAuditActor`.
-public typealias CloudPcAuditActor = Model<CloudPcAuditActorFields>
-
-/// The properties of a `CloudPcAuditActor`, inherited ones included.
-public struct CloudPcAuditActorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditActor", fields: CloudPcAuditActorFields())
-    public let applicationDisplayName: Field<String>
-    public let applicationId: Field<String>
-    public let ipAddress: Field<String>
-    public let remoteTenantId: Field<String>
-    public let remoteUserId: Field<String>
-    public let servicePrincipalName: Field<String>
-    public let userId: Field<String>
-    public let userPermissions: Field<[String]>
-    public let userPrincipalName: Field<String>
-    public let userRoleScopeTags: Field<[CloudPcUserRoleScopeTagInfo]>
-
-    private init() {
-        self.applicationDisplayName = Field("applicationDisplayName")
-        self.applicationId = Field("applicationId")
-        self.ipAddress = Field("ipAddress")
-        self.remoteTenantId = Field("remoteTenantId")
-        self.remoteUserId = Field("remoteUserId")
-        self.servicePrincipalName = Field("servicePrincipalName")
-        self.userId = Field("userId")
-        self.userPermissions = Field("userPermissions")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userRoleScopeTags = Field("userRoleScopeTags")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcAuditCategory`.
-public typealias CloudPcAuditCategory = OpenEnum<CloudPcAuditCategoryValues>
-
-/// The values of `CloudPcAuditCategory` that the spec declares; others decode and re-encode too.
-public enum CloudPcAuditCategoryValues: EnumValues {
-    public static let known: [String] = ["cloudPC", "unknownFutureValue"]
-}
-
-extension CloudPcAuditCategory {
-    public static var cloudPC: Self { Self(rawValue: "cloudPC") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcAuditEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcauditevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcAuditEvent`.
-public typealias CloudPcAuditEvent = Model<CloudPcAuditEventFields>
-
-/// The properties of a `CloudPcAuditEvent`, inherited ones included.
-public struct CloudPcAuditEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcAuditEvent",
-        base: Entity.self,
-        fields: CloudPcAuditEventFields()
-    )
-
-    public let id: Field<String>
-    public let activity: Field<String>
-    public let activityDateTime: Field<Date>
-    public let activityOperationType: Field<CloudPcAuditActivityOperationType>
-    public let activityResult: Field<CloudPcAuditActivityResult>
-    public let activityType: Field<String>
-    public let actor: Field<CloudPcAuditActor>
-    public let category: Field<CloudPcAuditCategory>
-    public let componentName: Field<String>
-    public let correlationId: Field<String>
-    public let displayName: Field<String>
-    public let resources: Field<[CloudPcAuditResource]>
-
-    private init() {
-        self.id = Field("id")
+        self.startedDateTime = Field("startedDateTime")
+        self.status = Field("status")
+        self.userTimezone = Field("userTimezone")
         self.activity = Field("activity")
-        self.activityDateTime = Field("activityDateTime")
-        self.activityOperationType = Field("activityOperationType")
-        self.activityResult = Field("activityResult")
-        self.activityType = Field("activityType")
-        self.actor = Field("actor")
-        self.category = Field("category")
-        self.componentName = Field("componentName")
-        self.correlationId = Field("correlationId")
-        self.displayName = Field("displayName")
-        self.resources = Field("resources")
     }
 }
 
-/// Requests for one `CloudPcAuditEvent`: `request()` reads, updates or deletes it.
+/// Requests for one `ActivityHistoryItem`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.cloudPcAuditEvent`.
-public struct CloudPcAuditEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcAuditEvent
+/// - Remark: Generated from `microsoft.graph.activityHistoryItem`.
+public struct ActivityHistoryItemRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ActivityHistoryItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -5033,2004 +902,80 @@ public struct CloudPcAuditEventRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcAuditEvent",
-        model: CloudPcAuditEvent.self,
-        operations: [.init("getAuditActivityTypes", .get, onCollection: true, response: .collection(.string))]
+        "microsoft.graph.activityHistoryItem",
+        model: ActivityHistoryItem.self,
+        children: [.init("activity", "microsoft.graph.userActivity", collection: false)]
     )
+
+    public var activity: UserActivityRequestBuilder { .init(client: client, path: path.appending("activity")) }
 }
 
-extension CollectionRequestBuilder where Item == CloudPcAuditEventRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.cloudPcAuditEvent/getAuditActivityTypes` (GET).
-    public func getAuditActivityTypes() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAuditActivityTypes", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// Its properties are listed in `CloudPcAuditPropertyFields`; read and write them as `value.name`.
+/// Its properties are listed in `ActivityMetadataFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcauditproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcAuditProperty`.
-public typealias CloudPcAuditProperty = Model<CloudPcAuditPropertyFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/activitymetadata?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.activityMetadata`.
+public typealias ActivityMetadata = Model<ActivityMetadataFields>
 
-/// The properties of a `CloudPcAuditProperty`, inherited ones included.
-public struct CloudPcAuditPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditProperty", fields: CloudPcAuditPropertyFields())
-    public let displayName: Field<String>
-    public let newValue: Field<String>
-    public let oldValue: Field<String>
+/// The properties of a `ActivityMetadata`, inherited ones included.
+public struct ActivityMetadataFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.activityMetadata", fields: ActivityMetadataFields())
+    public let activity: Field<UserActivityType>
 
     private init() {
-        self.displayName = Field("displayName")
-        self.newValue = Field("newValue")
-        self.oldValue = Field("oldValue")
+        self.activity = Field("activity")
     }
 }
 
-/// Its properties are listed in `CloudPcAuditResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcauditresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcAuditResource`.
-public typealias CloudPcAuditResource = Model<CloudPcAuditResourceFields>
+/// - Remark: Generated from `microsoft.graph.activityType`.
+public typealias ActivityType = OpenEnum<ActivityTypeValues>
 
-/// The properties of a `CloudPcAuditResource`, inherited ones included.
-public struct CloudPcAuditResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditResource", fields: CloudPcAuditResourceFields())
-    public let displayName: Field<String>
-    public let modifiedProperties: Field<[CloudPcAuditProperty]>
-    public let resourceId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.modifiedProperties = Field("modifiedProperties")
-        self.resourceId = Field("resourceId")
-    }
-}
-
-/// Its properties are listed in `CloudPcDeviceImageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcdeviceimage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcDeviceImage`.
-public typealias CloudPcDeviceImage = Model<CloudPcDeviceImageFields>
-
-/// The properties of a `CloudPcDeviceImage`, inherited ones included.
-public struct CloudPcDeviceImageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcDeviceImage",
-        base: Entity.self,
-        fields: CloudPcDeviceImageFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let errorCode: Field<CloudPcDeviceImageErrorCode>
-    public let expirationDate: Field<CalendarDate>
-    public let lastModifiedDateTime: Field<Date>
-    public let operatingSystem: Field<String>
-    public let osBuildNumber: Field<String>
-    public let osStatus: Field<CloudPcDeviceImageOsStatus>
-    public let osVersionNumber: Field<String>
-    public let sizeInGB: Field<Int32>
-    public let sourceImageResourceId: Field<String>
-    public let status: Field<CloudPcDeviceImageStatus>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.errorCode = Field("errorCode")
-        self.expirationDate = Field("expirationDate")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.operatingSystem = Field("operatingSystem")
-        self.osBuildNumber = Field("osBuildNumber")
-        self.osStatus = Field("osStatus")
-        self.osVersionNumber = Field("osVersionNumber")
-        self.sizeInGB = Field("sizeInGB")
-        self.sourceImageResourceId = Field("sourceImageResourceId")
-        self.status = Field("status")
-        self.version = Field("version")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcDeviceImageErrorCode`.
-public typealias CloudPcDeviceImageErrorCode = OpenEnum<CloudPcDeviceImageErrorCodeValues>
-
-/// The values of `CloudPcDeviceImageErrorCode` that the spec declares; others decode and re-encode too.
-public enum CloudPcDeviceImageErrorCodeValues: EnumValues {
-    public static let known: [String] = [
-        "internalServerError",
-        "sourceImageNotFound",
-        "osVersionNotSupported",
-        "sourceImageInvalid",
-        "sourceImageNotGeneralized",
-        "unknownFutureValue",
-        "vmAlreadyAzureAdjoined",
-        "paidSourceImageNotSupport",
-        "sourceImageNotSupportCustomizeVMName",
-        "sourceImageSizeExceedsLimitation",
-    ]
-}
-
-extension CloudPcDeviceImageErrorCode {
-    public static var internalServerError: Self { Self(rawValue: "internalServerError") }
-
-    public static var sourceImageNotFound: Self { Self(rawValue: "sourceImageNotFound") }
-
-    public static var osVersionNotSupported: Self { Self(rawValue: "osVersionNotSupported") }
-
-    public static var sourceImageInvalid: Self { Self(rawValue: "sourceImageInvalid") }
-
-    public static var sourceImageNotGeneralized: Self { Self(rawValue: "sourceImageNotGeneralized") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var vmAlreadyAzureAdjoined: Self { Self(rawValue: "vmAlreadyAzureAdjoined") }
-
-    public static var paidSourceImageNotSupport: Self { Self(rawValue: "paidSourceImageNotSupport") }
-
-    public static var sourceImageNotSupportCustomizeVMName: Self {
-        Self(rawValue: "sourceImageNotSupportCustomizeVMName")
-    }
-
-    public static var sourceImageSizeExceedsLimitation: Self { Self(rawValue: "sourceImageSizeExceedsLimitation") }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcDeviceImageOsStatus`.
-public typealias CloudPcDeviceImageOsStatus = OpenEnum<CloudPcDeviceImageOsStatusValues>
-
-/// The values of `CloudPcDeviceImageOsStatus` that the spec declares; others decode and re-encode too.
-public enum CloudPcDeviceImageOsStatusValues: EnumValues {
-    public static let known: [String] = ["supported", "supportedWithWarning", "unknown", "unknownFutureValue"]
-}
-
-extension CloudPcDeviceImageOsStatus {
-    public static var supported: Self { Self(rawValue: "supported") }
-
-    public static var supportedWithWarning: Self { Self(rawValue: "supportedWithWarning") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `CloudPcDeviceImage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPcDeviceImage`.
-public struct CloudPcDeviceImageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcDeviceImage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcDeviceImage",
-        model: CloudPcDeviceImage.self,
-        operations: [
-            .init(
-                "getSourceImages",
-                .get,
-                onCollection: true,
-                response: .collection(.model(CloudPcSourceDeviceImage.self))
-            ),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == CloudPcDeviceImageRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.cloudPcDeviceImage/getSourceImages` (GET).
-    public func getSourceImages() -> CollectionRequest<CloudPcSourceDeviceImage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getSourceImages", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcDeviceImageStatus`.
-public typealias CloudPcDeviceImageStatus = OpenEnum<CloudPcDeviceImageStatusValues>
-
-/// The values of `CloudPcDeviceImageStatus` that the spec declares; others decode and re-encode too.
-public enum CloudPcDeviceImageStatusValues: EnumValues {
-    public static let known: [String] = ["pending", "ready", "failed", "unknownFutureValue"]
-}
-
-extension CloudPcDeviceImageStatus {
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var ready: Self { Self(rawValue: "ready") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcDomainJoinConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcdomainjoinconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcDomainJoinConfiguration`.
-public typealias CloudPcDomainJoinConfiguration = Model<CloudPcDomainJoinConfigurationFields>
-
-/// The properties of a `CloudPcDomainJoinConfiguration`, inherited ones included.
-public struct CloudPcDomainJoinConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcDomainJoinConfiguration",
-        fields: CloudPcDomainJoinConfigurationFields()
-    )
-
-    public let domainJoinType: Field<CloudPcDomainJoinType>
-    public let onPremisesConnectionId: Field<String>
-    public let regionGroup: Field<CloudPcRegionGroup>
-    public let regionName: Field<String>
-
-    private init() {
-        self.domainJoinType = Field("domainJoinType")
-        self.onPremisesConnectionId = Field("onPremisesConnectionId")
-        self.regionGroup = Field("regionGroup")
-        self.regionName = Field("regionName")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcDomainJoinType`.
-public typealias CloudPcDomainJoinType = OpenEnum<CloudPcDomainJoinTypeValues>
-
-/// The values of `CloudPcDomainJoinType` that the spec declares; others decode and re-encode too.
-public enum CloudPcDomainJoinTypeValues: EnumValues {
-    public static let known: [String] = ["azureADJoin", "hybridAzureADJoin", "unknownFutureValue"]
-}
-
-extension CloudPcDomainJoinType {
-    public static var azureADJoin: Self { Self(rawValue: "azureADJoin") }
-
-    public static var hybridAzureADJoin: Self { Self(rawValue: "hybridAzureADJoin") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcGalleryImageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcgalleryimage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcGalleryImage`.
-public typealias CloudPcGalleryImage = Model<CloudPcGalleryImageFields>
-
-/// The properties of a `CloudPcGalleryImage`, inherited ones included.
-public struct CloudPcGalleryImageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcGalleryImage",
-        base: Entity.self,
-        fields: CloudPcGalleryImageFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let endDate: Field<CalendarDate>
-    public let expirationDate: Field<CalendarDate>
-    public let offerName: Field<String>
-    public let osVersionNumber: Field<String>
-    public let publisherName: Field<String>
-    public let sizeInGB: Field<Int32>
-    public let skuName: Field<String>
-    public let startDate: Field<CalendarDate>
-    public let status: Field<CloudPcGalleryImageStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.endDate = Field("endDate")
-        self.expirationDate = Field("expirationDate")
-        self.offerName = Field("offerName")
-        self.osVersionNumber = Field("osVersionNumber")
-        self.publisherName = Field("publisherName")
-        self.sizeInGB = Field("sizeInGB")
-        self.skuName = Field("skuName")
-        self.startDate = Field("startDate")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `CloudPcGalleryImage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPcGalleryImage`.
-public struct CloudPcGalleryImageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcGalleryImage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.cloudPcGalleryImage", model: CloudPcGalleryImage.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcGalleryImageStatus`.
-public typealias CloudPcGalleryImageStatus = OpenEnum<CloudPcGalleryImageStatusValues>
-
-/// The values of `CloudPcGalleryImageStatus` that the spec declares; others decode and re-encode too.
-public enum CloudPcGalleryImageStatusValues: EnumValues {
-    public static let known: [String] = ["supported", "supportedWithWarning", "notSupported", "unknownFutureValue"]
-}
-
-extension CloudPcGalleryImageStatus {
-    public static var supported: Self { Self(rawValue: "supported") }
-
-    public static var supportedWithWarning: Self { Self(rawValue: "supportedWithWarning") }
-
-    public static var notSupported: Self { Self(rawValue: "notSupported") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcLaunchDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpclaunchdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcLaunchDetail`.
-public typealias CloudPcLaunchDetail = Model<CloudPcLaunchDetailFields>
-
-/// The properties of a `CloudPcLaunchDetail`, inherited ones included.
-public struct CloudPcLaunchDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPcLaunchDetail", fields: CloudPcLaunchDetailFields())
-    public let cloudPcId: Field<String>
-    public let cloudPcLaunchUrl: Field<String>
-    public let windows365SwitchCompatibilityFailureReasonType: Field<Windows365SwitchCompatibilityFailureReasonType>
-    public let windows365SwitchCompatible: Field<Bool>
-
-    private init() {
-        self.cloudPcId = Field("cloudPcId")
-        self.cloudPcLaunchUrl = Field("cloudPcLaunchUrl")
-        self.windows365SwitchCompatibilityFailureReasonType = Field("windows365SwitchCompatibilityFailureReasonType")
-        self.windows365SwitchCompatible = Field("windows365SwitchCompatible")
-    }
-}
-
-/// Its properties are listed in `CloudPcManagementAssignmentTargetFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcmanagementassignmenttarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcManagementAssignmentTarget`.
-public typealias CloudPcManagementAssignmentTarget = Model<CloudPcManagementAssignmentTargetFields>
-
-/// The properties of a `CloudPcManagementAssignmentTarget`, inherited ones included.
-public struct CloudPcManagementAssignmentTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcManagementAssignmentTarget",
-        derived: [CloudPcManagementGroupAssignmentTarget.self],
-        fields: CloudPcManagementAssignmentTargetFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `CloudPcManagementGroupAssignmentTargetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/cloudpcmanagementgroupassignmenttarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcManagementGroupAssignmentTarget`.
-public typealias CloudPcManagementGroupAssignmentTarget = Model<CloudPcManagementGroupAssignmentTargetFields>
-
-/// The properties of a `CloudPcManagementGroupAssignmentTarget`, inherited ones included.
-public struct CloudPcManagementGroupAssignmentTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcManagementGroupAssignmentTarget",
-        base: CloudPcManagementAssignmentTarget.self,
-        fields: CloudPcManagementGroupAssignmentTargetFields()
-    )
-
-    public let groupId: Field<String>
-    public let servicePlanId: Field<String>
-
-    private init() {
-        self.groupId = Field("groupId")
-        self.servicePlanId = Field("servicePlanId")
-    }
-}
-
-/// Its properties are listed in `CloudPcOnPremisesConnectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpconpremisesconnection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnection`.
-public typealias CloudPcOnPremisesConnection = Model<CloudPcOnPremisesConnectionFields>
-
-/// The properties of a `CloudPcOnPremisesConnection`, inherited ones included.
-public struct CloudPcOnPremisesConnectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcOnPremisesConnection",
-        base: Entity.self,
-        fields: CloudPcOnPremisesConnectionFields()
-    )
-
-    public let id: Field<String>
-    public let adDomainName: Field<String>
-    public let adDomainPassword: Field<String>
-    public let adDomainUsername: Field<String>
-    public let alternateResourceUrl: Field<String>
-    public let connectionType: Field<CloudPcOnPremisesConnectionType>
-    public let displayName: Field<String>
-    public let healthCheckPaused: Field<Bool>
-    public let healthCheckStatus: Field<CloudPcOnPremisesConnectionStatus>
-    public let healthCheckStatusDetail: Field<CloudPcOnPremisesConnectionStatusDetail>
-    public let inUse: Field<Bool>
-    public let inUseByCloudPc: Field<Bool>
-    public let organizationalUnit: Field<String>
-    public let resourceGroupId: Field<String>
-    public let scopeIds: Field<[String]>
-    public let subnetId: Field<String>
-    public let subscriptionId: Field<String>
-    public let subscriptionName: Field<String>
-    public let virtualNetworkId: Field<String>
-    public let virtualNetworkLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.adDomainName = Field("adDomainName")
-        self.adDomainPassword = Field("adDomainPassword")
-        self.adDomainUsername = Field("adDomainUsername")
-        self.alternateResourceUrl = Field("alternateResourceUrl")
-        self.connectionType = Field("connectionType")
-        self.displayName = Field("displayName")
-        self.healthCheckPaused = Field("healthCheckPaused")
-        self.healthCheckStatus = Field("healthCheckStatus")
-        self.healthCheckStatusDetail = Field("healthCheckStatusDetail")
-        self.inUse = Field("inUse")
-        self.inUseByCloudPc = Field("inUseByCloudPc")
-        self.organizationalUnit = Field("organizationalUnit")
-        self.resourceGroupId = Field("resourceGroupId")
-        self.scopeIds = Field("scopeIds")
-        self.subnetId = Field("subnetId")
-        self.subscriptionId = Field("subscriptionId")
-        self.subscriptionName = Field("subscriptionName")
-        self.virtualNetworkId = Field("virtualNetworkId")
-        self.virtualNetworkLocation = Field("virtualNetworkLocation")
-    }
-}
-
-/// Its properties are listed in `CloudPcOnPremisesConnectionHealthCheckFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/cloudpconpremisesconnectionhealthcheck?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnectionHealthCheck`.
-public typealias CloudPcOnPremisesConnectionHealthCheck = Model<CloudPcOnPremisesConnectionHealthCheckFields>
-
-/// The properties of a `CloudPcOnPremisesConnectionHealthCheck`, inherited ones included.
-public struct CloudPcOnPremisesConnectionHealthCheckFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcOnPremisesConnectionHealthCheck",
-        fields: CloudPcOnPremisesConnectionHealthCheckFields()
-    )
-
-    public let additionalDetail: Field<String>
-    public let correlationId: Field<String>
-    public let displayName: Field<String>
-    public let endDateTime: Field<Date>
-    public let errorType: Field<CloudPcOnPremisesConnectionHealthCheckErrorType>
-    public let recommendedAction: Field<String>
-    public let startDateTime: Field<Date>
-    public let status: Field<CloudPcOnPremisesConnectionStatus>
-
-    private init() {
-        self.additionalDetail = Field("additionalDetail")
-        self.correlationId = Field("correlationId")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.errorType = Field("errorType")
-        self.recommendedAction = Field("recommendedAction")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnectionHealthCheckErrorType`.
-public typealias CloudPcOnPremisesConnectionHealthCheckErrorType =
-    OpenEnum<CloudPcOnPremisesConnectionHealthCheckErrorTypeValues>
-
-/// The values of `CloudPcOnPremisesConnectionHealthCheckErrorType` that the spec declares; others decode and re-encode
-/// too.
-public enum CloudPcOnPremisesConnectionHealthCheckErrorTypeValues: EnumValues {
-    public static let known: [String] = [
-        "dnsCheckFqdnNotFound",
-        "dnsCheckNameWithInvalidCharacter",
-        "dnsCheckUnknownError",
-        "adJoinCheckFqdnNotFound",
-        "adJoinCheckIncorrectCredentials",
-        "adJoinCheckOrganizationalUnitNotFound",
-        "adJoinCheckOrganizationalUnitIncorrectFormat",
-        "adJoinCheckComputerObjectAlreadyExists",
-        "adJoinCheckAccessDenied",
-        "adJoinCheckCredentialsExpired",
-        "adJoinCheckAccountLockedOrDisabled",
-        "adJoinCheckAccountQuotaExceeded",
-        "adJoinCheckServerNotOperational",
-        "adJoinCheckUnknownError",
-        "endpointConnectivityCheckCloudPcUrlNotAllowListed",
-        "endpointConnectivityCheckWVDUrlNotAllowListed",
-        "endpointConnectivityCheckIntuneUrlNotAllowListed",
-        "endpointConnectivityCheckAzureADUrlNotAllowListed",
-        "endpointConnectivityCheckLocaleUrlNotAllowListed",
-        "endpointConnectivityCheckUnknownError",
-        "azureAdDeviceSyncCheckDeviceNotFound",
-        "azureAdDeviceSyncCheckLongSyncCircle",
-        "azureAdDeviceSyncCheckConnectDisabled",
-        "azureAdDeviceSyncCheckDurationExceeded",
-        "azureAdDeviceSyncCheckScpNotConfigured",
-        "azureAdDeviceSyncCheckTransientServiceError",
-        "azureAdDeviceSyncCheckUnknownError",
-        "resourceAvailabilityCheckNoSubnetIP",
-        "resourceAvailabilityCheckSubscriptionDisabled",
-        "resourceAvailabilityCheckAzurePolicyViolation",
-        "resourceAvailabilityCheckSubscriptionNotFound",
-        "resourceAvailabilityCheckSubscriptionTransferred",
-        "resourceAvailabilityCheckGeneralSubscriptionError",
-        "resourceAvailabilityCheckUnsupportedVNetRegion",
-        "resourceAvailabilityCheckResourceGroupInvalid",
-        "resourceAvailabilityCheckVNetInvalid",
-        "resourceAvailabilityCheckSubnetInvalid",
-        "resourceAvailabilityCheckResourceGroupBeingDeleted",
-        "resourceAvailabilityCheckVNetBeingMoved",
-        "resourceAvailabilityCheckSubnetDelegationFailed",
-        "resourceAvailabilityCheckSubnetWithExternalResources",
-        "resourceAvailabilityCheckResourceGroupLockedForReadonly",
-        "resourceAvailabilityCheckResourceGroupLockedForDelete",
-        "resourceAvailabilityCheckNoIntuneReaderRoleError",
-        "resourceAvailabilityCheckIntuneDefaultWindowsRestrictionViolation",
-        "resourceAvailabilityCheckIntuneCustomWindowsRestrictionViolation",
-        "resourceAvailabilityCheckDeploymentQuotaLimitReached",
-        "resourceAvailabilityCheckTransientServiceError",
-        "resourceAvailabilityCheckUnknownError",
-        "permissionCheckNoSubscriptionReaderRole",
-        "permissionCheckNoResourceGroupOwnerRole",
-        "permissionCheckNoVNetContributorRole",
-        "permissionCheckNoResourceGroupNetworkContributorRole",
-        "permissionCheckNoWindows365NetworkUserRole",
-        "permissionCheckNoWindows365NetworkInterfaceContributorRole",
-        "permissionCheckTransientServiceError",
-        "permissionCheckUnknownError",
-        "udpConnectivityCheckStunUrlNotAllowListed",
-        "udpConnectivityCheckTurnUrlNotAllowListed",
-        "udpConnectivityCheckUrlsNotAllowListed",
-        "udpConnectivityCheckUnknownError",
-        "internalServerErrorDeploymentCanceled",
-        "internalServerErrorAllocateResourceFailed",
-        "internalServerErrorVMDeploymentTimeout",
-        "internalServerErrorUnableToRunDscScript",
-        "ssoCheckKerberosConfigurationError",
-        "internalServerUnknownError",
-        "unknownFutureValue",
-    ]
-}
-
-extension CloudPcOnPremisesConnectionHealthCheckErrorType {
-    public static var dnsCheckFqdnNotFound: Self { Self(rawValue: "dnsCheckFqdnNotFound") }
-
-    public static var dnsCheckNameWithInvalidCharacter: Self { Self(rawValue: "dnsCheckNameWithInvalidCharacter") }
-
-    public static var dnsCheckUnknownError: Self { Self(rawValue: "dnsCheckUnknownError") }
-
-    public static var adJoinCheckFqdnNotFound: Self { Self(rawValue: "adJoinCheckFqdnNotFound") }
-
-    public static var adJoinCheckIncorrectCredentials: Self { Self(rawValue: "adJoinCheckIncorrectCredentials") }
-
-    public static var adJoinCheckOrganizationalUnitNotFound: Self {
-        Self(rawValue: "adJoinCheckOrganizationalUnitNotFound")
-    }
-
-    public static var adJoinCheckOrganizationalUnitIncorrectFormat: Self {
-        Self(rawValue: "adJoinCheckOrganizationalUnitIncorrectFormat")
-    }
-
-    public static var adJoinCheckComputerObjectAlreadyExists: Self {
-        Self(rawValue: "adJoinCheckComputerObjectAlreadyExists")
-    }
-
-    public static var adJoinCheckAccessDenied: Self { Self(rawValue: "adJoinCheckAccessDenied") }
-
-    public static var adJoinCheckCredentialsExpired: Self { Self(rawValue: "adJoinCheckCredentialsExpired") }
-
-    public static var adJoinCheckAccountLockedOrDisabled: Self { Self(rawValue: "adJoinCheckAccountLockedOrDisabled") }
-
-    public static var adJoinCheckAccountQuotaExceeded: Self { Self(rawValue: "adJoinCheckAccountQuotaExceeded") }
-
-    public static var adJoinCheckServerNotOperational: Self { Self(rawValue: "adJoinCheckServerNotOperational") }
-
-    public static var adJoinCheckUnknownError: Self { Self(rawValue: "adJoinCheckUnknownError") }
-
-    public static var endpointConnectivityCheckCloudPcUrlNotAllowListed: Self {
-        Self(rawValue: "endpointConnectivityCheckCloudPcUrlNotAllowListed")
-    }
-
-    public static var endpointConnectivityCheckWVDUrlNotAllowListed: Self {
-        Self(rawValue: "endpointConnectivityCheckWVDUrlNotAllowListed")
-    }
-
-    public static var endpointConnectivityCheckIntuneUrlNotAllowListed: Self {
-        Self(rawValue: "endpointConnectivityCheckIntuneUrlNotAllowListed")
-    }
-
-    public static var endpointConnectivityCheckAzureADUrlNotAllowListed: Self {
-        Self(rawValue: "endpointConnectivityCheckAzureADUrlNotAllowListed")
-    }
-
-    public static var endpointConnectivityCheckLocaleUrlNotAllowListed: Self {
-        Self(rawValue: "endpointConnectivityCheckLocaleUrlNotAllowListed")
-    }
-
-    public static var endpointConnectivityCheckUnknownError: Self {
-        Self(rawValue: "endpointConnectivityCheckUnknownError")
-    }
-
-    public static var azureAdDeviceSyncCheckDeviceNotFound: Self {
-        Self(rawValue: "azureAdDeviceSyncCheckDeviceNotFound")
-    }
-
-    public static var azureAdDeviceSyncCheckLongSyncCircle: Self {
-        Self(rawValue: "azureAdDeviceSyncCheckLongSyncCircle")
-    }
-
-    public static var azureAdDeviceSyncCheckConnectDisabled: Self {
-        Self(rawValue: "azureAdDeviceSyncCheckConnectDisabled")
-    }
-
-    public static var azureAdDeviceSyncCheckDurationExceeded: Self {
-        Self(rawValue: "azureAdDeviceSyncCheckDurationExceeded")
-    }
-
-    public static var azureAdDeviceSyncCheckScpNotConfigured: Self {
-        Self(rawValue: "azureAdDeviceSyncCheckScpNotConfigured")
-    }
-
-    public static var azureAdDeviceSyncCheckTransientServiceError: Self {
-        Self(rawValue: "azureAdDeviceSyncCheckTransientServiceError")
-    }
-
-    public static var azureAdDeviceSyncCheckUnknownError: Self { Self(rawValue: "azureAdDeviceSyncCheckUnknownError") }
-
-    public static var resourceAvailabilityCheckNoSubnetIP: Self {
-        Self(rawValue: "resourceAvailabilityCheckNoSubnetIP")
-    }
-
-    public static var resourceAvailabilityCheckSubscriptionDisabled: Self {
-        Self(rawValue: "resourceAvailabilityCheckSubscriptionDisabled")
-    }
-
-    public static var resourceAvailabilityCheckAzurePolicyViolation: Self {
-        Self(rawValue: "resourceAvailabilityCheckAzurePolicyViolation")
-    }
-
-    public static var resourceAvailabilityCheckSubscriptionNotFound: Self {
-        Self(rawValue: "resourceAvailabilityCheckSubscriptionNotFound")
-    }
-
-    public static var resourceAvailabilityCheckSubscriptionTransferred: Self {
-        Self(rawValue: "resourceAvailabilityCheckSubscriptionTransferred")
-    }
-
-    public static var resourceAvailabilityCheckGeneralSubscriptionError: Self {
-        Self(rawValue: "resourceAvailabilityCheckGeneralSubscriptionError")
-    }
-
-    public static var resourceAvailabilityCheckUnsupportedVNetRegion: Self {
-        Self(rawValue: "resourceAvailabilityCheckUnsupportedVNetRegion")
-    }
-
-    public static var resourceAvailabilityCheckResourceGroupInvalid: Self {
-        Self(rawValue: "resourceAvailabilityCheckResourceGroupInvalid")
-    }
-
-    public static var resourceAvailabilityCheckVNetInvalid: Self {
-        Self(rawValue: "resourceAvailabilityCheckVNetInvalid")
-    }
-
-    public static var resourceAvailabilityCheckSubnetInvalid: Self {
-        Self(rawValue: "resourceAvailabilityCheckSubnetInvalid")
-    }
-
-    public static var resourceAvailabilityCheckResourceGroupBeingDeleted: Self {
-        Self(rawValue: "resourceAvailabilityCheckResourceGroupBeingDeleted")
-    }
-
-    public static var resourceAvailabilityCheckVNetBeingMoved: Self {
-        Self(rawValue: "resourceAvailabilityCheckVNetBeingMoved")
-    }
-
-    public static var resourceAvailabilityCheckSubnetDelegationFailed: Self {
-        Self(rawValue: "resourceAvailabilityCheckSubnetDelegationFailed")
-    }
-
-    public static var resourceAvailabilityCheckSubnetWithExternalResources: Self {
-        Self(rawValue: "resourceAvailabilityCheckSubnetWithExternalResources")
-    }
-
-    public static var resourceAvailabilityCheckResourceGroupLockedForReadonly: Self {
-        Self(rawValue: "resourceAvailabilityCheckResourceGroupLockedForReadonly")
-    }
-
-    public static var resourceAvailabilityCheckResourceGroupLockedForDelete: Self {
-        Self(rawValue: "resourceAvailabilityCheckResourceGroupLockedForDelete")
-    }
-
-    public static var resourceAvailabilityCheckNoIntuneReaderRoleError: Self {
-        Self(rawValue: "resourceAvailabilityCheckNoIntuneReaderRoleError")
-    }
-
-    public static var resourceAvailabilityCheckIntuneDefaultWindowsRestrictionViolation: Self {
-        Self(rawValue: "resourceAvailabilityCheckIntuneDefaultWindowsRestrictionViolation")
-    }
-
-    public static var resourceAvailabilityCheckIntuneCustomWindowsRestrictionViolation: Self {
-        Self(rawValue: "resourceAvailabilityCheckIntuneCustomWindowsRestrictionViolation")
-    }
-
-    public static var resourceAvailabilityCheckDeploymentQuotaLimitReached: Self {
-        Self(rawValue: "resourceAvailabilityCheckDeploymentQuotaLimitReached")
-    }
-
-    public static var resourceAvailabilityCheckTransientServiceError: Self {
-        Self(rawValue: "resourceAvailabilityCheckTransientServiceError")
-    }
-
-    public static var resourceAvailabilityCheckUnknownError: Self {
-        Self(rawValue: "resourceAvailabilityCheckUnknownError")
-    }
-
-    public static var permissionCheckNoSubscriptionReaderRole: Self {
-        Self(rawValue: "permissionCheckNoSubscriptionReaderRole")
-    }
-
-    public static var permissionCheckNoResourceGroupOwnerRole: Self {
-        Self(rawValue: "permissionCheckNoResourceGroupOwnerRole")
-    }
-
-    public static var permissionCheckNoVNetContributorRole: Self {
-        Self(rawValue: "permissionCheckNoVNetContributorRole")
-    }
-
-    public static var permissionCheckNoResourceGroupNetworkContributorRole: Self {
-        Self(rawValue: "permissionCheckNoResourceGroupNetworkContributorRole")
-    }
-
-    public static var permissionCheckNoWindows365NetworkUserRole: Self {
-        Self(rawValue: "permissionCheckNoWindows365NetworkUserRole")
-    }
-
-    public static var permissionCheckNoWindows365NetworkInterfaceContributorRole: Self {
-        Self(rawValue: "permissionCheckNoWindows365NetworkInterfaceContributorRole")
-    }
-
-    public static var permissionCheckTransientServiceError: Self {
-        Self(rawValue: "permissionCheckTransientServiceError")
-    }
-
-    public static var permissionCheckUnknownError: Self { Self(rawValue: "permissionCheckUnknownError") }
-
-    public static var udpConnectivityCheckStunUrlNotAllowListed: Self {
-        Self(rawValue: "udpConnectivityCheckStunUrlNotAllowListed")
-    }
-
-    public static var udpConnectivityCheckTurnUrlNotAllowListed: Self {
-        Self(rawValue: "udpConnectivityCheckTurnUrlNotAllowListed")
-    }
-
-    public static var udpConnectivityCheckUrlsNotAllowListed: Self {
-        Self(rawValue: "udpConnectivityCheckUrlsNotAllowListed")
-    }
-
-    public static var udpConnectivityCheckUnknownError: Self { Self(rawValue: "udpConnectivityCheckUnknownError") }
-
-    public static var internalServerErrorDeploymentCanceled: Self {
-        Self(rawValue: "internalServerErrorDeploymentCanceled")
-    }
-
-    public static var internalServerErrorAllocateResourceFailed: Self {
-        Self(rawValue: "internalServerErrorAllocateResourceFailed")
-    }
-
-    public static var internalServerErrorVMDeploymentTimeout: Self {
-        Self(rawValue: "internalServerErrorVMDeploymentTimeout")
-    }
-
-    public static var internalServerErrorUnableToRunDscScript: Self {
-        Self(rawValue: "internalServerErrorUnableToRunDscScript")
-    }
-
-    public static var ssoCheckKerberosConfigurationError: Self { Self(rawValue: "ssoCheckKerberosConfigurationError") }
-
-    public static var internalServerUnknownError: Self { Self(rawValue: "internalServerUnknownError") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `CloudPcOnPremisesConnection`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnection`.
-public struct CloudPcOnPremisesConnectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcOnPremisesConnection
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcOnPremisesConnection",
-        model: CloudPcOnPremisesConnection.self,
-        operations: [.init("runHealthChecks", .post), .init("updateAdDomainPassword", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnection/runHealthChecks` (POST).
-    public func runHealthChecks() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("runHealthChecks"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnection/updateAdDomainPassword` (POST).
-    public func updateAdDomainPassword(adDomainPassword: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("updateAdDomainPassword"))
-        var body = JSONObject()
-        body.set("adDomainPassword", adDomainPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnectionStatus`.
-public typealias CloudPcOnPremisesConnectionStatus = OpenEnum<CloudPcOnPremisesConnectionStatusValues>
-
-/// The values of `CloudPcOnPremisesConnectionStatus` that the spec declares; others decode and re-encode too.
-public enum CloudPcOnPremisesConnectionStatusValues: EnumValues {
-    public static let known: [String] = [
-        "pending",
-        "running",
-        "passed",
-        "failed",
-        "warning",
-        "informational",
-        "unknownFutureValue",
-    ]
-}
-
-extension CloudPcOnPremisesConnectionStatus {
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var passed: Self { Self(rawValue: "passed") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var warning: Self { Self(rawValue: "warning") }
-
-    public static var informational: Self { Self(rawValue: "informational") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcOnPremisesConnectionStatusDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/cloudpconpremisesconnectionstatusdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnectionStatusDetail`.
-public typealias CloudPcOnPremisesConnectionStatusDetail = Model<CloudPcOnPremisesConnectionStatusDetailFields>
-
-/// The properties of a `CloudPcOnPremisesConnectionStatusDetail`, inherited ones included.
-public struct CloudPcOnPremisesConnectionStatusDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcOnPremisesConnectionStatusDetail",
-        fields: CloudPcOnPremisesConnectionStatusDetailFields()
-    )
-
-    public let endDateTime: Field<Date>
-    public let healthChecks: Field<[CloudPcOnPremisesConnectionHealthCheck]>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.healthChecks = Field("healthChecks")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnectionType`.
-public typealias CloudPcOnPremisesConnectionType = OpenEnum<CloudPcOnPremisesConnectionTypeValues>
-
-/// The values of `CloudPcOnPremisesConnectionType` that the spec declares; others decode and re-encode too.
-public enum CloudPcOnPremisesConnectionTypeValues: EnumValues {
-    public static let known: [String] = ["hybridAzureADJoin", "azureADJoin", "unknownFutureValue"]
-}
-
-extension CloudPcOnPremisesConnectionType {
-    public static var hybridAzureADJoin: Self { Self(rawValue: "hybridAzureADJoin") }
-
-    public static var azureADJoin: Self { Self(rawValue: "azureADJoin") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcOperatingSystem`.
-public typealias CloudPcOperatingSystem = OpenEnum<CloudPcOperatingSystemValues>
-
-/// The values of `CloudPcOperatingSystem` that the spec declares; others decode and re-encode too.
-public enum CloudPcOperatingSystemValues: EnumValues {
-    public static let known: [String] = ["windows10", "windows11", "unknownFutureValue"]
-}
-
-extension CloudPcOperatingSystem {
-    public static var windows10: Self { Self(rawValue: "windows10") }
-
-    public static var windows11: Self { Self(rawValue: "windows11") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcProvisioningPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcprovisioningpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicy`.
-public typealias CloudPcProvisioningPolicy = Model<CloudPcProvisioningPolicyFields>
-
-/// The properties of a `CloudPcProvisioningPolicy`, inherited ones included.
-public struct CloudPcProvisioningPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcProvisioningPolicy",
-        base: Entity.self,
-        fields: CloudPcProvisioningPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let alternateResourceUrl: Field<String>
-    public let autopatch: Field<CloudPcProvisioningPolicyAutopatch>
-    public let cloudPcGroupDisplayName: Field<String>
-    public let cloudPcNamingTemplate: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let domainJoinConfigurations: Field<[CloudPcDomainJoinConfiguration]>
-    public let enableSingleSignOn: Field<Bool>
-    public let gracePeriodInHours: Field<Int32>
-    public let imageDisplayName: Field<String>
-    public let imageId: Field<String>
-    public let imageType: Field<CloudPcProvisioningPolicyImageType>
-    public let localAdminEnabled: Field<Bool>
-    public let microsoftManagedDesktop: Field<MicrosoftManagedDesktop>
-    public let provisioningType: Field<CloudPcProvisioningType>
-    public let windowsSetting: Field<CloudPcWindowsSetting>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[CloudPcProvisioningPolicyAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.alternateResourceUrl = Field("alternateResourceUrl")
-        self.autopatch = Field("autopatch")
-        self.cloudPcGroupDisplayName = Field("cloudPcGroupDisplayName")
-        self.cloudPcNamingTemplate = Field("cloudPcNamingTemplate")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.domainJoinConfigurations = Field("domainJoinConfigurations")
-        self.enableSingleSignOn = Field("enableSingleSignOn")
-        self.gracePeriodInHours = Field("gracePeriodInHours")
-        self.imageDisplayName = Field("imageDisplayName")
-        self.imageId = Field("imageId")
-        self.imageType = Field("imageType")
-        self.localAdminEnabled = Field("localAdminEnabled")
-        self.microsoftManagedDesktop = Field("microsoftManagedDesktop")
-        self.provisioningType = Field("provisioningType")
-        self.windowsSetting = Field("windowsSetting")
-        self.assignments = Field("assignments")
-    }
-}
-
-/// Its properties are listed in `CloudPcProvisioningPolicyAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcprovisioningpolicyassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyAssignment`.
-public typealias CloudPcProvisioningPolicyAssignment = Model<CloudPcProvisioningPolicyAssignmentFields>
-
-/// The properties of a `CloudPcProvisioningPolicyAssignment`, inherited ones included.
-public struct CloudPcProvisioningPolicyAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcProvisioningPolicyAssignment",
-        base: Entity.self,
-        fields: CloudPcProvisioningPolicyAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<CloudPcManagementAssignmentTarget>
-
-    /// Present when the request expanded it (`expand("assignedUsers")`).
-    public let assignedUsers: Field<[User]>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.assignedUsers = Field("assignedUsers")
-    }
-}
-
-/// Requests for one `CloudPcProvisioningPolicyAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyAssignment`.
-public struct CloudPcProvisioningPolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcProvisioningPolicyAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcProvisioningPolicyAssignment",
-        model: CloudPcProvisioningPolicyAssignment.self,
-        children: [.init("assignedUsers", "microsoft.graph.user", collection: true)]
-    )
-
-    /// `assignedUsers.request()` lists them; `assignedUsers("user-id")` addresses one.
-    public var assignedUsers: CollectionRequestBuilder<UserRequestBuilder> {
-        .init(client: client, path: path.appending("assignedUsers"))
-    }
-}
-
-/// Its properties are listed in `CloudPcProvisioningPolicyAutopatchFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcprovisioningpolicyautopatch?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyAutopatch`.
-public typealias CloudPcProvisioningPolicyAutopatch = Model<CloudPcProvisioningPolicyAutopatchFields>
-
-/// The properties of a `CloudPcProvisioningPolicyAutopatch`, inherited ones included.
-public struct CloudPcProvisioningPolicyAutopatchFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcProvisioningPolicyAutopatch",
-        fields: CloudPcProvisioningPolicyAutopatchFields()
-    )
-
-    public let autopatchGroupId: Field<String>
-
-    private init() {
-        self.autopatchGroupId = Field("autopatchGroupId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyImageType`.
-public typealias CloudPcProvisioningPolicyImageType = OpenEnum<CloudPcProvisioningPolicyImageTypeValues>
-
-/// The values of `CloudPcProvisioningPolicyImageType` that the spec declares; others decode and re-encode too.
-public enum CloudPcProvisioningPolicyImageTypeValues: EnumValues {
-    public static let known: [String] = ["gallery", "custom", "unknownFutureValue"]
-}
-
-extension CloudPcProvisioningPolicyImageType {
-    public static var gallery: Self { Self(rawValue: "gallery") }
-
-    public static var custom: Self { Self(rawValue: "custom") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `CloudPcProvisioningPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicy`.
-public struct CloudPcProvisioningPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcProvisioningPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcProvisioningPolicy",
-        model: CloudPcProvisioningPolicy.self,
-        children: [.init("assignments", "microsoft.graph.cloudPcProvisioningPolicyAssignment", collection: true)],
-        operations: [.init("assign", .post)]
-    )
-
-    /// `assignments.request()` lists them; `assignments("cloudPcProvisioningPolicyAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<CloudPcProvisioningPolicyAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicy/assign` (POST).
-    public func assign(assignments: [CloudPcProvisioningPolicyAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("assignments", assignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcProvisioningType`.
-public typealias CloudPcProvisioningType = OpenEnum<CloudPcProvisioningTypeValues>
-
-/// The values of `CloudPcProvisioningType` that the spec declares; others decode and re-encode too.
-public enum CloudPcProvisioningTypeValues: EnumValues {
-    public static let known: [String] = ["dedicated", "shared", "unknownFutureValue"]
-}
-
-extension CloudPcProvisioningType {
-    public static var dedicated: Self { Self(rawValue: "dedicated") }
-
-    public static var shared: Self { Self(rawValue: "shared") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcRecommendationReportType`.
-public typealias CloudPcRecommendationReportType = OpenEnum<CloudPcRecommendationReportTypeValues>
-
-/// The values of `CloudPcRecommendationReportType` that the spec declares; others decode and re-encode too.
-public enum CloudPcRecommendationReportTypeValues: EnumValues {
-    public static let known: [String] = ["cloudPcUsageCategoryReport", "unknownFutureValue"]
-}
-
-extension CloudPcRecommendationReportType {
-    public static var cloudPcUsageCategoryReport: Self { Self(rawValue: "cloudPcUsageCategoryReport") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcRegionGroup`.
-public typealias CloudPcRegionGroup = OpenEnum<CloudPcRegionGroupValues>
-
-/// The values of `CloudPcRegionGroup` that the spec declares; others decode and re-encode too.
-public enum CloudPcRegionGroupValues: EnumValues {
-    public static let known: [String] = [
-        "default",
-        "australia",
-        "canada",
-        "usCentral",
-        "usEast",
-        "usWest",
-        "france",
-        "germany",
-        "europeUnion",
-        "unitedKingdom",
-        "japan",
-        "asia",
-        "india",
-        "southAmerica",
-        "euap",
-        "usGovernment",
-        "usGovernmentDOD",
-        "norway",
-        "switzerland",
-        "southKorea",
-        "unknownFutureValue",
-    ]
-}
-
-extension CloudPcRegionGroup {
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    public static var australia: Self { Self(rawValue: "australia") }
-
-    public static var canada: Self { Self(rawValue: "canada") }
-
-    public static var usCentral: Self { Self(rawValue: "usCentral") }
-
-    public static var usEast: Self { Self(rawValue: "usEast") }
-
-    public static var usWest: Self { Self(rawValue: "usWest") }
-
-    public static var france: Self { Self(rawValue: "france") }
-
-    public static var germany: Self { Self(rawValue: "germany") }
-
-    public static var europeUnion: Self { Self(rawValue: "europeUnion") }
-
-    public static var unitedKingdom: Self { Self(rawValue: "unitedKingdom") }
-
-    public static var japan: Self { Self(rawValue: "japan") }
-
-    public static var asia: Self { Self(rawValue: "asia") }
-
-    public static var india: Self { Self(rawValue: "india") }
-
-    public static var southAmerica: Self { Self(rawValue: "southAmerica") }
-
-    public static var euap: Self { Self(rawValue: "euap") }
-
-    public static var usGovernment: Self { Self(rawValue: "usGovernment") }
-
-    public static var usGovernmentDOD: Self { Self(rawValue: "usGovernmentDOD") }
-
-    public static var norway: Self { Self(rawValue: "norway") }
-
-    public static var switzerland: Self { Self(rawValue: "switzerland") }
-
-    public static var southKorea: Self { Self(rawValue: "southKorea") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcReportFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcreport?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcReport`.
-public typealias CloudPcReport = Model<CloudPcReportFields>
-
-/// The properties of a `CloudPcReport`, inherited ones included.
-public struct CloudPcReportFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcReport",
-        base: Entity.self,
-        fields: CloudPcReportFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `CloudPcReport`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPcReport`.
-public struct CloudPcReportRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcReport
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcReport",
-        model: CloudPcReport.self,
-        operations: [.init("retrieveCloudPcRecommendationReports", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.cloudPcReport/retrieveCloudPcRecommendationReports` (POST).
-    public func retrieveCloudPcRecommendationReports(
-        reportType: CloudPcRecommendationReportType,
-        filter: String,
-        select: [String],
-        search: String,
-        groupBy: [String],
-        orderBy: [String],
-        skip: Int32,
-        top: Int32
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("retrieveCloudPcRecommendationReports"))
-        var body = JSONObject()
-        body.set("reportType", reportType)
-        body.set("filter", filter)
-        body.set("select", select)
-        body.set("search", search)
-        body.set("groupBy", groupBy)
-        body.set("orderBy", orderBy)
-        body.set("skip", skip)
-        body.set("top", top)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcRestorePointFrequencyType`.
-public typealias CloudPcRestorePointFrequencyType = OpenEnum<CloudPcRestorePointFrequencyTypeValues>
-
-/// The values of `CloudPcRestorePointFrequencyType` that the spec declares; others decode and re-encode too.
-public enum CloudPcRestorePointFrequencyTypeValues: EnumValues {
-    public static let known: [String] = [
-        "default",
-        "fourHours",
-        "sixHours",
-        "twelveHours",
-        "sixteenHours",
-        "twentyFourHours",
-        "unknownFutureValue",
-    ]
-}
-
-extension CloudPcRestorePointFrequencyType {
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    public static var fourHours: Self { Self(rawValue: "fourHours") }
-
-    public static var sixHours: Self { Self(rawValue: "sixHours") }
-
-    public static var twelveHours: Self { Self(rawValue: "twelveHours") }
-
-    public static var sixteenHours: Self { Self(rawValue: "sixteenHours") }
-
-    public static var twentyFourHours: Self { Self(rawValue: "twentyFourHours") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcRestorePointSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcrestorepointsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcRestorePointSetting`.
-public typealias CloudPcRestorePointSetting = Model<CloudPcRestorePointSettingFields>
-
-/// The properties of a `CloudPcRestorePointSetting`, inherited ones included.
-public struct CloudPcRestorePointSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcRestorePointSetting",
-        fields: CloudPcRestorePointSettingFields()
-    )
-
-    public let frequencyType: Field<CloudPcRestorePointFrequencyType>
-    public let userRestoreEnabled: Field<Bool>
-
-    private init() {
-        self.frequencyType = Field("frequencyType")
-        self.userRestoreEnabled = Field("userRestoreEnabled")
-    }
-}
-
-/// Its properties are listed in `CloudPcServicePlanFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcserviceplan?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcServicePlan`.
-public typealias CloudPcServicePlan = Model<CloudPcServicePlanFields>
-
-/// The properties of a `CloudPcServicePlan`, inherited ones included.
-public struct CloudPcServicePlanFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcServicePlan",
-        base: Entity.self,
-        fields: CloudPcServicePlanFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let ramInGB: Field<Int32>
-    public let storageInGB: Field<Int32>
-    public let vCpuCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.ramInGB = Field("ramInGB")
-        self.storageInGB = Field("storageInGB")
-        self.vCpuCount = Field("vCpuCount")
-    }
-}
-
-/// Requests for one `CloudPcServicePlan`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPcServicePlan`.
-public struct CloudPcServicePlanRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcServicePlan
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.cloudPcServicePlan", model: CloudPcServicePlan.self)
-}
-
-/// Its properties are listed in `CloudPcSourceDeviceImageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcsourcedeviceimage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcSourceDeviceImage`.
-public typealias CloudPcSourceDeviceImage = Model<CloudPcSourceDeviceImageFields>
-
-/// The properties of a `CloudPcSourceDeviceImage`, inherited ones included.
-public struct CloudPcSourceDeviceImageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcSourceDeviceImage",
-        fields: CloudPcSourceDeviceImageFields()
-    )
-
-    public let displayName: Field<String>
-    public let resourceId: Field<String>
-    public let subscriptionDisplayName: Field<String>
-    public let subscriptionId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.resourceId = Field("resourceId")
-        self.subscriptionDisplayName = Field("subscriptionDisplayName")
-        self.subscriptionId = Field("subscriptionId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.cloudPcUserAccountType`.
-public typealias CloudPcUserAccountType = OpenEnum<CloudPcUserAccountTypeValues>
-
-/// The values of `CloudPcUserAccountType` that the spec declares; others decode and re-encode too.
-public enum CloudPcUserAccountTypeValues: EnumValues {
-    public static let known: [String] = ["standardUser", "administrator", "unknownFutureValue"]
-}
-
-extension CloudPcUserAccountType {
-    public static var standardUser: Self { Self(rawValue: "standardUser") }
-
-    public static var administrator: Self { Self(rawValue: "administrator") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CloudPcUserRoleScopeTagInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcuserrolescopetaginfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcUserRoleScopeTagInfo`.
-public typealias CloudPcUserRoleScopeTagInfo = Model<CloudPcUserRoleScopeTagInfoFields>
-
-/// The properties of a `CloudPcUserRoleScopeTagInfo`, inherited ones included.
-public struct CloudPcUserRoleScopeTagInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcUserRoleScopeTagInfo",
-        fields: CloudPcUserRoleScopeTagInfoFields()
-    )
-
-    public let displayName: Field<String>
-    public let roleScopeTagId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.roleScopeTagId = Field("roleScopeTagId")
-    }
-}
-
-/// Its properties are listed in `CloudPcUserSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcusersetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcUserSetting`.
-public typealias CloudPcUserSetting = Model<CloudPcUserSettingFields>
-
-/// The properties of a `CloudPcUserSetting`, inherited ones included.
-public struct CloudPcUserSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcUserSetting",
-        base: Entity.self,
-        fields: CloudPcUserSettingFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let localAdminEnabled: Field<Bool>
-    public let resetEnabled: Field<Bool>
-    public let restorePointSetting: Field<CloudPcRestorePointSetting>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[CloudPcUserSettingAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.localAdminEnabled = Field("localAdminEnabled")
-        self.resetEnabled = Field("resetEnabled")
-        self.restorePointSetting = Field("restorePointSetting")
-        self.assignments = Field("assignments")
-    }
-}
-
-/// Its properties are listed in `CloudPcUserSettingAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcusersettingassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcUserSettingAssignment`.
-public typealias CloudPcUserSettingAssignment = Model<CloudPcUserSettingAssignmentFields>
-
-/// The properties of a `CloudPcUserSettingAssignment`, inherited ones included.
-public struct CloudPcUserSettingAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcUserSettingAssignment",
-        base: Entity.self,
-        fields: CloudPcUserSettingAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let target: Field<CloudPcManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `CloudPcUserSettingAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPcUserSettingAssignment`.
-public struct CloudPcUserSettingAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcUserSettingAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcUserSettingAssignment",
-        model: CloudPcUserSettingAssignment.self
-    )
-}
-
-/// Requests for one `CloudPcUserSetting`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.cloudPcUserSetting`.
-public struct CloudPcUserSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcUserSetting
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcUserSetting",
-        model: CloudPcUserSetting.self,
-        children: [.init("assignments", "microsoft.graph.cloudPcUserSettingAssignment", collection: true)],
-        operations: [.init("assign", .post)]
-    )
-
-    /// `assignments.request()` lists them; `assignments("cloudPcUserSettingAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<CloudPcUserSettingAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.cloudPcUserSetting/assign` (POST).
-    public func assign(assignments: [CloudPcUserSettingAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("assignments", assignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `CloudPcWindowsSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudpcwindowssetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudPcWindowsSetting`.
-public typealias CloudPcWindowsSetting = Model<CloudPcWindowsSettingFields>
-
-/// The properties of a `CloudPcWindowsSetting`, inherited ones included.
-public struct CloudPcWindowsSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcWindowsSetting",
-        fields: CloudPcWindowsSettingFields()
-    )
-    public let locale: Field<String>
-
-    private init() {
-        self.locale = Field("locale")
-    }
-}
-
-/// Its properties are listed in `CloudVideoInteropInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/cloudvideointeropinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.cloudVideoInteropInfo`.
-public typealias CloudVideoInteropInfo = Model<CloudVideoInteropInfoFields>
-
-/// The properties of a `CloudVideoInteropInfo`, inherited ones included.
-public struct CloudVideoInteropInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudVideoInteropInfo",
-        fields: CloudVideoInteropInfoFields()
-    )
-    public let moreInfoWebUrl: Field<String>
-    public let tenantKey: Field<String>
-    public let videoTeleconferenceId: Field<String>
-
-    private init() {
-        self.moreInfoWebUrl = Field("moreInfoWebUrl")
-        self.tenantKey = Field("tenantKey")
-        self.videoTeleconferenceId = Field("videoTeleconferenceId")
-    }
-}
-
-/// Its properties are listed in `CoachmarkLocationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/coachmarklocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.coachmarkLocation`.
-public typealias CoachmarkLocation = Model<CoachmarkLocationFields>
-
-/// The properties of a `CoachmarkLocation`, inherited ones included.
-public struct CoachmarkLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.coachmarkLocation", fields: CoachmarkLocationFields())
-    public let length: Field<Int32>
-    public let offset: Field<Int32>
-    public let type: Field<CoachmarkLocationType>
-
-    private init() {
-        self.length = Field("length")
-        self.offset = Field("offset")
-        self.type = Field("type")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.coachmarkLocationType`.
-public typealias CoachmarkLocationType = OpenEnum<CoachmarkLocationTypeValues>
-
-/// The values of `CoachmarkLocationType` that the spec declares; others decode and re-encode too.
-public enum CoachmarkLocationTypeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "fromEmail",
-        "subject",
-        "externalTag",
-        "displayName",
-        "messageBody",
-        "unknownFutureValue",
-    ]
-}
-
-extension CoachmarkLocationType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var fromEmail: Self { Self(rawValue: "fromEmail") }
-
-    public static var subject: Self { Self(rawValue: "subject") }
-
-    public static var externalTag: Self { Self(rawValue: "externalTag") }
-
-    public static var displayName: Self { Self(rawValue: "displayName") }
-
-    public static var messageBody: Self { Self(rawValue: "messageBody") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CollapsePropertyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/collapseproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.collapseProperty`.
-public typealias CollapseProperty = Model<CollapsePropertyFields>
-
-/// The properties of a `CollapseProperty`, inherited ones included.
-public struct CollapsePropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.collapseProperty", fields: CollapsePropertyFields())
-    public let fields: Field<[String]>
-    public let limit: Field<Int16>
-
-    private init() {
-        self.fields = Field("fields")
-        self.limit = Field("limit")
-    }
-}
-
-/// Its properties are listed in `ColumnDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/columndefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.columnDefinition`.
-public typealias ColumnDefinition = Model<ColumnDefinitionFields>
-
-/// The properties of a `ColumnDefinition`, inherited ones included.
-public struct ColumnDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.columnDefinition",
-        base: Entity.self,
-        fields: ColumnDefinitionFields()
-    )
-
-    public let id: Field<String>
-    public let boolean: Field<BooleanColumn>
-    public let calculated: Field<CalculatedColumn>
-    public let choice: Field<ChoiceColumn>
-    public let columnGroup: Field<String>
-    public let contentApprovalStatus: Field<ContentApprovalStatusColumn>
-    public let currency: Field<CurrencyColumn>
-    public let dateTime: Field<DateTimeColumn>
-    public let defaultValue: Field<DefaultColumnValue>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let enforceUniqueValues: Field<Bool>
-    public let geolocation: Field<GeolocationColumn>
-    public let hidden: Field<Bool>
-    public let hyperlinkOrPicture: Field<HyperlinkOrPictureColumn>
-    public let indexed: Field<Bool>
-    public let isDeletable: Field<Bool>
-    public let isReorderable: Field<Bool>
-    public let isSealed: Field<Bool>
-    public let lookup: Field<LookupColumn>
-    public let name: Field<String>
-    public let number: Field<NumberColumn>
-    public let personOrGroup: Field<PersonOrGroupColumn>
-    public let propagateChanges: Field<Bool>
-    public let readOnly: Field<Bool>
-    public let required: Field<Bool>
-    public let sourceContentType: Field<ContentTypeInfo>
-    public let term: Field<TermColumn>
-    public let text: Field<TextColumn>
-    public let thumbnail: Field<ThumbnailColumn>
-    public let type: Field<ColumnTypes>
-    public let validation: Field<ColumnValidation>
-
-    /// Present when the request expanded it (`expand("sourceColumn")`).
-    public let sourceColumn: Field<ColumnDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.boolean = Field("boolean")
-        self.calculated = Field("calculated")
-        self.choice = Field("choice")
-        self.columnGroup = Field("columnGroup")
-        self.contentApprovalStatus = Field("contentApprovalStatus")
-        self.currency = Field("currency")
-        self.dateTime = Field("dateTime")
-        self.defaultValue = Field("defaultValue")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.enforceUniqueValues = Field("enforceUniqueValues")
-        self.geolocation = Field("geolocation")
-        self.hidden = Field("hidden")
-        self.hyperlinkOrPicture = Field("hyperlinkOrPicture")
-        self.indexed = Field("indexed")
-        self.isDeletable = Field("isDeletable")
-        self.isReorderable = Field("isReorderable")
-        self.isSealed = Field("isSealed")
-        self.lookup = Field("lookup")
-        self.name = Field("name")
-        self.number = Field("number")
-        self.personOrGroup = Field("personOrGroup")
-        self.propagateChanges = Field("propagateChanges")
-        self.readOnly = Field("readOnly")
-        self.required = Field("required")
-        self.sourceContentType = Field("sourceContentType")
-        self.term = Field("term")
-        self.text = Field("text")
-        self.thumbnail = Field("thumbnail")
-        self.type = Field("type")
-        self.validation = Field("validation")
-        self.sourceColumn = Field("sourceColumn")
-    }
-}
-
-/// Requests for one `ColumnDefinition`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.columnDefinition`.
-public struct ColumnDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ColumnDefinition
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.columnDefinition",
-        model: ColumnDefinition.self,
-        children: [.init("sourceColumn", "microsoft.graph.columnDefinition", collection: false)]
-    )
-
-    public var sourceColumn: ColumnDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("sourceColumn"))
-    }
-}
-
-/// Its properties are listed in `ColumnLinkFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/columnlink?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.columnLink`.
-public typealias ColumnLink = Model<ColumnLinkFields>
-
-/// The properties of a `ColumnLink`, inherited ones included.
-public struct ColumnLinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.columnLink", base: Entity.self, fields: ColumnLinkFields())
-    public let id: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-    }
+/// The values of `ActivityType` that the spec declares; others decode and re-encode too.
+public enum ActivityTypeValues: EnumValues {
+    public static let known: [String] = ["signin", "user", "unknownFutureValue", "servicePrincipal"]
 }
-
-/// Requests for one `ColumnLink`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.columnLink`.
-public struct ColumnLinkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ColumnLink
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.columnLink", model: ColumnLink.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.columnTypes`.
-public typealias ColumnTypes = OpenEnum<ColumnTypesValues>
-
-/// The values of `ColumnTypes` that the spec declares; others decode and re-encode too.
-public enum ColumnTypesValues: EnumValues {
-    public static let known: [String] = [
-        "note",
-        "text",
-        "choice",
-        "multichoice",
-        "number",
-        "currency",
-        "dateTime",
-        "lookup",
-        "boolean",
-        "user",
-        "url",
-        "calculated",
-        "location",
-        "geolocation",
-        "term",
-        "multiterm",
-        "thumbnail",
-        "approvalStatus",
-        "unknownFutureValue",
-    ]
-}
-
-extension ColumnTypes {
-    public static var note: Self { Self(rawValue: "note") }
-
-    public static var text: Self { Self(rawValue: "text") }
-
-    public static var choice: Self { Self(rawValue: "choice") }
-
-    public static var multichoice: Self { Self(rawValue: "multichoice") }
-
-    public static var number: Self { Self(rawValue: "number") }
-
-    public static var currency: Self { Self(rawValue: "currency") }
-
-    public static var dateTime: Self { Self(rawValue: "dateTime") }
-
-    public static var lookup: Self { Self(rawValue: "lookup") }
 
-    public static var boolean: Self { Self(rawValue: "boolean") }
+extension ActivityType {
+    public static var signin: Self { Self(rawValue: "signin") }
 
     public static var user: Self { Self(rawValue: "user") }
 
-    public static var url: Self { Self(rawValue: "url") }
-
-    public static var calculated: Self { Self(rawValue: "calculated") }
-
-    public static var location: Self { Self(rawValue: "location") }
-
-    public static var geolocation: Self { Self(rawValue: "geolocation") }
-
-    public static var term: Self { Self(rawValue: "term") }
-
-    public static var multiterm: Self { Self(rawValue: "multiterm") }
-
-    public static var thumbnail: Self { Self(rawValue: "thumbnail") }
-
-    public static var approvalStatus: Self { Self(rawValue: "approvalStatus") }
-
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+
+    public static var servicePrincipal: Self { Self(rawValue: "servicePrincipal") }
 }
 
-/// Its properties are listed in `ColumnValidationFields`; read and write them as `value.name`.
+/// Its properties are listed in `AddInFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/columnvalidation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.columnValidation`.
-public typealias ColumnValidation = Model<ColumnValidationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/addin?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.addIn`.
+public typealias AddIn = Model<AddInFields>
 
-/// The properties of a `ColumnValidation`, inherited ones included.
-public struct ColumnValidationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.columnValidation", fields: ColumnValidationFields())
-    public let defaultLanguage: Field<String>
-    public let descriptions: Field<[DisplayNameLocalization]>
-    public let formula: Field<String>
+/// The properties of a `AddIn`, inherited ones included.
+public struct AddInFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.addIn", fields: AddInFields())
+    public let id: Field<String>
+    public let properties: Field<[KeyValue]>
+    public let type: Field<String>
 
     private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.descriptions = Field("descriptions")
-        self.formula = Field("formula")
+        self.id = Field("id")
+        self.properties = Field("properties")
+        self.type = Field("type")
     }
 }
 
-/// Its properties are listed in `CommentActionFields`; read and write them as `value.name`.
+/// Its properties are listed in `AddLargeGalleryViewOperationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/commentaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.commentAction`.
-public typealias CommentAction = Model<CommentActionFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/addlargegalleryviewoperation?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.addLargeGalleryViewOperation`.
+public typealias AddLargeGalleryViewOperation = Model<AddLargeGalleryViewOperationFields>
 
-/// The properties of a `CommentAction`, inherited ones included.
-public struct CommentActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.commentAction", fields: CommentActionFields())
-    public let isReply: Field<Bool>
-    public let parentAuthor: Field<IdentitySet>
-    public let participants: Field<[IdentitySet]>
-
-    private init() {
-        self.isReply = Field("isReply")
-        self.parentAuthor = Field("parentAuthor")
-        self.participants = Field("participants")
-    }
-}
-
-/// Its properties are listed in `CommsNotificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/commsnotification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.commsNotification`.
-public typealias CommsNotification = Model<CommsNotificationFields>
-
-/// The properties of a `CommsNotification`, inherited ones included.
-public struct CommsNotificationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.commsNotification", fields: CommsNotificationFields())
-    public let changeType: Field<ChangeType>
-    public let resourceUrl: Field<String>
-
-    private init() {
-        self.changeType = Field("changeType")
-        self.resourceUrl = Field("resourceUrl")
-    }
-}
-
-/// Its properties are listed in `CommsNotificationsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/commsnotifications?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.commsNotifications`.
-public typealias CommsNotifications = Model<CommsNotificationsFields>
-
-/// The properties of a `CommsNotifications`, inherited ones included.
-public struct CommsNotificationsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.commsNotifications", fields: CommsNotificationsFields())
-    public let value: Field<[CommsNotification]>
-
-    private init() {
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `CommsOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/commsoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.commsOperation`.
-public typealias CommsOperation = Model<CommsOperationFields>
-
-/// The properties of a `CommsOperation`, inherited ones included.
-public struct CommsOperationFields: FieldSet {
+/// The properties of a `AddLargeGalleryViewOperation`, inherited ones included.
+public struct AddLargeGalleryViewOperationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.commsOperation",
-        base: Entity.self,
-        derived: [
-            AddLargeGalleryViewOperation.self,
-            CancelMediaProcessingOperation.self,
-            InviteParticipantsOperation.self,
-            MuteParticipantOperation.self,
-            PlayPromptOperation.self,
-            RecordOperation.self,
-            SendDtmfTonesOperation.self,
-            StartHoldMusicOperation.self,
-            StopHoldMusicOperation.self,
-            SubscribeToToneOperation.self,
-            UnmuteParticipantOperation.self,
-            UpdateRecordingStatusOperation.self,
-        ],
-        fields: CommsOperationFields()
+        "microsoft.graph.addLargeGalleryViewOperation",
+        base: CommsOperation.self,
+        fields: AddLargeGalleryViewOperationFields()
     )
 
     public let id: Field<String>
@@ -7046,268 +991,11 @@ public struct CommsOperationFields: FieldSet {
     }
 }
 
-/// Requests for one `CommsOperation`: `request()` reads, updates or deletes it.
+/// Requests for one `AddLargeGalleryViewOperation`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.commsOperation`.
-public struct CommsOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CommsOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.commsOperation", model: CommsOperation.self)
-}
-
-/// Its properties are listed in `CommunicationsApplicationIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsapplicationidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.communicationsApplicationIdentity`.
-public typealias CommunicationsApplicationIdentity = Model<CommunicationsApplicationIdentityFields>
-
-/// The properties of a `CommunicationsApplicationIdentity`, inherited ones included.
-public struct CommunicationsApplicationIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.communicationsApplicationIdentity",
-        base: Identity.self,
-        fields: CommunicationsApplicationIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let applicationType: Field<String>
-    public let hidden: Field<Bool>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.applicationType = Field("applicationType")
-        self.hidden = Field("hidden")
-    }
-}
-
-/// Its properties are listed in `CommunicationsApplicationInstanceIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/communicationsapplicationinstanceidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.communicationsApplicationInstanceIdentity`.
-public typealias CommunicationsApplicationInstanceIdentity = Model<CommunicationsApplicationInstanceIdentityFields>
-
-/// The properties of a `CommunicationsApplicationInstanceIdentity`, inherited ones included.
-public struct CommunicationsApplicationInstanceIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.communicationsApplicationInstanceIdentity",
-        base: Identity.self,
-        fields: CommunicationsApplicationInstanceIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let hidden: Field<Bool>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.hidden = Field("hidden")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Its properties are listed in `CommunicationsEncryptedIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsencryptedidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.communicationsEncryptedIdentity`.
-public typealias CommunicationsEncryptedIdentity = Model<CommunicationsEncryptedIdentityFields>
-
-/// The properties of a `CommunicationsEncryptedIdentity`, inherited ones included.
-public struct CommunicationsEncryptedIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.communicationsEncryptedIdentity",
-        base: Identity.self,
-        fields: CommunicationsEncryptedIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
-}
-
-/// Its properties are listed in `CommunicationsGuestIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsguestidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.communicationsGuestIdentity`.
-public typealias CommunicationsGuestIdentity = Model<CommunicationsGuestIdentityFields>
-
-/// The properties of a `CommunicationsGuestIdentity`, inherited ones included.
-public struct CommunicationsGuestIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.communicationsGuestIdentity",
-        base: Identity.self,
-        fields: CommunicationsGuestIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let email: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.email = Field("email")
-    }
-}
-
-/// Its properties are listed in `CommunicationsIdentitySetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsidentityset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.communicationsIdentitySet`.
-public typealias CommunicationsIdentitySet = Model<CommunicationsIdentitySetFields>
-
-/// The properties of a `CommunicationsIdentitySet`, inherited ones included.
-public struct CommunicationsIdentitySetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.communicationsIdentitySet",
-        base: IdentitySet.self,
-        fields: CommunicationsIdentitySetFields()
-    )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-    public let applicationInstance: Field<Identity>
-    public let assertedIdentity: Field<Identity>
-    public let azureCommunicationServicesUser: Field<Identity>
-    public let encrypted: Field<Identity>
-    public let endpointType: Field<EndpointType>
-    public let guest: Field<Identity>
-    public let onPremises: Field<Identity>
-    public let phone: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-        self.applicationInstance = Field("applicationInstance")
-        self.assertedIdentity = Field("assertedIdentity")
-        self.azureCommunicationServicesUser = Field("azureCommunicationServicesUser")
-        self.encrypted = Field("encrypted")
-        self.endpointType = Field("endpointType")
-        self.guest = Field("guest")
-        self.onPremises = Field("onPremises")
-        self.phone = Field("phone")
-    }
-}
-
-/// Its properties are listed in `CommunicationsPhoneIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsphoneidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.communicationsPhoneIdentity`.
-public typealias CommunicationsPhoneIdentity = Model<CommunicationsPhoneIdentityFields>
-
-/// The properties of a `CommunicationsPhoneIdentity`, inherited ones included.
-public struct CommunicationsPhoneIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.communicationsPhoneIdentity",
-        base: Identity.self,
-        fields: CommunicationsPhoneIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
-}
-
-/// Its properties are listed in `CommunicationsUserIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/communicationsuseridentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.communicationsUserIdentity`.
-public typealias CommunicationsUserIdentity = Model<CommunicationsUserIdentityFields>
-
-/// The properties of a `CommunicationsUserIdentity`, inherited ones included.
-public struct CommunicationsUserIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.communicationsUserIdentity",
-        base: Identity.self,
-        fields: CommunicationsUserIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Its properties are listed in `CommunityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/community?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.community`.
-public typealias Community = Model<CommunityFields>
-
-/// The properties of a `Community`, inherited ones included.
-public struct CommunityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.community", base: Entity.self, fields: CommunityFields())
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let groupId: Field<String>
-    public let privacy: Field<CommunityPrivacy>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[User]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.groupId = Field("groupId")
-        self.privacy = Field("privacy")
-        self.group = Field("group")
-        self.owners = Field("owners")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.communityPrivacy`.
-public typealias CommunityPrivacy = OpenEnum<CommunityPrivacyValues>
-
-/// The values of `CommunityPrivacy` that the spec declares; others decode and re-encode too.
-public enum CommunityPrivacyValues: EnumValues {
-    public static let known: [String] = ["public", "private", "unknownFutureValue"]
-}
-
-extension CommunityPrivacy {
-    public static var `public`: Self { Self(rawValue: "public") }
-
-    public static var `private`: Self { Self(rawValue: "private") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `Community`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.community`.
-public struct CommunityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Community
+/// - Remark: Generated from `microsoft.graph.addLargeGalleryViewOperation`.
+public struct AddLargeGalleryViewOperationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AddLargeGalleryViewOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -7318,1444 +1006,220 @@ public struct CommunityRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.community",
-        model: Community.self,
+        "microsoft.graph.addLargeGalleryViewOperation",
+        model: AddLargeGalleryViewOperation.self
+    )
+}
+
+/// Its properties are listed in `AddressBookAccountTargetContentFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/addressbookaccounttargetcontent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.addressBookAccountTargetContent`.
+public typealias AddressBookAccountTargetContent = Model<AddressBookAccountTargetContentFields>
+
+/// The properties of a `AddressBookAccountTargetContent`, inherited ones included.
+public struct AddressBookAccountTargetContentFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.addressBookAccountTargetContent",
+        base: AccountTargetContent.self,
+        fields: AddressBookAccountTargetContentFields()
+    )
+
+    public let type: Field<AccountTargetContentType>
+    public let accountTargetEmails: Field<[String]>
+
+    private init() {
+        self.type = Field("type")
+        self.accountTargetEmails = Field("accountTargetEmails")
+    }
+}
+
+/// Its properties are listed in `AdhocCallFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/adhoccall?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.adhocCall`.
+public typealias AdhocCall = Model<AdhocCallFields>
+
+/// The properties of a `AdhocCall`, inherited ones included.
+public struct AdhocCallFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.adhocCall", base: Entity.self, fields: AdhocCallFields())
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("recordings")`).
+    public let recordings: Field<[CallRecording]>
+
+    /// Present when the request expanded it (`expand("transcripts")`).
+    public let transcripts: Field<[CallTranscript]>
+
+    private init() {
+        self.id = Field("id")
+        self.recordings = Field("recordings")
+        self.transcripts = Field("transcripts")
+    }
+}
+
+/// Requests for one `AdhocCall`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.adhocCall`.
+public struct AdhocCallRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AdhocCall
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.adhocCall",
+        model: AdhocCall.self,
         children: [
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("owners", "microsoft.graph.user", collection: true),
-        ]
-    )
-
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-
-    /// `owners.request()` lists them; `owners("user-id")` addresses one.
-    public var owners: CollectionRequestBuilder<UserRequestBuilder> {
-        .init(client: client, path: path.appending("owners"))
-    }
-}
-
-/// Its properties are listed in `CompanySubscriptionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/companysubscription?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.companySubscription`.
-public typealias CompanySubscription = Model<CompanySubscriptionFields>
-
-/// The properties of a `CompanySubscription`, inherited ones included.
-public struct CompanySubscriptionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.companySubscription",
-        base: Entity.self,
-        fields: CompanySubscriptionFields()
-    )
-
-    public let id: Field<String>
-    public let commerceSubscriptionId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let isTrial: Field<Bool>
-    public let nextLifecycleDateTime: Field<Date>
-    public let ownerId: Field<String>
-    public let ownerTenantId: Field<String>
-    public let ownerType: Field<String>
-    public let serviceStatus: Field<[ServicePlanInfo]>
-    public let skuId: Field<String>
-    public let skuPartNumber: Field<String>
-    public let status: Field<String>
-    public let totalLicenses: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.commerceSubscriptionId = Field("commerceSubscriptionId")
-        self.createdDateTime = Field("createdDateTime")
-        self.isTrial = Field("isTrial")
-        self.nextLifecycleDateTime = Field("nextLifecycleDateTime")
-        self.ownerId = Field("ownerId")
-        self.ownerTenantId = Field("ownerTenantId")
-        self.ownerType = Field("ownerType")
-        self.serviceStatus = Field("serviceStatus")
-        self.skuId = Field("skuId")
-        self.skuPartNumber = Field("skuPartNumber")
-        self.status = Field("status")
-        self.totalLicenses = Field("totalLicenses")
-    }
-}
-
-/// Requests for one `CompanySubscription`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.companySubscription`.
-public struct CompanySubscriptionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CompanySubscription
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.companySubscription", model: CompanySubscription.self)
-}
-
-/// Its properties are listed in `ComplexExtensionValueFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/complexextensionvalue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.ComplexExtensionValue`.
-public typealias ComplexExtensionValue = Model<ComplexExtensionValueFields>
-
-/// The properties of a `ComplexExtensionValue`, inherited ones included.
-public struct ComplexExtensionValueFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.ComplexExtensionValue",
-        fields: ComplexExtensionValueFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ComplianceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/compliance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.compliance`.
-public typealias Compliance = Model<ComplianceFields>
-
-/// The properties of a `Compliance`, inherited ones included.
-public struct ComplianceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.compliance", fields: ComplianceFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ComplianceInformationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/complianceinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.complianceInformation`.
-public typealias ComplianceInformation = Model<ComplianceInformationFields>
-
-/// The properties of a `ComplianceInformation`, inherited ones included.
-public struct ComplianceInformationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.complianceInformation",
-        fields: ComplianceInformationFields()
-    )
-    public let certificationControls: Field<[CertificationControl]>
-    public let certificationName: Field<String>
-
-    private init() {
-        self.certificationControls = Field("certificationControls")
-        self.certificationName = Field("certificationName")
-    }
-}
-
-/// Its properties are listed in `ComplianceManagementPartnerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/compliancemanagementpartner?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.complianceManagementPartner`.
-public typealias ComplianceManagementPartner = Model<ComplianceManagementPartnerFields>
-
-/// The properties of a `ComplianceManagementPartner`, inherited ones included.
-public struct ComplianceManagementPartnerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.complianceManagementPartner",
-        base: Entity.self,
-        fields: ComplianceManagementPartnerFields()
-    )
-
-    public let id: Field<String>
-    public let androidEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>
-    public let androidOnboarded: Field<Bool>
-    public let displayName: Field<String>
-    public let iosEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>
-    public let iosOnboarded: Field<Bool>
-    public let lastHeartbeatDateTime: Field<Date>
-    public let macOsEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>
-    public let macOsOnboarded: Field<Bool>
-    public let partnerState: Field<DeviceManagementPartnerTenantState>
-
-    private init() {
-        self.id = Field("id")
-        self.androidEnrollmentAssignments = Field("androidEnrollmentAssignments")
-        self.androidOnboarded = Field("androidOnboarded")
-        self.displayName = Field("displayName")
-        self.iosEnrollmentAssignments = Field("iosEnrollmentAssignments")
-        self.iosOnboarded = Field("iosOnboarded")
-        self.lastHeartbeatDateTime = Field("lastHeartbeatDateTime")
-        self.macOsEnrollmentAssignments = Field("macOsEnrollmentAssignments")
-        self.macOsOnboarded = Field("macOsOnboarded")
-        self.partnerState = Field("partnerState")
-    }
-}
-
-/// Its properties are listed in `ComplianceManagementPartnerAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/compliancemanagementpartnerassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.complianceManagementPartnerAssignment`.
-public typealias ComplianceManagementPartnerAssignment = Model<ComplianceManagementPartnerAssignmentFields>
-
-/// The properties of a `ComplianceManagementPartnerAssignment`, inherited ones included.
-public struct ComplianceManagementPartnerAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.complianceManagementPartnerAssignment",
-        fields: ComplianceManagementPartnerAssignmentFields()
-    )
-
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `ComplianceManagementPartner`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.complianceManagementPartner`.
-public struct ComplianceManagementPartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ComplianceManagementPartner
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.complianceManagementPartner",
-        model: ComplianceManagementPartner.self
-    )
-}
-
-/// Requests for one `Compliance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.compliance`.
-public struct ComplianceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Compliance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.compliance", model: Compliance.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.complianceState`.
-public typealias ComplianceState = OpenEnum<ComplianceStateValues>
-
-/// The values of `ComplianceState` that the spec declares; others decode and re-encode too.
-public enum ComplianceStateValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "compliant",
-        "noncompliant",
-        "conflict",
-        "error",
-        "inGracePeriod",
-        "configManager",
-    ]
-}
-
-extension ComplianceState {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var compliant: Self { Self(rawValue: "compliant") }
-
-    public static var noncompliant: Self { Self(rawValue: "noncompliant") }
-
-    public static var conflict: Self { Self(rawValue: "conflict") }
-
-    public static var error: Self { Self(rawValue: "error") }
-
-    public static var inGracePeriod: Self { Self(rawValue: "inGracePeriod") }
-
-    public static var configManager: Self { Self(rawValue: "configManager") }
-}
-
-/// - Remark: Generated from `microsoft.graph.complianceStatus`.
-public typealias ComplianceStatus = OpenEnum<ComplianceStatusValues>
-
-/// The values of `ComplianceStatus` that the spec declares; others decode and re-encode too.
-public enum ComplianceStatusValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "notApplicable",
-        "compliant",
-        "remediated",
-        "nonCompliant",
-        "error",
-        "conflict",
-        "notAssigned",
-    ]
-}
-
-extension ComplianceStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var notApplicable: Self { Self(rawValue: "notApplicable") }
-
-    public static var compliant: Self { Self(rawValue: "compliant") }
-
-    public static var remediated: Self { Self(rawValue: "remediated") }
-
-    public static var nonCompliant: Self { Self(rawValue: "nonCompliant") }
-
-    public static var error: Self { Self(rawValue: "error") }
-
-    public static var conflict: Self { Self(rawValue: "conflict") }
-
-    public static var notAssigned: Self { Self(rawValue: "notAssigned") }
-}
-
-/// Its properties are listed in `ComputeRightsAndInheritanceResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/computerightsandinheritanceresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.computeRightsAndInheritanceResult`.
-public typealias ComputeRightsAndInheritanceResult = Model<ComputeRightsAndInheritanceResultFields>
-
-/// The properties of a `ComputeRightsAndInheritanceResult`, inherited ones included.
-public struct ComputeRightsAndInheritanceResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.computeRightsAndInheritanceResult",
-        fields: ComputeRightsAndInheritanceResultFields()
-    )
-
-    /// Present when the request expanded it (`expand("contentRights")`).
-    public let contentRights: Field<[LabelContentRight]>
-
-    /// Present when the request expanded it (`expand("inheritedLabel")`).
-    public let inheritedLabel: Field<SensitivityLabel>
-
-    /// Present when the request expanded it (`expand("sensitivityLabels")`).
-    public let sensitivityLabels: Field<[SensitivityLabel]>
-
-    private init() {
-        self.contentRights = Field("contentRights")
-        self.inheritedLabel = Field("inheritedLabel")
-        self.sensitivityLabels = Field("sensitivityLabels")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessAllExternalTenantsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessallexternaltenants?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessAllExternalTenants`.
-public typealias ConditionalAccessAllExternalTenants = Model<ConditionalAccessAllExternalTenantsFields>
-
-/// The properties of a `ConditionalAccessAllExternalTenants`, inherited ones included.
-public struct ConditionalAccessAllExternalTenantsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessAllExternalTenants",
-        base: ConditionalAccessExternalTenants.self,
-        fields: ConditionalAccessAllExternalTenantsFields()
-    )
-
-    public let membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>
-
-    private init() {
-        self.membershipKind = Field("membershipKind")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessApplicationsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessapplications?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessApplications`.
-public typealias ConditionalAccessApplications = Model<ConditionalAccessApplicationsFields>
-
-/// The properties of a `ConditionalAccessApplications`, inherited ones included.
-public struct ConditionalAccessApplicationsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessApplications",
-        fields: ConditionalAccessApplicationsFields()
-    )
-
-    public let applicationFilter: Field<ConditionalAccessFilter>
-    public let excludeApplications: Field<[String]>
-    public let includeApplications: Field<[String]>
-    public let includeAuthenticationContextClassReferences: Field<[String]>
-    public let includeUserActions: Field<[String]>
-
-    private init() {
-        self.applicationFilter = Field("applicationFilter")
-        self.excludeApplications = Field("excludeApplications")
-        self.includeApplications = Field("includeApplications")
-        self.includeAuthenticationContextClassReferences = Field("includeAuthenticationContextClassReferences")
-        self.includeUserActions = Field("includeUserActions")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessAuthenticationFlowsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/conditionalaccessauthenticationflows?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessAuthenticationFlows`.
-public typealias ConditionalAccessAuthenticationFlows = Model<ConditionalAccessAuthenticationFlowsFields>
-
-/// The properties of a `ConditionalAccessAuthenticationFlows`, inherited ones included.
-public struct ConditionalAccessAuthenticationFlowsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessAuthenticationFlows",
-        fields: ConditionalAccessAuthenticationFlowsFields()
-    )
-
-    public let transferMethods: Field<ConditionalAccessTransferMethods>
-
-    private init() {
-        self.transferMethods = Field("transferMethods")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.conditionalAccessClientApp`.
-public typealias ConditionalAccessClientApp = OpenEnum<ConditionalAccessClientAppValues>
-
-/// The values of `ConditionalAccessClientApp` that the spec declares; others decode and re-encode too.
-public enum ConditionalAccessClientAppValues: EnumValues {
-    public static let known: [String] = [
-        "all",
-        "browser",
-        "mobileAppsAndDesktopClients",
-        "exchangeActiveSync",
-        "easSupported",
-        "other",
-        "unknownFutureValue",
-    ]
-}
-
-extension ConditionalAccessClientApp {
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var browser: Self { Self(rawValue: "browser") }
-
-    public static var mobileAppsAndDesktopClients: Self { Self(rawValue: "mobileAppsAndDesktopClients") }
-
-    public static var exchangeActiveSync: Self { Self(rawValue: "exchangeActiveSync") }
-
-    public static var easSupported: Self { Self(rawValue: "easSupported") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ConditionalAccessClientApplicationsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessclientapplications?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessClientApplications`.
-public typealias ConditionalAccessClientApplications = Model<ConditionalAccessClientApplicationsFields>
-
-/// The properties of a `ConditionalAccessClientApplications`, inherited ones included.
-public struct ConditionalAccessClientApplicationsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessClientApplications",
-        fields: ConditionalAccessClientApplicationsFields()
-    )
-
-    public let excludeServicePrincipals: Field<[String]>
-    public let includeServicePrincipals: Field<[String]>
-    public let servicePrincipalFilter: Field<ConditionalAccessFilter>
-
-    private init() {
-        self.excludeServicePrincipals = Field("excludeServicePrincipals")
-        self.includeServicePrincipals = Field("includeServicePrincipals")
-        self.servicePrincipalFilter = Field("servicePrincipalFilter")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessConditionSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessconditionset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessConditionSet`.
-public typealias ConditionalAccessConditionSet = Model<ConditionalAccessConditionSetFields>
-
-/// The properties of a `ConditionalAccessConditionSet`, inherited ones included.
-public struct ConditionalAccessConditionSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessConditionSet",
-        fields: ConditionalAccessConditionSetFields()
-    )
-
-    public let applications: Field<ConditionalAccessApplications>
-    public let authenticationFlows: Field<ConditionalAccessAuthenticationFlows>
-    public let clientApplications: Field<ConditionalAccessClientApplications>
-    public let clientAppTypes: Field<[ConditionalAccessClientApp]>
-    public let devices: Field<ConditionalAccessDevices>
-    public let insiderRiskLevels: Field<ConditionalAccessInsiderRiskLevels>
-    public let locations: Field<ConditionalAccessLocations>
-    public let platforms: Field<ConditionalAccessPlatforms>
-    public let servicePrincipalRiskLevels: Field<[RiskLevel]>
-    public let signInRiskLevels: Field<[RiskLevel]>
-    public let userRiskLevels: Field<[RiskLevel]>
-    public let users: Field<ConditionalAccessUsers>
-
-    private init() {
-        self.applications = Field("applications")
-        self.authenticationFlows = Field("authenticationFlows")
-        self.clientApplications = Field("clientApplications")
-        self.clientAppTypes = Field("clientAppTypes")
-        self.devices = Field("devices")
-        self.insiderRiskLevels = Field("insiderRiskLevels")
-        self.locations = Field("locations")
-        self.platforms = Field("platforms")
-        self.servicePrincipalRiskLevels = Field("servicePrincipalRiskLevels")
-        self.signInRiskLevels = Field("signInRiskLevels")
-        self.userRiskLevels = Field("userRiskLevels")
-        self.users = Field("users")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.conditionalAccessDevicePlatform`.
-public typealias ConditionalAccessDevicePlatform = OpenEnum<ConditionalAccessDevicePlatformValues>
-
-/// The values of `ConditionalAccessDevicePlatform` that the spec declares; others decode and re-encode too.
-public enum ConditionalAccessDevicePlatformValues: EnumValues {
-    public static let known: [String] = [
-        "android",
-        "iOS",
-        "windows",
-        "windowsPhone",
-        "macOS",
-        "all",
-        "unknownFutureValue",
-        "linux",
-    ]
-}
-
-extension ConditionalAccessDevicePlatform {
-    public static var android: Self { Self(rawValue: "android") }
-
-    public static var iOS: Self { Self(rawValue: "iOS") }
-
-    public static var windows: Self { Self(rawValue: "windows") }
-
-    public static var windowsPhone: Self { Self(rawValue: "windowsPhone") }
-
-    public static var macOS: Self { Self(rawValue: "macOS") }
-
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var linux: Self { Self(rawValue: "linux") }
-}
-
-/// Its properties are listed in `ConditionalAccessDevicesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessdevices?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessDevices`.
-public typealias ConditionalAccessDevices = Model<ConditionalAccessDevicesFields>
-
-/// The properties of a `ConditionalAccessDevices`, inherited ones included.
-public struct ConditionalAccessDevicesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessDevices",
-        fields: ConditionalAccessDevicesFields()
-    )
-
-    public let deviceFilter: Field<ConditionalAccessFilter>
-
-    private init() {
-        self.deviceFilter = Field("deviceFilter")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessEnumeratedExternalTenantsFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/conditionalaccessenumeratedexternaltenants?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessEnumeratedExternalTenants`.
-public typealias ConditionalAccessEnumeratedExternalTenants = Model<ConditionalAccessEnumeratedExternalTenantsFields>
-
-/// The properties of a `ConditionalAccessEnumeratedExternalTenants`, inherited ones included.
-public struct ConditionalAccessEnumeratedExternalTenantsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessEnumeratedExternalTenants",
-        base: ConditionalAccessExternalTenants.self,
-        fields: ConditionalAccessEnumeratedExternalTenantsFields()
-    )
-
-    public let membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>
-    public let members: Field<[String]>
-
-    private init() {
-        self.membershipKind = Field("membershipKind")
-        self.members = Field("members")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessExternalTenantsFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessexternaltenants?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessExternalTenants`.
-public typealias ConditionalAccessExternalTenants = Model<ConditionalAccessExternalTenantsFields>
-
-/// The properties of a `ConditionalAccessExternalTenants`, inherited ones included.
-public struct ConditionalAccessExternalTenantsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessExternalTenants",
-        derived: [ConditionalAccessAllExternalTenants.self, ConditionalAccessEnumeratedExternalTenants.self],
-        fields: ConditionalAccessExternalTenantsFields()
-    )
-
-    public let membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>
-
-    private init() {
-        self.membershipKind = Field("membershipKind")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.conditionalAccessExternalTenantsMembershipKind`.
-public typealias ConditionalAccessExternalTenantsMembershipKind =
-    OpenEnum<ConditionalAccessExternalTenantsMembershipKindValues>
-
-/// The values of `ConditionalAccessExternalTenantsMembershipKind` that the spec declares; others decode and re-encode
-/// too.
-public enum ConditionalAccessExternalTenantsMembershipKindValues: EnumValues {
-    public static let known: [String] = ["all", "enumerated", "unknownFutureValue"]
-}
-
-extension ConditionalAccessExternalTenantsMembershipKind {
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var enumerated: Self { Self(rawValue: "enumerated") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ConditionalAccessFilterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessfilter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessFilter`.
-public typealias ConditionalAccessFilter = Model<ConditionalAccessFilterFields>
-
-/// The properties of a `ConditionalAccessFilter`, inherited ones included.
-public struct ConditionalAccessFilterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessFilter",
-        fields: ConditionalAccessFilterFields()
-    )
-
-    public let mode: Field<FilterMode>
-    public let rule: Field<String>
-
-    private init() {
-        self.mode = Field("mode")
-        self.rule = Field("rule")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.conditionalAccessGrantControl`.
-public typealias ConditionalAccessGrantControl = OpenEnum<ConditionalAccessGrantControlValues>
-
-/// The values of `ConditionalAccessGrantControl` that the spec declares; others decode and re-encode too.
-public enum ConditionalAccessGrantControlValues: EnumValues {
-    public static let known: [String] = [
-        "block",
-        "mfa",
-        "compliantDevice",
-        "domainJoinedDevice",
-        "approvedApplication",
-        "compliantApplication",
-        "passwordChange",
-        "unknownFutureValue",
-        "riskRemediation",
-    ]
-}
-
-extension ConditionalAccessGrantControl {
-    public static var block: Self { Self(rawValue: "block") }
-
-    public static var mfa: Self { Self(rawValue: "mfa") }
-
-    public static var compliantDevice: Self { Self(rawValue: "compliantDevice") }
-
-    public static var domainJoinedDevice: Self { Self(rawValue: "domainJoinedDevice") }
-
-    public static var approvedApplication: Self { Self(rawValue: "approvedApplication") }
-
-    public static var compliantApplication: Self { Self(rawValue: "compliantApplication") }
-
-    public static var passwordChange: Self { Self(rawValue: "passwordChange") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var riskRemediation: Self { Self(rawValue: "riskRemediation") }
-}
-
-/// Its properties are listed in `ConditionalAccessGrantControlsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessgrantcontrols?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessGrantControls`.
-public typealias ConditionalAccessGrantControls = Model<ConditionalAccessGrantControlsFields>
-
-/// The properties of a `ConditionalAccessGrantControls`, inherited ones included.
-public struct ConditionalAccessGrantControlsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessGrantControls",
-        fields: ConditionalAccessGrantControlsFields()
-    )
-
-    public let builtInControls: Field<[ConditionalAccessGrantControl]>
-    public let customAuthenticationFactors: Field<[String]>
-    public let `operator`: Field<String>
-    public let termsOfUse: Field<[String]>
-
-    /// Present when the request expanded it (`expand("authenticationStrength")`).
-    public let authenticationStrength: Field<AuthenticationStrengthPolicy>
-
-    private init() {
-        self.builtInControls = Field("builtInControls")
-        self.customAuthenticationFactors = Field("customAuthenticationFactors")
-        self.operator = Field("operator")
-        self.termsOfUse = Field("termsOfUse")
-        self.authenticationStrength = Field("authenticationStrength")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.conditionalAccessGuestOrExternalUserTypes`.
-public typealias ConditionalAccessGuestOrExternalUserTypes = OpenEnum<ConditionalAccessGuestOrExternalUserTypesValues>
-
-/// The values of `ConditionalAccessGuestOrExternalUserTypes` that the spec declares; others decode and re-encode too.
-public enum ConditionalAccessGuestOrExternalUserTypesValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "internalGuest",
-        "b2bCollaborationGuest",
-        "b2bCollaborationMember",
-        "b2bDirectConnectUser",
-        "otherExternalUser",
-        "serviceProvider",
-        "unknownFutureValue",
-    ]
-}
-
-extension ConditionalAccessGuestOrExternalUserTypes {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var internalGuest: Self { Self(rawValue: "internalGuest") }
-
-    public static var b2bCollaborationGuest: Self { Self(rawValue: "b2bCollaborationGuest") }
-
-    public static var b2bCollaborationMember: Self { Self(rawValue: "b2bCollaborationMember") }
-
-    public static var b2bDirectConnectUser: Self { Self(rawValue: "b2bDirectConnectUser") }
-
-    public static var otherExternalUser: Self { Self(rawValue: "otherExternalUser") }
-
-    public static var serviceProvider: Self { Self(rawValue: "serviceProvider") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ConditionalAccessGuestsOrExternalUsersFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/conditionalaccessguestsorexternalusers?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessGuestsOrExternalUsers`.
-public typealias ConditionalAccessGuestsOrExternalUsers = Model<ConditionalAccessGuestsOrExternalUsersFields>
-
-/// The properties of a `ConditionalAccessGuestsOrExternalUsers`, inherited ones included.
-public struct ConditionalAccessGuestsOrExternalUsersFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessGuestsOrExternalUsers",
-        fields: ConditionalAccessGuestsOrExternalUsersFields()
-    )
-
-    public let externalTenants: Field<ConditionalAccessExternalTenants>
-    public let guestOrExternalUserTypes: Field<ConditionalAccessGuestOrExternalUserTypes>
-
-    private init() {
-        self.externalTenants = Field("externalTenants")
-        self.guestOrExternalUserTypes = Field("guestOrExternalUserTypes")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.conditionalAccessInsiderRiskLevels`.
-public typealias ConditionalAccessInsiderRiskLevels = OpenEnum<ConditionalAccessInsiderRiskLevelsValues>
-
-/// The values of `ConditionalAccessInsiderRiskLevels` that the spec declares; others decode and re-encode too.
-public enum ConditionalAccessInsiderRiskLevelsValues: FlagValues {
-    public static let known: [String] = ["minor", "moderate", "elevated", "unknownFutureValue"]
-}
-
-extension ConditionalAccessInsiderRiskLevels {
-    public static var minor: Self { Self(rawValue: "minor") }
-
-    public static var moderate: Self { Self(rawValue: "moderate") }
-
-    public static var elevated: Self { Self(rawValue: "elevated") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ConditionalAccessLocationsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesslocations?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessLocations`.
-public typealias ConditionalAccessLocations = Model<ConditionalAccessLocationsFields>
-
-/// The properties of a `ConditionalAccessLocations`, inherited ones included.
-public struct ConditionalAccessLocationsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessLocations",
-        fields: ConditionalAccessLocationsFields()
-    )
-
-    public let excludeLocations: Field<[String]>
-    public let includeLocations: Field<[String]>
-
-    private init() {
-        self.excludeLocations = Field("excludeLocations")
-        self.includeLocations = Field("includeLocations")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessPlatformsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessplatforms?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessPlatforms`.
-public typealias ConditionalAccessPlatforms = Model<ConditionalAccessPlatformsFields>
-
-/// The properties of a `ConditionalAccessPlatforms`, inherited ones included.
-public struct ConditionalAccessPlatformsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessPlatforms",
-        fields: ConditionalAccessPlatformsFields()
-    )
-
-    public let excludePlatforms: Field<[ConditionalAccessDevicePlatform]>
-    public let includePlatforms: Field<[ConditionalAccessDevicePlatform]>
-
-    private init() {
-        self.excludePlatforms = Field("excludePlatforms")
-        self.includePlatforms = Field("includePlatforms")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesspolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessPolicy`.
-public typealias ConditionalAccessPolicy = Model<ConditionalAccessPolicyFields>
-
-/// The properties of a `ConditionalAccessPolicy`, inherited ones included.
-public struct ConditionalAccessPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessPolicy",
-        base: PolicyDeletableItem.self,
-        derived: [WhatIfAnalysisResult.self],
-        fields: ConditionalAccessPolicyFields()
-    )
-
-    public let deletedDateTime: Field<Date>
-    public let conditions: Field<ConditionalAccessConditionSet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let grantControls: Field<ConditionalAccessGrantControls>
-    public let id: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let sessionControls: Field<ConditionalAccessSessionControls>
-    public let state: Field<ConditionalAccessPolicyState>
-    public let templateId: Field<String>
-
-    private init() {
-        self.deletedDateTime = Field("deletedDateTime")
-        self.conditions = Field("conditions")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.grantControls = Field("grantControls")
-        self.id = Field("id")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.sessionControls = Field("sessionControls")
-        self.state = Field("state")
-        self.templateId = Field("templateId")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessPolicyDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesspolicydetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessPolicyDetail`.
-public typealias ConditionalAccessPolicyDetail = Model<ConditionalAccessPolicyDetailFields>
-
-/// The properties of a `ConditionalAccessPolicyDetail`, inherited ones included.
-public struct ConditionalAccessPolicyDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessPolicyDetail",
-        fields: ConditionalAccessPolicyDetailFields()
-    )
-
-    public let conditions: Field<ConditionalAccessConditionSet>
-    public let grantControls: Field<ConditionalAccessGrantControls>
-    public let sessionControls: Field<ConditionalAccessSessionControls>
-
-    private init() {
-        self.conditions = Field("conditions")
-        self.grantControls = Field("grantControls")
-        self.sessionControls = Field("sessionControls")
-    }
-}
-
-/// Requests for one `ConditionalAccessPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.conditionalAccessPolicy`.
-public struct ConditionalAccessPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConditionalAccessPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conditionalAccessPolicy",
-        model: ConditionalAccessPolicy.self,
-        operations: [.init("restore", .post, response: .model(ConditionalAccessPolicy.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.conditionalAccessPolicy/restore` (POST).
-    public func restore() -> OperationRequest<ConditionalAccessPolicy> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(ConditionalAccessPolicy.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.conditionalAccessPolicyState`.
-public typealias ConditionalAccessPolicyState = OpenEnum<ConditionalAccessPolicyStateValues>
-
-/// The values of `ConditionalAccessPolicyState` that the spec declares; others decode and re-encode too.
-public enum ConditionalAccessPolicyStateValues: EnumValues {
-    public static let known: [String] = ["enabled", "disabled", "enabledForReportingButNotEnforced"]
-}
-
-extension ConditionalAccessPolicyState {
-    public static var enabled: Self { Self(rawValue: "enabled") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var enabledForReportingButNotEnforced: Self { Self(rawValue: "enabledForReportingButNotEnforced") }
-}
-
-/// Its properties are listed in `ConditionalAccessRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessRoot`.
-public typealias ConditionalAccessRoot = Model<ConditionalAccessRootFields>
-
-/// The properties of a `ConditionalAccessRoot`, inherited ones included.
-public struct ConditionalAccessRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessRoot",
-        base: Entity.self,
-        fields: ConditionalAccessRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("authenticationContextClassReferences")`).
-    public let authenticationContextClassReferences: Field<[AuthenticationContextClassReference]>
-
-    /// Present when the request expanded it (`expand("authenticationStrength")`).
-    public let authenticationStrength: Field<AuthenticationStrengthRoot>
-
-    /// Present when the request expanded it (`expand("deletedItems")`).
-    public let deletedItems: Field<CaPoliciesDeletableRoot>
-
-    /// Present when the request expanded it (`expand("namedLocations")`).
-    public let namedLocations: Field<[NamedLocation]>
-
-    /// Present when the request expanded it (`expand("policies")`).
-    public let policies: Field<[ConditionalAccessPolicy]>
-
-    /// Present when the request expanded it (`expand("templates")`).
-    public let templates: Field<[ConditionalAccessTemplate]>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationContextClassReferences = Field("authenticationContextClassReferences")
-        self.authenticationStrength = Field("authenticationStrength")
-        self.deletedItems = Field("deletedItems")
-        self.namedLocations = Field("namedLocations")
-        self.policies = Field("policies")
-        self.templates = Field("templates")
-    }
-}
-
-/// Requests for one `ConditionalAccessRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.conditionalAccessRoot`.
-public struct ConditionalAccessRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConditionalAccessRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conditionalAccessRoot",
-        model: ConditionalAccessRoot.self,
-        children: [
-            .init(
-                "authenticationContextClassReferences",
-                "microsoft.graph.authenticationContextClassReference",
-                collection: true
-            ),
-            .init("authenticationStrength", "microsoft.graph.authenticationStrengthRoot", collection: false),
-            .init("deletedItems", "microsoft.graph.caPoliciesDeletableRoot", collection: false),
-            .init("namedLocations", "microsoft.graph.namedLocation", collection: true),
-            .init("policies", "microsoft.graph.conditionalAccessPolicy", collection: true),
-            .init(
-                "templates",
-                "microsoft.graph.conditionalAccessTemplate",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
+            .init("recordings", "microsoft.graph.callRecording", collection: true),
+            .init("transcripts", "microsoft.graph.callTranscript", collection: true),
         ],
-        operations: [.init("evaluate", .post, response: .collection(.model(WhatIfAnalysisResult.self)))]
-    )
-
-    /// `authenticationContextClassReferences.request()` lists them; `authenticationContextClassReferences("id")`
-    /// addresses one.
-    public var authenticationContextClassReferences:
-        CollectionRequestBuilder<AuthenticationContextClassReferenceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("authenticationContextClassReferences"))
-    }
-
-    public var authenticationStrength: AuthenticationStrengthRootRequestBuilder {
-        .init(client: client, path: path.appending("authenticationStrength"))
-    }
-
-    public var deletedItems: CaPoliciesDeletableRootRequestBuilder {
-        .init(client: client, path: path.appending("deletedItems"))
-    }
-
-    /// `namedLocations.request()` lists them; `namedLocations("namedLocation-id")` addresses one.
-    public var namedLocations: CollectionRequestBuilder<NamedLocationRequestBuilder> {
-        .init(client: client, path: path.appending("namedLocations"))
-    }
-
-    /// `policies.request()` lists them; `policies("conditionalAccessPolicy-id")` addresses one.
-    public var policies: CollectionRequestBuilder<ConditionalAccessPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("policies"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `templates.request()` lists them; `templates("conditionalAccessTemplate-id")` addresses one.
-    public var templates: CollectionRequestBuilder<ConditionalAccessTemplateRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("templates", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot/evaluate` (POST).
-    public func evaluate(
-        signInIdentity: SignInIdentity,
-        signInContext: SignInContext,
-        signInConditions: SignInConditions,
-        appliedPoliciesOnly: Bool
-    ) -> OperationRequest<[WhatIfAnalysisResult]> {
-        var request = APIRequest(method: .post, path: path.appending("evaluate"))
-        var body = JSONObject()
-        body.set("signInIdentity", signInIdentity)
-        body.set("signInContext", signInContext)
-        body.set("signInConditions", signInConditions)
-        body.set("appliedPoliciesOnly", appliedPoliciesOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([WhatIfAnalysisResult].self))
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessSessionControlFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesssessioncontrol?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessSessionControl`.
-public typealias ConditionalAccessSessionControl = Model<ConditionalAccessSessionControlFields>
-
-/// The properties of a `ConditionalAccessSessionControl`, inherited ones included.
-public struct ConditionalAccessSessionControlFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessSessionControl",
-        derived: [
-            ApplicationEnforcedRestrictionsSessionControl.self,
-            CloudAppSecuritySessionControl.self,
-            PersistentBrowserSessionControl.self,
-            SecureSignInSessionControl.self,
-            SignInFrequencySessionControl.self,
-        ],
-        fields: ConditionalAccessSessionControlFields()
-    )
-
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-    }
-}
-
-/// Its properties are listed in `ConditionalAccessSessionControlsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesssessioncontrols?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessSessionControls`.
-public typealias ConditionalAccessSessionControls = Model<ConditionalAccessSessionControlsFields>
-
-/// The properties of a `ConditionalAccessSessionControls`, inherited ones included.
-public struct ConditionalAccessSessionControlsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessSessionControls",
-        fields: ConditionalAccessSessionControlsFields()
-    )
-
-    public let applicationEnforcedRestrictions: Field<ApplicationEnforcedRestrictionsSessionControl>
-    public let cloudAppSecurity: Field<CloudAppSecuritySessionControl>
-    public let disableResilienceDefaults: Field<Bool>
-    public let persistentBrowser: Field<PersistentBrowserSessionControl>
-    public let secureSignInSession: Field<SecureSignInSessionControl>
-    public let signInFrequency: Field<SignInFrequencySessionControl>
-
-    private init() {
-        self.applicationEnforcedRestrictions = Field("applicationEnforcedRestrictions")
-        self.cloudAppSecurity = Field("cloudAppSecurity")
-        self.disableResilienceDefaults = Field("disableResilienceDefaults")
-        self.persistentBrowser = Field("persistentBrowser")
-        self.secureSignInSession = Field("secureSignInSession")
-        self.signInFrequency = Field("signInFrequency")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.conditionalAccessStatus`.
-public typealias ConditionalAccessStatus = OpenEnum<ConditionalAccessStatusValues>
-
-/// The values of `ConditionalAccessStatus` that the spec declares; others decode and re-encode too.
-public enum ConditionalAccessStatusValues: EnumValues {
-    public static let known: [String] = ["success", "failure", "notApplied", "unknownFutureValue"]
-}
-
-extension ConditionalAccessStatus {
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var notApplied: Self { Self(rawValue: "notApplied") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ConditionalAccessTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccesstemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessTemplate`.
-public typealias ConditionalAccessTemplate = Model<ConditionalAccessTemplateFields>
-
-/// The properties of a `ConditionalAccessTemplate`, inherited ones included.
-public struct ConditionalAccessTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessTemplate",
-        base: Entity.self,
-        fields: ConditionalAccessTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let details: Field<ConditionalAccessPolicyDetail>
-    public let name: Field<String>
-    public let scenarios: Field<TemplateScenarios>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.details = Field("details")
-        self.name = Field("name")
-        self.scenarios = Field("scenarios")
-    }
-}
-
-/// Requests for one `ConditionalAccessTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.conditionalAccessTemplate`.
-public struct ConditionalAccessTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConditionalAccessTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conditionalAccessTemplate",
-        model: ConditionalAccessTemplate.self
-    )
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.conditionalAccessTransferMethods`.
-public typealias ConditionalAccessTransferMethods = OpenEnum<ConditionalAccessTransferMethodsValues>
-
-/// The values of `ConditionalAccessTransferMethods` that the spec declares; others decode and re-encode too.
-public enum ConditionalAccessTransferMethodsValues: FlagValues {
-    public static let known: [String] = ["none", "deviceCodeFlow", "authenticationTransfer", "unknownFutureValue"]
-}
-
-extension ConditionalAccessTransferMethods {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var deviceCodeFlow: Self { Self(rawValue: "deviceCodeFlow") }
-
-    public static var authenticationTransfer: Self { Self(rawValue: "authenticationTransfer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ConditionalAccessUsersFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conditionalaccessusers?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conditionalAccessUsers`.
-public typealias ConditionalAccessUsers = Model<ConditionalAccessUsersFields>
-
-/// The properties of a `ConditionalAccessUsers`, inherited ones included.
-public struct ConditionalAccessUsersFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessUsers",
-        fields: ConditionalAccessUsersFields()
-    )
-
-    public let excludeGroups: Field<[String]>
-    public let excludeGuestsOrExternalUsers: Field<ConditionalAccessGuestsOrExternalUsers>
-    public let excludeRoles: Field<[String]>
-    public let excludeUsers: Field<[String]>
-    public let includeGroups: Field<[String]>
-    public let includeGuestsOrExternalUsers: Field<ConditionalAccessGuestsOrExternalUsers>
-    public let includeRoles: Field<[String]>
-    public let includeUsers: Field<[String]>
-
-    private init() {
-        self.excludeGroups = Field("excludeGroups")
-        self.excludeGuestsOrExternalUsers = Field("excludeGuestsOrExternalUsers")
-        self.excludeRoles = Field("excludeRoles")
-        self.excludeUsers = Field("excludeUsers")
-        self.includeGroups = Field("includeGroups")
-        self.includeGuestsOrExternalUsers = Field("includeGuestsOrExternalUsers")
-        self.includeRoles = Field("includeRoles")
-        self.includeUsers = Field("includeUsers")
-    }
-}
-
-/// Its properties are listed in `ConfigurationBaselineFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationbaseline?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.configurationBaseline`.
-public typealias ConfigurationBaseline = Model<ConfigurationBaselineFields>
-
-/// The properties of a `ConfigurationBaseline`, inherited ones included.
-public struct ConfigurationBaselineFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.configurationBaseline",
-        base: Entity.self,
-        fields: ConfigurationBaselineFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let parameters: Field<[BaselineParameter]>
-    public let resources: Field<[BaselineResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.parameters = Field("parameters")
-        self.resources = Field("resources")
-    }
-}
-
-/// Requests for one `ConfigurationBaseline`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.configurationBaseline`.
-public struct ConfigurationBaselineRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationBaseline
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.configurationBaseline",
-        model: ConfigurationBaseline.self,
         operations: [
-            .init("createSnapshot", .post, onCollection: true, response: .model(ConfigurationSnapshotJob.self)),
+            .init("getAllRecordings", .get, onCollection: true, response: .collection(.model(CallRecording.self))),
+            .init("getAllTranscripts", .get, onCollection: true, response: .collection(.model(CallTranscript.self))),
         ]
     )
-}
 
-extension CollectionRequestBuilder where Item == ConfigurationBaselineRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.configurationBaseline/createSnapshot` (POST).
-    public func createSnapshot(
-        displayName: String,
-        description: String,
-        resources: [String]
-    ) -> OperationRequest<ConfigurationSnapshotJob> {
-        var request = APIRequest(method: .post, path: path.appending("createSnapshot"))
-        var body = JSONObject()
-        body.set("displayName", displayName)
-        body.set("description", description)
-        body.set("resources", resources)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ConfigurationSnapshotJob.self))
+    /// `recordings.request()` lists them; `recordings("callRecording-id")` addresses one.
+    public var recordings: CollectionRequestBuilder<CallRecordingRequestBuilder> {
+        .init(client: client, path: path.appending("recordings"))
+    }
+
+    /// `transcripts.request()` lists them; `transcripts("callTranscript-id")` addresses one.
+    public var transcripts: CollectionRequestBuilder<CallTranscriptRequestBuilder> {
+        .init(client: client, path: path.appending("transcripts"))
     }
 }
 
-/// Its properties are listed in `ConfigurationDriftFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationdrift?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.configurationDrift`.
-public typealias ConfigurationDrift = Model<ConfigurationDriftFields>
+extension CollectionRequestBuilder where Item == AdhocCallRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.adhocCall/getAllRecordings` (GET).
+    public func getAllRecordings(
+        userId: String? = nil,
+        startDateTime: Date? = nil,
+        endDateTime: Date? = nil
+    ) -> CollectionRequest<CallRecording> {
+        var arguments: [(String, ODataLiteral)] = []
+        if let userId { arguments.append(("userId", ODataLiteral(json: userId))) }
+        if let startDateTime { arguments.append(("startDateTime", ODataLiteral(json: startDateTime))) }
+        if let endDateTime { arguments.append(("endDateTime", ODataLiteral(json: endDateTime))) }
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "getAllRecordings", parameters: arguments)
+        )
+        return CollectionRequest(client: client, request: request)
+    }
 
-/// The properties of a `ConfigurationDrift`, inherited ones included.
-public struct ConfigurationDriftFields: FieldSet {
+    /// - Remark: Generated from `microsoft.graph.adhocCall/getAllTranscripts` (GET).
+    public func getAllTranscripts(
+        userId: String? = nil,
+        startDateTime: Date? = nil,
+        endDateTime: Date? = nil
+    ) -> CollectionRequest<CallTranscript> {
+        var arguments: [(String, ODataLiteral)] = []
+        if let userId { arguments.append(("userId", ODataLiteral(json: userId))) }
+        if let startDateTime { arguments.append(("startDateTime", ODataLiteral(json: startDateTime))) }
+        if let endDateTime { arguments.append(("endDateTime", ODataLiteral(json: endDateTime))) }
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "getAllTranscripts", parameters: arguments)
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `AdminFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/admin?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.admin`.
+public typealias Admin = Model<AdminFields>
+
+/// The properties of a `Admin`, inherited ones included.
+public struct AdminFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.admin", fields: AdminFields())
+
+    /// Present when the request expanded it (`expand("configurationManagement")`).
+    public let configurationManagement: Field<ConfigurationManagement>
+
+    /// Present when the request expanded it (`expand("edge")`).
+    public let edge: Field<Edge>
+
+    /// Present when the request expanded it (`expand("exchange")`).
+    public let exchange: Field<ExchangeAdmin>
+
+    /// Present when the request expanded it (`expand("microsoft365Apps")`).
+    public let microsoft365Apps: Field<AdminMicrosoft365Apps>
+
+    /// Present when the request expanded it (`expand("people")`).
+    public let people: Field<PeopleAdminSettings>
+
+    /// Present when the request expanded it (`expand("reportSettings")`).
+    public let reportSettings: Field<AdminReportSettings>
+
+    /// Present when the request expanded it (`expand("serviceAnnouncement")`).
+    public let serviceAnnouncement: Field<ServiceAnnouncement>
+
+    /// Present when the request expanded it (`expand("sharepoint")`).
+    public let sharepoint: Field<Sharepoint>
+
+    /// Present when the request expanded it (`expand("teams")`).
+    public let teams: Field<TeamsAdministrationTeamsAdminRoot>
+
+    private init() {
+        self.configurationManagement = Field("configurationManagement")
+        self.edge = Field("edge")
+        self.exchange = Field("exchange")
+        self.microsoft365Apps = Field("microsoft365Apps")
+        self.people = Field("people")
+        self.reportSettings = Field("reportSettings")
+        self.serviceAnnouncement = Field("serviceAnnouncement")
+        self.sharepoint = Field("sharepoint")
+        self.teams = Field("teams")
+    }
+}
+
+/// Its properties are listed in `AdminConsentRequestPolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/adminconsentrequestpolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.adminConsentRequestPolicy`.
+public typealias AdminConsentRequestPolicy = Model<AdminConsentRequestPolicyFields>
+
+/// The properties of a `AdminConsentRequestPolicy`, inherited ones included.
+public struct AdminConsentRequestPolicyFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.configurationDrift",
+        "microsoft.graph.adminConsentRequestPolicy",
         base: Entity.self,
-        fields: ConfigurationDriftFields()
+        fields: AdminConsentRequestPolicyFields()
     )
 
     public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let baselineResourceDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let driftedProperties: Field<[DriftedProperty]>
-
-    /// Set by the service: read it, do not send it.
-    public let firstReportedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let monitorId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceInstanceIdentifier: Field<OpenComplexDictionaryType>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceType: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<DriftStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let tenantId: Field<String>
+    public let isEnabled: Field<Bool>
+    public let notifyReviewers: Field<Bool>
+    public let remindersEnabled: Field<Bool>
+    public let requestDurationInDays: Field<Int32>
+    public let reviewers: Field<[AccessReviewReviewerScope]>
+    public let version: Field<Int32>
 
     private init() {
         self.id = Field("id")
-        self.baselineResourceDisplayName = Field("baselineResourceDisplayName")
-        self.driftedProperties = Field("driftedProperties")
-        self.firstReportedDateTime = Field("firstReportedDateTime")
-        self.monitorId = Field("monitorId")
-        self.resourceInstanceIdentifier = Field("resourceInstanceIdentifier")
-        self.resourceType = Field("resourceType")
-        self.status = Field("status")
-        self.tenantId = Field("tenantId")
+        self.isEnabled = Field("isEnabled")
+        self.notifyReviewers = Field("notifyReviewers")
+        self.remindersEnabled = Field("remindersEnabled")
+        self.requestDurationInDays = Field("requestDurationInDays")
+        self.reviewers = Field("reviewers")
+        self.version = Field("version")
     }
 }
 
-/// Requests for one `ConfigurationDrift`: `request()` reads, updates or deletes it.
+/// Requests for one `AdminConsentRequestPolicy`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.configurationDrift`.
-public struct ConfigurationDriftRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationDrift
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.configurationDrift", model: ConfigurationDrift.self)
-}
-
-/// Its properties are listed in `ConfigurationManagementFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationmanagement?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.configurationManagement`.
-public typealias ConfigurationManagement = Model<ConfigurationManagementFields>
-
-/// The properties of a `ConfigurationManagement`, inherited ones included.
-public struct ConfigurationManagementFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.configurationManagement",
-        base: Entity.self,
-        fields: ConfigurationManagementFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("configurationDrifts")`).
-    public let configurationDrifts: Field<[ConfigurationDrift]>
-
-    /// Present when the request expanded it (`expand("configurationMonitoringResults")`).
-    public let configurationMonitoringResults: Field<[ConfigurationMonitoringResult]>
-
-    /// Present when the request expanded it (`expand("configurationMonitors")`).
-    public let configurationMonitors: Field<[ConfigurationMonitor]>
-
-    /// Present when the request expanded it (`expand("configurationSnapshotJobs")`).
-    public let configurationSnapshotJobs: Field<[ConfigurationSnapshotJob]>
-
-    /// Present when the request expanded it (`expand("configurationSnapshots")`).
-    public let configurationSnapshots: Field<[ConfigurationBaseline]>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationDrifts = Field("configurationDrifts")
-        self.configurationMonitoringResults = Field("configurationMonitoringResults")
-        self.configurationMonitors = Field("configurationMonitors")
-        self.configurationSnapshotJobs = Field("configurationSnapshotJobs")
-        self.configurationSnapshots = Field("configurationSnapshots")
-    }
-}
-
-/// Requests for one `ConfigurationManagement`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.configurationManagement`.
-public struct ConfigurationManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationManagement
+/// - Remark: Generated from `microsoft.graph.adminConsentRequestPolicy`.
+public struct AdminConsentRequestPolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AdminConsentRequestPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -8766,1354 +1230,218 @@ public struct ConfigurationManagementRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.configurationManagement",
-        model: ConfigurationManagement.self,
+        "microsoft.graph.adminConsentRequestPolicy",
+        model: AdminConsentRequestPolicy.self
+    )
+}
+
+/// Its properties are listed in `AdminMicrosoft365AppsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/adminmicrosoft365apps?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.adminMicrosoft365Apps`.
+public typealias AdminMicrosoft365Apps = Model<AdminMicrosoft365AppsFields>
+
+/// The properties of a `AdminMicrosoft365Apps`, inherited ones included.
+public struct AdminMicrosoft365AppsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.adminMicrosoft365Apps",
+        base: Entity.self,
+        fields: AdminMicrosoft365AppsFields()
+    )
+
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("installationOptions")`).
+    public let installationOptions: Field<M365AppsInstallationOptions>
+
+    private init() {
+        self.id = Field("id")
+        self.installationOptions = Field("installationOptions")
+    }
+}
+
+/// Requests for one `AdminMicrosoft365Apps`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.adminMicrosoft365Apps`.
+public struct AdminMicrosoft365AppsRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AdminMicrosoft365Apps
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.adminMicrosoft365Apps",
+        model: AdminMicrosoft365Apps.self,
+        children: [.init("installationOptions", "microsoft.graph.m365AppsInstallationOptions", collection: false)]
+    )
+
+    public var installationOptions: M365AppsInstallationOptionsRequestBuilder {
+        .init(client: client, path: path.appending("installationOptions"))
+    }
+}
+
+/// Its properties are listed in `AdminReportSettingsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/adminreportsettings?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.adminReportSettings`.
+public typealias AdminReportSettings = Model<AdminReportSettingsFields>
+
+/// The properties of a `AdminReportSettings`, inherited ones included.
+public struct AdminReportSettingsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.adminReportSettings",
+        base: Entity.self,
+        fields: AdminReportSettingsFields()
+    )
+
+    public let id: Field<String>
+    public let displayConcealedNames: Field<Bool>
+
+    private init() {
+        self.id = Field("id")
+        self.displayConcealedNames = Field("displayConcealedNames")
+    }
+}
+
+/// Requests for one `AdminReportSettings`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.adminReportSettings`.
+public struct AdminReportSettingsRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AdminReportSettings
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.adminReportSettings", model: AdminReportSettings.self)
+}
+
+/// Requests for one `Admin`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.admin`.
+public struct AdminRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Admin
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.admin",
+        model: Admin.self,
         children: [
-            .init("configurationDrifts", "microsoft.graph.configurationDrift", collection: true),
-            .init("configurationMonitoringResults", "microsoft.graph.configurationMonitoringResult", collection: true),
-            .init("configurationMonitors", "microsoft.graph.configurationMonitor", collection: true),
-            .init("configurationSnapshotJobs", "microsoft.graph.configurationSnapshotJob", collection: true),
-            .init("configurationSnapshots", "microsoft.graph.configurationBaseline", collection: true),
+            .init("configurationManagement", "microsoft.graph.configurationManagement", collection: false),
+            .init("edge", "microsoft.graph.edge", collection: false),
+            .init("exchange", "microsoft.graph.exchangeAdmin", collection: false),
+            .init("microsoft365Apps", "microsoft.graph.adminMicrosoft365Apps", collection: false),
+            .init("people", "microsoft.graph.peopleAdminSettings", collection: false, refusing: "PATCH PUT DELETE"),
+            .init("reportSettings", "microsoft.graph.adminReportSettings", collection: false),
+            .init("serviceAnnouncement", "microsoft.graph.serviceAnnouncement", collection: false),
+            .init("sharepoint", "microsoft.graph.sharepoint", collection: false),
+            .init("teams", "microsoft.graph.teamsAdministration.teamsAdminRoot", collection: false),
         ]
     )
 
-    /// `configurationDrifts.request()` lists them; `configurationDrifts("configurationDrift-id")` addresses one.
-    public var configurationDrifts: CollectionRequestBuilder<ConfigurationDriftRequestBuilder> {
-        .init(client: client, path: path.appending("configurationDrifts"))
+    public var configurationManagement: ConfigurationManagementRequestBuilder {
+        .init(client: client, path: path.appending("configurationManagement"))
     }
 
-    /// `configurationMonitoringResults.request()` lists them;
-    /// `configurationMonitoringResults("configurationMonitoringResult-id")` addresses one.
-    public var configurationMonitoringResults: CollectionRequestBuilder<ConfigurationMonitoringResultRequestBuilder> {
-        .init(client: client, path: path.appending("configurationMonitoringResults"))
+    public var edge: EdgeRequestBuilder { .init(client: client, path: path.appending("edge")) }
+
+    public var exchange: ExchangeAdminRequestBuilder { .init(client: client, path: path.appending("exchange")) }
+
+    public var microsoft365Apps: AdminMicrosoft365AppsRequestBuilder {
+        .init(client: client, path: path.appending("microsoft365Apps"))
     }
 
-    /// `configurationMonitors.request()` lists them; `configurationMonitors("configurationMonitor-id")` addresses one.
-    public var configurationMonitors: CollectionRequestBuilder<ConfigurationMonitorRequestBuilder> {
-        .init(client: client, path: path.appending("configurationMonitors"))
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var people: PeopleAdminSettingsRequestBuilder {
+        .init(client: client, path: path.appending("people", refusing: [.patch, .put, .delete]))
     }
 
-    /// `configurationSnapshotJobs.request()` lists them; `configurationSnapshotJobs("configurationSnapshotJob-id")`
-    /// addresses one.
-    public var configurationSnapshotJobs: CollectionRequestBuilder<ConfigurationSnapshotJobRequestBuilder> {
-        .init(client: client, path: path.appending("configurationSnapshotJobs"))
+    public var reportSettings: AdminReportSettingsRequestBuilder {
+        .init(client: client, path: path.appending("reportSettings"))
     }
 
-    /// `configurationSnapshots.request()` lists them; `configurationSnapshots("configurationBaseline-id")` addresses
-    /// one.
-    public var configurationSnapshots: CollectionRequestBuilder<ConfigurationBaselineRequestBuilder> {
-        .init(client: client, path: path.appending("configurationSnapshots"))
+    public var serviceAnnouncement: ServiceAnnouncementRequestBuilder {
+        .init(client: client, path: path.appending("serviceAnnouncement"))
     }
-}
 
-/// Its properties are listed in `ConfigurationManagerClientEnabledFeaturesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/configurationmanagerclientenabledfeatures?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.configurationManagerClientEnabledFeatures`.
-public typealias ConfigurationManagerClientEnabledFeatures = Model<ConfigurationManagerClientEnabledFeaturesFields>
+    public var sharepoint: SharepointRequestBuilder { .init(client: client, path: path.appending("sharepoint")) }
 
-/// The properties of a `ConfigurationManagerClientEnabledFeatures`, inherited ones included.
-public struct ConfigurationManagerClientEnabledFeaturesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.configurationManagerClientEnabledFeatures",
-        fields: ConfigurationManagerClientEnabledFeaturesFields()
-    )
-
-    public let compliancePolicy: Field<Bool>
-    public let deviceConfiguration: Field<Bool>
-    public let inventory: Field<Bool>
-    public let modernApps: Field<Bool>
-    public let resourceAccess: Field<Bool>
-    public let windowsUpdateForBusiness: Field<Bool>
-
-    private init() {
-        self.compliancePolicy = Field("compliancePolicy")
-        self.deviceConfiguration = Field("deviceConfiguration")
-        self.inventory = Field("inventory")
-        self.modernApps = Field("modernApps")
-        self.resourceAccess = Field("resourceAccess")
-        self.windowsUpdateForBusiness = Field("windowsUpdateForBusiness")
+    public var teams: TeamsAdministrationTeamsAdminRootRequestBuilder {
+        .init(client: client, path: path.appending("teams"))
     }
 }
 
-/// Its properties are listed in `ConfigurationManagerCollectionAssignmentTargetFields`; read and write them as
-/// `value.name`.
+/// Its properties are listed in `AdministrativeUnitFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/configurationmanagercollectionassignmenttarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.configurationManagerCollectionAssignmentTarget`.
-public typealias ConfigurationManagerCollectionAssignmentTarget =
-    Model<ConfigurationManagerCollectionAssignmentTargetFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/administrativeunit?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.administrativeUnit`.
+public typealias AdministrativeUnit = Model<AdministrativeUnitFields>
 
-/// The properties of a `ConfigurationManagerCollectionAssignmentTarget`, inherited ones included.
-public struct ConfigurationManagerCollectionAssignmentTargetFields: FieldSet {
+/// The properties of a `AdministrativeUnit`, inherited ones included.
+public struct AdministrativeUnitFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.configurationManagerCollectionAssignmentTarget",
-        base: DeviceAndAppManagementAssignmentTarget.self,
-        fields: ConfigurationManagerCollectionAssignmentTargetFields()
-    )
-
-    public let collectionId: Field<String>
-
-    private init() {
-        self.collectionId = Field("collectionId")
-    }
-}
-
-/// Its properties are listed in `ConfigurationMonitorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationmonitor?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.configurationMonitor`.
-public typealias ConfigurationMonitor = Model<ConfigurationMonitorFields>
-
-/// The properties of a `ConfigurationMonitor`, inherited ones included.
-public struct ConfigurationMonitorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.configurationMonitor",
-        base: Entity.self,
-        fields: ConfigurationMonitorFields()
+        "microsoft.graph.administrativeUnit",
+        base: DirectoryObject.self,
+        fields: AdministrativeUnitFields()
     )
 
     public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
+    public let deletedDateTime: Field<Date>
     public let description: Field<String>
     public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let inactivationReason: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let mode: Field<MonitorMode>
-
-    /// Set by the service: read it, do not send it.
-    public let monitorRunFrequencyInHours: Field<Int32>
-
-    public let parameters: Field<OpenComplexDictionaryType>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<MonitorStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("baseline")`).
-    public let baseline: Field<ConfigurationBaseline>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.inactivationReason = Field("inactivationReason")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.mode = Field("mode")
-        self.monitorRunFrequencyInHours = Field("monitorRunFrequencyInHours")
-        self.parameters = Field("parameters")
-        self.status = Field("status")
-        self.tenantId = Field("tenantId")
-        self.baseline = Field("baseline")
-    }
-}
-
-/// Requests for one `ConfigurationMonitor`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.configurationMonitor`.
-public struct ConfigurationMonitorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationMonitor
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.configurationMonitor",
-        model: ConfigurationMonitor.self,
-        children: [.init("baseline", "microsoft.graph.configurationBaseline", collection: false)]
-    )
-
-    public var baseline: ConfigurationBaselineRequestBuilder { .init(client: client, path: path.appending("baseline")) }
-}
-
-/// Its properties are listed in `ConfigurationMonitoringResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationmonitoringresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.configurationMonitoringResult`.
-public typealias ConfigurationMonitoringResult = Model<ConfigurationMonitoringResultFields>
-
-/// The properties of a `ConfigurationMonitoringResult`, inherited ones included.
-public struct ConfigurationMonitoringResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.configurationMonitoringResult",
-        base: Entity.self,
-        fields: ConfigurationMonitoringResultFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let driftsCount: Field<Int32>
-
-    /// Set by the service: read it, do not send it.
-    public let errorDetails: Field<[ErrorDetail]>
-
-    /// Set by the service: read it, do not send it.
-    public let monitorId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let runCompletionDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let runInitiationDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let runStatus: Field<MonitorRunStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let tenantId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.driftsCount = Field("driftsCount")
-        self.errorDetails = Field("errorDetails")
-        self.monitorId = Field("monitorId")
-        self.runCompletionDateTime = Field("runCompletionDateTime")
-        self.runInitiationDateTime = Field("runInitiationDateTime")
-        self.runStatus = Field("runStatus")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Requests for one `ConfigurationMonitoringResult`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.configurationMonitoringResult`.
-public struct ConfigurationMonitoringResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationMonitoringResult
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.configurationMonitoringResult",
-        model: ConfigurationMonitoringResult.self
-    )
-}
-
-/// Its properties are listed in `ConfigurationSnapshotJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/configurationsnapshotjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.configurationSnapshotJob`.
-public typealias ConfigurationSnapshotJob = Model<ConfigurationSnapshotJobFields>
-
-/// The properties of a `ConfigurationSnapshotJob`, inherited ones included.
-public struct ConfigurationSnapshotJobFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.configurationSnapshotJob",
-        base: Entity.self,
-        fields: ConfigurationSnapshotJobFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let completedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let errorDetails: Field<[String]>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceLocation: Field<String>
-
-    public let resources: Field<[String]>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<SnapshotJobStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let tenantId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.errorDetails = Field("errorDetails")
-        self.resourceLocation = Field("resourceLocation")
-        self.resources = Field("resources")
-        self.status = Field("status")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Requests for one `ConfigurationSnapshotJob`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.configurationSnapshotJob`.
-public struct ConfigurationSnapshotJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationSnapshotJob
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.configurationSnapshotJob",
-        model: ConfigurationSnapshotJob.self
-    )
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.confirmedBy`.
-public typealias ConfirmedBy = OpenEnum<ConfirmedByValues>
-
-/// The values of `ConfirmedBy` that the spec declares; others decode and re-encode too.
-public enum ConfirmedByValues: FlagValues {
-    public static let known: [String] = ["none", "user", "manager", "unknownFutureValue"]
-}
-
-extension ConfirmedBy {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var manager: Self { Self(rawValue: "manager") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ConnectedOrganizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/connectedorganization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.connectedOrganization`.
-public typealias ConnectedOrganization = Model<ConnectedOrganizationFields>
-
-/// The properties of a `ConnectedOrganization`, inherited ones included.
-public struct ConnectedOrganizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.connectedOrganization",
-        base: Entity.self,
-        fields: ConnectedOrganizationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let identitySources: Field<[IdentitySource]>
-    public let modifiedDateTime: Field<Date>
-    public let state: Field<ConnectedOrganizationState>
-
-    /// Present when the request expanded it (`expand("externalSponsors")`).
-    public let externalSponsors: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("internalSponsors")`).
-    public let internalSponsors: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.identitySources = Field("identitySources")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.state = Field("state")
-        self.externalSponsors = Field("externalSponsors")
-        self.internalSponsors = Field("internalSponsors")
-    }
-}
-
-/// Its properties are listed in `ConnectedOrganizationMembersFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/connectedorganizationmembers?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.connectedOrganizationMembers`.
-public typealias ConnectedOrganizationMembers = Model<ConnectedOrganizationMembersFields>
-
-/// The properties of a `ConnectedOrganizationMembers`, inherited ones included.
-public struct ConnectedOrganizationMembersFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.connectedOrganizationMembers",
-        base: SubjectSet.self,
-        fields: ConnectedOrganizationMembersFields()
-    )
-
-    public let connectedOrganizationId: Field<String>
-    public let description: Field<String>
-
-    private init() {
-        self.connectedOrganizationId = Field("connectedOrganizationId")
-        self.description = Field("description")
-    }
-}
-
-/// Requests for one `ConnectedOrganization`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.connectedOrganization`.
-public struct ConnectedOrganizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConnectedOrganization
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.connectedOrganization",
-        model: ConnectedOrganization.self,
-        children: [
-            .init("externalSponsors", "microsoft.graph.directoryObject", collection: true),
-            .init("internalSponsors", "microsoft.graph.directoryObject", collection: true),
-        ]
-    )
-
-    /// `externalSponsors.request()` lists them; `externalSponsors("directoryObject-id")` addresses one.
-    public var externalSponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("externalSponsors"))
-    }
-
-    /// `internalSponsors.request()` lists them; `internalSponsors("directoryObject-id")` addresses one.
-    public var internalSponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("internalSponsors"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.connectedOrganizationState`.
-public typealias ConnectedOrganizationState = OpenEnum<ConnectedOrganizationStateValues>
-
-/// The values of `ConnectedOrganizationState` that the spec declares; others decode and re-encode too.
-public enum ConnectedOrganizationStateValues: EnumValues {
-    public static let known: [String] = ["configured", "proposed", "unknownFutureValue"]
-}
-
-extension ConnectedOrganizationState {
-    public static var configured: Self { Self(rawValue: "configured") }
-
-    public static var proposed: Self { Self(rawValue: "proposed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.connectionDirection`.
-public typealias ConnectionDirection = OpenEnum<ConnectionDirectionValues>
-
-/// The values of `ConnectionDirection` that the spec declares; others decode and re-encode too.
-public enum ConnectionDirectionValues: EnumValues {
-    public static let known: [String] = ["unknown", "inbound", "outbound", "unknownFutureValue"]
-}
-
-extension ConnectionDirection {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var inbound: Self { Self(rawValue: "inbound") }
-
-    public static var outbound: Self { Self(rawValue: "outbound") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ConnectionInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/connectioninfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.connectionInfo`.
-public typealias ConnectionInfo = Model<ConnectionInfoFields>
-
-/// The properties of a `ConnectionInfo`, inherited ones included.
-public struct ConnectionInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.connectionInfo", fields: ConnectionInfoFields())
-    public let url: Field<String>
-
-    private init() {
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `ConnectionItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/connectionitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.connectionItem`.
-public typealias ConnectionItem = Model<ConnectionItemFields>
-
-/// The properties of a `ConnectionItem`, inherited ones included.
-public struct ConnectionItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.connectionItem", fields: ConnectionItemFields())
-    public let connectionId: Field<String>
-
-    private init() {
-        self.connectionId = Field("connectionId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.connectionStatus`.
-public typealias ConnectionStatus = OpenEnum<ConnectionStatusValues>
-
-/// The values of `ConnectionStatus` that the spec declares; others decode and re-encode too.
-public enum ConnectionStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "attempted", "succeeded", "blocked", "failed", "unknownFutureValue"]
-}
-
-extension ConnectionStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var attempted: Self { Self(rawValue: "attempted") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var blocked: Self { Self(rawValue: "blocked") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.consentRequestFilterByCurrentUserOptions`.
-public typealias ConsentRequestFilterByCurrentUserOptions = OpenEnum<ConsentRequestFilterByCurrentUserOptionsValues>
-
-/// The values of `ConsentRequestFilterByCurrentUserOptions` that the spec declares; others decode and re-encode too.
-public enum ConsentRequestFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["reviewer", "unknownFutureValue"]
-}
-
-extension ConsentRequestFilterByCurrentUserOptions {
-    public static var reviewer: Self { Self(rawValue: "reviewer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ContactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contact`.
-public typealias Contact = Model<ContactFields>
-
-/// The properties of a `Contact`, inherited ones included.
-public struct ContactFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.contact", base: OutlookItem.self, fields: ContactFields())
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let assistantName: Field<String>
-    public let birthday: Field<Date>
-    public let businessAddress: Field<PhysicalAddress>
-    public let businessHomePage: Field<String>
-    public let businessPhones: Field<[String]>
-    public let children: Field<[String]>
-    public let companyName: Field<String>
-    public let department: Field<String>
-    public let displayName: Field<String>
-    public let emailAddresses: Field<[EmailAddress]>
-    public let fileAs: Field<String>
-    public let generation: Field<String>
-    public let givenName: Field<String>
-    public let homeAddress: Field<PhysicalAddress>
-    public let homePhones: Field<[String]>
-    public let imAddresses: Field<[String]>
-    public let initials: Field<String>
-    public let jobTitle: Field<String>
-    public let manager: Field<String>
-    public let middleName: Field<String>
-    public let mobilePhone: Field<String>
-    public let nickName: Field<String>
-    public let officeLocation: Field<String>
-    public let otherAddress: Field<PhysicalAddress>
-    public let parentFolderId: Field<String>
-    public let personalNotes: Field<String>
-    public let primaryEmailAddress: Field<EmailAddress>
-    public let profession: Field<String>
-    public let secondaryEmailAddress: Field<EmailAddress>
-    public let spouseName: Field<String>
-    public let surname: Field<String>
-    public let tertiaryEmailAddress: Field<EmailAddress>
-    public let title: Field<String>
-    public let yomiCompanyName: Field<String>
-    public let yomiGivenName: Field<String>
-    public let yomiSurname: Field<String>
+    public let isMemberManagementRestricted: Field<Bool>
+    public let membershipRule: Field<String>
+    public let membershipRuleProcessingState: Field<String>
+    public let membershipType: Field<String>
+    public let visibility: Field<String>
 
     /// Present when the request expanded it (`expand("extensions")`).
     public let extensions: Field<[Extension]>
 
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("photo")`).
-    public let photo: Field<ProfilePhoto>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assistantName = Field("assistantName")
-        self.birthday = Field("birthday")
-        self.businessAddress = Field("businessAddress")
-        self.businessHomePage = Field("businessHomePage")
-        self.businessPhones = Field("businessPhones")
-        self.children = Field("children")
-        self.companyName = Field("companyName")
-        self.department = Field("department")
-        self.displayName = Field("displayName")
-        self.emailAddresses = Field("emailAddresses")
-        self.fileAs = Field("fileAs")
-        self.generation = Field("generation")
-        self.givenName = Field("givenName")
-        self.homeAddress = Field("homeAddress")
-        self.homePhones = Field("homePhones")
-        self.imAddresses = Field("imAddresses")
-        self.initials = Field("initials")
-        self.jobTitle = Field("jobTitle")
-        self.manager = Field("manager")
-        self.middleName = Field("middleName")
-        self.mobilePhone = Field("mobilePhone")
-        self.nickName = Field("nickName")
-        self.officeLocation = Field("officeLocation")
-        self.otherAddress = Field("otherAddress")
-        self.parentFolderId = Field("parentFolderId")
-        self.personalNotes = Field("personalNotes")
-        self.primaryEmailAddress = Field("primaryEmailAddress")
-        self.profession = Field("profession")
-        self.secondaryEmailAddress = Field("secondaryEmailAddress")
-        self.spouseName = Field("spouseName")
-        self.surname = Field("surname")
-        self.tertiaryEmailAddress = Field("tertiaryEmailAddress")
-        self.title = Field("title")
-        self.yomiCompanyName = Field("yomiCompanyName")
-        self.yomiGivenName = Field("yomiGivenName")
-        self.yomiSurname = Field("yomiSurname")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.photo = Field("photo")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
-}
-
-/// Its properties are listed in `ContactFolderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contactfolder?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contactFolder`.
-public typealias ContactFolder = Model<ContactFolderFields>
-
-/// The properties of a `ContactFolder`, inherited ones included.
-public struct ContactFolderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.contactFolder",
-        base: Entity.self,
-        fields: ContactFolderFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let parentFolderId: Field<String>
-
-    /// Present when the request expanded it (`expand("childFolders")`).
-    public let childFolders: Field<[ContactFolder]>
-
-    /// Present when the request expanded it (`expand("contacts")`).
-    public let contacts: Field<[Contact]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.parentFolderId = Field("parentFolderId")
-        self.childFolders = Field("childFolders")
-        self.contacts = Field("contacts")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
-}
-
-/// Requests for one `ContactFolder`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.contactFolder`.
-public struct ContactFolderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ContactFolder
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.contactFolder",
-        model: ContactFolder.self,
-        children: [
-            .init("childFolders", "microsoft.graph.contactFolder", collection: true),
-            .init("contacts", "microsoft.graph.contact", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("permanentDelete", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ContactFolder.self))),
-        ]
-    )
-
-    /// `childFolders.request()` lists them; `childFolders("contactFolder-id")` addresses one.
-    public var childFolders: CollectionRequestBuilder<ContactFolderRequestBuilder> {
-        .init(client: client, path: path.appending("childFolders"))
-    }
-
-    /// `contacts.request()` lists them; `contacts("contact-id")` addresses one.
-    public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
-        .init(client: client, path: path.appending("contacts"))
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.contactFolder/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == ContactFolderRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.contactFolder/delta` (GET).
-    public func delta() -> CollectionRequest<ContactFolder> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.contactRelationship`.
-public typealias ContactRelationship = OpenEnum<ContactRelationshipValues>
-
-/// The values of `ContactRelationship` that the spec declares; others decode and re-encode too.
-public enum ContactRelationshipValues: EnumValues {
-    public static let known: [String] = [
-        "parent",
-        "relative",
-        "aide",
-        "doctor",
-        "guardian",
-        "child",
-        "other",
-        "unknownFutureValue",
-    ]
-}
-
-extension ContactRelationship {
-    public static var parent: Self { Self(rawValue: "parent") }
-
-    public static var relative: Self { Self(rawValue: "relative") }
-
-    public static var aide: Self { Self(rawValue: "aide") }
-
-    public static var doctor: Self { Self(rawValue: "doctor") }
-
-    public static var guardian: Self { Self(rawValue: "guardian") }
-
-    public static var child: Self { Self(rawValue: "child") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `Contact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.contact`.
-public struct ContactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Contact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.contact",
-        model: Contact.self,
-        children: [
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: "DELETE"),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("permanentDelete", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Contact.self))),
-        ]
-    )
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var photo: ProfilePhotoRequestBuilder {
-        .init(client: client, path: path.appending("photo", refusing: [.delete]))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.contact/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == ContactRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.contact/delta` (GET).
-    public func delta() -> CollectionRequest<Contact> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `ContainerFilterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/containerfilter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.containerFilter`.
-public typealias ContainerFilter = Model<ContainerFilterFields>
-
-/// The properties of a `ContainerFilter`, inherited ones included.
-public struct ContainerFilterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.containerFilter", fields: ContainerFilterFields())
-    public let includedContainers: Field<[String]>
-
-    private init() {
-        self.includedContainers = Field("includedContainers")
-    }
-}
-
-/// Its properties are listed in `ContentActivityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentactivity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contentActivity`.
-public typealias ContentActivity = Model<ContentActivityFields>
-
-/// The properties of a `ContentActivity`, inherited ones included.
-public struct ContentActivityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.contentActivity",
-        base: Entity.self,
-        fields: ContentActivityFields()
-    )
-
-    public let id: Field<String>
-    public let contentMetadata: Field<ProcessContentRequest>
-    public let scopeIdentifier: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.contentMetadata = Field("contentMetadata")
-        self.scopeIdentifier = Field("scopeIdentifier")
-        self.userId = Field("userId")
-    }
-}
-
-/// Requests for one `ContentActivity`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.contentActivity`.
-public struct ContentActivityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ContentActivity
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.contentActivity", model: ContentActivity.self)
-}
-
-/// Its properties are listed in `ContentApprovalStatusColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentapprovalstatuscolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contentApprovalStatusColumn`.
-public typealias ContentApprovalStatusColumn = Model<ContentApprovalStatusColumnFields>
-
-/// The properties of a `ContentApprovalStatusColumn`, inherited ones included.
-public struct ContentApprovalStatusColumnFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.contentApprovalStatusColumn",
-        fields: ContentApprovalStatusColumnFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ContentBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contentBase`.
-public typealias ContentBase = Model<ContentBaseFields>
-
-/// The properties of a `ContentBase`, inherited ones included.
-public struct ContentBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.contentBase",
-        derived: [BinaryContent.self, TextContent.self],
-        fields: ContentBaseFields()
-    )
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.contentCategory`.
-public typealias ContentCategory = OpenEnum<ContentCategoryValues>
-
-/// The values of `ContentCategory` that the spec declares; others decode and re-encode too.
-public enum ContentCategoryValues: EnumValues {
-    public static let known: [String] = ["none", "ai", "unknownFutureValue"]
-}
-
-extension ContentCategory {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var ai: Self { Self(rawValue: "ai") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ContentCustomizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentcustomization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contentCustomization`.
-public typealias ContentCustomization = Model<ContentCustomizationFields>
-
-/// The properties of a `ContentCustomization`, inherited ones included.
-public struct ContentCustomizationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.contentCustomization", fields: ContentCustomizationFields())
-    public let attributeCollection: Field<[KeyValue]>
-    public let attributeCollectionRelativeUrl: Field<String>
-    public let registrationCampaign: Field<[KeyValue]>
-    public let registrationCampaignRelativeUrl: Field<String>
-
-    private init() {
-        self.attributeCollection = Field("attributeCollection")
-        self.attributeCollectionRelativeUrl = Field("attributeCollectionRelativeUrl")
-        self.registrationCampaign = Field("registrationCampaign")
-        self.registrationCampaignRelativeUrl = Field("registrationCampaignRelativeUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.contentProcessingErrorType`.
-public typealias ContentProcessingErrorType = OpenEnum<ContentProcessingErrorTypeValues>
-
-/// The values of `ContentProcessingErrorType` that the spec declares; others decode and re-encode too.
-public enum ContentProcessingErrorTypeValues: EnumValues {
-    public static let known: [String] = ["transient", "permanent", "unknownFutureValue"]
-}
-
-extension ContentProcessingErrorType {
-    public static var transient: Self { Self(rawValue: "transient") }
-
-    public static var permanent: Self { Self(rawValue: "permanent") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ContentSharingSessionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contentsharingsession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contentSharingSession`.
-public typealias ContentSharingSession = Model<ContentSharingSessionFields>
-
-/// The properties of a `ContentSharingSession`, inherited ones included.
-public struct ContentSharingSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.contentSharingSession",
-        base: Entity.self,
-        fields: ContentSharingSessionFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `ContentSharingSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.contentSharingSession`.
-public struct ContentSharingSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ContentSharingSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.contentSharingSession", model: ContentSharingSession.self)
-}
-
-/// Its properties are listed in `ContentTypeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contenttype?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contentType`.
-public typealias ContentType = Model<ContentTypeFields>
-
-/// The properties of a `ContentType`, inherited ones included.
-public struct ContentTypeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.contentType",
-        base: Entity.self,
-        fields: ContentTypeFields()
-    )
-    public let id: Field<String>
-    public let associatedHubsUrls: Field<[String]>
-    public let description: Field<String>
-    public let documentSet: Field<DocumentSet>
-    public let documentTemplate: Field<DocumentSetContent>
-    public let group: Field<String>
-    public let hidden: Field<Bool>
-    public let inheritedFrom: Field<ItemReference>
-    public let isBuiltIn: Field<Bool>
-    public let name: Field<String>
-    public let order: Field<ContentTypeOrder>
-    public let parentId: Field<String>
-    public let propagateChanges: Field<Bool>
-    public let readOnly: Field<Bool>
-    public let sealed: Field<Bool>
-
-    /// Present when the request expanded it (`expand("base")`).
-    public let base: Field<ContentType>
-
-    /// Present when the request expanded it (`expand("baseTypes")`).
-    public let baseTypes: Field<[ContentType]>
-
-    /// Present when the request expanded it (`expand("columnLinks")`).
-    public let columnLinks: Field<[ColumnLink]>
-
-    /// Present when the request expanded it (`expand("columnPositions")`).
-    public let columnPositions: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[ColumnDefinition]>
-
-    private init() {
-        self.id = Field("id")
-        self.associatedHubsUrls = Field("associatedHubsUrls")
-        self.description = Field("description")
-        self.documentSet = Field("documentSet")
-        self.documentTemplate = Field("documentTemplate")
-        self.group = Field("group")
-        self.hidden = Field("hidden")
-        self.inheritedFrom = Field("inheritedFrom")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.name = Field("name")
-        self.order = Field("order")
-        self.parentId = Field("parentId")
-        self.propagateChanges = Field("propagateChanges")
-        self.readOnly = Field("readOnly")
-        self.sealed = Field("sealed")
-        self.base = Field("base")
-        self.baseTypes = Field("baseTypes")
-        self.columnLinks = Field("columnLinks")
-        self.columnPositions = Field("columnPositions")
-        self.columns = Field("columns")
-    }
-}
-
-/// Its properties are listed in `ContentTypeInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contenttypeinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contentTypeInfo`.
-public typealias ContentTypeInfo = Model<ContentTypeInfoFields>
-
-/// The properties of a `ContentTypeInfo`, inherited ones included.
-public struct ContentTypeInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.contentTypeInfo", fields: ContentTypeInfoFields())
-    public let id: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-    }
-}
-
-/// Its properties are listed in `ContentTypeOrderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contenttypeorder?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contentTypeOrder`.
-public typealias ContentTypeOrder = Model<ContentTypeOrderFields>
-
-/// The properties of a `ContentTypeOrder`, inherited ones included.
-public struct ContentTypeOrderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.contentTypeOrder", fields: ContentTypeOrderFields())
-    public let `default`: Field<Bool>
-    public let position: Field<Int32>
-
-    private init() {
-        self.default = Field("default")
-        self.position = Field("position")
-    }
-}
-
-/// Requests for one `ContentType`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.contentType`.
-public struct ContentTypeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ContentType
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.contentType",
-        model: ContentType.self,
-        children: [
-            .init("base", "microsoft.graph.contentType", collection: false),
-            .init("baseTypes", "microsoft.graph.contentType", collection: true),
-            .init("columnLinks", "microsoft.graph.columnLink", collection: true),
-            .init("columnPositions", "microsoft.graph.columnDefinition", collection: true),
-            .init("columns", "microsoft.graph.columnDefinition", collection: true),
-        ],
-        operations: [
-            .init("associateWithHubSites", .post),
-            .init("copyToDefaultContentLocation", .post),
-            .init("publish", .post),
-            .init("unpublish", .post),
-            .init("isPublished", .get, response: .boolean),
-            .init("addCopy", .post, onCollection: true, response: .model(ContentType.self)),
-            .init("addCopyFromContentTypeHub", .post, onCollection: true, response: .model(ContentType.self)),
-            .init(
-                "getCompatibleHubContentTypes",
-                .get,
-                onCollection: true,
-                response: .collection(.model(ContentType.self))
-            ),
-        ]
-    )
-
-    public var base: ContentTypeRequestBuilder { .init(client: client, path: path.appending("base")) }
-
-    /// `baseTypes.request()` lists them; `baseTypes("contentType-id")` addresses one.
-    public var baseTypes: CollectionRequestBuilder<ContentTypeRequestBuilder> {
-        .init(client: client, path: path.appending("baseTypes"))
-    }
-
-    /// `columnLinks.request()` lists them; `columnLinks("columnLink-id")` addresses one.
-    public var columnLinks: CollectionRequestBuilder<ColumnLinkRequestBuilder> {
-        .init(client: client, path: path.appending("columnLinks"))
-    }
-
-    /// `columnPositions.request()` lists them; `columnPositions("columnDefinition-id")` addresses one.
-    public var columnPositions: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("columnPositions"))
-    }
-
-    /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
-    public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("columns"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.contentType/associateWithHubSites` (POST).
-    public func associateWithHubSites(hubSiteUrls: [String], propagateToExistingLists: Bool) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("associateWithHubSites"))
-        var body = JSONObject()
-        body.set("hubSiteUrls", hubSiteUrls)
-        body.set("propagateToExistingLists", propagateToExistingLists)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.contentType/copyToDefaultContentLocation` (POST).
-    public func copyToDefaultContentLocation(
-        sourceFile: ItemReference,
-        destinationFileName: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("copyToDefaultContentLocation"))
-        var body = JSONObject()
-        body.set("sourceFile", sourceFile)
-        body.set("destinationFileName", destinationFileName)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.contentType/publish` (POST).
-    public func publish() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("publish"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.contentType/unpublish` (POST).
-    public func unpublish() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("unpublish"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.contentType/isPublished` (GET).
-    public func isPublished() -> OperationRequest<Bool> {
-        let request = APIRequest(method: .get, path: path.appending(function: "isPublished", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == ContentTypeRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.contentType/addCopy` (POST).
-    public func addCopy(contentType: String) -> OperationRequest<ContentType> {
-        var request = APIRequest(method: .post, path: path.appending("addCopy"))
-        var body = JSONObject()
-        body.set("contentType", contentType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ContentType.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.contentType/addCopyFromContentTypeHub` (POST).
-    public func addCopyFromContentTypeHub(contentTypeId: String) -> OperationRequest<ContentType> {
-        var request = APIRequest(method: .post, path: path.appending("addCopyFromContentTypeHub"))
-        var body = JSONObject()
-        body.set("contentTypeId", contentTypeId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ContentType.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.contentType/getCompatibleHubContentTypes` (GET).
-    public func getCompatibleHubContentTypes() -> CollectionRequest<ContentType> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getCompatibleHubContentTypes", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `ContractFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/contract?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.contract`.
-public typealias Contract = Model<ContractFields>
-
-/// The properties of a `Contract`, inherited ones included.
-public struct ContractFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.contract",
-        base: DirectoryObject.self,
-        fields: ContractFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let contractType: Field<String>
-    public let customerId: Field<String>
-    public let defaultDomainName: Field<String>
-    public let displayName: Field<String>
+    /// Present when the request expanded it (`expand("members")`).
+    public let members: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("scopedRoleMembers")`).
+    public let scopedRoleMembers: Field<[ScopedRoleMembership]>
 
     private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
-        self.contractType = Field("contractType")
-        self.customerId = Field("customerId")
-        self.defaultDomainName = Field("defaultDomainName")
+        self.description = Field("description")
         self.displayName = Field("displayName")
+        self.isMemberManagementRestricted = Field("isMemberManagementRestricted")
+        self.membershipRule = Field("membershipRule")
+        self.membershipRuleProcessingState = Field("membershipRuleProcessingState")
+        self.membershipType = Field("membershipType")
+        self.visibility = Field("visibility")
+        self.extensions = Field("extensions")
+        self.members = Field("members")
+        self.scopedRoleMembers = Field("scopedRoleMembers")
     }
 }
 
-/// Requests for one `Contract`: `request()` reads, updates or deletes it.
+/// Requests for one `AdministrativeUnit`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.contract`.
-public struct ContractRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Contract
+/// - Remark: Generated from `microsoft.graph.administrativeUnit`.
+public struct AdministrativeUnitRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AdministrativeUnit
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -10124,8 +1452,13 @@ public struct ContractRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.contract",
-        model: Contract.self,
+        "microsoft.graph.administrativeUnit",
+        model: AdministrativeUnit.self,
+        children: [
+            .init("extensions", "microsoft.graph.extension", collection: true),
+            .init("members", "microsoft.graph.directoryObject", collection: true),
+            .init("scopedRoleMembers", "microsoft.graph.scopedRoleMembership", collection: true),
+        ],
         operations: [
             .init("checkMemberGroups", .post, response: .collection(.string)),
             .init("checkMemberObjects", .post, response: .collection(.string)),
@@ -10140,11 +1473,26 @@ public struct ContractRequestBuilder: ModelRequestBuilder {
             ),
             .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
             .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("delta", .get, onCollection: true, response: .collection(.model(AdministrativeUnit.self))),
         ]
     )
 
-    /// - Remark: Generated from `microsoft.graph.contract/checkMemberGroups` (POST).
+    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
+        .init(client: client, path: path.appending("extensions"))
+    }
+
+    /// `members.request()` lists them; `members("directoryObject-id")` addresses one.
+    public var members: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("members"))
+    }
+
+    /// `scopedRoleMembers.request()` lists them; `scopedRoleMembers("scopedRoleMembership-id")` addresses one.
+    public var scopedRoleMembers: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
+        .init(client: client, path: path.appending("scopedRoleMembers"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
         var body = JSONObject()
@@ -10153,7 +1501,7 @@ public struct ContractRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.contract/checkMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/checkMemberObjects` (POST).
     public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
         var body = JSONObject()
@@ -10162,7 +1510,7 @@ public struct ContractRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.contract/getMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/getMemberGroups` (POST).
     public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
         var body = JSONObject()
@@ -10171,7 +1519,7 @@ public struct ContractRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.contract/getMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/getMemberObjects` (POST).
     public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
         var body = JSONObject()
@@ -10180,15 +1528,15 @@ public struct ContractRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.contract/restore` (POST).
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/restore` (POST).
     public func restore() -> OperationRequest<DirectoryObject> {
         let request = APIRequest(method: .post, path: path.appending("restore"))
         return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
 }
 
-extension CollectionRequestBuilder where Item == ContractRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.contract/getAvailableExtensionProperties` (POST).
+extension CollectionRequestBuilder where Item == AdministrativeUnitRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
         var body = JSONObject()
@@ -10197,7 +1545,7 @@ extension CollectionRequestBuilder where Item == ContractRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.contract/getByIds` (POST).
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/getByIds` (POST).
     public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
         var request = APIRequest(method: .post, path: path.appending("getByIds"))
         var body = JSONObject()
@@ -10207,7 +1555,7 @@ extension CollectionRequestBuilder where Item == ContractRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.contract/validateProperties` (POST).
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/validateProperties` (POST).
     public func validateProperties(
         entityType: String,
         displayName: String,
@@ -10224,163 +1572,543 @@ extension CollectionRequestBuilder where Item == ContractRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.contract/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/delta` (GET).
+    public func delta() -> CollectionRequest<AdministrativeUnit> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `ControlConfigurationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/controlconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.controlConfiguration`.
-public typealias ControlConfiguration = Model<ControlConfigurationFields>
+/// - Remark: Generated from `microsoft.graph.advancedConfigState`.
+public typealias AdvancedConfigState = OpenEnum<AdvancedConfigStateValues>
 
-/// The properties of a `ControlConfiguration`, inherited ones included.
-public struct ControlConfigurationFields: FieldSet {
+/// The values of `AdvancedConfigState` that the spec declares; others decode and re-encode too.
+public enum AdvancedConfigStateValues: EnumValues {
+    public static let known: [String] = ["default", "enabled", "disabled", "unknownFutureValue"]
+}
+
+extension AdvancedConfigState {
+    public static var `default`: Self { Self(rawValue: "default") }
+
+    public static var enabled: Self { Self(rawValue: "enabled") }
+
+    public static var disabled: Self { Self(rawValue: "disabled") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AgentIdentityFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agentidentity?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agentIdentity`.
+public typealias AgentIdentity = Model<AgentIdentityFields>
+
+/// The properties of a `AgentIdentity`, inherited ones included.
+public struct AgentIdentityFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.controlConfiguration",
-        base: Entity.self,
-        derived: [EndUserSettings.self],
-        fields: ControlConfigurationFields()
+        "microsoft.graph.agentIdentity",
+        base: ServicePrincipal.self,
+        fields: AgentIdentityFields()
     )
 
     public let id: Field<String>
-    public let createdBy: Field<String>
-    public let createdDateTime: Field<Date>
-    public let isEnabled: Field<Bool>
-    public let modifiedBy: Field<String>
-    public let modifiedDateTime: Field<Date>
+    public let deletedDateTime: Field<Date>
+    public let accountEnabled: Field<Bool>
+    public let addIns: Field<[AddIn]>
+    public let alternativeNames: Field<[String]>
+    public let appDescription: Field<String>
+    public let appDisplayName: Field<String>
+    public let appId: Field<String>
+    public let applicationTemplateId: Field<String>
+    public let appOwnerOrganizationId: Field<String>
+    public let appRoleAssignmentRequired: Field<Bool>
+    public let appRoles: Field<[AppRole]>
 
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.isEnabled = Field("isEnabled")
-        self.modifiedBy = Field("modifiedBy")
-        self.modifiedDateTime = Field("modifiedDateTime")
-    }
-}
+    /// Set by the service: read it, do not send it.
+    public let createdByAppId: Field<String>
 
-/// Requests for one `ControlConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.controlConfiguration`.
-public struct ControlConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ControlConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.controlConfiguration", model: ControlConfiguration.self)
-}
-
-/// Its properties are listed in `ControlScoreFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/controlscore?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.controlScore`.
-public typealias ControlScore = Model<ControlScoreFields>
-
-/// The properties of a `ControlScore`, inherited ones included.
-public struct ControlScoreFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.controlScore", fields: ControlScoreFields())
-    public let controlCategory: Field<String>
-    public let controlName: Field<String>
+    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
     public let description: Field<String>
-    public let score: Field<Double>
-
-    private init() {
-        self.controlCategory = Field("controlCategory")
-        self.controlName = Field("controlName")
-        self.description = Field("description")
-        self.score = Field("score")
-    }
-}
-
-/// Its properties are listed in `ConversationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conversation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conversation`.
-public typealias Conversation = Model<ConversationFields>
-
-/// The properties of a `Conversation`, inherited ones included.
-public struct ConversationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conversation",
-        base: Entity.self,
-        fields: ConversationFields()
-    )
-    public let id: Field<String>
-    public let hasAttachments: Field<Bool>
-    public let lastDeliveredDateTime: Field<Date>
-    public let preview: Field<String>
-    public let topic: Field<String>
-    public let uniqueSenders: Field<[String]>
-
-    /// Present when the request expanded it (`expand("threads")`).
-    public let threads: Field<[ConversationThread]>
-
-    private init() {
-        self.id = Field("id")
-        self.hasAttachments = Field("hasAttachments")
-        self.lastDeliveredDateTime = Field("lastDeliveredDateTime")
-        self.preview = Field("preview")
-        self.topic = Field("topic")
-        self.uniqueSenders = Field("uniqueSenders")
-        self.threads = Field("threads")
-    }
-}
-
-/// Its properties are listed in `ConversationMemberFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conversationmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conversationMember`.
-public typealias ConversationMember = Model<ConversationMemberFields>
-
-/// The properties of a `ConversationMember`, inherited ones included.
-public struct ConversationMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conversationMember",
-        base: Entity.self,
-        derived: [
-            AadUserConversationMember.self,
-            AnonymousGuestConversationMember.self,
-            AzureCommunicationServicesUserConversationMember.self,
-            MicrosoftAccountUserConversationMember.self,
-            PhoneUserConversationMember.self,
-            SkypeForBusinessUserConversationMember.self,
-            SkypeUserConversationMember.self,
-        ],
-        fields: ConversationMemberFields()
-    )
-
-    public let id: Field<String>
+    public let disabledByMicrosoftStatus: Field<String>
     public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
+    public let homepage: Field<String>
+    public let info: Field<InformationalUrl>
+    public let isDisabled: Field<Bool>
+    public let keyCredentials: Field<[KeyCredential]>
+    public let loginUrl: Field<String>
+    public let logoutUrl: Field<String>
+    public let notes: Field<String>
+    public let notificationEmailAddresses: Field<[String]>
+    public let oauth2PermissionScopes: Field<[PermissionScope]>
+    public let passwordCredentials: Field<[PasswordCredential]>
+    public let preferredSingleSignOnMode: Field<String>
+    public let preferredTokenSigningKeyThumbprint: Field<String>
+    public let replyUrls: Field<[String]>
+    public let resourceSpecificApplicationPermissions: Field<[ResourceSpecificPermission]>
+    public let samlSingleSignOnSettings: Field<SamlSingleSignOnSettings>
+    public let servicePrincipalNames: Field<[String]>
+    public let servicePrincipalType: Field<String>
+    public let signInAudience: Field<String>
+    public let tags: Field<[String]>
+    public let tokenEncryptionKeyId: Field<String>
+    public let verifiedPublisher: Field<VerifiedPublisher>
+
+    /// Present when the request expanded it (`expand("appManagementPolicies")`).
+    public let appManagementPolicies: Field<[AppManagementPolicy]>
+
+    /// Present when the request expanded it (`expand("appRoleAssignedTo")`).
+    public let appRoleAssignedTo: Field<[AppRoleAssignment]>
+
+    /// Present when the request expanded it (`expand("appRoleAssignments")`).
+    public let appRoleAssignments: Field<[AppRoleAssignment]>
+
+    /// Present when the request expanded it (`expand("claimsMappingPolicies")`).
+    public let claimsMappingPolicies: Field<[ClaimsMappingPolicy]>
+
+    /// Present when the request expanded it (`expand("createdObjects")`).
+    public let createdObjects: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("delegatedPermissionClassifications")`).
+    public let delegatedPermissionClassifications: Field<[DelegatedPermissionClassification]>
+
+    /// Present when the request expanded it (`expand("endpoints")`).
+    public let endpoints: Field<[Endpoint]>
+
+    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
+    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
+
+    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
+    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
+
+    /// Present when the request expanded it (`expand("memberOf")`).
+    public let memberOf: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
+    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
+
+    /// Present when the request expanded it (`expand("ownedObjects")`).
+    public let ownedObjects: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("owners")`).
+    public let owners: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("remoteDesktopSecurityConfiguration")`).
+    public let remoteDesktopSecurityConfiguration: Field<RemoteDesktopSecurityConfiguration>
+
+    /// Present when the request expanded it (`expand("synchronization")`).
+    public let synchronization: Field<Synchronization>
+
+    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
+    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
+
+    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
+    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
+
+    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
+    public let transitiveMemberOf: Field<[DirectoryObject]>
+
+    /// Set by the service: read it, do not send it.
+    public let agentIdentityBlueprintId: Field<String>
+
+    public let createdDateTime: Field<Date>
+
+    /// Present when the request expanded it (`expand("sponsors")`).
+    public let sponsors: Field<[DirectoryObject]>
 
     private init() {
         self.id = Field("id")
+        self.deletedDateTime = Field("deletedDateTime")
+        self.accountEnabled = Field("accountEnabled")
+        self.addIns = Field("addIns")
+        self.alternativeNames = Field("alternativeNames")
+        self.appDescription = Field("appDescription")
+        self.appDisplayName = Field("appDisplayName")
+        self.appId = Field("appId")
+        self.applicationTemplateId = Field("applicationTemplateId")
+        self.appOwnerOrganizationId = Field("appOwnerOrganizationId")
+        self.appRoleAssignmentRequired = Field("appRoleAssignmentRequired")
+        self.appRoles = Field("appRoles")
+        self.createdByAppId = Field("createdByAppId")
+        self.customSecurityAttributes = Field("customSecurityAttributes")
+        self.description = Field("description")
+        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
         self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
+        self.homepage = Field("homepage")
+        self.info = Field("info")
+        self.isDisabled = Field("isDisabled")
+        self.keyCredentials = Field("keyCredentials")
+        self.loginUrl = Field("loginUrl")
+        self.logoutUrl = Field("logoutUrl")
+        self.notes = Field("notes")
+        self.notificationEmailAddresses = Field("notificationEmailAddresses")
+        self.oauth2PermissionScopes = Field("oauth2PermissionScopes")
+        self.passwordCredentials = Field("passwordCredentials")
+        self.preferredSingleSignOnMode = Field("preferredSingleSignOnMode")
+        self.preferredTokenSigningKeyThumbprint = Field("preferredTokenSigningKeyThumbprint")
+        self.replyUrls = Field("replyUrls")
+        self.resourceSpecificApplicationPermissions = Field("resourceSpecificApplicationPermissions")
+        self.samlSingleSignOnSettings = Field("samlSingleSignOnSettings")
+        self.servicePrincipalNames = Field("servicePrincipalNames")
+        self.servicePrincipalType = Field("servicePrincipalType")
+        self.signInAudience = Field("signInAudience")
+        self.tags = Field("tags")
+        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
+        self.verifiedPublisher = Field("verifiedPublisher")
+        self.appManagementPolicies = Field("appManagementPolicies")
+        self.appRoleAssignedTo = Field("appRoleAssignedTo")
+        self.appRoleAssignments = Field("appRoleAssignments")
+        self.claimsMappingPolicies = Field("claimsMappingPolicies")
+        self.createdObjects = Field("createdObjects")
+        self.delegatedPermissionClassifications = Field("delegatedPermissionClassifications")
+        self.endpoints = Field("endpoints")
+        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
+        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
+        self.memberOf = Field("memberOf")
+        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
+        self.ownedObjects = Field("ownedObjects")
+        self.owners = Field("owners")
+        self.remoteDesktopSecurityConfiguration = Field("remoteDesktopSecurityConfiguration")
+        self.synchronization = Field("synchronization")
+        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
+        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
+        self.transitiveMemberOf = Field("transitiveMemberOf")
+        self.agentIdentityBlueprintId = Field("agentIdentityBlueprintId")
+        self.createdDateTime = Field("createdDateTime")
+        self.sponsors = Field("sponsors")
     }
 }
 
-/// Requests for one `ConversationMember`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AgentIdentityBlueprintFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.conversationMember`.
-public struct ConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConversationMember
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agentidentityblueprint?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint`.
+public typealias AgentIdentityBlueprint = Model<AgentIdentityBlueprintFields>
+
+/// The properties of a `AgentIdentityBlueprint`, inherited ones included.
+public struct AgentIdentityBlueprintFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.agentIdentityBlueprint",
+        base: Application.self,
+        fields: AgentIdentityBlueprintFields()
+    )
+
+    public let id: Field<String>
+    public let deletedDateTime: Field<Date>
+    public let addIns: Field<[AddIn]>
+    public let api: Field<ApiApplication>
+    public let appId: Field<String>
+    public let applicationTemplateId: Field<String>
+    public let appRoles: Field<[AppRole]>
+    public let authenticationBehaviors: Field<AuthenticationBehaviors>
+    public let certification: Field<Certification>
+
+    /// Set by the service: read it, do not send it.
+    public let createdByAppId: Field<String>
+
+    public let createdDateTime: Field<Date>
+    public let defaultRedirectUri: Field<String>
+    public let description: Field<String>
+    public let disabledByMicrosoftStatus: Field<String>
+    public let displayName: Field<String>
+    public let groupMembershipClaims: Field<String>
+    public let identifierUris: Field<[String]>
+    public let info: Field<InformationalUrl>
+    public let isDeviceOnlyAuthSupported: Field<Bool>
+    public let isDisabled: Field<Bool>
+    public let isFallbackPublicClient: Field<Bool>
+    public let keyCredentials: Field<[KeyCredential]>
+    public let managerApplications: Field<[String]>
+    public let nativeAuthenticationApisEnabled: Field<NativeAuthenticationApisEnabled>
+    public let notes: Field<String>
+    public let oauth2RequirePostResponse: Field<Bool>
+    public let optionalClaims: Field<OptionalClaims>
+    public let parentalControlSettings: Field<ParentalControlSettings>
+    public let passwordCredentials: Field<[PasswordCredential]>
+    public let publicClient: Field<PublicClientApplication>
+    public let publisherDomain: Field<String>
+    public let requestSignatureVerification: Field<RequestSignatureVerification>
+    public let requiredResourceAccess: Field<[RequiredResourceAccess]>
+    public let samlMetadataUrl: Field<String>
+    public let serviceManagementReference: Field<String>
+    public let servicePrincipalLockConfiguration: Field<ServicePrincipalLockConfiguration>
+    public let signInAudience: Field<String>
+    public let spa: Field<SpaApplication>
+    public let tags: Field<[String]>
+    public let tokenEncryptionKeyId: Field<String>
+    public let uniqueName: Field<String>
+    public let verifiedPublisher: Field<VerifiedPublisher>
+    public let web: Field<WebApplication>
+
+    /// Present when the request expanded it (`expand("appManagementPolicies")`).
+    public let appManagementPolicies: Field<[AppManagementPolicy]>
+
+    /// Present when the request expanded it (`expand("createdOnBehalfOf")`).
+    public let createdOnBehalfOf: Field<DirectoryObject>
+
+    /// Present when the request expanded it (`expand("extensionProperties")`).
+    public let extensionProperties: Field<[ExtensionProperty]>
+
+    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
+    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
+
+    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
+    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
+
+    /// Present when the request expanded it (`expand("owners")`).
+    public let owners: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("synchronization")`).
+    public let synchronization: Field<Synchronization>
+
+    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
+    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
+
+    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
+    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
+
+    /// Present when the request expanded it (`expand("inheritablePermissions")`).
+    public let inheritablePermissions: Field<[InheritablePermission]>
+
+    /// Present when the request expanded it (`expand("sponsors")`).
+    public let sponsors: Field<[DirectoryObject]>
+
+    private init() {
+        self.id = Field("id")
+        self.deletedDateTime = Field("deletedDateTime")
+        self.addIns = Field("addIns")
+        self.api = Field("api")
+        self.appId = Field("appId")
+        self.applicationTemplateId = Field("applicationTemplateId")
+        self.appRoles = Field("appRoles")
+        self.authenticationBehaviors = Field("authenticationBehaviors")
+        self.certification = Field("certification")
+        self.createdByAppId = Field("createdByAppId")
+        self.createdDateTime = Field("createdDateTime")
+        self.defaultRedirectUri = Field("defaultRedirectUri")
+        self.description = Field("description")
+        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
+        self.displayName = Field("displayName")
+        self.groupMembershipClaims = Field("groupMembershipClaims")
+        self.identifierUris = Field("identifierUris")
+        self.info = Field("info")
+        self.isDeviceOnlyAuthSupported = Field("isDeviceOnlyAuthSupported")
+        self.isDisabled = Field("isDisabled")
+        self.isFallbackPublicClient = Field("isFallbackPublicClient")
+        self.keyCredentials = Field("keyCredentials")
+        self.managerApplications = Field("managerApplications")
+        self.nativeAuthenticationApisEnabled = Field("nativeAuthenticationApisEnabled")
+        self.notes = Field("notes")
+        self.oauth2RequirePostResponse = Field("oauth2RequirePostResponse")
+        self.optionalClaims = Field("optionalClaims")
+        self.parentalControlSettings = Field("parentalControlSettings")
+        self.passwordCredentials = Field("passwordCredentials")
+        self.publicClient = Field("publicClient")
+        self.publisherDomain = Field("publisherDomain")
+        self.requestSignatureVerification = Field("requestSignatureVerification")
+        self.requiredResourceAccess = Field("requiredResourceAccess")
+        self.samlMetadataUrl = Field("samlMetadataUrl")
+        self.serviceManagementReference = Field("serviceManagementReference")
+        self.servicePrincipalLockConfiguration = Field("servicePrincipalLockConfiguration")
+        self.signInAudience = Field("signInAudience")
+        self.spa = Field("spa")
+        self.tags = Field("tags")
+        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
+        self.uniqueName = Field("uniqueName")
+        self.verifiedPublisher = Field("verifiedPublisher")
+        self.web = Field("web")
+        self.appManagementPolicies = Field("appManagementPolicies")
+        self.createdOnBehalfOf = Field("createdOnBehalfOf")
+        self.extensionProperties = Field("extensionProperties")
+        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
+        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
+        self.owners = Field("owners")
+        self.synchronization = Field("synchronization")
+        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
+        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
+        self.inheritablePermissions = Field("inheritablePermissions")
+        self.sponsors = Field("sponsors")
+    }
+}
+
+/// Its properties are listed in `AgentIdentityBlueprintPrincipalFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agentidentityblueprintprincipal?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal`.
+public typealias AgentIdentityBlueprintPrincipal = Model<AgentIdentityBlueprintPrincipalFields>
+
+/// The properties of a `AgentIdentityBlueprintPrincipal`, inherited ones included.
+public struct AgentIdentityBlueprintPrincipalFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.agentIdentityBlueprintPrincipal",
+        base: ServicePrincipal.self,
+        fields: AgentIdentityBlueprintPrincipalFields()
+    )
+
+    public let id: Field<String>
+    public let deletedDateTime: Field<Date>
+    public let accountEnabled: Field<Bool>
+    public let addIns: Field<[AddIn]>
+    public let alternativeNames: Field<[String]>
+    public let appDescription: Field<String>
+    public let appDisplayName: Field<String>
+    public let appId: Field<String>
+    public let applicationTemplateId: Field<String>
+    public let appOwnerOrganizationId: Field<String>
+    public let appRoleAssignmentRequired: Field<Bool>
+    public let appRoles: Field<[AppRole]>
+
+    /// Set by the service: read it, do not send it.
+    public let createdByAppId: Field<String>
+
+    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
+    public let description: Field<String>
+    public let disabledByMicrosoftStatus: Field<String>
+    public let displayName: Field<String>
+    public let homepage: Field<String>
+    public let info: Field<InformationalUrl>
+    public let isDisabled: Field<Bool>
+    public let keyCredentials: Field<[KeyCredential]>
+    public let loginUrl: Field<String>
+    public let logoutUrl: Field<String>
+    public let notes: Field<String>
+    public let notificationEmailAddresses: Field<[String]>
+    public let oauth2PermissionScopes: Field<[PermissionScope]>
+    public let passwordCredentials: Field<[PasswordCredential]>
+    public let preferredSingleSignOnMode: Field<String>
+    public let preferredTokenSigningKeyThumbprint: Field<String>
+    public let replyUrls: Field<[String]>
+    public let resourceSpecificApplicationPermissions: Field<[ResourceSpecificPermission]>
+    public let samlSingleSignOnSettings: Field<SamlSingleSignOnSettings>
+    public let servicePrincipalNames: Field<[String]>
+    public let servicePrincipalType: Field<String>
+    public let signInAudience: Field<String>
+    public let tags: Field<[String]>
+    public let tokenEncryptionKeyId: Field<String>
+    public let verifiedPublisher: Field<VerifiedPublisher>
+
+    /// Present when the request expanded it (`expand("appManagementPolicies")`).
+    public let appManagementPolicies: Field<[AppManagementPolicy]>
+
+    /// Present when the request expanded it (`expand("appRoleAssignedTo")`).
+    public let appRoleAssignedTo: Field<[AppRoleAssignment]>
+
+    /// Present when the request expanded it (`expand("appRoleAssignments")`).
+    public let appRoleAssignments: Field<[AppRoleAssignment]>
+
+    /// Present when the request expanded it (`expand("claimsMappingPolicies")`).
+    public let claimsMappingPolicies: Field<[ClaimsMappingPolicy]>
+
+    /// Present when the request expanded it (`expand("createdObjects")`).
+    public let createdObjects: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("delegatedPermissionClassifications")`).
+    public let delegatedPermissionClassifications: Field<[DelegatedPermissionClassification]>
+
+    /// Present when the request expanded it (`expand("endpoints")`).
+    public let endpoints: Field<[Endpoint]>
+
+    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
+    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
+
+    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
+    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
+
+    /// Present when the request expanded it (`expand("memberOf")`).
+    public let memberOf: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
+    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
+
+    /// Present when the request expanded it (`expand("ownedObjects")`).
+    public let ownedObjects: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("owners")`).
+    public let owners: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("remoteDesktopSecurityConfiguration")`).
+    public let remoteDesktopSecurityConfiguration: Field<RemoteDesktopSecurityConfiguration>
+
+    /// Present when the request expanded it (`expand("synchronization")`).
+    public let synchronization: Field<Synchronization>
+
+    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
+    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
+
+    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
+    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
+
+    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
+    public let transitiveMemberOf: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("sponsors")`).
+    public let sponsors: Field<[DirectoryObject]>
+
+    private init() {
+        self.id = Field("id")
+        self.deletedDateTime = Field("deletedDateTime")
+        self.accountEnabled = Field("accountEnabled")
+        self.addIns = Field("addIns")
+        self.alternativeNames = Field("alternativeNames")
+        self.appDescription = Field("appDescription")
+        self.appDisplayName = Field("appDisplayName")
+        self.appId = Field("appId")
+        self.applicationTemplateId = Field("applicationTemplateId")
+        self.appOwnerOrganizationId = Field("appOwnerOrganizationId")
+        self.appRoleAssignmentRequired = Field("appRoleAssignmentRequired")
+        self.appRoles = Field("appRoles")
+        self.createdByAppId = Field("createdByAppId")
+        self.customSecurityAttributes = Field("customSecurityAttributes")
+        self.description = Field("description")
+        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
+        self.displayName = Field("displayName")
+        self.homepage = Field("homepage")
+        self.info = Field("info")
+        self.isDisabled = Field("isDisabled")
+        self.keyCredentials = Field("keyCredentials")
+        self.loginUrl = Field("loginUrl")
+        self.logoutUrl = Field("logoutUrl")
+        self.notes = Field("notes")
+        self.notificationEmailAddresses = Field("notificationEmailAddresses")
+        self.oauth2PermissionScopes = Field("oauth2PermissionScopes")
+        self.passwordCredentials = Field("passwordCredentials")
+        self.preferredSingleSignOnMode = Field("preferredSingleSignOnMode")
+        self.preferredTokenSigningKeyThumbprint = Field("preferredTokenSigningKeyThumbprint")
+        self.replyUrls = Field("replyUrls")
+        self.resourceSpecificApplicationPermissions = Field("resourceSpecificApplicationPermissions")
+        self.samlSingleSignOnSettings = Field("samlSingleSignOnSettings")
+        self.servicePrincipalNames = Field("servicePrincipalNames")
+        self.servicePrincipalType = Field("servicePrincipalType")
+        self.signInAudience = Field("signInAudience")
+        self.tags = Field("tags")
+        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
+        self.verifiedPublisher = Field("verifiedPublisher")
+        self.appManagementPolicies = Field("appManagementPolicies")
+        self.appRoleAssignedTo = Field("appRoleAssignedTo")
+        self.appRoleAssignments = Field("appRoleAssignments")
+        self.claimsMappingPolicies = Field("claimsMappingPolicies")
+        self.createdObjects = Field("createdObjects")
+        self.delegatedPermissionClassifications = Field("delegatedPermissionClassifications")
+        self.endpoints = Field("endpoints")
+        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
+        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
+        self.memberOf = Field("memberOf")
+        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
+        self.ownedObjects = Field("ownedObjects")
+        self.owners = Field("owners")
+        self.remoteDesktopSecurityConfiguration = Field("remoteDesktopSecurityConfiguration")
+        self.synchronization = Field("synchronization")
+        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
+        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
+        self.transitiveMemberOf = Field("transitiveMemberOf")
+        self.sponsors = Field("sponsors")
+    }
+}
+
+/// Requests for one `AgentIdentityBlueprintPrincipal`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal`.
+public struct AgentIdentityBlueprintPrincipalRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AgentIdentityBlueprintPrincipal
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -10391,59 +2119,299 @@ public struct ConversationMemberRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.conversationMember",
-        model: ConversationMember.self,
+        "microsoft.graph.agentIdentityBlueprintPrincipal",
+        model: AgentIdentityBlueprintPrincipal.self,
+        children: [
+            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+            .init("appRoleAssignedTo", "microsoft.graph.appRoleAssignment", collection: true),
+            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
+            .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
+            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
+            .init(
+                "delegatedPermissionClassifications",
+                "microsoft.graph.delegatedPermissionClassification",
+                collection: true
+            ),
+            .init("endpoints", "microsoft.graph.endpoint", collection: true),
+            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
+            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
+            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
+            .init("owners", "microsoft.graph.directoryObject", collection: true),
+            .init(
+                "remoteDesktopSecurityConfiguration",
+                "microsoft.graph.remoteDesktopSecurityConfiguration",
+                collection: false
+            ),
+            .init("synchronization", "microsoft.graph.synchronization", collection: false),
+            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
+        ],
         operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("addKey", .post, response: .model(KeyCredential.self)),
+            .init("addPassword", .post, response: .model(PasswordCredential.self)),
+            .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeKey", .post),
+            .init("removePassword", .post),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init(
+                "getAvailableExtensionProperties",
+                .post,
+                onCollection: true,
+                response: .collection(.model(ExtensionProperty.self))
+            ),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
         ]
     )
-}
 
-extension CollectionRequestBuilder where Item == ConversationMemberRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.conversationMember/add` (POST).
-    public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("add"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
+    /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("appManagementPolicies"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.conversationMember/remove` (POST).
-    public func remove(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("remove"))
+    /// `appRoleAssignedTo.request()` lists them; `appRoleAssignedTo("appRoleAssignment-id")` addresses one.
+    public var appRoleAssignedTo: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("appRoleAssignedTo"))
+    }
+
+    /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
+    public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("appRoleAssignments"))
+    }
+
+    /// `claimsMappingPolicies.request()` lists them; `claimsMappingPolicies("claimsMappingPolicy-id")` addresses one.
+    public var claimsMappingPolicies: CollectionRequestBuilder<ClaimsMappingPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("claimsMappingPolicies"))
+    }
+
+    /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
+    public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("createdObjects"))
+    }
+
+    /// `delegatedPermissionClassifications.request()` lists them;
+    /// `delegatedPermissionClassifications("delegatedPermissionClassification-id")` addresses one.
+    public var delegatedPermissionClassifications:
+        CollectionRequestBuilder<DelegatedPermissionClassificationRequestBuilder>
+    {
+        .init(client: client, path: path.appending("delegatedPermissionClassifications"))
+    }
+
+    /// `endpoints.request()` lists them; `endpoints("endpoint-id")` addresses one.
+    public var endpoints: CollectionRequestBuilder<EndpointRequestBuilder> {
+        .init(client: client, path: path.appending("endpoints"))
+    }
+
+    /// `federatedIdentityCredentials.request()` lists them;
+    /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
+    public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
+        .init(client: client, path: path.appending("federatedIdentityCredentials"))
+    }
+
+    /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
+    /// addresses one.
+    public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
+    }
+
+    /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("memberOf"))
+    }
+
+    /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
+    /// one.
+    public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
+        .init(client: client, path: path.appending("oauth2PermissionGrants"))
+    }
+
+    /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
+    public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("ownedObjects"))
+    }
+
+    /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("owners"))
+    }
+
+    public var remoteDesktopSecurityConfiguration: RemoteDesktopSecurityConfigurationRequestBuilder {
+        .init(client: client, path: path.appending("remoteDesktopSecurityConfiguration"))
+    }
+
+    public var synchronization: SynchronizationRequestBuilder {
+        .init(client: client, path: path.appending("synchronization"))
+    }
+
+    /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
+        .init(client: client, path: path.appending("tokenIssuancePolicies"))
+    }
+
+    /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
+        .init(client: client, path: path.appending("tokenLifetimePolicies"))
+    }
+
+    /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("transitiveMemberOf"))
+    }
+
+    /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
+    public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("sponsors"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/addKey` (POST).
+    public func addKey(
+        keyCredential: KeyCredential,
+        passwordCredential: PasswordCredential,
+        proof: String
+    ) -> OperationRequest<KeyCredential> {
+        var request = APIRequest(method: .post, path: path.appending("addKey"))
         var body = JSONObject()
-        body.set("values", values)
+        body.set("keyCredential", keyCredential)
+        body.set("passwordCredential", passwordCredential)
+        body.set("proof", proof)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
+        return OperationRequest(client: client, request: request, decoder: .model(KeyCredential.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/addPassword` (POST).
+    public func addPassword(passwordCredential: PasswordCredential) -> OperationRequest<PasswordCredential> {
+        var request = APIRequest(method: .post, path: path.appending("addPassword"))
+        var body = JSONObject()
+        body.set("passwordCredential", passwordCredential)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(PasswordCredential.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/addTokenSigningCertificate` (POST).
+    public func addTokenSigningCertificate(
+        displayName: String,
+        endDateTime: Date
+    ) -> OperationRequest<SelfSignedCertificate> {
+        var request = APIRequest(method: .post, path: path.appending("addTokenSigningCertificate"))
+        var body = JSONObject()
+        body.set("displayName", displayName)
+        body.set("endDateTime", endDateTime)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(SelfSignedCertificate.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/checkMemberGroups` (POST).
+    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
+        var body = JSONObject()
+        body.set("groupIds", groupIds)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/checkMemberObjects` (POST).
+    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/getMemberGroups` (POST).
+    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/getMemberObjects` (POST).
+    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/removeKey` (POST).
+    public func removeKey(keyId: String, proof: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("removeKey"))
+        var body = JSONObject()
+        body.set("keyId", keyId)
+        body.set("proof", proof)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/removePassword` (POST).
+    public func removePassword(keyId: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("removePassword"))
+        var body = JSONObject()
+        body.set("keyId", keyId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/restore` (POST).
+    public func restore() -> OperationRequest<DirectoryObject> {
+        let request = APIRequest(method: .post, path: path.appending("restore"))
+        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
 }
 
-/// Its properties are listed in `ConversationMemberRoleUpdatedEventMessageDetailFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/conversationmemberroleupdatedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conversationMemberRoleUpdatedEventMessageDetail`.
-public typealias ConversationMemberRoleUpdatedEventMessageDetail =
-    Model<ConversationMemberRoleUpdatedEventMessageDetailFields>
+extension CollectionRequestBuilder where Item == AgentIdentityBlueprintPrincipalRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/getAvailableExtensionProperties`
+    ///   (POST).
+    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
+        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
+        var body = JSONObject()
+        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
+    }
 
-/// The properties of a `ConversationMemberRoleUpdatedEventMessageDetail`, inherited ones included.
-public struct ConversationMemberRoleUpdatedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conversationMemberRoleUpdatedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: ConversationMemberRoleUpdatedEventMessageDetailFields()
-    )
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/getByIds` (POST).
+    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
+        var request = APIRequest(method: .post, path: path.appending("getByIds"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        body.set("types", types)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
+    }
 
-    public let conversationMemberRoles: Field<[String]>
-    public let conversationMemberUser: Field<TeamworkUserIdentity>
-    public let initiator: Field<IdentitySet>
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/validateProperties` (POST).
+    public func validateProperties(
+        entityType: String,
+        displayName: String,
+        mailNickname: String,
+        onBehalfOfUserId: String
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
+        var body = JSONObject()
+        body.set("entityType", entityType)
+        body.set("displayName", displayName)
+        body.set("mailNickname", mailNickname)
+        body.set("onBehalfOfUserId", onBehalfOfUserId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
 
-    private init() {
-        self.conversationMemberRoles = Field("conversationMemberRoles")
-        self.conversationMemberUser = Field("conversationMemberUser")
-        self.initiator = Field("initiator")
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/delta` (GET).
+    public func delta() -> CollectionRequest<ServicePrincipal> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+        return CollectionRequest(client: client, request: request)
     }
 }

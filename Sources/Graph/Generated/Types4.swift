@@ -4,11 +4,11 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Requests for one `Conversation`: `request()` reads, updates or deletes it.
+/// Requests for one `AgentIdentityBlueprint`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.conversation`.
-public struct ConversationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Conversation
+/// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint`.
+public struct AgentIdentityBlueprintRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AgentIdentityBlueprint
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -19,1214 +19,33 @@ public struct ConversationRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.conversation",
-        model: Conversation.self,
-        children: [.init("threads", "microsoft.graph.conversationThread", collection: true)]
-    )
-
-    /// `threads.request()` lists them; `threads("conversationThread-id")` addresses one.
-    public var threads: CollectionRequestBuilder<ConversationThreadRequestBuilder> {
-        .init(client: client, path: path.appending("threads"))
-    }
-}
-
-/// Its properties are listed in `ConversationThreadFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/conversationthread?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.conversationThread`.
-public typealias ConversationThread = Model<ConversationThreadFields>
-
-/// The properties of a `ConversationThread`, inherited ones included.
-public struct ConversationThreadFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conversationThread",
-        base: Entity.self,
-        fields: ConversationThreadFields()
-    )
-
-    public let id: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let hasAttachments: Field<Bool>
-    public let isLocked: Field<Bool>
-    public let lastDeliveredDateTime: Field<Date>
-    public let preview: Field<String>
-    public let topic: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueSenders: Field<[String]>
-
-    /// Present when the request expanded it (`expand("posts")`).
-    public let posts: Field<[Post]>
-
-    private init() {
-        self.id = Field("id")
-        self.ccRecipients = Field("ccRecipients")
-        self.hasAttachments = Field("hasAttachments")
-        self.isLocked = Field("isLocked")
-        self.lastDeliveredDateTime = Field("lastDeliveredDateTime")
-        self.preview = Field("preview")
-        self.topic = Field("topic")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueSenders = Field("uniqueSenders")
-        self.posts = Field("posts")
-    }
-}
-
-/// Requests for one `ConversationThread`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.conversationThread`.
-public struct ConversationThreadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConversationThread
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conversationThread",
-        model: ConversationThread.self,
+        "microsoft.graph.agentIdentityBlueprint",
+        model: AgentIdentityBlueprint.self,
         children: [
-            .init(
-                "posts",
-                "microsoft.graph.post",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [.init("reply", .post)]
-    )
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `posts.request()` lists them; `posts("post-id")` addresses one.
-    public var posts: CollectionRequestBuilder<PostRequestBuilder> {
-        .init(client: client, path: path.appending("posts", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.conversationThread/reply` (POST).
-    public func reply(post: Post) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("reply"))
-        var body = JSONObject()
-        body.set("Post", post)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `ConvertIdResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/convertidresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.convertIdResult`.
-public typealias ConvertIdResult = Model<ConvertIdResultFields>
-
-/// The properties of a `ConvertIdResult`, inherited ones included.
-public struct ConvertIdResultFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.convertIdResult", fields: ConvertIdResultFields())
-    public let errorDetails: Field<GenericError>
-    public let sourceId: Field<String>
-    public let targetId: Field<String>
-
-    private init() {
-        self.errorDetails = Field("errorDetails")
-        self.sourceId = Field("sourceId")
-        self.targetId = Field("targetId")
-    }
-}
-
-/// Its properties are listed in `CopilotAdminFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotadmin?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.copilotAdmin`.
-public typealias CopilotAdmin = Model<CopilotAdminFields>
-
-/// The properties of a `CopilotAdmin`, inherited ones included.
-public struct CopilotAdminFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.copilotAdmin",
-        base: Entity.self,
-        fields: CopilotAdminFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("catalog")`).
-    public let catalog: Field<CopilotAdminCatalog>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<CopilotAdminSetting>
-
-    private init() {
-        self.id = Field("id")
-        self.catalog = Field("catalog")
-        self.settings = Field("settings")
-    }
-}
-
-/// Its properties are listed in `CopilotAdminCatalogFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotadmincatalog?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.copilotAdminCatalog`.
-public typealias CopilotAdminCatalog = Model<CopilotAdminCatalogFields>
-
-/// The properties of a `CopilotAdminCatalog`, inherited ones included.
-public struct CopilotAdminCatalogFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.copilotAdminCatalog",
-        base: Entity.self,
-        fields: CopilotAdminCatalogFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("packages")`).
-    public let packages: Field<[CopilotPackageDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.packages = Field("packages")
-    }
-}
-
-/// Requests for one `CopilotAdminCatalog`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.copilotAdminCatalog`.
-public struct CopilotAdminCatalogRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotAdminCatalog
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotAdminCatalog",
-        model: CopilotAdminCatalog.self,
-        children: [
-            .init(
-                "packages",
-                "microsoft.graph.copilotPackageDetail",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `packages.request()` lists them; `packages("copilotPackageDetail-id")` addresses one.
-    public var packages: CollectionRequestBuilder<CopilotPackageDetailRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("packages", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-}
-
-/// Its properties are listed in `CopilotAdminLimitedModeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotadminlimitedmode?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.copilotAdminLimitedMode`.
-public typealias CopilotAdminLimitedMode = Model<CopilotAdminLimitedModeFields>
-
-/// The properties of a `CopilotAdminLimitedMode`, inherited ones included.
-public struct CopilotAdminLimitedModeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.copilotAdminLimitedMode",
-        base: Entity.self,
-        fields: CopilotAdminLimitedModeFields()
-    )
-
-    public let id: Field<String>
-    public let groupId: Field<String>
-    public let isEnabledForGroup: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.groupId = Field("groupId")
-        self.isEnabledForGroup = Field("isEnabledForGroup")
-    }
-}
-
-/// Requests for one `CopilotAdminLimitedMode`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.copilotAdminLimitedMode`.
-public struct CopilotAdminLimitedModeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotAdminLimitedMode
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotAdminLimitedMode",
-        model: CopilotAdminLimitedMode.self
-    )
-}
-
-/// Requests for one `CopilotAdmin`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.copilotAdmin`.
-public struct CopilotAdminRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotAdmin
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotAdmin",
-        model: CopilotAdmin.self,
-        children: [
-            .init("catalog", "microsoft.graph.copilotAdminCatalog", collection: false),
-            .init("settings", "microsoft.graph.copilotAdminSetting", collection: false),
-        ]
-    )
-
-    public var catalog: CopilotAdminCatalogRequestBuilder { .init(client: client, path: path.appending("catalog")) }
-
-    public var settings: CopilotAdminSettingRequestBuilder { .init(client: client, path: path.appending("settings")) }
-}
-
-/// Its properties are listed in `CopilotAdminSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotadminsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.copilotAdminSetting`.
-public typealias CopilotAdminSetting = Model<CopilotAdminSettingFields>
-
-/// The properties of a `CopilotAdminSetting`, inherited ones included.
-public struct CopilotAdminSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.copilotAdminSetting",
-        base: Entity.self,
-        fields: CopilotAdminSettingFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("limitedMode")`).
-    public let limitedMode: Field<CopilotAdminLimitedMode>
-
-    private init() {
-        self.id = Field("id")
-        self.limitedMode = Field("limitedMode")
-    }
-}
-
-/// Requests for one `CopilotAdminSetting`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.copilotAdminSetting`.
-public struct CopilotAdminSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotAdminSetting
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotAdminSetting",
-        model: CopilotAdminSetting.self,
-        children: [.init("limitedMode", "microsoft.graph.copilotAdminLimitedMode", collection: false)]
-    )
-
-    public var limitedMode: CopilotAdminLimitedModeRequestBuilder {
-        .init(client: client, path: path.appending("limitedMode"))
-    }
-}
-
-/// Its properties are listed in `CopilotPackageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotpackage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.copilotPackage`.
-public typealias CopilotPackage = Model<CopilotPackageFields>
-
-/// The properties of a `CopilotPackage`, inherited ones included.
-public struct CopilotPackageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.copilotPackage",
-        base: Entity.self,
-        derived: [CopilotPackageDetail.self],
-        fields: CopilotPackageFields()
-    )
-
-    public let id: Field<String>
-    public let appId: Field<String>
-    public let assetId: Field<String>
-    public let availableTo: Field<PackageStatus>
-    public let createdDateTime: Field<Date>
-    public let deployedTo: Field<PackageStatus>
-    public let displayName: Field<String>
-    public let elementTypes: Field<[String]>
-    public let isBlocked: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let manifestId: Field<String>
-    public let manifestVersion: Field<String>
-    public let ownerId: Field<String>
-    public let platform: Field<String>
-    public let publisher: Field<String>
-    public let shortDescription: Field<String>
-    public let supportedHosts: Field<[String]>
-    public let type: Field<PackageType>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.appId = Field("appId")
-        self.assetId = Field("assetId")
-        self.availableTo = Field("availableTo")
-        self.createdDateTime = Field("createdDateTime")
-        self.deployedTo = Field("deployedTo")
-        self.displayName = Field("displayName")
-        self.elementTypes = Field("elementTypes")
-        self.isBlocked = Field("isBlocked")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.manifestId = Field("manifestId")
-        self.manifestVersion = Field("manifestVersion")
-        self.ownerId = Field("ownerId")
-        self.platform = Field("platform")
-        self.publisher = Field("publisher")
-        self.shortDescription = Field("shortDescription")
-        self.supportedHosts = Field("supportedHosts")
-        self.type = Field("type")
-        self.version = Field("version")
-    }
-}
-
-/// Its properties are listed in `CopilotPackageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotpackagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.copilotPackageDetail`.
-public typealias CopilotPackageDetail = Model<CopilotPackageDetailFields>
-
-/// The properties of a `CopilotPackageDetail`, inherited ones included.
-public struct CopilotPackageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.copilotPackageDetail",
-        base: CopilotPackage.self,
-        fields: CopilotPackageDetailFields()
-    )
-
-    public let id: Field<String>
-    public let appId: Field<String>
-    public let assetId: Field<String>
-    public let availableTo: Field<PackageStatus>
-    public let createdDateTime: Field<Date>
-    public let deployedTo: Field<PackageStatus>
-    public let displayName: Field<String>
-    public let elementTypes: Field<[String]>
-    public let isBlocked: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let manifestId: Field<String>
-    public let manifestVersion: Field<String>
-    public let ownerId: Field<String>
-    public let platform: Field<String>
-    public let publisher: Field<String>
-    public let shortDescription: Field<String>
-    public let supportedHosts: Field<[String]>
-    public let type: Field<PackageType>
-    public let version: Field<String>
-    public let acquireUsersAndGroups: Field<[PackageAccessEntity]>
-    public let allowedUsersAndGroups: Field<[PackageAccessEntity]>
-    public let categories: Field<[String]>
-    public let elementDetails: Field<[PackageElementDetail]>
-    public let longDescription: Field<String>
-    public let sensitivity: Field<String>
-    public let sharedWithUsersAndGroups: Field<[PackageAccessEntity]>
-
-    private init() {
-        self.id = Field("id")
-        self.appId = Field("appId")
-        self.assetId = Field("assetId")
-        self.availableTo = Field("availableTo")
-        self.createdDateTime = Field("createdDateTime")
-        self.deployedTo = Field("deployedTo")
-        self.displayName = Field("displayName")
-        self.elementTypes = Field("elementTypes")
-        self.isBlocked = Field("isBlocked")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.manifestId = Field("manifestId")
-        self.manifestVersion = Field("manifestVersion")
-        self.ownerId = Field("ownerId")
-        self.platform = Field("platform")
-        self.publisher = Field("publisher")
-        self.shortDescription = Field("shortDescription")
-        self.supportedHosts = Field("supportedHosts")
-        self.type = Field("type")
-        self.version = Field("version")
-        self.acquireUsersAndGroups = Field("acquireUsersAndGroups")
-        self.allowedUsersAndGroups = Field("allowedUsersAndGroups")
-        self.categories = Field("categories")
-        self.elementDetails = Field("elementDetails")
-        self.longDescription = Field("longDescription")
-        self.sensitivity = Field("sensitivity")
-        self.sharedWithUsersAndGroups = Field("sharedWithUsersAndGroups")
-    }
-}
-
-/// Requests for one `CopilotPackageDetail`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.copilotPackageDetail`.
-public struct CopilotPackageDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotPackageDetail
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.copilotPackageDetail", model: CopilotPackageDetail.self)
-
-    /// The `zipFile` stream: `zipFile.download()`, `zipFile.download(to:)`, `zipFile.upload(_:)`.
-    public var zipFile: StreamRequestBuilder<CopilotPackageDetail> {
-        .init(client: client, path: path.appending("zipFile"))
-    }
-}
-
-/// Requests for one `CopilotPackage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.copilotPackage`.
-public struct CopilotPackageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotPackage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.copilotPackage", model: CopilotPackage.self)
-
-    /// The `zipFile` stream: `zipFile.download()`, `zipFile.download(to:)`, `zipFile.upload(_:)`.
-    public var zipFile: StreamRequestBuilder<CopilotPackage> { .init(client: client, path: path.appending("zipFile")) }
-}
-
-/// Its properties are listed in `CopilotReportRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotreportroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.copilotReportRoot`.
-public typealias CopilotReportRoot = Model<CopilotReportRootFields>
-
-/// The properties of a `CopilotReportRoot`, inherited ones included.
-public struct CopilotReportRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.copilotReportRoot",
-        base: Entity.self,
-        fields: CopilotReportRootFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `CopilotReportRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.copilotReportRoot`.
-public struct CopilotReportRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotReportRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotReportRoot",
-        model: CopilotReportRoot.self,
-        operations: [
-            .init("getMicrosoft365CopilotUsageUserDetail", .get),
-            .init("getMicrosoft365CopilotUserCountSummary", .get),
-            .init("getMicrosoft365CopilotUserCountTrend", .get),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.copilotReportRoot/getMicrosoft365CopilotUsageUserDetail` (GET).
-    public func getMicrosoft365CopilotUsageUserDetail(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getMicrosoft365CopilotUsageUserDetail",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.copilotReportRoot/getMicrosoft365CopilotUserCountSummary` (GET).
-    public func getMicrosoft365CopilotUserCountSummary(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getMicrosoft365CopilotUserCountSummary",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.copilotReportRoot/getMicrosoft365CopilotUserCountTrend` (GET).
-    public func getMicrosoft365CopilotUserCountTrend(period: String) -> OperationRequest<[UInt8]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getMicrosoft365CopilotUserCountTrend",
-                parameters: [("period", ODataLiteral(json: period))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-}
-
-/// Its properties are listed in `CopilotRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copilotroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.copilotRoot`.
-public typealias CopilotRoot = Model<CopilotRootFields>
-
-/// The properties of a `CopilotRoot`, inherited ones included.
-public struct CopilotRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.copilotRoot", fields: CopilotRootFields())
-
-    /// Present when the request expanded it (`expand("admin")`).
-    public let admin: Field<CopilotAdmin>
-
-    /// Present when the request expanded it (`expand("interactionHistory")`).
-    public let interactionHistory: Field<AiInteractionHistory>
-
-    /// Present when the request expanded it (`expand("reports")`).
-    public let reports: Field<CopilotReportRoot>
-
-    /// Present when the request expanded it (`expand("users")`).
-    public let users: Field<[AiUser]>
-
-    private init() {
-        self.admin = Field("admin")
-        self.interactionHistory = Field("interactionHistory")
-        self.reports = Field("reports")
-        self.users = Field("users")
-    }
-}
-
-/// Requests for one `CopilotRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.copilotRoot`.
-public struct CopilotRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotRoot",
-        model: CopilotRoot.self,
-        children: [
-            .init("admin", "microsoft.graph.copilotAdmin", collection: false),
-            .init("interactionHistory", "microsoft.graph.aiInteractionHistory", collection: false),
-            .init("reports", "microsoft.graph.copilotReportRoot", collection: false),
-            .init("users", "microsoft.graph.aiUser", collection: true),
-        ],
-        operations: [.init("retrieval", .post, response: .model(RetrievalResponse.self))]
-    )
-
-    public var admin: CopilotAdminRequestBuilder { .init(client: client, path: path.appending("admin")) }
-
-    public var interactionHistory: AiInteractionHistoryRequestBuilder {
-        .init(client: client, path: path.appending("interactionHistory"))
-    }
-
-    public var reports: CopilotReportRootRequestBuilder { .init(client: client, path: path.appending("reports")) }
-
-    /// `users.request()` lists them; `users("aiUser-id")` addresses one.
-    public var users: CollectionRequestBuilder<AiUserRequestBuilder> {
-        .init(client: client, path: path.appending("users"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.copilotRoot/retrieval` (POST).
-    public func retrieval(
-        queryString: String,
-        dataSource: RetrievalDataSource,
-        filterExpression: String? = nil,
-        resourceMetadata: [String]? = nil,
-        maximumNumberOfResults: Int32? = nil,
-        dataSourceConfiguration: DataSourceConfiguration? = nil
-    ) -> OperationRequest<RetrievalResponse> {
-        var request = APIRequest(method: .post, path: path.appending("retrieval"))
-        var body = JSONObject()
-        body.set("queryString", queryString)
-        body.set("dataSource", dataSource)
-        if let filterExpression { body.set("filterExpression", filterExpression) }
-        if let resourceMetadata { body.set("resourceMetadata", resourceMetadata) }
-        if let maximumNumberOfResults { body.set("maximumNumberOfResults", maximumNumberOfResults) }
-        if let dataSourceConfiguration { body.set("dataSourceConfiguration", dataSourceConfiguration) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(RetrievalResponse.self))
-    }
-}
-
-/// Its properties are listed in `CopyNotebookModelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/copynotebookmodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.CopyNotebookModel`.
-public typealias CopyNotebookModel = Model<CopyNotebookModelFields>
-
-/// The properties of a `CopyNotebookModel`, inherited ones included.
-public struct CopyNotebookModelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.CopyNotebookModel", fields: CopyNotebookModelFields())
-    public let createdBy: Field<String>
-    public let createdByIdentity: Field<IdentitySet>
-    public let createdTime: Field<Date>
-    public let id: Field<String>
-    public let isDefault: Field<Bool>
-    public let isShared: Field<Bool>
-    public let lastModifiedBy: Field<String>
-    public let lastModifiedByIdentity: Field<IdentitySet>
-    public let lastModifiedTime: Field<Date>
-    public let links: Field<NotebookLinks>
-    public let name: Field<String>
-    public let sectionGroupsUrl: Field<String>
-    public let sectionsUrl: Field<String>
-    public let selfValue: Field<String>
-    public let userRole: Field<OnenoteUserRole>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdByIdentity = Field("createdByIdentity")
-        self.createdTime = Field("createdTime")
-        self.id = Field("id")
-        self.isDefault = Field("isDefault")
-        self.isShared = Field("isShared")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedByIdentity = Field("lastModifiedByIdentity")
-        self.lastModifiedTime = Field("lastModifiedTime")
-        self.links = Field("links")
-        self.name = Field("name")
-        self.sectionGroupsUrl = Field("sectionGroupsUrl")
-        self.sectionsUrl = Field("sectionsUrl")
-        self.selfValue = Field("self")
-        self.userRole = Field("userRole")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.countryLookupMethodType`.
-public typealias CountryLookupMethodType = OpenEnum<CountryLookupMethodTypeValues>
-
-/// The values of `CountryLookupMethodType` that the spec declares; others decode and re-encode too.
-public enum CountryLookupMethodTypeValues: EnumValues {
-    public static let known: [String] = ["clientIpAddress", "authenticatorAppGps", "unknownFutureValue"]
-}
-
-extension CountryLookupMethodType {
-    public static var clientIpAddress: Self { Self(rawValue: "clientIpAddress") }
-
-    public static var authenticatorAppGps: Self { Self(rawValue: "authenticatorAppGps") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CountryNamedLocationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/countrynamedlocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.countryNamedLocation`.
-public typealias CountryNamedLocation = Model<CountryNamedLocationFields>
-
-/// The properties of a `CountryNamedLocation`, inherited ones included.
-public struct CountryNamedLocationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.countryNamedLocation",
-        base: NamedLocation.self,
-        fields: CountryNamedLocationFields()
-    )
-
-    public let deletedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let countriesAndRegions: Field<[String]>
-    public let countryLookupMethod: Field<CountryLookupMethodType>
-    public let includeUnknownCountriesAndRegions: Field<Bool>
-
-    private init() {
-        self.deletedDateTime = Field("deletedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.countriesAndRegions = Field("countriesAndRegions")
-        self.countryLookupMethod = Field("countryLookupMethod")
-        self.includeUnknownCountriesAndRegions = Field("includeUnknownCountriesAndRegions")
-    }
-}
-
-/// Requests for one `CountryNamedLocation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.countryNamedLocation`.
-public struct CountryNamedLocationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CountryNamedLocation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.countryNamedLocation",
-        model: CountryNamedLocation.self,
-        operations: [.init("restore", .post, response: .model(NamedLocation.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.countryNamedLocation/restore` (POST).
-    public func restore() -> OperationRequest<NamedLocation> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(NamedLocation.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.courseStatus`.
-public typealias CourseStatus = OpenEnum<CourseStatusValues>
-
-/// The values of `CourseStatus` that the spec declares; others decode and re-encode too.
-public enum CourseStatusValues: EnumValues {
-    public static let known: [String] = ["notStarted", "inProgress", "completed", "unknownFutureValue"]
-}
-
-extension CourseStatus {
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CreateActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/createaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.createAction`.
-public typealias CreateAction = Model<CreateActionFields>
-
-/// The properties of a `CreateAction`, inherited ones included.
-public struct CreateActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.createAction", fields: CreateActionFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `CrossCloudAzureActiveDirectoryTenantFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/crosscloudazureactivedirectorytenant?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossCloudAzureActiveDirectoryTenant`.
-public typealias CrossCloudAzureActiveDirectoryTenant = Model<CrossCloudAzureActiveDirectoryTenantFields>
-
-/// The properties of a `CrossCloudAzureActiveDirectoryTenant`, inherited ones included.
-public struct CrossCloudAzureActiveDirectoryTenantFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossCloudAzureActiveDirectoryTenant",
-        base: IdentitySource.self,
-        fields: CrossCloudAzureActiveDirectoryTenantFields()
-    )
-
-    public let cloudInstance: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.cloudInstance = Field("cloudInstance")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy`.
-public typealias CrossTenantAccessPolicy = Model<CrossTenantAccessPolicyFields>
-
-/// The properties of a `CrossTenantAccessPolicy`, inherited ones included.
-public struct CrossTenantAccessPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicy",
-        base: PolicyBase.self,
-        fields: CrossTenantAccessPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let allowedCloudEndpoints: Field<[String]>
-
-    /// Present when the request expanded it (`expand("default")`).
-    public let `default`: Field<CrossTenantAccessPolicyConfigurationDefault>
-
-    /// Present when the request expanded it (`expand("partners")`).
-    public let partners: Field<[CrossTenantAccessPolicyConfigurationPartner]>
-
-    /// Present when the request expanded it (`expand("templates")`).
-    public let templates: Field<PolicyTemplate>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.allowedCloudEndpoints = Field("allowedCloudEndpoints")
-        self.default = Field("default")
-        self.partners = Field("partners")
-        self.templates = Field("templates")
-    }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyAppServiceConnectSettingFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyappserviceconnectsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyAppServiceConnectSetting`.
-public typealias CrossTenantAccessPolicyAppServiceConnectSetting =
-    Model<CrossTenantAccessPolicyAppServiceConnectSettingFields>
-
-/// The properties of a `CrossTenantAccessPolicyAppServiceConnectSetting`, inherited ones included.
-public struct CrossTenantAccessPolicyAppServiceConnectSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyAppServiceConnectSetting",
-        fields: CrossTenantAccessPolicyAppServiceConnectSettingFields()
-    )
-
-    public let applications: Field<CrossTenantAccessPolicyTargetConfiguration>
-
-    private init() {
-        self.applications = Field("applications")
-    }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyB2BSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyb2bsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyB2BSetting`.
-public typealias CrossTenantAccessPolicyB2BSetting = Model<CrossTenantAccessPolicyB2BSettingFields>
-
-/// The properties of a `CrossTenantAccessPolicyB2BSetting`, inherited ones included.
-public struct CrossTenantAccessPolicyB2BSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyB2BSetting",
-        derived: [CrossTenantAccessPolicyTenantRestrictions.self],
-        fields: CrossTenantAccessPolicyB2BSettingFields()
-    )
-
-    public let applications: Field<CrossTenantAccessPolicyTargetConfiguration>
-    public let usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
-
-    private init() {
-        self.applications = Field("applications")
-        self.usersAndGroups = Field("usersAndGroups")
-    }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyConfigurationDefaultFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyconfigurationdefault?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationDefault`.
-public typealias CrossTenantAccessPolicyConfigurationDefault = Model<CrossTenantAccessPolicyConfigurationDefaultFields>
-
-/// The properties of a `CrossTenantAccessPolicyConfigurationDefault`, inherited ones included.
-public struct CrossTenantAccessPolicyConfigurationDefaultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyConfigurationDefault",
-        base: Entity.self,
-        fields: CrossTenantAccessPolicyConfigurationDefaultFields()
-    )
-
-    public let id: Field<String>
-    public let appServiceConnectInbound: Field<CrossTenantAccessPolicyAppServiceConnectSetting>
-    public let automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>
-    public let b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bCollaborationOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>
-    public let invitationRedemptionIdentityProviderConfiguration:
-        Field<DefaultInvitationRedemptionIdentityProviderConfiguration>
-    public let isServiceDefault: Field<Bool>
-    public let m365CollaborationInbound: Field<CrossTenantAccessPolicyM365CollaborationInboundSetting>
-    public let m365CollaborationOutbound: Field<CrossTenantAccessPolicyM365CollaborationOutboundSetting>
-    public let tenantRestrictions: Field<CrossTenantAccessPolicyTenantRestrictions>
-
-    private init() {
-        self.id = Field("id")
-        self.appServiceConnectInbound = Field("appServiceConnectInbound")
-        self.automaticUserConsentSettings = Field("automaticUserConsentSettings")
-        self.b2bCollaborationInbound = Field("b2bCollaborationInbound")
-        self.b2bCollaborationOutbound = Field("b2bCollaborationOutbound")
-        self.b2bDirectConnectInbound = Field("b2bDirectConnectInbound")
-        self.b2bDirectConnectOutbound = Field("b2bDirectConnectOutbound")
-        self.inboundTrust = Field("inboundTrust")
-        self.invitationRedemptionIdentityProviderConfiguration = Field(
-            "invitationRedemptionIdentityProviderConfiguration"
-        )
-        self.isServiceDefault = Field("isServiceDefault")
-        self.m365CollaborationInbound = Field("m365CollaborationInbound")
-        self.m365CollaborationOutbound = Field("m365CollaborationOutbound")
-        self.tenantRestrictions = Field("tenantRestrictions")
-    }
-}
-
-/// Requests for one `CrossTenantAccessPolicyConfigurationDefault`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationDefault`.
-public struct CrossTenantAccessPolicyConfigurationDefaultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CrossTenantAccessPolicyConfigurationDefault
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.crossTenantAccessPolicyConfigurationDefault",
-        model: CrossTenantAccessPolicyConfigurationDefault.self,
-        operations: [.init("resetToSystemDefault", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationDefault/resetToSystemDefault`
-    ///   (POST).
-    public func resetToSystemDefault() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("resetToSystemDefault"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyConfigurationPartnerFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyconfigurationpartner?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationPartner`.
-public typealias CrossTenantAccessPolicyConfigurationPartner = Model<CrossTenantAccessPolicyConfigurationPartnerFields>
-
-/// The properties of a `CrossTenantAccessPolicyConfigurationPartner`, inherited ones included.
-public struct CrossTenantAccessPolicyConfigurationPartnerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyConfigurationPartner",
-        fields: CrossTenantAccessPolicyConfigurationPartnerFields()
-    )
-
-    public let appServiceConnectInbound: Field<CrossTenantAccessPolicyAppServiceConnectSetting>
-    public let automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>
-    public let b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bCollaborationOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>
-    public let isInMultiTenantOrganization: Field<Bool>
-    public let isServiceProvider: Field<Bool>
-    public let m365CollaborationInbound: Field<CrossTenantAccessPolicyM365CollaborationInboundSetting>
-    public let m365CollaborationOutbound: Field<CrossTenantAccessPolicyM365CollaborationOutboundSetting>
-    public let tenantId: Field<String>
-    public let tenantRestrictions: Field<CrossTenantAccessPolicyTenantRestrictions>
-
-    /// Present when the request expanded it (`expand("identitySynchronization")`).
-    public let identitySynchronization: Field<CrossTenantIdentitySyncPolicyPartner>
-
-    /// Present when the request expanded it (`expand("serviceProviderConstraints")`).
-    public let serviceProviderConstraints: Field<ServiceProviderConstraints>
-
-    private init() {
-        self.appServiceConnectInbound = Field("appServiceConnectInbound")
-        self.automaticUserConsentSettings = Field("automaticUserConsentSettings")
-        self.b2bCollaborationInbound = Field("b2bCollaborationInbound")
-        self.b2bCollaborationOutbound = Field("b2bCollaborationOutbound")
-        self.b2bDirectConnectInbound = Field("b2bDirectConnectInbound")
-        self.b2bDirectConnectOutbound = Field("b2bDirectConnectOutbound")
-        self.inboundTrust = Field("inboundTrust")
-        self.isInMultiTenantOrganization = Field("isInMultiTenantOrganization")
-        self.isServiceProvider = Field("isServiceProvider")
-        self.m365CollaborationInbound = Field("m365CollaborationInbound")
-        self.m365CollaborationOutbound = Field("m365CollaborationOutbound")
-        self.tenantId = Field("tenantId")
-        self.tenantRestrictions = Field("tenantRestrictions")
-        self.identitySynchronization = Field("identitySynchronization")
-        self.serviceProviderConstraints = Field("serviceProviderConstraints")
-    }
-}
-
-/// Requests for one `CrossTenantAccessPolicyConfigurationPartner`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationPartner`.
-public struct CrossTenantAccessPolicyConfigurationPartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CrossTenantAccessPolicyConfigurationPartner
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.crossTenantAccessPolicyConfigurationPartner",
-        model: CrossTenantAccessPolicyConfigurationPartner.self,
-        children: [
-            .init("identitySynchronization", "microsoft.graph.crossTenantIdentitySyncPolicyPartner", collection: false),
-            .init("serviceProviderConstraints", "microsoft.graph.serviceProviderConstraints", collection: false),
-        ]
-    )
-
-    public var identitySynchronization: CrossTenantIdentitySyncPolicyPartnerRequestBuilder {
-        .init(client: client, path: path.appending("identitySynchronization"))
-    }
-
-    public var serviceProviderConstraints: ServiceProviderConstraintsRequestBuilder {
-        .init(client: client, path: path.appending("serviceProviderConstraints"))
-    }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyInboundTrustFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicyinboundtrust?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyInboundTrust`.
-public typealias CrossTenantAccessPolicyInboundTrust = Model<CrossTenantAccessPolicyInboundTrustFields>
-
-/// The properties of a `CrossTenantAccessPolicyInboundTrust`, inherited ones included.
-public struct CrossTenantAccessPolicyInboundTrustFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyInboundTrust",
-        fields: CrossTenantAccessPolicyInboundTrustFields()
-    )
-
-    public let isCompliantDeviceAccepted: Field<Bool>
-    public let isHybridAzureADJoinedDeviceAccepted: Field<Bool>
-    public let isMfaAccepted: Field<Bool>
-
-    private init() {
-        self.isCompliantDeviceAccepted = Field("isCompliantDeviceAccepted")
-        self.isHybridAzureADJoinedDeviceAccepted = Field("isHybridAzureADJoinedDeviceAccepted")
-        self.isMfaAccepted = Field("isMfaAccepted")
-    }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyM365CollaborationInboundSettingFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicym365collaborationinboundsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyM365CollaborationInboundSetting`.
-public typealias CrossTenantAccessPolicyM365CollaborationInboundSetting =
-    Model<CrossTenantAccessPolicyM365CollaborationInboundSettingFields>
-
-/// The properties of a `CrossTenantAccessPolicyM365CollaborationInboundSetting`, inherited ones included.
-public struct CrossTenantAccessPolicyM365CollaborationInboundSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyM365CollaborationInboundSetting",
-        fields: CrossTenantAccessPolicyM365CollaborationInboundSettingFields()
-    )
-
-    public let users: Field<CrossTenantAccessPolicyTargetConfiguration>
-
-    private init() {
-        self.users = Field("users")
-    }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyM365CollaborationOutboundSettingFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicym365collaborationoutboundsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyM365CollaborationOutboundSetting`.
-public typealias CrossTenantAccessPolicyM365CollaborationOutboundSetting =
-    Model<CrossTenantAccessPolicyM365CollaborationOutboundSettingFields>
-
-/// The properties of a `CrossTenantAccessPolicyM365CollaborationOutboundSetting`, inherited ones included.
-public struct CrossTenantAccessPolicyM365CollaborationOutboundSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyM365CollaborationOutboundSetting",
-        fields: CrossTenantAccessPolicyM365CollaborationOutboundSettingFields()
-    )
-
-    public let usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
-
-    private init() {
-        self.usersAndGroups = Field("usersAndGroups")
-    }
-}
-
-/// Requests for one `CrossTenantAccessPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy`.
-public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CrossTenantAccessPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.crossTenantAccessPolicy",
-        model: CrossTenantAccessPolicy.self,
-        children: [
-            .init("default", "microsoft.graph.crossTenantAccessPolicyConfigurationDefault", collection: false),
-            .init("partners", "microsoft.graph.crossTenantAccessPolicyConfigurationPartner", collection: true),
-            .init("templates", "microsoft.graph.policyTemplate", collection: false),
+            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+            .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
+            .init("extensionProperties", "microsoft.graph.extensionProperty", collection: true),
+            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
+            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+            .init("owners", "microsoft.graph.directoryObject", collection: true),
+            .init("synchronization", "microsoft.graph.synchronization", collection: false),
+            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+            .init("inheritablePermissions", "microsoft.graph.inheritablePermission", collection: true),
+            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
         ],
         operations: [
+            .init("addKey", .post, response: .model(KeyCredential.self)),
+            .init("addPassword", .post, response: .model(PasswordCredential.self)),
             .init("checkMemberGroups", .post, response: .collection(.string)),
             .init("checkMemberObjects", .post, response: .collection(.string)),
             .init("getMemberGroups", .post, response: .collection(.string)),
             .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeKey", .post),
+            .init("removePassword", .post),
             .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("setVerifiedPublisher", .post),
+            .init("unsetVerifiedPublisher", .post),
             .init(
                 "getAvailableExtensionProperties",
                 .post,
@@ -1235,22 +54,96 @@ public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
             ),
             .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
             .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Application.self))),
         ]
     )
 
-    public var `default`: CrossTenantAccessPolicyConfigurationDefaultRequestBuilder {
-        .init(client: client, path: path.appending("default"))
+    /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("appManagementPolicies"))
     }
 
-    /// `partners.request()` lists them; `partners("crossTenantAccessPolicyConfigurationPartner-id")` addresses one.
-    public var partners: CollectionRequestBuilder<CrossTenantAccessPolicyConfigurationPartnerRequestBuilder> {
-        .init(client: client, path: path.appending("partners"))
+    public var createdOnBehalfOf: DirectoryObjectRequestBuilder {
+        .init(client: client, path: path.appending("createdOnBehalfOf"))
     }
 
-    public var templates: PolicyTemplateRequestBuilder { .init(client: client, path: path.appending("templates")) }
+    /// `extensionProperties.request()` lists them; `extensionProperties("extensionProperty-id")` addresses one.
+    public var extensionProperties: CollectionRequestBuilder<ExtensionPropertyRequestBuilder> {
+        .init(client: client, path: path.appending("extensionProperties"))
+    }
 
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/checkMemberGroups` (POST).
+    /// `federatedIdentityCredentials.request()` lists them;
+    /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
+    public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
+        .init(client: client, path: path.appending("federatedIdentityCredentials"))
+    }
+
+    /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
+    /// addresses one.
+    public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
+    }
+
+    /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("owners"))
+    }
+
+    public var synchronization: SynchronizationRequestBuilder {
+        .init(client: client, path: path.appending("synchronization"))
+    }
+
+    /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
+        .init(client: client, path: path.appending("tokenIssuancePolicies"))
+    }
+
+    /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
+        .init(client: client, path: path.appending("tokenLifetimePolicies"))
+    }
+
+    /// `inheritablePermissions.request()` lists them; `inheritablePermissions("inheritablePermission-id")` addresses
+    /// one.
+    public var inheritablePermissions: CollectionRequestBuilder<InheritablePermissionRequestBuilder> {
+        .init(client: client, path: path.appending("inheritablePermissions"))
+    }
+
+    /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
+    public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("sponsors"))
+    }
+
+    /// The `logo` stream: `logo.download()`, `logo.download(to:)`, `logo.upload(_:)`.
+    public var logo: StreamRequestBuilder<AgentIdentityBlueprint> {
+        .init(client: client, path: path.appending("logo"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/addKey` (POST).
+    public func addKey(
+        keyCredential: KeyCredential,
+        passwordCredential: PasswordCredential,
+        proof: String
+    ) -> OperationRequest<KeyCredential> {
+        var request = APIRequest(method: .post, path: path.appending("addKey"))
+        var body = JSONObject()
+        body.set("keyCredential", keyCredential)
+        body.set("passwordCredential", passwordCredential)
+        body.set("proof", proof)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(KeyCredential.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/addPassword` (POST).
+    public func addPassword(passwordCredential: PasswordCredential) -> OperationRequest<PasswordCredential> {
+        var request = APIRequest(method: .post, path: path.appending("addPassword"))
+        var body = JSONObject()
+        body.set("passwordCredential", passwordCredential)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(PasswordCredential.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
         var body = JSONObject()
@@ -1259,7 +152,7 @@ public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/checkMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/checkMemberObjects` (POST).
     public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
         var body = JSONObject()
@@ -1268,7 +161,7 @@ public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/getMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/getMemberGroups` (POST).
     public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
         var body = JSONObject()
@@ -1277,7 +170,7 @@ public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/getMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/getMemberObjects` (POST).
     public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
         var body = JSONObject()
@@ -1286,15 +179,49 @@ public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/restore` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/removeKey` (POST).
+    public func removeKey(keyId: String, proof: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("removeKey"))
+        var body = JSONObject()
+        body.set("keyId", keyId)
+        body.set("proof", proof)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/removePassword` (POST).
+    public func removePassword(keyId: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("removePassword"))
+        var body = JSONObject()
+        body.set("keyId", keyId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/restore` (POST).
     public func restore() -> OperationRequest<DirectoryObject> {
         let request = APIRequest(method: .post, path: path.appending("restore"))
         return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/setVerifiedPublisher` (POST).
+    public func setVerifiedPublisher(verifiedPublisherId: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("setVerifiedPublisher"))
+        var body = JSONObject()
+        body.set("verifiedPublisherId", verifiedPublisherId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/unsetVerifiedPublisher` (POST).
+    public func unsetVerifiedPublisher() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("unsetVerifiedPublisher"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
 }
 
-extension CollectionRequestBuilder where Item == CrossTenantAccessPolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/getAvailableExtensionProperties` (POST).
+extension CollectionRequestBuilder where Item == AgentIdentityBlueprintRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
         var body = JSONObject()
@@ -1303,7 +230,7 @@ extension CollectionRequestBuilder where Item == CrossTenantAccessPolicyRequestB
         return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/getByIds` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/getByIds` (POST).
     public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
         var request = APIRequest(method: .post, path: path.appending("getByIds"))
         var body = JSONObject()
@@ -1313,7 +240,7 @@ extension CollectionRequestBuilder where Item == CrossTenantAccessPolicyRequestB
         return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/validateProperties` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/validateProperties` (POST).
     public func validateProperties(
         entityType: String,
         displayName: String,
@@ -1330,151 +257,18 @@ extension CollectionRequestBuilder where Item == CrossTenantAccessPolicyRequestB
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/delta` (GET).
+    public func delta() -> CollectionRequest<Application> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `CrossTenantAccessPolicyTargetFields`; read and write them as `value.name`.
+/// Requests for one `AgentIdentity`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicytarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTarget`.
-public typealias CrossTenantAccessPolicyTarget = Model<CrossTenantAccessPolicyTargetFields>
-
-/// The properties of a `CrossTenantAccessPolicyTarget`, inherited ones included.
-public struct CrossTenantAccessPolicyTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyTarget",
-        fields: CrossTenantAccessPolicyTargetFields()
-    )
-
-    public let target: Field<String>
-    public let targetType: Field<CrossTenantAccessPolicyTargetType>
-
-    private init() {
-        self.target = Field("target")
-        self.targetType = Field("targetType")
-    }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyTargetConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicytargetconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTargetConfiguration`.
-public typealias CrossTenantAccessPolicyTargetConfiguration = Model<CrossTenantAccessPolicyTargetConfigurationFields>
-
-/// The properties of a `CrossTenantAccessPolicyTargetConfiguration`, inherited ones included.
-public struct CrossTenantAccessPolicyTargetConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyTargetConfiguration",
-        fields: CrossTenantAccessPolicyTargetConfigurationFields()
-    )
-
-    public let accessType: Field<CrossTenantAccessPolicyTargetConfigurationAccessType>
-    public let targets: Field<[CrossTenantAccessPolicyTarget]>
-
-    private init() {
-        self.accessType = Field("accessType")
-        self.targets = Field("targets")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTargetConfigurationAccessType`.
-public typealias CrossTenantAccessPolicyTargetConfigurationAccessType =
-    OpenEnum<CrossTenantAccessPolicyTargetConfigurationAccessTypeValues>
-
-/// The values of `CrossTenantAccessPolicyTargetConfigurationAccessType` that the spec declares; others decode and
-/// re-encode too.
-public enum CrossTenantAccessPolicyTargetConfigurationAccessTypeValues: EnumValues {
-    public static let known: [String] = ["allowed", "blocked", "unknownFutureValue"]
-}
-
-extension CrossTenantAccessPolicyTargetConfigurationAccessType {
-    public static var allowed: Self { Self(rawValue: "allowed") }
-
-    public static var blocked: Self { Self(rawValue: "blocked") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTargetType`.
-public typealias CrossTenantAccessPolicyTargetType = OpenEnum<CrossTenantAccessPolicyTargetTypeValues>
-
-/// The values of `CrossTenantAccessPolicyTargetType` that the spec declares; others decode and re-encode too.
-public enum CrossTenantAccessPolicyTargetTypeValues: EnumValues {
-    public static let known: [String] = ["user", "group", "application", "unknownFutureValue"]
-}
-
-extension CrossTenantAccessPolicyTargetType {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var application: Self { Self(rawValue: "application") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CrossTenantAccessPolicyTenantRestrictionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/crosstenantaccesspolicytenantrestrictions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTenantRestrictions`.
-public typealias CrossTenantAccessPolicyTenantRestrictions = Model<CrossTenantAccessPolicyTenantRestrictionsFields>
-
-/// The properties of a `CrossTenantAccessPolicyTenantRestrictions`, inherited ones included.
-public struct CrossTenantAccessPolicyTenantRestrictionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyTenantRestrictions",
-        base: CrossTenantAccessPolicyB2BSetting.self,
-        fields: CrossTenantAccessPolicyTenantRestrictionsFields()
-    )
-
-    public let applications: Field<CrossTenantAccessPolicyTargetConfiguration>
-    public let usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
-    public let devices: Field<DevicesFilter>
-
-    private init() {
-        self.applications = Field("applications")
-        self.usersAndGroups = Field("usersAndGroups")
-        self.devices = Field("devices")
-    }
-}
-
-/// Its properties are listed in `CrossTenantIdentitySyncPolicyPartnerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/crosstenantidentitysyncpolicypartner?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantIdentitySyncPolicyPartner`.
-public typealias CrossTenantIdentitySyncPolicyPartner = Model<CrossTenantIdentitySyncPolicyPartnerFields>
-
-/// The properties of a `CrossTenantIdentitySyncPolicyPartner`, inherited ones included.
-public struct CrossTenantIdentitySyncPolicyPartnerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantIdentitySyncPolicyPartner",
-        fields: CrossTenantIdentitySyncPolicyPartnerFields()
-    )
-
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-    public let userSyncInbound: Field<CrossTenantUserSyncInbound>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.userSyncInbound = Field("userSyncInbound")
-    }
-}
-
-/// Requests for one `CrossTenantIdentitySyncPolicyPartner`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.crossTenantIdentitySyncPolicyPartner`.
-public struct CrossTenantIdentitySyncPolicyPartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CrossTenantIdentitySyncPolicyPartner
+/// - Remark: Generated from `microsoft.graph.agentIdentity`.
+public struct AgentIdentityRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AgentIdentity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1485,3359 +279,557 @@ public struct CrossTenantIdentitySyncPolicyPartnerRequestBuilder: ModelRequestBu
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.crossTenantIdentitySyncPolicyPartner",
-        model: CrossTenantIdentitySyncPolicyPartner.self
-    )
-}
-
-/// Its properties are listed in `CrossTenantUserSyncInboundFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/crosstenantusersyncinbound?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.crossTenantUserSyncInbound`.
-public typealias CrossTenantUserSyncInbound = Model<CrossTenantUserSyncInboundFields>
-
-/// The properties of a `CrossTenantUserSyncInbound`, inherited ones included.
-public struct CrossTenantUserSyncInboundFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantUserSyncInbound",
-        fields: CrossTenantUserSyncInboundFields()
-    )
-
-    public let isSyncAllowed: Field<Bool>
-
-    private init() {
-        self.isSyncAllowed = Field("isSyncAllowed")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.csaStarLevel`.
-public typealias CsaStarLevel = OpenEnum<CsaStarLevelValues>
-
-/// The values of `CsaStarLevel` that the spec declares; others decode and re-encode too.
-public enum CsaStarLevelValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "attestation",
-        "certification",
-        "continuousMonitoring",
-        "cStarAssessment",
-        "selfAssessment",
-        "notSupported",
-        "unknownFutureValue",
-    ]
-}
-
-extension CsaStarLevel {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var attestation: Self { Self(rawValue: "attestation") }
-
-    public static var certification: Self { Self(rawValue: "certification") }
-
-    public static var continuousMonitoring: Self { Self(rawValue: "continuousMonitoring") }
-
-    public static var cStarAssessment: Self { Self(rawValue: "cStarAssessment") }
-
-    public static var selfAssessment: Self { Self(rawValue: "selfAssessment") }
-
-    public static var notSupported: Self { Self(rawValue: "notSupported") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CurrencyColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/currencycolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.currencyColumn`.
-public typealias CurrencyColumn = Model<CurrencyColumnFields>
-
-/// The properties of a `CurrencyColumn`, inherited ones included.
-public struct CurrencyColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.currencyColumn", fields: CurrencyColumnFields())
-    public let locale: Field<String>
-
-    private init() {
-        self.locale = Field("locale")
-    }
-}
-
-/// Its properties are listed in `CustomAppManagementApplicationConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customappmanagementapplicationconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customAppManagementApplicationConfiguration`.
-public typealias CustomAppManagementApplicationConfiguration = Model<CustomAppManagementApplicationConfigurationFields>
-
-/// The properties of a `CustomAppManagementApplicationConfiguration`, inherited ones included.
-public struct CustomAppManagementApplicationConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customAppManagementApplicationConfiguration",
-        fields: CustomAppManagementApplicationConfigurationFields()
-    )
-
-    public let identifierUris: Field<IdentifierUriConfiguration>
-
-    private init() {
-        self.identifierUris = Field("identifierUris")
-    }
-}
-
-/// Its properties are listed in `CustomAppManagementConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customappmanagementconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customAppManagementConfiguration`.
-public typealias CustomAppManagementConfiguration = Model<CustomAppManagementConfigurationFields>
-
-/// The properties of a `CustomAppManagementConfiguration`, inherited ones included.
-public struct CustomAppManagementConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customAppManagementConfiguration",
-        base: AppManagementConfiguration.self,
-        fields: CustomAppManagementConfigurationFields()
-    )
-
-    public let keyCredentials: Field<[KeyCredentialConfiguration]>
-    public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
-    public let applicationRestrictions: Field<CustomAppManagementApplicationConfiguration>
-
-    private init() {
-        self.keyCredentials = Field("keyCredentials")
-        self.passwordCredentials = Field("passwordCredentials")
-        self.applicationRestrictions = Field("applicationRestrictions")
-    }
-}
-
-/// Its properties are listed in `CustomAuthenticationExtensionFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customauthenticationextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customAuthenticationExtension`.
-public typealias CustomAuthenticationExtension = Model<CustomAuthenticationExtensionFields>
-
-/// The properties of a `CustomAuthenticationExtension`, inherited ones included.
-public struct CustomAuthenticationExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customAuthenticationExtension",
-        base: CustomCalloutExtension.self,
-        derived: [
-            OnAttributeCollectionStartCustomExtension.self,
-            OnAttributeCollectionSubmitCustomExtension.self,
-            OnOtpSendCustomExtension.self,
-            OnPasswordSubmitCustomExtension.self,
-            OnTokenIssuanceStartCustomExtension.self,
-            OnVerifiedIdClaimValidationCustomExtension.self,
-        ],
-        fields: CustomAuthenticationExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
-}
-
-/// Requests for one `CustomAuthenticationExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.customAuthenticationExtension`.
-public struct CustomAuthenticationExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomAuthenticationExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customAuthenticationExtension",
-        model: CustomAuthenticationExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.customAuthenticationExtension/validateAuthenticationConfiguration`
-    ///   (POST).
-    public func validateAuthenticationConfiguration() -> OperationRequest<AuthenticationConfigurationValidation> {
-        let request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == CustomAuthenticationExtensionRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.customAuthenticationExtension/validateAuthenticationConfiguration`
-    ///   (POST).
-    public func validateAuthenticationConfiguration(
-        endpointConfiguration: CustomExtensionEndpointConfiguration,
-        authenticationConfiguration: CustomExtensionAuthenticationConfiguration
-    ) -> OperationRequest<AuthenticationConfigurationValidation> {
-        var request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        var body = JSONObject()
-        body.set("endpointConfiguration", endpointConfiguration)
-        body.set("authenticationConfiguration", authenticationConfiguration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-/// Its properties are listed in `CustomCalloutExtensionFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customcalloutextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customCalloutExtension`.
-public typealias CustomCalloutExtension = Model<CustomCalloutExtensionFields>
-
-/// The properties of a `CustomCalloutExtension`, inherited ones included.
-public struct CustomCalloutExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customCalloutExtension",
-        base: Entity.self,
-        derived: [
-            AccessPackageAssignmentRequestWorkflowExtension.self,
-            AccessPackageAssignmentWorkflowExtension.self,
-            CustomAuthenticationExtension.self,
-            IdentityGovernanceCustomTaskExtension.self,
-        ],
-        fields: CustomCalloutExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-    }
-}
-
-/// Requests for one `CustomCalloutExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.customCalloutExtension`.
-public struct CustomCalloutExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomCalloutExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customCalloutExtension",
-        model: CustomCalloutExtension.self
-    )
-}
-
-/// Its properties are listed in `CustomDataProvidedResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customdataprovidedresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResource`.
-public typealias CustomDataProvidedResource = Model<CustomDataProvidedResourceFields>
-
-/// The properties of a `CustomDataProvidedResource`, inherited ones included.
-public struct CustomDataProvidedResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResource",
-        base: AccessPackageResource.self,
-        fields: CustomDataProvidedResourceFields()
-    )
-
-    public let id: Field<String>
-    public let attributes: Field<[AccessPackageResourceAttribute]>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let originId: Field<String>
-    public let originSystem: Field<String>
-
-    /// Present when the request expanded it (`expand("environment")`).
-    public let environment: Field<AccessPackageResourceEnvironment>
-
-    /// Present when the request expanded it (`expand("roles")`).
-    public let roles: Field<[AccessPackageResourceRole]>
-
-    /// Present when the request expanded it (`expand("scopes")`).
-    public let scopes: Field<[AccessPackageResourceScope]>
-
-    /// Present when the request expanded it (`expand("uploadSessions")`).
-    public let uploadSessions: Field<[CustomDataProvidedResourceUploadSession]>
-
-    public let notificationEndpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-
-    private init() {
-        self.id = Field("id")
-        self.attributes = Field("attributes")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.originId = Field("originId")
-        self.originSystem = Field("originSystem")
-        self.environment = Field("environment")
-        self.roles = Field("roles")
-        self.scopes = Field("scopes")
-        self.uploadSessions = Field("uploadSessions")
-        self.notificationEndpointConfiguration = Field("notificationEndpointConfiguration")
-    }
-}
-
-/// Its properties are listed in `CustomDataProvidedResourceAccessReviewUploadSessionFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourceaccessreviewuploadsession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceAccessReviewUploadSession`.
-public typealias CustomDataProvidedResourceAccessReviewUploadSession =
-    Model<CustomDataProvidedResourceAccessReviewUploadSessionFields>
-
-/// The properties of a `CustomDataProvidedResourceAccessReviewUploadSession`, inherited ones included.
-public struct CustomDataProvidedResourceAccessReviewUploadSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResourceAccessReviewUploadSession",
-        base: CustomDataProvidedResourceUploadSession.self,
-        fields: CustomDataProvidedResourceAccessReviewUploadSessionFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let data: Field<CustomDataProvidedResourcePayloadsData>
-    public let isUploadDone: Field<Bool>
-    public let referenceId: Field<String>
-    public let stats: Field<CustomDataProvidedResourceUploadStats>
-    public let status: Field<CustomDataProvidedResourceUploadStatus>
-
-    /// Present when the request expanded it (`expand("files")`).
-    public let files: Field<[CustomDataProvidedResourceFile]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.data = Field("data")
-        self.isUploadDone = Field("isUploadDone")
-        self.referenceId = Field("referenceId")
-        self.stats = Field("stats")
-        self.status = Field("status")
-        self.files = Field("files")
-    }
-}
-
-/// Requests for one `CustomDataProvidedResourceAccessReviewUploadSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceAccessReviewUploadSession`.
-public struct CustomDataProvidedResourceAccessReviewUploadSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomDataProvidedResourceAccessReviewUploadSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customDataProvidedResourceAccessReviewUploadSession",
-        model: CustomDataProvidedResourceAccessReviewUploadSession.self,
-        children: [.init("files", "microsoft.graph.customDataProvidedResourceFile", collection: true)],
-        operations: [.init("uploadFile", .post, response: .model(CustomDataProvidedResourceUploadSession.self))]
-    )
-
-    /// `files.request()` lists them; `files("customDataProvidedResourceFile-id")` addresses one.
-    public var files: CollectionRequestBuilder<CustomDataProvidedResourceFileRequestBuilder> {
-        .init(client: client, path: path.appending("files"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceAccessReviewUploadSession/uploadFile`
-    ///   (POST).
-    public func uploadFile() -> OperationRequest<CustomDataProvidedResourceUploadSession> {
-        let request = APIRequest(method: .post, path: path.appending("uploadFile"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(CustomDataProvidedResourceUploadSession.self)
-        )
-    }
-}
-
-/// Its properties are listed in `CustomDataProvidedResourceFileFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcefile?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceFile`.
-public typealias CustomDataProvidedResourceFile = Model<CustomDataProvidedResourceFileFields>
-
-/// The properties of a `CustomDataProvidedResourceFile`, inherited ones included.
-public struct CustomDataProvidedResourceFileFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResourceFile",
-        base: Entity.self,
-        fields: CustomDataProvidedResourceFileFields()
-    )
-
-    public let id: Field<String>
-    public let name: Field<String>
-    public let size: Field<Int64>
-    public let uploadedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.uploadedDateTime = Field("uploadedDateTime")
-    }
-}
-
-/// Requests for one `CustomDataProvidedResourceFile`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceFile`.
-public struct CustomDataProvidedResourceFileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomDataProvidedResourceFile
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customDataProvidedResourceFile",
-        model: CustomDataProvidedResourceFile.self
-    )
-}
-
-/// Its properties are listed in `CustomDataProvidedResourcePayloadsAccessReviewContextDataFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcepayloads-accessreviewcontextdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextData`.
-public typealias CustomDataProvidedResourcePayloadsAccessReviewContextData =
-    Model<CustomDataProvidedResourcePayloadsAccessReviewContextDataFields>
-
-/// The properties of a `CustomDataProvidedResourcePayloadsAccessReviewContextData`, inherited ones included.
-public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextData",
-        base: CustomDataProvidedResourcePayloadsAccessReviewContextDataBase.self,
-        fields: CustomDataProvidedResourcePayloadsAccessReviewContextDataFields()
-    )
-
-    public let reviewDefinitionId: Field<String>
-    public let reviewInstanceId: Field<String>
-
-    private init() {
-        self.reviewDefinitionId = Field("reviewDefinitionId")
-        self.reviewInstanceId = Field("reviewInstanceId")
-    }
-}
-
-/// Its properties are listed in `CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields`; read and write
-/// them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcepayloads-accessreviewcontextdatabase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextDataBase`.
-public typealias CustomDataProvidedResourcePayloadsAccessReviewContextDataBase =
-    Model<CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields>
-
-/// The properties of a `CustomDataProvidedResourcePayloadsAccessReviewContextDataBase`, inherited ones included.
-public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextDataBase",
-        base: CustomDataProvidedResourcePayloadsData.self,
-        derived: [
-            CustomDataProvidedResourcePayloadsAccessReviewContextData.self,
-            CustomDataProvidedResourcePayloadsApplyDecisionContextData.self,
-        ],
-        fields: CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields()
-    )
-
-    public let reviewDefinitionId: Field<String>
-    public let reviewInstanceId: Field<String>
-
-    private init() {
-        self.reviewDefinitionId = Field("reviewDefinitionId")
-        self.reviewInstanceId = Field("reviewInstanceId")
-    }
-}
-
-/// Its properties are listed in `CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcepayloads-applydecisioncontextdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.applyDecisionContextData`.
-public typealias CustomDataProvidedResourcePayloadsApplyDecisionContextData =
-    Model<CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields>
-
-/// The properties of a `CustomDataProvidedResourcePayloadsApplyDecisionContextData`, inherited ones included.
-public struct CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResourcePayloads.applyDecisionContextData",
-        base: CustomDataProvidedResourcePayloadsAccessReviewContextDataBase.self,
-        fields: CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields()
-    )
-
-    public let reviewDefinitionId: Field<String>
-    public let reviewInstanceId: Field<String>
-
-    private init() {
-        self.reviewDefinitionId = Field("reviewDefinitionId")
-        self.reviewInstanceId = Field("reviewInstanceId")
-    }
-}
-
-/// Its properties are listed in `CustomDataProvidedResourcePayloadsDataFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourcepayloads-data?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.data`.
-public typealias CustomDataProvidedResourcePayloadsData = Model<CustomDataProvidedResourcePayloadsDataFields>
-
-/// The properties of a `CustomDataProvidedResourcePayloadsData`, inherited ones included.
-public struct CustomDataProvidedResourcePayloadsDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResourcePayloads.data",
-        derived: [CustomDataProvidedResourcePayloadsAccessReviewContextDataBase.self],
-        fields: CustomDataProvidedResourcePayloadsDataFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Requests for one `CustomDataProvidedResource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResource`.
-public struct CustomDataProvidedResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomDataProvidedResource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customDataProvidedResource",
-        model: CustomDataProvidedResource.self,
+        "microsoft.graph.agentIdentity",
+        model: AgentIdentity.self,
         children: [
-            .init("environment", "microsoft.graph.accessPackageResourceEnvironment", collection: false),
-            .init("roles", "microsoft.graph.accessPackageResourceRole", collection: true),
-            .init("scopes", "microsoft.graph.accessPackageResourceScope", collection: true),
-            .init("uploadSessions", "microsoft.graph.customDataProvidedResourceUploadSession", collection: true),
-        ],
-        operations: [.init("refresh", .post)]
-    )
-
-    public var environment: AccessPackageResourceEnvironmentRequestBuilder {
-        .init(client: client, path: path.appending("environment"))
-    }
-
-    /// `roles.request()` lists them; `roles("accessPackageResourceRole-id")` addresses one.
-    public var roles: CollectionRequestBuilder<AccessPackageResourceRoleRequestBuilder> {
-        .init(client: client, path: path.appending("roles"))
-    }
-
-    /// `scopes.request()` lists them; `scopes("accessPackageResourceScope-id")` addresses one.
-    public var scopes: CollectionRequestBuilder<AccessPackageResourceScopeRequestBuilder> {
-        .init(client: client, path: path.appending("scopes"))
-    }
-
-    /// `uploadSessions.request()` lists them; `uploadSessions("customDataProvidedResourceUploadSession-id")` addresses
-    /// one.
-    public var uploadSessions: CollectionRequestBuilder<CustomDataProvidedResourceUploadSessionRequestBuilder> {
-        .init(client: client, path: path.appending("uploadSessions"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.customDataProvidedResource/refresh` (POST).
-    public func refresh() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("refresh"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `CustomDataProvidedResourceUploadSessionFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourceuploadsession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSession`.
-public typealias CustomDataProvidedResourceUploadSession = Model<CustomDataProvidedResourceUploadSessionFields>
-
-/// The properties of a `CustomDataProvidedResourceUploadSession`, inherited ones included.
-public struct CustomDataProvidedResourceUploadSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResourceUploadSession",
-        base: Entity.self,
-        derived: [CustomDataProvidedResourceAccessReviewUploadSession.self],
-        fields: CustomDataProvidedResourceUploadSessionFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let data: Field<CustomDataProvidedResourcePayloadsData>
-    public let isUploadDone: Field<Bool>
-    public let referenceId: Field<String>
-    public let stats: Field<CustomDataProvidedResourceUploadStats>
-    public let status: Field<CustomDataProvidedResourceUploadStatus>
-
-    /// Present when the request expanded it (`expand("files")`).
-    public let files: Field<[CustomDataProvidedResourceFile]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.data = Field("data")
-        self.isUploadDone = Field("isUploadDone")
-        self.referenceId = Field("referenceId")
-        self.stats = Field("stats")
-        self.status = Field("status")
-        self.files = Field("files")
-    }
-}
-
-/// Its properties are listed in `CustomDataProvidedResourceUploadSessionRequestFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourceuploadsessionrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSessionRequest`.
-public typealias CustomDataProvidedResourceUploadSessionRequest =
-    Model<CustomDataProvidedResourceUploadSessionRequestFields>
-
-/// The properties of a `CustomDataProvidedResourceUploadSessionRequest`, inherited ones included.
-public struct CustomDataProvidedResourceUploadSessionRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResourceUploadSessionRequest",
-        fields: CustomDataProvidedResourceUploadSessionRequestFields()
-    )
-
-    public let data: Field<CustomDataProvidedResourcePayloadsData>
-
-    private init() {
-        self.data = Field("data")
-    }
-}
-
-/// Requests for one `CustomDataProvidedResourceUploadSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSession`.
-public struct CustomDataProvidedResourceUploadSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomDataProvidedResourceUploadSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customDataProvidedResourceUploadSession",
-        model: CustomDataProvidedResourceUploadSession.self,
-        children: [.init("files", "microsoft.graph.customDataProvidedResourceFile", collection: true)],
-        operations: [.init("uploadFile", .post, response: .model(CustomDataProvidedResourceUploadSession.self))]
-    )
-
-    /// `files.request()` lists them; `files("customDataProvidedResourceFile-id")` addresses one.
-    public var files: CollectionRequestBuilder<CustomDataProvidedResourceFileRequestBuilder> {
-        .init(client: client, path: path.appending("files"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSession/uploadFile` (POST).
-    public func uploadFile() -> OperationRequest<CustomDataProvidedResourceUploadSession> {
-        let request = APIRequest(method: .post, path: path.appending("uploadFile"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(CustomDataProvidedResourceUploadSession.self)
-        )
-    }
-}
-
-/// Its properties are listed in `CustomDataProvidedResourceUploadStatsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customdataprovidedresourceuploadstats?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadStats`.
-public typealias CustomDataProvidedResourceUploadStats = Model<CustomDataProvidedResourceUploadStatsFields>
-
-/// The properties of a `CustomDataProvidedResourceUploadStats`, inherited ones included.
-public struct CustomDataProvidedResourceUploadStatsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customDataProvidedResourceUploadStats",
-        fields: CustomDataProvidedResourceUploadStatsFields()
-    )
-
-    public let filesUploaded: Field<Int32>
-    public let totalBytesUploaded: Field<Int64>
-
-    private init() {
-        self.filesUploaded = Field("filesUploaded")
-        self.totalBytesUploaded = Field("totalBytesUploaded")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadStatus`.
-public typealias CustomDataProvidedResourceUploadStatus = OpenEnum<CustomDataProvidedResourceUploadStatusValues>
-
-/// The values of `CustomDataProvidedResourceUploadStatus` that the spec declares; others decode and re-encode too.
-public enum CustomDataProvidedResourceUploadStatusValues: EnumValues {
-    public static let known: [String] = ["active", "complete", "expired", "unknownFutureValue"]
-}
-
-extension CustomDataProvidedResourceUploadStatus {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var complete: Self { Self(rawValue: "complete") }
-
-    public static var expired: Self { Self(rawValue: "expired") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CustomExtensionAuthenticationConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customextensionauthenticationconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionAuthenticationConfiguration`.
-public typealias CustomExtensionAuthenticationConfiguration = Model<CustomExtensionAuthenticationConfigurationFields>
-
-/// The properties of a `CustomExtensionAuthenticationConfiguration`, inherited ones included.
-public struct CustomExtensionAuthenticationConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionAuthenticationConfiguration",
-        derived: [AzureAdPopTokenAuthentication.self, AzureAdTokenAuthentication.self],
-        fields: CustomExtensionAuthenticationConfigurationFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `CustomExtensionBehaviorOnErrorFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensionbehavioronerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionBehaviorOnError`.
-public typealias CustomExtensionBehaviorOnError = Model<CustomExtensionBehaviorOnErrorFields>
-
-/// The properties of a `CustomExtensionBehaviorOnError`, inherited ones included.
-public struct CustomExtensionBehaviorOnErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionBehaviorOnError",
-        derived: [FallbackToMicrosoftProviderOnError.self],
-        fields: CustomExtensionBehaviorOnErrorFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `CustomExtensionCallbackConfigurationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customextensioncallbackconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionCallbackConfiguration`.
-public typealias CustomExtensionCallbackConfiguration = Model<CustomExtensionCallbackConfigurationFields>
-
-/// The properties of a `CustomExtensionCallbackConfiguration`, inherited ones included.
-public struct CustomExtensionCallbackConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionCallbackConfiguration",
-        derived: [
-            AccessPackageRequestApprovalStageCallbackConfiguration.self,
-            IdentityGovernanceCustomTaskExtensionCallbackConfiguration.self,
-        ],
-        fields: CustomExtensionCallbackConfigurationFields()
-    )
-
-    public let timeoutDuration: Field<String>
-
-    private init() {
-        self.timeoutDuration = Field("timeoutDuration")
-    }
-}
-
-/// Its properties are listed in `CustomExtensionCalloutInstanceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensioncalloutinstance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionCalloutInstance`.
-public typealias CustomExtensionCalloutInstance = Model<CustomExtensionCalloutInstanceFields>
-
-/// The properties of a `CustomExtensionCalloutInstance`, inherited ones included.
-public struct CustomExtensionCalloutInstanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionCalloutInstance",
-        fields: CustomExtensionCalloutInstanceFields()
-    )
-
-    public let customExtensionId: Field<String>
-    public let detail: Field<String>
-    public let externalCorrelationId: Field<String>
-    public let id: Field<String>
-    public let status: Field<CustomExtensionCalloutInstanceStatus>
-
-    private init() {
-        self.customExtensionId = Field("customExtensionId")
-        self.detail = Field("detail")
-        self.externalCorrelationId = Field("externalCorrelationId")
-        self.id = Field("id")
-        self.status = Field("status")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.customExtensionCalloutInstanceStatus`.
-public typealias CustomExtensionCalloutInstanceStatus = OpenEnum<CustomExtensionCalloutInstanceStatusValues>
-
-/// The values of `CustomExtensionCalloutInstanceStatus` that the spec declares; others decode and re-encode too.
-public enum CustomExtensionCalloutInstanceStatusValues: EnumValues {
-    public static let known: [String] = [
-        "calloutSent",
-        "callbackReceived",
-        "calloutFailed",
-        "callbackTimedOut",
-        "waitingForCallback",
-        "unknownFutureValue",
-    ]
-}
-
-extension CustomExtensionCalloutInstanceStatus {
-    public static var calloutSent: Self { Self(rawValue: "calloutSent") }
-
-    public static var callbackReceived: Self { Self(rawValue: "callbackReceived") }
-
-    public static var calloutFailed: Self { Self(rawValue: "calloutFailed") }
-
-    public static var callbackTimedOut: Self { Self(rawValue: "callbackTimedOut") }
-
-    public static var waitingForCallback: Self { Self(rawValue: "waitingForCallback") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CustomExtensionCalloutRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensioncalloutrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionCalloutRequest`.
-public typealias CustomExtensionCalloutRequest = Model<CustomExtensionCalloutRequestFields>
-
-/// The properties of a `CustomExtensionCalloutRequest`, inherited ones included.
-public struct CustomExtensionCalloutRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionCalloutRequest",
-        fields: CustomExtensionCalloutRequestFields()
-    )
-
-    public let data: Field<CustomExtensionData>
-    public let source: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.data = Field("data")
-        self.source = Field("source")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `CustomExtensionCalloutResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensioncalloutresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionCalloutResponse`.
-public typealias CustomExtensionCalloutResponse = Model<CustomExtensionCalloutResponseFields>
-
-/// The properties of a `CustomExtensionCalloutResponse`, inherited ones included.
-public struct CustomExtensionCalloutResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionCalloutResponse",
-        fields: CustomExtensionCalloutResponseFields()
-    )
-
-    public let data: Field<CustomExtensionData>
-    public let source: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.data = Field("data")
-        self.source = Field("source")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `CustomExtensionClientConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensionclientconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionClientConfiguration`.
-public typealias CustomExtensionClientConfiguration = Model<CustomExtensionClientConfigurationFields>
-
-/// The properties of a `CustomExtensionClientConfiguration`, inherited ones included.
-public struct CustomExtensionClientConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionClientConfiguration",
-        fields: CustomExtensionClientConfigurationFields()
-    )
-
-    public let maximumRetries: Field<Int32>
-    public let timeoutInMilliseconds: Field<Int32>
-
-    private init() {
-        self.maximumRetries = Field("maximumRetries")
-        self.timeoutInMilliseconds = Field("timeoutInMilliseconds")
-    }
-}
-
-/// Its properties are listed in `CustomExtensionDataFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensiondata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionData`.
-public typealias CustomExtensionData = Model<CustomExtensionDataFields>
-
-/// The properties of a `CustomExtensionData`, inherited ones included.
-public struct CustomExtensionDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionData",
-        derived: [
-            AccessPackageAssignmentRequestCallbackData.self,
-            IdentityGovernanceCustomTaskExtensionCallbackData.self,
-            IdentityGovernanceCustomTaskExtensionCalloutData.self,
-        ],
-        fields: CustomExtensionDataFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `CustomExtensionEndpointConfigurationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customextensionendpointconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionEndpointConfiguration`.
-public typealias CustomExtensionEndpointConfiguration = Model<CustomExtensionEndpointConfigurationFields>
-
-/// The properties of a `CustomExtensionEndpointConfiguration`, inherited ones included.
-public struct CustomExtensionEndpointConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionEndpointConfiguration",
-        derived: [HttpRequestEndpoint.self, LogicAppTriggerEndpointConfiguration.self],
-        fields: CustomExtensionEndpointConfigurationFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `CustomExtensionOverwriteConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customextensionoverwriteconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionOverwriteConfiguration`.
-public typealias CustomExtensionOverwriteConfiguration = Model<CustomExtensionOverwriteConfigurationFields>
-
-/// The properties of a `CustomExtensionOverwriteConfiguration`, inherited ones included.
-public struct CustomExtensionOverwriteConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionOverwriteConfiguration",
-        fields: CustomExtensionOverwriteConfigurationFields()
-    )
-
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-
-    private init() {
-        self.behaviorOnError = Field("behaviorOnError")
-        self.clientConfiguration = Field("clientConfiguration")
-    }
-}
-
-/// Its properties are listed in `CustomExtensionStageSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customextensionstagesetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customExtensionStageSetting`.
-public typealias CustomExtensionStageSetting = Model<CustomExtensionStageSettingFields>
-
-/// The properties of a `CustomExtensionStageSetting`, inherited ones included.
-public struct CustomExtensionStageSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionStageSetting",
-        base: Entity.self,
-        fields: CustomExtensionStageSettingFields()
-    )
-
-    public let id: Field<String>
-    public let stage: Field<AccessPackageCustomExtensionStage>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<CustomCalloutExtension>
-
-    private init() {
-        self.id = Field("id")
-        self.stage = Field("stage")
-        self.customExtension = Field("customExtension")
-    }
-}
-
-/// Requests for one `CustomExtensionStageSetting`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.customExtensionStageSetting`.
-public struct CustomExtensionStageSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomExtensionStageSetting
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customExtensionStageSetting",
-        model: CustomExtensionStageSetting.self,
-        children: [.init("customExtension", "microsoft.graph.customCalloutExtension", collection: false)]
-    )
-
-    public var customExtension: CustomCalloutExtensionRequestBuilder {
-        .init(client: client, path: path.appending("customExtension"))
-    }
-}
-
-/// Its properties are listed in `CustomMetadataDictionaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/custommetadatadictionary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customMetadataDictionary`.
-public typealias CustomMetadataDictionary = Model<CustomMetadataDictionaryFields>
-
-/// The properties of a `CustomMetadataDictionary`, inherited ones included.
-public struct CustomMetadataDictionaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customMetadataDictionary",
-        base: DictionaryModel.self,
-        fields: CustomMetadataDictionaryFields()
-    )
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.customSecurityAttributeComparisonOperator`.
-public typealias CustomSecurityAttributeComparisonOperator = OpenEnum<CustomSecurityAttributeComparisonOperatorValues>
-
-/// The values of `CustomSecurityAttributeComparisonOperator` that the spec declares; others decode and re-encode too.
-public enum CustomSecurityAttributeComparisonOperatorValues: EnumValues {
-    public static let known: [String] = ["equals", "unknownFutureValue"]
-}
-
-extension CustomSecurityAttributeComparisonOperator {
-    public static var equals: Self { Self(rawValue: "equals") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `CustomSecurityAttributeDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customsecurityattributedefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customSecurityAttributeDefinition`.
-public typealias CustomSecurityAttributeDefinition = Model<CustomSecurityAttributeDefinitionFields>
-
-/// The properties of a `CustomSecurityAttributeDefinition`, inherited ones included.
-public struct CustomSecurityAttributeDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customSecurityAttributeDefinition",
-        base: Entity.self,
-        fields: CustomSecurityAttributeDefinitionFields()
-    )
-
-    public let id: Field<String>
-    public let attributeSet: Field<String>
-    public let description: Field<String>
-    public let isCollection: Field<Bool>
-    public let isSearchable: Field<Bool>
-    public let name: Field<String>
-    public let status: Field<String>
-    public let type: Field<String>
-    public let usePreDefinedValuesOnly: Field<Bool>
-
-    /// Present when the request expanded it (`expand("allowedValues")`).
-    public let allowedValues: Field<[AllowedValue]>
-
-    private init() {
-        self.id = Field("id")
-        self.attributeSet = Field("attributeSet")
-        self.description = Field("description")
-        self.isCollection = Field("isCollection")
-        self.isSearchable = Field("isSearchable")
-        self.name = Field("name")
-        self.status = Field("status")
-        self.type = Field("type")
-        self.usePreDefinedValuesOnly = Field("usePreDefinedValuesOnly")
-        self.allowedValues = Field("allowedValues")
-    }
-}
-
-/// Requests for one `CustomSecurityAttributeDefinition`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.customSecurityAttributeDefinition`.
-public struct CustomSecurityAttributeDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomSecurityAttributeDefinition
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customSecurityAttributeDefinition",
-        model: CustomSecurityAttributeDefinition.self,
-        children: [.init("allowedValues", "microsoft.graph.allowedValue", collection: true)]
-    )
-
-    /// `allowedValues.request()` lists them; `allowedValues("allowedValue-id")` addresses one.
-    public var allowedValues: CollectionRequestBuilder<AllowedValueRequestBuilder> {
-        .init(client: client, path: path.appending("allowedValues"))
-    }
-}
-
-/// Its properties are listed in `CustomSecurityAttributeExemptionFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customsecurityattributeexemption?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customSecurityAttributeExemption`.
-public typealias CustomSecurityAttributeExemption = Model<CustomSecurityAttributeExemptionFields>
-
-/// The properties of a `CustomSecurityAttributeExemption`, inherited ones included.
-public struct CustomSecurityAttributeExemptionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customSecurityAttributeExemption",
-        derived: [CustomSecurityAttributeStringValueExemption.self],
-        fields: CustomSecurityAttributeExemptionFields()
-    )
-
-    public let id: Field<String>
-    public let `operator`: Field<CustomSecurityAttributeComparisonOperator>
-
-    private init() {
-        self.id = Field("id")
-        self.operator = Field("operator")
-    }
-}
-
-/// Its properties are listed in `CustomSecurityAttributeStringValueExemptionFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/customsecurityattributestringvalueexemption?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customSecurityAttributeStringValueExemption`.
-public typealias CustomSecurityAttributeStringValueExemption = Model<CustomSecurityAttributeStringValueExemptionFields>
-
-/// The properties of a `CustomSecurityAttributeStringValueExemption`, inherited ones included.
-public struct CustomSecurityAttributeStringValueExemptionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customSecurityAttributeStringValueExemption",
-        base: CustomSecurityAttributeExemption.self,
-        fields: CustomSecurityAttributeStringValueExemptionFields()
-    )
-
-    public let id: Field<String>
-    public let `operator`: Field<CustomSecurityAttributeComparisonOperator>
-    public let value: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.operator = Field("operator")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `CustomSecurityAttributeValueFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customsecurityattributevalue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customSecurityAttributeValue`.
-public typealias CustomSecurityAttributeValue = Model<CustomSecurityAttributeValueFields>
-
-/// The properties of a `CustomSecurityAttributeValue`, inherited ones included.
-public struct CustomSecurityAttributeValueFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customSecurityAttributeValue",
-        fields: CustomSecurityAttributeValueFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `CustomTimeZoneFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customtimezone?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customTimeZone`.
-public typealias CustomTimeZone = Model<CustomTimeZoneFields>
-
-/// The properties of a `CustomTimeZone`, inherited ones included.
-public struct CustomTimeZoneFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customTimeZone",
-        base: TimeZoneBase.self,
-        fields: CustomTimeZoneFields()
-    )
-
-    public let name: Field<String>
-    public let bias: Field<Int32>
-    public let daylightOffset: Field<DaylightTimeZoneOffset>
-    public let standardOffset: Field<StandardTimeZoneOffset>
-
-    private init() {
-        self.name = Field("name")
-        self.bias = Field("bias")
-        self.daylightOffset = Field("daylightOffset")
-        self.standardOffset = Field("standardOffset")
-    }
-}
-
-/// Its properties are listed in `CustomTrainingSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/customtrainingsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.customTrainingSetting`.
-public typealias CustomTrainingSetting = Model<CustomTrainingSettingFields>
-
-/// The properties of a `CustomTrainingSetting`, inherited ones included.
-public struct CustomTrainingSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customTrainingSetting",
-        base: TrainingSetting.self,
-        fields: CustomTrainingSettingFields()
-    )
-
-    public let settingType: Field<TrainingSettingType>
-    public let assignedTo: Field<[TrainingAssignedTo]>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let durationInMinutes: Field<Int32>
-    public let url: Field<String>
-
-    private init() {
-        self.settingType = Field("settingType")
-        self.assignedTo = Field("assignedTo")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.durationInMinutes = Field("durationInMinutes")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `DataPolicyOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datapolicyoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dataPolicyOperation`.
-public typealias DataPolicyOperation = Model<DataPolicyOperationFields>
-
-/// The properties of a `DataPolicyOperation`, inherited ones included.
-public struct DataPolicyOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.dataPolicyOperation",
-        base: Entity.self,
-        fields: DataPolicyOperationFields()
-    )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let progress: Field<Double>
-    public let status: Field<DataPolicyOperationStatus>
-    public let storageLocation: Field<String>
-    public let submittedDateTime: Field<Date>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.progress = Field("progress")
-        self.status = Field("status")
-        self.storageLocation = Field("storageLocation")
-        self.submittedDateTime = Field("submittedDateTime")
-        self.userId = Field("userId")
-    }
-}
-
-/// Requests for one `DataPolicyOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.dataPolicyOperation`.
-public struct DataPolicyOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DataPolicyOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.dataPolicyOperation", model: DataPolicyOperation.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.dataPolicyOperationStatus`.
-public typealias DataPolicyOperationStatus = OpenEnum<DataPolicyOperationStatusValues>
-
-/// The values of `DataPolicyOperationStatus` that the spec declares; others decode and re-encode too.
-public enum DataPolicyOperationStatusValues: EnumValues {
-    public static let known: [String] = ["notStarted", "running", "complete", "failed", "unknownFutureValue"]
-}
-
-extension DataPolicyOperationStatus {
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var complete: Self { Self(rawValue: "complete") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.dataProtection`.
-public typealias DataProtection = OpenEnum<DataProtectionValues>
-
-/// The values of `DataProtection` that the spec declares; others decode and re-encode too.
-public enum DataProtectionValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "impactAssessments",
-        "officers",
-        "secureCrossBorderDataTransfer",
-        "unknownFutureValue",
-    ]
-}
-
-extension DataProtection {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var impactAssessments: Self { Self(rawValue: "impactAssessments") }
-
-    public static var officers: Self { Self(rawValue: "officers") }
-
-    public static var secureCrossBorderDataTransfer: Self { Self(rawValue: "secureCrossBorderDataTransfer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.dataRetentionLevel`.
-public typealias DataRetentionLevel = OpenEnum<DataRetentionLevelValues>
-
-/// The values of `DataRetentionLevel` that the spec declares; others decode and re-encode too.
-public enum DataRetentionLevelValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "dataRetained",
-        "deletedImmediately",
-        "deletedWithin1Month",
-        "deletedWithin2Weeks",
-        "deletedWithin3Months",
-        "deletedWithinMoreThan3Months",
-        "unknownFutureValue",
-    ]
-}
-
-extension DataRetentionLevel {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var dataRetained: Self { Self(rawValue: "dataRetained") }
-
-    public static var deletedImmediately: Self { Self(rawValue: "deletedImmediately") }
-
-    public static var deletedWithin1Month: Self { Self(rawValue: "deletedWithin1Month") }
-
-    public static var deletedWithin2Weeks: Self { Self(rawValue: "deletedWithin2Weeks") }
-
-    public static var deletedWithin3Months: Self { Self(rawValue: "deletedWithin3Months") }
-
-    public static var deletedWithinMoreThan3Months: Self { Self(rawValue: "deletedWithinMoreThan3Months") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DataSecurityAndGovernanceFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datasecurityandgovernance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dataSecurityAndGovernance`.
-public typealias DataSecurityAndGovernance = Model<DataSecurityAndGovernanceFields>
-
-/// The properties of a `DataSecurityAndGovernance`, inherited ones included.
-public struct DataSecurityAndGovernanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.dataSecurityAndGovernance",
-        base: Entity.self,
-        derived: [TenantDataSecurityAndGovernance.self, UserDataSecurityAndGovernance.self],
-        fields: DataSecurityAndGovernanceFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("sensitivityLabels")`).
-    public let sensitivityLabels: Field<[SensitivityLabel]>
-
-    private init() {
-        self.id = Field("id")
-        self.sensitivityLabels = Field("sensitivityLabels")
-    }
-}
-
-/// Requests for one `DataSecurityAndGovernance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.dataSecurityAndGovernance`.
-public struct DataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DataSecurityAndGovernance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.dataSecurityAndGovernance",
-        model: DataSecurityAndGovernance.self,
-        children: [.init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true)]
-    )
-
-    /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
-    public var sensitivityLabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
-        .init(client: client, path: path.appending("sensitivityLabels"))
-    }
-}
-
-/// Its properties are listed in `DataSourceConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datasourceconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dataSourceConfiguration`.
-public typealias DataSourceConfiguration = Model<DataSourceConfigurationFields>
-
-/// The properties of a `DataSourceConfiguration`, inherited ones included.
-public struct DataSourceConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.dataSourceConfiguration",
-        fields: DataSourceConfigurationFields()
-    )
-
-    public let externalItem: Field<ExternalItemConfiguration>
-
-    private init() {
-        self.externalItem = Field("externalItem")
-    }
-}
-
-/// Its properties are listed in `DataSubjectFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datasubject?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dataSubject`.
-public typealias DataSubject = Model<DataSubjectFields>
-
-/// The properties of a `DataSubject`, inherited ones included.
-public struct DataSubjectFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.dataSubject", fields: DataSubjectFields())
-    public let email: Field<String>
-    public let firstName: Field<String>
-    public let lastName: Field<String>
-    public let residency: Field<String>
-
-    private init() {
-        self.email = Field("email")
-        self.firstName = Field("firstName")
-        self.lastName = Field("lastName")
-        self.residency = Field("residency")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.dataSubjectType`.
-public typealias DataSubjectType = OpenEnum<DataSubjectTypeValues>
-
-/// The values of `DataSubjectType` that the spec declares; others decode and re-encode too.
-public enum DataSubjectTypeValues: EnumValues {
-    public static let known: [String] = [
-        "customer",
-        "currentEmployee",
-        "formerEmployee",
-        "prospectiveEmployee",
-        "student",
-        "teacher",
-        "faculty",
-        "other",
-        "unknownFutureValue",
-    ]
-}
-
-extension DataSubjectType {
-    public static var customer: Self { Self(rawValue: "customer") }
-
-    public static var currentEmployee: Self { Self(rawValue: "currentEmployee") }
-
-    public static var formerEmployee: Self { Self(rawValue: "formerEmployee") }
-
-    public static var prospectiveEmployee: Self { Self(rawValue: "prospectiveEmployee") }
-
-    public static var student: Self { Self(rawValue: "student") }
-
-    public static var teacher: Self { Self(rawValue: "teacher") }
-
-    public static var faculty: Self { Self(rawValue: "faculty") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DateTimeColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datetimecolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dateTimeColumn`.
-public typealias DateTimeColumn = Model<DateTimeColumnFields>
-
-/// The properties of a `DateTimeColumn`, inherited ones included.
-public struct DateTimeColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.dateTimeColumn", fields: DateTimeColumnFields())
-    public let displayAs: Field<String>
-    public let format: Field<String>
-
-    private init() {
-        self.displayAs = Field("displayAs")
-        self.format = Field("format")
-    }
-}
-
-/// Its properties are listed in `DateTimeTimeZoneFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/datetimetimezone?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dateTimeTimeZone`.
-public typealias DateTimeTimeZone = Model<DateTimeTimeZoneFields>
-
-/// The properties of a `DateTimeTimeZone`, inherited ones included.
-public struct DateTimeTimeZoneFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.dateTimeTimeZone", fields: DateTimeTimeZoneFields())
-    public let dateTime: Field<String>
-    public let timeZone: Field<String>
-
-    private init() {
-        self.dateTime = Field("dateTime")
-        self.timeZone = Field("timeZone")
-    }
-}
-
-/// Its properties are listed in `DayNoteFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/daynote?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dayNote`.
-public typealias DayNote = Model<DayNoteFields>
-
-/// The properties of a `DayNote`, inherited ones included.
-public struct DayNoteFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.dayNote",
-        base: ChangeTrackedEntity.self,
-        fields: DayNoteFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let dayNoteDate: Field<CalendarDate>
-    public let draftDayNote: Field<ItemBody>
-    public let sharedDayNote: Field<ItemBody>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.dayNoteDate = Field("dayNoteDate")
-        self.draftDayNote = Field("draftDayNote")
-        self.sharedDayNote = Field("sharedDayNote")
-    }
-}
-
-/// Requests for one `DayNote`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.dayNote`.
-public struct DayNoteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DayNote
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.dayNote",
-        model: DayNote.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.dayNote/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.dayOfWeek`.
-public typealias DayOfWeek = OpenEnum<DayOfWeekValues>
-
-/// The values of `DayOfWeek` that the spec declares; others decode and re-encode too.
-public enum DayOfWeekValues: EnumValues {
-    public static let known: [String] = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-}
-
-extension DayOfWeek {
-    public static var sunday: Self { Self(rawValue: "sunday") }
-
-    public static var monday: Self { Self(rawValue: "monday") }
-
-    public static var tuesday: Self { Self(rawValue: "tuesday") }
-
-    public static var wednesday: Self { Self(rawValue: "wednesday") }
-
-    public static var thursday: Self { Self(rawValue: "thursday") }
-
-    public static var friday: Self { Self(rawValue: "friday") }
-
-    public static var saturday: Self { Self(rawValue: "saturday") }
-}
-
-/// Its properties are listed in `DaylightTimeZoneOffsetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/daylighttimezoneoffset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.daylightTimeZoneOffset`.
-public typealias DaylightTimeZoneOffset = Model<DaylightTimeZoneOffsetFields>
-
-/// The properties of a `DaylightTimeZoneOffset`, inherited ones included.
-public struct DaylightTimeZoneOffsetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.daylightTimeZoneOffset",
-        base: StandardTimeZoneOffset.self,
-        fields: DaylightTimeZoneOffsetFields()
-    )
-
-    public let dayOccurrence: Field<Int32>
-    public let dayOfWeek: Field<DayOfWeek>
-    public let month: Field<Int32>
-    public let time: Field<TimeOfDay>
-    public let year: Field<Int32>
-    public let daylightBias: Field<Int32>
-
-    private init() {
-        self.dayOccurrence = Field("dayOccurrence")
-        self.dayOfWeek = Field("dayOfWeek")
-        self.month = Field("month")
-        self.time = Field("time")
-        self.year = Field("year")
-        self.daylightBias = Field("daylightBias")
-    }
-}
-
-/// Its properties are listed in `DefaultColumnValueFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/defaultcolumnvalue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.defaultColumnValue`.
-public typealias DefaultColumnValue = Model<DefaultColumnValueFields>
-
-/// The properties of a `DefaultColumnValue`, inherited ones included.
-public struct DefaultColumnValueFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.defaultColumnValue", fields: DefaultColumnValueFields())
-    public let formula: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.formula = Field("formula")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `DefaultInvitationRedemptionIdentityProviderConfigurationFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/defaultinvitationredemptionidentityproviderconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.defaultInvitationRedemptionIdentityProviderConfiguration`.
-public typealias DefaultInvitationRedemptionIdentityProviderConfiguration =
-    Model<DefaultInvitationRedemptionIdentityProviderConfigurationFields>
-
-/// The properties of a `DefaultInvitationRedemptionIdentityProviderConfiguration`, inherited ones included.
-public struct DefaultInvitationRedemptionIdentityProviderConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.defaultInvitationRedemptionIdentityProviderConfiguration",
-        base: InvitationRedemptionIdentityProviderConfiguration.self,
-        fields: DefaultInvitationRedemptionIdentityProviderConfigurationFields()
-    )
-
-    public let fallbackIdentityProvider: Field<B2bIdentityProvidersType>
-    public let primaryIdentityProviderPrecedenceOrder: Field<[B2bIdentityProvidersType]>
-
-    private init() {
-        self.fallbackIdentityProvider = Field("fallbackIdentityProvider")
-        self.primaryIdentityProviderPrecedenceOrder = Field("primaryIdentityProviderPrecedenceOrder")
-    }
-}
-
-/// Its properties are listed in `DefaultManagedAppProtectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/defaultmanagedappprotection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.defaultManagedAppProtection`.
-public typealias DefaultManagedAppProtection = Model<DefaultManagedAppProtectionFields>
-
-/// The properties of a `DefaultManagedAppProtection`, inherited ones included.
-public struct DefaultManagedAppProtectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.defaultManagedAppProtection",
-        base: ManagedAppProtection.self,
-        fields: DefaultManagedAppProtectionFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>
-    public let allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>
-    public let allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>
-    public let allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>
-    public let contactSyncBlocked: Field<Bool>
-    public let dataBackupBlocked: Field<Bool>
-    public let deviceComplianceRequired: Field<Bool>
-    public let disableAppPinIfDevicePinIsSet: Field<Bool>
-    public let fingerprintBlocked: Field<Bool>
-    public let managedBrowser: Field<ManagedBrowserType>
-    public let managedBrowserToOpenLinksRequired: Field<Bool>
-    public let maximumPinRetries: Field<Int32>
-    public let minimumPinLength: Field<Int32>
-    public let minimumRequiredAppVersion: Field<String>
-    public let minimumRequiredOsVersion: Field<String>
-    public let minimumWarningAppVersion: Field<String>
-    public let minimumWarningOsVersion: Field<String>
-    public let organizationalCredentialsRequired: Field<Bool>
-    public let periodBeforePinReset: Field<String>
-    public let periodOfflineBeforeAccessCheck: Field<String>
-    public let periodOfflineBeforeWipeIsEnforced: Field<String>
-    public let periodOnlineBeforeAccessCheck: Field<String>
-    public let pinCharacterSet: Field<ManagedAppPinCharacterSet>
-    public let pinRequired: Field<Bool>
-    public let printBlocked: Field<Bool>
-    public let saveAsBlocked: Field<Bool>
-    public let simplePinBlocked: Field<Bool>
-    public let appDataEncryptionType: Field<ManagedAppDataEncryptionType>
-    public let customSettings: Field<[KeyValuePair]>
-    public let deployedAppCount: Field<Int32>
-    public let disableAppEncryptionIfDeviceEncryptionIsEnabled: Field<Bool>
-    public let encryptAppData: Field<Bool>
-    public let faceIdBlocked: Field<Bool>
-    public let minimumRequiredPatchVersion: Field<String>
-    public let minimumRequiredSdkVersion: Field<String>
-    public let minimumWarningPatchVersion: Field<String>
-    public let screenCaptureBlocked: Field<Bool>
-
-    /// Present when the request expanded it (`expand("apps")`).
-    public let apps: Field<[ManagedMobileApp]>
-
-    /// Present when the request expanded it (`expand("deploymentSummary")`).
-    public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.allowedDataStorageLocations = Field("allowedDataStorageLocations")
-        self.allowedInboundDataTransferSources = Field("allowedInboundDataTransferSources")
-        self.allowedOutboundClipboardSharingLevel = Field("allowedOutboundClipboardSharingLevel")
-        self.allowedOutboundDataTransferDestinations = Field("allowedOutboundDataTransferDestinations")
-        self.contactSyncBlocked = Field("contactSyncBlocked")
-        self.dataBackupBlocked = Field("dataBackupBlocked")
-        self.deviceComplianceRequired = Field("deviceComplianceRequired")
-        self.disableAppPinIfDevicePinIsSet = Field("disableAppPinIfDevicePinIsSet")
-        self.fingerprintBlocked = Field("fingerprintBlocked")
-        self.managedBrowser = Field("managedBrowser")
-        self.managedBrowserToOpenLinksRequired = Field("managedBrowserToOpenLinksRequired")
-        self.maximumPinRetries = Field("maximumPinRetries")
-        self.minimumPinLength = Field("minimumPinLength")
-        self.minimumRequiredAppVersion = Field("minimumRequiredAppVersion")
-        self.minimumRequiredOsVersion = Field("minimumRequiredOsVersion")
-        self.minimumWarningAppVersion = Field("minimumWarningAppVersion")
-        self.minimumWarningOsVersion = Field("minimumWarningOsVersion")
-        self.organizationalCredentialsRequired = Field("organizationalCredentialsRequired")
-        self.periodBeforePinReset = Field("periodBeforePinReset")
-        self.periodOfflineBeforeAccessCheck = Field("periodOfflineBeforeAccessCheck")
-        self.periodOfflineBeforeWipeIsEnforced = Field("periodOfflineBeforeWipeIsEnforced")
-        self.periodOnlineBeforeAccessCheck = Field("periodOnlineBeforeAccessCheck")
-        self.pinCharacterSet = Field("pinCharacterSet")
-        self.pinRequired = Field("pinRequired")
-        self.printBlocked = Field("printBlocked")
-        self.saveAsBlocked = Field("saveAsBlocked")
-        self.simplePinBlocked = Field("simplePinBlocked")
-        self.appDataEncryptionType = Field("appDataEncryptionType")
-        self.customSettings = Field("customSettings")
-        self.deployedAppCount = Field("deployedAppCount")
-        self.disableAppEncryptionIfDeviceEncryptionIsEnabled = Field("disableAppEncryptionIfDeviceEncryptionIsEnabled")
-        self.encryptAppData = Field("encryptAppData")
-        self.faceIdBlocked = Field("faceIdBlocked")
-        self.minimumRequiredPatchVersion = Field("minimumRequiredPatchVersion")
-        self.minimumRequiredSdkVersion = Field("minimumRequiredSdkVersion")
-        self.minimumWarningPatchVersion = Field("minimumWarningPatchVersion")
-        self.screenCaptureBlocked = Field("screenCaptureBlocked")
-        self.apps = Field("apps")
-        self.deploymentSummary = Field("deploymentSummary")
-    }
-}
-
-/// Requests for one `DefaultManagedAppProtection`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.defaultManagedAppProtection`.
-public struct DefaultManagedAppProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DefaultManagedAppProtection
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.defaultManagedAppProtection",
-        model: DefaultManagedAppProtection.self,
-        children: [
-            .init("apps", "microsoft.graph.managedMobileApp", collection: true),
-            .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
-        ],
-        operations: [.init("targetApps", .post)]
-    )
-
-    /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
-    public var apps: CollectionRequestBuilder<ManagedMobileAppRequestBuilder> {
-        .init(client: client, path: path.appending("apps"))
-    }
-
-    public var deploymentSummary: ManagedAppPolicyDeploymentSummaryRequestBuilder {
-        .init(client: client, path: path.appending("deploymentSummary"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.defaultManagedAppProtection/targetApps` (POST).
-    public func targetApps(apps: [ManagedMobileApp]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("targetApps"))
-        var body = JSONObject()
-        body.set("apps", apps)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `DefaultUserRolePermissionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/defaultuserrolepermissions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.defaultUserRolePermissions`.
-public typealias DefaultUserRolePermissions = Model<DefaultUserRolePermissionsFields>
-
-/// The properties of a `DefaultUserRolePermissions`, inherited ones included.
-public struct DefaultUserRolePermissionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.defaultUserRolePermissions",
-        fields: DefaultUserRolePermissionsFields()
-    )
-
-    public let allowedToCreateApps: Field<Bool>
-    public let allowedToCreateSecurityGroups: Field<Bool>
-    public let allowedToCreateTenants: Field<Bool>
-    public let allowedToReadBitlockerKeysForOwnedDevice: Field<Bool>
-    public let allowedToReadOtherUsers: Field<Bool>
-    public let permissionGrantPoliciesAssigned: Field<[String]>
-
-    private init() {
-        self.allowedToCreateApps = Field("allowedToCreateApps")
-        self.allowedToCreateSecurityGroups = Field("allowedToCreateSecurityGroups")
-        self.allowedToCreateTenants = Field("allowedToCreateTenants")
-        self.allowedToReadBitlockerKeysForOwnedDevice = Field("allowedToReadBitlockerKeysForOwnedDevice")
-        self.allowedToReadOtherUsers = Field("allowedToReadOtherUsers")
-        self.permissionGrantPoliciesAssigned = Field("permissionGrantPoliciesAssigned")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.defenderCloudBlockLevelType`.
-public typealias DefenderCloudBlockLevelType = OpenEnum<DefenderCloudBlockLevelTypeValues>
-
-/// The values of `DefenderCloudBlockLevelType` that the spec declares; others decode and re-encode too.
-public enum DefenderCloudBlockLevelTypeValues: EnumValues {
-    public static let known: [String] = ["notConfigured", "high", "highPlus", "zeroTolerance"]
-}
-
-extension DefenderCloudBlockLevelType {
-    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var highPlus: Self { Self(rawValue: "highPlus") }
-
-    public static var zeroTolerance: Self { Self(rawValue: "zeroTolerance") }
-}
-
-/// Its properties are listed in `DefenderDetectedMalwareActionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/defenderdetectedmalwareactions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.defenderDetectedMalwareActions`.
-public typealias DefenderDetectedMalwareActions = Model<DefenderDetectedMalwareActionsFields>
-
-/// The properties of a `DefenderDetectedMalwareActions`, inherited ones included.
-public struct DefenderDetectedMalwareActionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.defenderDetectedMalwareActions",
-        fields: DefenderDetectedMalwareActionsFields()
-    )
-
-    public let highSeverity: Field<DefenderThreatAction>
-    public let lowSeverity: Field<DefenderThreatAction>
-    public let moderateSeverity: Field<DefenderThreatAction>
-    public let severeSeverity: Field<DefenderThreatAction>
-
-    private init() {
-        self.highSeverity = Field("highSeverity")
-        self.lowSeverity = Field("lowSeverity")
-        self.moderateSeverity = Field("moderateSeverity")
-        self.severeSeverity = Field("severeSeverity")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.defenderMonitorFileActivity`.
-public typealias DefenderMonitorFileActivity = OpenEnum<DefenderMonitorFileActivityValues>
-
-/// The values of `DefenderMonitorFileActivity` that the spec declares; others decode and re-encode too.
-public enum DefenderMonitorFileActivityValues: EnumValues {
-    public static let known: [String] = [
-        "userDefined",
-        "disable",
-        "monitorAllFiles",
-        "monitorIncomingFilesOnly",
-        "monitorOutgoingFilesOnly",
-    ]
-}
-
-extension DefenderMonitorFileActivity {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var disable: Self { Self(rawValue: "disable") }
-
-    public static var monitorAllFiles: Self { Self(rawValue: "monitorAllFiles") }
-
-    public static var monitorIncomingFilesOnly: Self { Self(rawValue: "monitorIncomingFilesOnly") }
-
-    public static var monitorOutgoingFilesOnly: Self { Self(rawValue: "monitorOutgoingFilesOnly") }
-}
-
-/// - Remark: Generated from `microsoft.graph.defenderPromptForSampleSubmission`.
-public typealias DefenderPromptForSampleSubmission = OpenEnum<DefenderPromptForSampleSubmissionValues>
-
-/// The values of `DefenderPromptForSampleSubmission` that the spec declares; others decode and re-encode too.
-public enum DefenderPromptForSampleSubmissionValues: EnumValues {
-    public static let known: [String] = [
-        "userDefined",
-        "alwaysPrompt",
-        "promptBeforeSendingPersonalData",
-        "neverSendData",
-        "sendAllDataWithoutPrompting",
-    ]
-}
-
-extension DefenderPromptForSampleSubmission {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var alwaysPrompt: Self { Self(rawValue: "alwaysPrompt") }
-
-    public static var promptBeforeSendingPersonalData: Self { Self(rawValue: "promptBeforeSendingPersonalData") }
-
-    public static var neverSendData: Self { Self(rawValue: "neverSendData") }
-
-    public static var sendAllDataWithoutPrompting: Self { Self(rawValue: "sendAllDataWithoutPrompting") }
-}
-
-/// - Remark: Generated from `microsoft.graph.defenderScanType`.
-public typealias DefenderScanType = OpenEnum<DefenderScanTypeValues>
-
-/// The values of `DefenderScanType` that the spec declares; others decode and re-encode too.
-public enum DefenderScanTypeValues: EnumValues {
-    public static let known: [String] = ["userDefined", "disabled", "quick", "full"]
-}
-
-extension DefenderScanType {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var quick: Self { Self(rawValue: "quick") }
-
-    public static var full: Self { Self(rawValue: "full") }
-}
-
-/// - Remark: Generated from `microsoft.graph.defenderThreatAction`.
-public typealias DefenderThreatAction = OpenEnum<DefenderThreatActionValues>
-
-/// The values of `DefenderThreatAction` that the spec declares; others decode and re-encode too.
-public enum DefenderThreatActionValues: EnumValues {
-    public static let known: [String] = [
-        "deviceDefault",
-        "clean",
-        "quarantine",
-        "remove",
-        "allow",
-        "userDefined",
-        "block",
-    ]
-}
-
-extension DefenderThreatAction {
-    public static var deviceDefault: Self { Self(rawValue: "deviceDefault") }
-
-    public static var clean: Self { Self(rawValue: "clean") }
-
-    public static var quarantine: Self { Self(rawValue: "quarantine") }
-
-    public static var remove: Self { Self(rawValue: "remove") }
-
-    public static var allow: Self { Self(rawValue: "allow") }
-
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var block: Self { Self(rawValue: "block") }
-}
-
-/// - Remark: Generated from `microsoft.graph.delegateMeetingMessageDeliveryOptions`.
-public typealias DelegateMeetingMessageDeliveryOptions = OpenEnum<DelegateMeetingMessageDeliveryOptionsValues>
-
-/// The values of `DelegateMeetingMessageDeliveryOptions` that the spec declares; others decode and re-encode too.
-public enum DelegateMeetingMessageDeliveryOptionsValues: EnumValues {
-    public static let known: [String] = [
-        "sendToDelegateAndInformationToPrincipal",
-        "sendToDelegateAndPrincipal",
-        "sendToDelegateOnly",
-    ]
-}
-
-extension DelegateMeetingMessageDeliveryOptions {
-    public static var sendToDelegateAndInformationToPrincipal: Self {
-        Self(rawValue: "sendToDelegateAndInformationToPrincipal")
-    }
-
-    public static var sendToDelegateAndPrincipal: Self { Self(rawValue: "sendToDelegateAndPrincipal") }
-
-    public static var sendToDelegateOnly: Self { Self(rawValue: "sendToDelegateOnly") }
-}
-
-/// Its properties are listed in `DelegatedAdminAccessAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminaccessassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminAccessAssignment`.
-public typealias DelegatedAdminAccessAssignment = Model<DelegatedAdminAccessAssignmentFields>
-
-/// The properties of a `DelegatedAdminAccessAssignment`, inherited ones included.
-public struct DelegatedAdminAccessAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminAccessAssignment",
-        base: Entity.self,
-        fields: DelegatedAdminAccessAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let accessContainer: Field<DelegatedAdminAccessContainer>
-    public let accessDetails: Field<DelegatedAdminAccessDetails>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<DelegatedAdminAccessAssignmentStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.accessContainer = Field("accessContainer")
-        self.accessDetails = Field("accessDetails")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `DelegatedAdminAccessAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.delegatedAdminAccessAssignment`.
-public struct DelegatedAdminAccessAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminAccessAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminAccessAssignment",
-        model: DelegatedAdminAccessAssignment.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.delegatedAdminAccessAssignmentStatus`.
-public typealias DelegatedAdminAccessAssignmentStatus = OpenEnum<DelegatedAdminAccessAssignmentStatusValues>
-
-/// The values of `DelegatedAdminAccessAssignmentStatus` that the spec declares; others decode and re-encode too.
-public enum DelegatedAdminAccessAssignmentStatusValues: EnumValues {
-    public static let known: [String] = ["pending", "active", "deleting", "deleted", "error", "unknownFutureValue"]
-}
-
-extension DelegatedAdminAccessAssignmentStatus {
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var deleting: Self { Self(rawValue: "deleting") }
-
-    public static var deleted: Self { Self(rawValue: "deleted") }
-
-    public static var error: Self { Self(rawValue: "error") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DelegatedAdminAccessContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminaccesscontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminAccessContainer`.
-public typealias DelegatedAdminAccessContainer = Model<DelegatedAdminAccessContainerFields>
-
-/// The properties of a `DelegatedAdminAccessContainer`, inherited ones included.
-public struct DelegatedAdminAccessContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminAccessContainer",
-        fields: DelegatedAdminAccessContainerFields()
-    )
-
-    public let accessContainerId: Field<String>
-    public let accessContainerType: Field<DelegatedAdminAccessContainerType>
-
-    private init() {
-        self.accessContainerId = Field("accessContainerId")
-        self.accessContainerType = Field("accessContainerType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.delegatedAdminAccessContainerType`.
-public typealias DelegatedAdminAccessContainerType = OpenEnum<DelegatedAdminAccessContainerTypeValues>
-
-/// The values of `DelegatedAdminAccessContainerType` that the spec declares; others decode and re-encode too.
-public enum DelegatedAdminAccessContainerTypeValues: EnumValues {
-    public static let known: [String] = ["securityGroup", "unknownFutureValue"]
-}
-
-extension DelegatedAdminAccessContainerType {
-    public static var securityGroup: Self { Self(rawValue: "securityGroup") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DelegatedAdminAccessDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminaccessdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminAccessDetails`.
-public typealias DelegatedAdminAccessDetails = Model<DelegatedAdminAccessDetailsFields>
-
-/// The properties of a `DelegatedAdminAccessDetails`, inherited ones included.
-public struct DelegatedAdminAccessDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminAccessDetails",
-        fields: DelegatedAdminAccessDetailsFields()
-    )
-
-    public let unifiedRoles: Field<[UnifiedRole]>
-
-    private init() {
-        self.unifiedRoles = Field("unifiedRoles")
-    }
-}
-
-/// Its properties are listed in `DelegatedAdminCustomerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadmincustomer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminCustomer`.
-public typealias DelegatedAdminCustomer = Model<DelegatedAdminCustomerFields>
-
-/// The properties of a `DelegatedAdminCustomer`, inherited ones included.
-public struct DelegatedAdminCustomerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminCustomer",
-        base: Entity.self,
-        fields: DelegatedAdminCustomerFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("serviceManagementDetails")`).
-    public let serviceManagementDetails: Field<[DelegatedAdminServiceManagementDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.serviceManagementDetails = Field("serviceManagementDetails")
-    }
-}
-
-/// Requests for one `DelegatedAdminCustomer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.delegatedAdminCustomer`.
-public struct DelegatedAdminCustomerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminCustomer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminCustomer",
-        model: DelegatedAdminCustomer.self,
-        children: [
+            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+            .init("appRoleAssignedTo", "microsoft.graph.appRoleAssignment", collection: true),
+            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
+            .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
+            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
             .init(
-                "serviceManagementDetails",
-                "microsoft.graph.delegatedAdminServiceManagementDetail",
+                "delegatedPermissionClassifications",
+                "microsoft.graph.delegatedPermissionClassification",
                 collection: true
             ),
+            .init("endpoints", "microsoft.graph.endpoint", collection: true),
+            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
+            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
+            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
+            .init("owners", "microsoft.graph.directoryObject", collection: true),
+            .init(
+                "remoteDesktopSecurityConfiguration",
+                "microsoft.graph.remoteDesktopSecurityConfiguration",
+                collection: false
+            ),
+            .init("synchronization", "microsoft.graph.synchronization", collection: false),
+            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
+        ],
+        operations: [
+            .init("addKey", .post, response: .model(KeyCredential.self)),
+            .init("addPassword", .post, response: .model(PasswordCredential.self)),
+            .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeKey", .post),
+            .init("removePassword", .post),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init(
+                "getAvailableExtensionProperties",
+                .post,
+                onCollection: true,
+                response: .collection(.model(ExtensionProperty.self))
+            ),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
         ]
     )
 
-    /// `serviceManagementDetails.request()` lists them;
-    /// `serviceManagementDetails("delegatedAdminServiceManagementDetail-id")` addresses one.
-    public var serviceManagementDetails: CollectionRequestBuilder<DelegatedAdminServiceManagementDetailRequestBuilder> {
-        .init(client: client, path: path.appending("serviceManagementDetails"))
-    }
-}
-
-/// Its properties are listed in `DelegatedAdminRelationshipFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminrelationship?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationship`.
-public typealias DelegatedAdminRelationship = Model<DelegatedAdminRelationshipFields>
-
-/// The properties of a `DelegatedAdminRelationship`, inherited ones included.
-public struct DelegatedAdminRelationshipFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminRelationship",
-        base: Entity.self,
-        derived: [ResellerDelegatedAdminRelationship.self],
-        fields: DelegatedAdminRelationshipFields()
-    )
-
-    public let id: Field<String>
-    public let accessDetails: Field<DelegatedAdminAccessDetails>
-    public let activatedDateTime: Field<Date>
-    public let autoExtendDuration: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customer: Field<DelegatedAdminRelationshipCustomerParticipant>
-    public let displayName: Field<String>
-    public let duration: Field<String>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<DelegatedAdminRelationshipStatus>
-
-    /// Present when the request expanded it (`expand("accessAssignments")`).
-    public let accessAssignments: Field<[DelegatedAdminAccessAssignment]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[DelegatedAdminRelationshipOperation]>
-
-    /// Present when the request expanded it (`expand("requests")`).
-    public let requests: Field<[DelegatedAdminRelationshipRequest]>
-
-    private init() {
-        self.id = Field("id")
-        self.accessDetails = Field("accessDetails")
-        self.activatedDateTime = Field("activatedDateTime")
-        self.autoExtendDuration = Field("autoExtendDuration")
-        self.createdDateTime = Field("createdDateTime")
-        self.customer = Field("customer")
-        self.displayName = Field("displayName")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.accessAssignments = Field("accessAssignments")
-        self.operations = Field("operations")
-        self.requests = Field("requests")
-    }
-}
-
-/// Its properties are listed in `DelegatedAdminRelationshipCustomerParticipantFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/delegatedadminrelationshipcustomerparticipant?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipCustomerParticipant`.
-public typealias DelegatedAdminRelationshipCustomerParticipant =
-    Model<DelegatedAdminRelationshipCustomerParticipantFields>
-
-/// The properties of a `DelegatedAdminRelationshipCustomerParticipant`, inherited ones included.
-public struct DelegatedAdminRelationshipCustomerParticipantFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminRelationshipCustomerParticipant",
-        fields: DelegatedAdminRelationshipCustomerParticipantFields()
-    )
-
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-    }
-}
-
-/// Its properties are listed in `DelegatedAdminRelationshipOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminrelationshipoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipOperation`.
-public typealias DelegatedAdminRelationshipOperation = Model<DelegatedAdminRelationshipOperationFields>
-
-/// The properties of a `DelegatedAdminRelationshipOperation`, inherited ones included.
-public struct DelegatedAdminRelationshipOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminRelationshipOperation",
-        base: Entity.self,
-        fields: DelegatedAdminRelationshipOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let data: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let operationType: Field<DelegatedAdminRelationshipOperationType>
-    public let status: Field<LongRunningOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.data = Field("data")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.operationType = Field("operationType")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `DelegatedAdminRelationshipOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipOperation`.
-public struct DelegatedAdminRelationshipOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminRelationshipOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+    /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("appManagementPolicies"))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminRelationshipOperation",
-        model: DelegatedAdminRelationshipOperation.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipOperationType`.
-public typealias DelegatedAdminRelationshipOperationType = OpenEnum<DelegatedAdminRelationshipOperationTypeValues>
-
-/// The values of `DelegatedAdminRelationshipOperationType` that the spec declares; others decode and re-encode too.
-public enum DelegatedAdminRelationshipOperationTypeValues: EnumValues {
-    public static let known: [String] = [
-        "delegatedAdminAccessAssignmentUpdate",
-        "unknownFutureValue",
-        "delegatedAdminRelationshipUpdate",
-    ]
-}
-
-extension DelegatedAdminRelationshipOperationType {
-    public static var delegatedAdminAccessAssignmentUpdate: Self {
-        Self(rawValue: "delegatedAdminAccessAssignmentUpdate")
+    /// `appRoleAssignedTo.request()` lists them; `appRoleAssignedTo("appRoleAssignment-id")` addresses one.
+    public var appRoleAssignedTo: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("appRoleAssignedTo"))
     }
 
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var delegatedAdminRelationshipUpdate: Self { Self(rawValue: "delegatedAdminRelationshipUpdate") }
-}
-
-/// Its properties are listed in `DelegatedAdminRelationshipRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedadminrelationshiprequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipRequest`.
-public typealias DelegatedAdminRelationshipRequest = Model<DelegatedAdminRelationshipRequestFields>
-
-/// The properties of a `DelegatedAdminRelationshipRequest`, inherited ones included.
-public struct DelegatedAdminRelationshipRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminRelationshipRequest",
-        base: Entity.self,
-        fields: DelegatedAdminRelationshipRequestFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<DelegatedAdminRelationshipRequestAction>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<DelegatedAdminRelationshipRequestStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipRequestAction`.
-public typealias DelegatedAdminRelationshipRequestAction = OpenEnum<DelegatedAdminRelationshipRequestActionValues>
-
-/// The values of `DelegatedAdminRelationshipRequestAction` that the spec declares; others decode and re-encode too.
-public enum DelegatedAdminRelationshipRequestActionValues: EnumValues {
-    public static let known: [String] = ["lockForApproval", "approve", "terminate", "unknownFutureValue", "reject"]
-}
-
-extension DelegatedAdminRelationshipRequestAction {
-    public static var lockForApproval: Self { Self(rawValue: "lockForApproval") }
-
-    public static var approve: Self { Self(rawValue: "approve") }
-
-    public static var terminate: Self { Self(rawValue: "terminate") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var reject: Self { Self(rawValue: "reject") }
-}
-
-/// Requests for one `DelegatedAdminRelationship`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationship`.
-public struct DelegatedAdminRelationshipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminRelationship
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+    /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
+    public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("appRoleAssignments"))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminRelationship",
-        model: DelegatedAdminRelationship.self,
-        children: [
-            .init("accessAssignments", "microsoft.graph.delegatedAdminAccessAssignment", collection: true),
-            .init("operations", "microsoft.graph.delegatedAdminRelationshipOperation", collection: true),
-            .init("requests", "microsoft.graph.delegatedAdminRelationshipRequest", collection: true),
-        ]
-    )
+    /// `claimsMappingPolicies.request()` lists them; `claimsMappingPolicies("claimsMappingPolicy-id")` addresses one.
+    public var claimsMappingPolicies: CollectionRequestBuilder<ClaimsMappingPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("claimsMappingPolicies"))
+    }
 
-    /// `accessAssignments.request()` lists them; `accessAssignments("delegatedAdminAccessAssignment-id")` addresses
+    /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
+    public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("createdObjects"))
+    }
+
+    /// `delegatedPermissionClassifications.request()` lists them;
+    /// `delegatedPermissionClassifications("delegatedPermissionClassification-id")` addresses one.
+    public var delegatedPermissionClassifications:
+        CollectionRequestBuilder<DelegatedPermissionClassificationRequestBuilder>
+    {
+        .init(client: client, path: path.appending("delegatedPermissionClassifications"))
+    }
+
+    /// `endpoints.request()` lists them; `endpoints("endpoint-id")` addresses one.
+    public var endpoints: CollectionRequestBuilder<EndpointRequestBuilder> {
+        .init(client: client, path: path.appending("endpoints"))
+    }
+
+    /// `federatedIdentityCredentials.request()` lists them;
+    /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
+    public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
+        .init(client: client, path: path.appending("federatedIdentityCredentials"))
+    }
+
+    /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
+    /// addresses one.
+    public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
+    }
+
+    /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("memberOf"))
+    }
+
+    /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
     /// one.
-    public var accessAssignments: CollectionRequestBuilder<DelegatedAdminAccessAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("accessAssignments"))
+    public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
+        .init(client: client, path: path.appending("oauth2PermissionGrants"))
     }
 
-    /// `operations.request()` lists them; `operations("delegatedAdminRelationshipOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<DelegatedAdminRelationshipOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
+    /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
+    public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("ownedObjects"))
     }
 
-    /// `requests.request()` lists them; `requests("delegatedAdminRelationshipRequest-id")` addresses one.
-    public var requests: CollectionRequestBuilder<DelegatedAdminRelationshipRequestRequestBuilder> {
-        .init(client: client, path: path.appending("requests"))
-    }
-}
-
-/// Requests for one `DelegatedAdminRelationshipRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipRequest`.
-public struct DelegatedAdminRelationshipRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminRelationshipRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+    /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("owners"))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminRelationshipRequest",
-        model: DelegatedAdminRelationshipRequest.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipRequestStatus`.
-public typealias DelegatedAdminRelationshipRequestStatus = OpenEnum<DelegatedAdminRelationshipRequestStatusValues>
-
-/// The values of `DelegatedAdminRelationshipRequestStatus` that the spec declares; others decode and re-encode too.
-public enum DelegatedAdminRelationshipRequestStatusValues: EnumValues {
-    public static let known: [String] = ["created", "pending", "succeeded", "failed", "unknownFutureValue"]
-}
-
-extension DelegatedAdminRelationshipRequestStatus {
-    public static var created: Self { Self(rawValue: "created") }
-
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipStatus`.
-public typealias DelegatedAdminRelationshipStatus = OpenEnum<DelegatedAdminRelationshipStatusValues>
-
-/// The values of `DelegatedAdminRelationshipStatus` that the spec declares; others decode and re-encode too.
-public enum DelegatedAdminRelationshipStatusValues: EnumValues {
-    public static let known: [String] = [
-        "activating",
-        "active",
-        "approvalPending",
-        "approved",
-        "created",
-        "expired",
-        "expiring",
-        "terminated",
-        "terminating",
-        "terminationRequested",
-        "unknownFutureValue",
-    ]
-}
-
-extension DelegatedAdminRelationshipStatus {
-    public static var activating: Self { Self(rawValue: "activating") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var approvalPending: Self { Self(rawValue: "approvalPending") }
-
-    public static var approved: Self { Self(rawValue: "approved") }
-
-    public static var created: Self { Self(rawValue: "created") }
-
-    public static var expired: Self { Self(rawValue: "expired") }
-
-    public static var expiring: Self { Self(rawValue: "expiring") }
-
-    public static var terminated: Self { Self(rawValue: "terminated") }
-
-    public static var terminating: Self { Self(rawValue: "terminating") }
-
-    public static var terminationRequested: Self { Self(rawValue: "terminationRequested") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DelegatedAdminServiceManagementDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/delegatedadminservicemanagementdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminServiceManagementDetail`.
-public typealias DelegatedAdminServiceManagementDetail = Model<DelegatedAdminServiceManagementDetailFields>
-
-/// The properties of a `DelegatedAdminServiceManagementDetail`, inherited ones included.
-public struct DelegatedAdminServiceManagementDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminServiceManagementDetail",
-        base: Entity.self,
-        fields: DelegatedAdminServiceManagementDetailFields()
-    )
-
-    public let id: Field<String>
-    public let serviceManagementUrl: Field<String>
-    public let serviceName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.serviceManagementUrl = Field("serviceManagementUrl")
-        self.serviceName = Field("serviceName")
-    }
-}
-
-/// Requests for one `DelegatedAdminServiceManagementDetail`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.delegatedAdminServiceManagementDetail`.
-public struct DelegatedAdminServiceManagementDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminServiceManagementDetail
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+    public var remoteDesktopSecurityConfiguration: RemoteDesktopSecurityConfigurationRequestBuilder {
+        .init(client: client, path: path.appending("remoteDesktopSecurityConfiguration"))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminServiceManagementDetail",
-        model: DelegatedAdminServiceManagementDetail.self
-    )
-}
-
-/// Its properties are listed in `DelegatedAdminServiceProviderConstraintsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/delegatedadminserviceproviderconstraints?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedAdminServiceProviderConstraints`.
-public typealias DelegatedAdminServiceProviderConstraints = Model<DelegatedAdminServiceProviderConstraintsFields>
-
-/// The properties of a `DelegatedAdminServiceProviderConstraints`, inherited ones included.
-public struct DelegatedAdminServiceProviderConstraintsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminServiceProviderConstraints",
-        base: ServiceProviderConstraints.self,
-        fields: DelegatedAdminServiceProviderConstraintsFields()
-    )
-
-    public let id: Field<String>
-    public let allowedRoleTemplateIds: Field<[String]>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedRoleTemplateIds = Field("allowedRoleTemplateIds")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Requests for one `DelegatedAdminServiceProviderConstraints`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.delegatedAdminServiceProviderConstraints`.
-public struct DelegatedAdminServiceProviderConstraintsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminServiceProviderConstraints
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+    public var synchronization: SynchronizationRequestBuilder {
+        .init(client: client, path: path.appending("synchronization"))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminServiceProviderConstraints",
-        model: DelegatedAdminServiceProviderConstraints.self
-    )
-}
-
-/// Its properties are listed in `DelegatedPermissionClassificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/delegatedpermissionclassification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.delegatedPermissionClassification`.
-public typealias DelegatedPermissionClassification = Model<DelegatedPermissionClassificationFields>
-
-/// The properties of a `DelegatedPermissionClassification`, inherited ones included.
-public struct DelegatedPermissionClassificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedPermissionClassification",
-        base: Entity.self,
-        fields: DelegatedPermissionClassificationFields()
-    )
-
-    public let id: Field<String>
-    public let classification: Field<PermissionClassificationType>
-    public let permissionId: Field<String>
-    public let permissionName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.classification = Field("classification")
-        self.permissionId = Field("permissionId")
-        self.permissionName = Field("permissionName")
-    }
-}
-
-/// Requests for one `DelegatedPermissionClassification`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.delegatedPermissionClassification`.
-public struct DelegatedPermissionClassificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedPermissionClassification
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+    /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
+        .init(client: client, path: path.appending("tokenIssuancePolicies"))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedPermissionClassification",
-        model: DelegatedPermissionClassification.self
-    )
-}
-
-/// Its properties are listed in `DeleteActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deleteaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deleteAction`.
-public typealias DeleteAction = Model<DeleteActionFields>
-
-/// The properties of a `DeleteAction`, inherited ones included.
-public struct DeleteActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deleteAction", fields: DeleteActionFields())
-    public let name: Field<String>
-    public let objectType: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.objectType = Field("objectType")
-    }
-}
-
-/// Its properties are listed in `DeleteUserFromSharedAppleDeviceActionResultFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/deleteuserfromsharedappledeviceactionresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deleteUserFromSharedAppleDeviceActionResult`.
-public typealias DeleteUserFromSharedAppleDeviceActionResult = Model<DeleteUserFromSharedAppleDeviceActionResultFields>
-
-/// The properties of a `DeleteUserFromSharedAppleDeviceActionResult`, inherited ones included.
-public struct DeleteUserFromSharedAppleDeviceActionResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deleteUserFromSharedAppleDeviceActionResult",
-        base: DeviceActionResult.self,
-        fields: DeleteUserFromSharedAppleDeviceActionResultFields()
-    )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `DeletedFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deleted?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deleted`.
-public typealias Deleted = Model<DeletedFields>
-
-/// The properties of a `Deleted`, inherited ones included.
-public struct DeletedFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deleted", fields: DeletedFields())
-    public let state: Field<String>
-
-    private init() {
-        self.state = Field("state")
-    }
-}
-
-/// Its properties are listed in `DeletedChatFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deletedchat?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deletedChat`.
-public typealias DeletedChat = Model<DeletedChatFields>
-
-/// The properties of a `DeletedChat`, inherited ones included.
-public struct DeletedChatFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deletedChat",
-        base: Entity.self,
-        fields: DeletedChatFields()
-    )
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `DeletedChat`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deletedChat`.
-public struct DeletedChatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeletedChat
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+    /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
+        .init(client: client, path: path.appending("tokenLifetimePolicies"))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deletedChat",
-        model: DeletedChat.self,
-        operations: [.init("undoDelete", .post)]
-    )
+    /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("transitiveMemberOf"))
+    }
 
-    /// - Remark: Generated from `microsoft.graph.deletedChat/undoDelete` (POST).
-    public func undoDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("undoDelete"))
+    /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
+    public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("sponsors"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/addKey` (POST).
+    public func addKey(
+        keyCredential: KeyCredential,
+        passwordCredential: PasswordCredential,
+        proof: String
+    ) -> OperationRequest<KeyCredential> {
+        var request = APIRequest(method: .post, path: path.appending("addKey"))
+        var body = JSONObject()
+        body.set("keyCredential", keyCredential)
+        body.set("passwordCredential", passwordCredential)
+        body.set("proof", proof)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(KeyCredential.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/addPassword` (POST).
+    public func addPassword(passwordCredential: PasswordCredential) -> OperationRequest<PasswordCredential> {
+        var request = APIRequest(method: .post, path: path.appending("addPassword"))
+        var body = JSONObject()
+        body.set("passwordCredential", passwordCredential)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(PasswordCredential.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/addTokenSigningCertificate` (POST).
+    public func addTokenSigningCertificate(
+        displayName: String,
+        endDateTime: Date
+    ) -> OperationRequest<SelfSignedCertificate> {
+        var request = APIRequest(method: .post, path: path.appending("addTokenSigningCertificate"))
+        var body = JSONObject()
+        body.set("displayName", displayName)
+        body.set("endDateTime", endDateTime)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(SelfSignedCertificate.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/checkMemberGroups` (POST).
+    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
+        var body = JSONObject()
+        body.set("groupIds", groupIds)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/checkMemberObjects` (POST).
+    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/getMemberGroups` (POST).
+    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/getMemberObjects` (POST).
+    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/removeKey` (POST).
+    public func removeKey(keyId: String, proof: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("removeKey"))
+        var body = JSONObject()
+        body.set("keyId", keyId)
+        body.set("proof", proof)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
-}
 
-/// Its properties are listed in `DeletedItemContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deleteditemcontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deletedItemContainer`.
-public typealias DeletedItemContainer = Model<DeletedItemContainerFields>
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/removePassword` (POST).
+    public func removePassword(keyId: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("removePassword"))
+        var body = JSONObject()
+        body.set("keyId", keyId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
 
-/// The properties of a `DeletedItemContainer`, inherited ones included.
-public struct DeletedItemContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deletedItemContainer",
-        base: Entity.self,
-        fields: DeletedItemContainerFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("workflows")`).
-    public let workflows: Field<[IdentityGovernanceWorkflow]>
-
-    private init() {
-        self.id = Field("id")
-        self.workflows = Field("workflows")
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/restore` (POST).
+    public func restore() -> OperationRequest<DirectoryObject> {
+        let request = APIRequest(method: .post, path: path.appending("restore"))
+        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
 }
 
-/// Requests for one `DeletedItemContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deletedItemContainer`.
-public struct DeletedItemContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeletedItemContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+extension CollectionRequestBuilder where Item == AgentIdentityRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/getAvailableExtensionProperties` (POST).
+    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
+        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
+        var body = JSONObject()
+        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deletedItemContainer",
-        model: DeletedItemContainer.self,
-        children: [
-            .init(
-                "workflows",
-                "microsoft.graph.identityGovernance.workflow",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-        ]
-    )
-
-    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `workflows.request()` lists them; `workflows("workflow-id")` addresses one.
-    public var workflows: CollectionRequestBuilder<IdentityGovernanceWorkflowRequestBuilder> {
-        .init(client: client, path: path.appending("workflows", refusing: [.post], itemsRefusing: [.patch, .put]))
-    }
-}
-
-/// Its properties are listed in `DeletedTeamFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deletedteam?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deletedTeam`.
-public typealias DeletedTeam = Model<DeletedTeamFields>
-
-/// The properties of a `DeletedTeam`, inherited ones included.
-public struct DeletedTeamFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deletedTeam",
-        base: Entity.self,
-        fields: DeletedTeamFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("channels")`).
-    public let channels: Field<[Channel]>
-
-    private init() {
-        self.id = Field("id")
-        self.channels = Field("channels")
-    }
-}
-
-/// Requests for one `DeletedTeam`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deletedTeam`.
-public struct DeletedTeamRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeletedTeam
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/getByIds` (POST).
+    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
+        var request = APIRequest(method: .post, path: path.appending("getByIds"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        body.set("types", types)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
     }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deletedTeam",
-        model: DeletedTeam.self,
-        children: [.init("channels", "microsoft.graph.channel", collection: true)],
-        operations: [.init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self)))]
-    )
-
-    /// `channels.request()` lists them; `channels("channel-id")` addresses one.
-    public var channels: CollectionRequestBuilder<ChannelRequestBuilder> {
-        .init(client: client, path: path.appending("channels"))
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/validateProperties` (POST).
+    public func validateProperties(
+        entityType: String,
+        displayName: String,
+        mailNickname: String,
+        onBehalfOfUserId: String
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
+        var body = JSONObject()
+        body.set("entityType", entityType)
+        body.set("displayName", displayName)
+        body.set("mailNickname", mailNickname)
+        body.set("onBehalfOfUserId", onBehalfOfUserId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
-}
 
-extension CollectionRequestBuilder where Item == DeletedTeamRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.deletedTeam/getAllMessages` (GET).
-    public func getAllMessages() -> CollectionRequest<ChatMessage> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/delta` (GET).
+    public func delta() -> CollectionRequest<ServicePrincipal> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `DeltaParticipantsFields`; read and write them as `value.name`.
+/// Its properties are listed in `AgentUserFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deltaparticipants?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deltaParticipants`.
-public typealias DeltaParticipants = Model<DeltaParticipantsFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agentuser?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agentUser`.
+public typealias AgentUser = Model<AgentUserFields>
 
-/// The properties of a `DeltaParticipants`, inherited ones included.
-public struct DeltaParticipantsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deltaParticipants",
-        base: Entity.self,
-        fields: DeltaParticipantsFields()
-    )
-
-    public let id: Field<String>
-    public let sequenceNumber: Field<Int64>
-
-    /// Present when the request expanded it (`expand("participants")`).
-    public let participants: Field<[Participant]>
-
-    private init() {
-        self.id = Field("id")
-        self.sequenceNumber = Field("sequenceNumber")
-        self.participants = Field("participants")
-    }
-}
-
-/// Requests for one `DeltaParticipants`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deltaParticipants`.
-public struct DeltaParticipantsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeltaParticipants
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deltaParticipants",
-        model: DeltaParticipants.self,
-        children: [.init("participants", "microsoft.graph.participant", collection: true)]
-    )
-
-    /// `participants.request()` lists them; `participants("participant-id")` addresses one.
-    public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
-        .init(client: client, path: path.appending("participants"))
-    }
-}
-
-/// Its properties are listed in `DeskFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/desk?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.desk`.
-public typealias Desk = Model<DeskFields>
-
-/// The properties of a `Desk`, inherited ones included.
-public struct DeskFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.desk", base: Place.self, fields: DeskFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let displayDeviceName: Field<String>
-    public let heightAdjustableState: Field<PlaceFeatureEnablement>
-    public let mailboxDetails: Field<MailboxDetails>
-    public let mode: Field<PlaceMode>
-    public let servicePlans: Field<[PlaceServicePlanInfo]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.displayDeviceName = Field("displayDeviceName")
-        self.heightAdjustableState = Field("heightAdjustableState")
-        self.mailboxDetails = Field("mailboxDetails")
-        self.mode = Field("mode")
-        self.servicePlans = Field("servicePlans")
-    }
-}
-
-/// Requests for one `Desk`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.desk`.
-public struct DeskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Desk
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.desk",
-        model: Desk.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
-
-    /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
-    public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
-        .init(client: client, path: path.appending("checkIns"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.desk/descendants` (GET).
-    public func descendants() -> CollectionRequest<Place> {
-        let request = APIRequest(method: .get, path: path.appending(function: "descendants", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.destinationType`.
-public typealias DestinationType = OpenEnum<DestinationTypeValues>
-
-/// The values of `DestinationType` that the spec declares; others decode and re-encode too.
-public enum DestinationTypeValues: EnumValues {
-    public static let known: [String] = ["new", "inPlace", "unknownFutureValue"]
-}
-
-extension DestinationType {
-    public static var new: Self { Self(rawValue: "new") }
-
-    public static var inPlace: Self { Self(rawValue: "inPlace") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DetailsInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/detailsinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.detailsInfo`.
-public typealias DetailsInfo = Model<DetailsInfoFields>
-
-/// The properties of a `DetailsInfo`, inherited ones included.
-public struct DetailsInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.detailsInfo", fields: DetailsInfoFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `DetectedAppFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/detectedapp?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.detectedApp`.
-public typealias DetectedApp = Model<DetectedAppFields>
-
-/// The properties of a `DetectedApp`, inherited ones included.
-public struct DetectedAppFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.detectedApp",
-        base: Entity.self,
-        fields: DetectedAppFields()
-    )
-    public let id: Field<String>
-    public let deviceCount: Field<Int32>
-    public let displayName: Field<String>
-    public let platform: Field<DetectedAppPlatformType>
-    public let publisher: Field<String>
-    public let sizeInByte: Field<Int64>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("managedDevices")`).
-    public let managedDevices: Field<[ManagedDevice]>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceCount = Field("deviceCount")
-        self.displayName = Field("displayName")
-        self.platform = Field("platform")
-        self.publisher = Field("publisher")
-        self.sizeInByte = Field("sizeInByte")
-        self.version = Field("version")
-        self.managedDevices = Field("managedDevices")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.detectedAppPlatformType`.
-public typealias DetectedAppPlatformType = OpenEnum<DetectedAppPlatformTypeValues>
-
-/// The values of `DetectedAppPlatformType` that the spec declares; others decode and re-encode too.
-public enum DetectedAppPlatformTypeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "windows",
-        "windowsMobile",
-        "windowsHolographic",
-        "ios",
-        "macOS",
-        "chromeOS",
-        "androidOSP",
-        "androidDeviceAdministrator",
-        "androidWorkProfile",
-        "androidDedicatedAndFullyManaged",
-        "unknownFutureValue",
-    ]
-}
-
-extension DetectedAppPlatformType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var windows: Self { Self(rawValue: "windows") }
-
-    public static var windowsMobile: Self { Self(rawValue: "windowsMobile") }
-
-    public static var windowsHolographic: Self { Self(rawValue: "windowsHolographic") }
-
-    public static var ios: Self { Self(rawValue: "ios") }
-
-    public static var macOS: Self { Self(rawValue: "macOS") }
-
-    public static var chromeOS: Self { Self(rawValue: "chromeOS") }
-
-    public static var androidOSP: Self { Self(rawValue: "androidOSP") }
-
-    public static var androidDeviceAdministrator: Self { Self(rawValue: "androidDeviceAdministrator") }
-
-    public static var androidWorkProfile: Self { Self(rawValue: "androidWorkProfile") }
-
-    public static var androidDedicatedAndFullyManaged: Self { Self(rawValue: "androidDedicatedAndFullyManaged") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `DetectedApp`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.detectedApp`.
-public struct DetectedAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DetectedApp
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.detectedApp",
-        model: DetectedApp.self,
-        children: [.init("managedDevices", "microsoft.graph.managedDevice", collection: true)]
-    )
-
-    /// `managedDevices.request()` lists them; `managedDevices("managedDevice-id")` addresses one.
-    public var managedDevices: CollectionRequestBuilder<ManagedDeviceRequestBuilder> {
-        .init(client: client, path: path.appending("managedDevices"))
-    }
-}
-
-/// Its properties are listed in `DeviceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/device?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.device`.
-public typealias Device = Model<DeviceFields>
-
-/// The properties of a `Device`, inherited ones included.
-public struct DeviceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.device", base: DirectoryObject.self, fields: DeviceFields())
+/// The properties of a `AgentUser`, inherited ones included.
+public struct AgentUserFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.agentUser", base: User.self, fields: AgentUserFields())
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
+    public let aboutMe: Field<String>
     public let accountEnabled: Field<Bool>
-    public let alternativeSecurityIds: Field<[AlternativeSecurityId]>
-    public let approximateLastSignInDateTime: Field<Date>
-    public let complianceExpirationDateTime: Field<Date>
-    public let deviceCategory: Field<String>
-    public let deviceId: Field<String>
-    public let deviceMetadata: Field<String>
-    public let deviceOwnership: Field<String>
-    public let deviceVersion: Field<Int32>
+    public let ageGroup: Field<String>
+    public let assignedLicenses: Field<[AssignedLicense]>
+    public let assignedPlans: Field<[AssignedPlan]>
+    public let authorizationInfo: Field<AuthorizationInfo>
+    public let birthday: Field<Date>
+    public let businessPhones: Field<[String]>
+    public let city: Field<String>
+    public let companyName: Field<String>
+    public let consentProvidedForMinor: Field<String>
+    public let country: Field<String>
+    public let createdDateTime: Field<Date>
+    public let creationType: Field<String>
+    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
+    public let department: Field<String>
+    public let deviceEnrollmentLimit: Field<Int32>
     public let displayName: Field<String>
-    public let enrollmentProfileName: Field<String>
-    public let enrollmentType: Field<String>
-    public let isCompliant: Field<Bool>
-    public let isManaged: Field<Bool>
+    public let employeeHireDate: Field<Date>
+    public let employeeId: Field<String>
+    public let employeeLeaveDateTime: Field<Date>
+    public let employeeOrgData: Field<EmployeeOrgData>
+    public let employeeType: Field<String>
+    public let externalUserState: Field<String>
+    public let externalUserStateChangeDateTime: Field<Date>
+    public let faxNumber: Field<String>
+    public let givenName: Field<String>
+    public let hireDate: Field<Date>
+    public let identities: Field<[ObjectIdentity]>
+    public let identityParentId: Field<String>
+    public let imAddresses: Field<[String]>
+    public let interests: Field<[String]>
     public let isManagementRestricted: Field<Bool>
-    public let isRooted: Field<Bool>
-    public let managementType: Field<String>
-    public let manufacturer: Field<String>
-    public let mdmAppId: Field<String>
-    public let model: Field<String>
+    public let isResourceAccount: Field<Bool>
+    public let jobTitle: Field<String>
+    public let lastPasswordChangeDateTime: Field<Date>
+    public let legalAgeGroupClassification: Field<String>
+    public let licenseAssignmentStates: Field<[LicenseAssignmentState]>
+    public let mail: Field<String>
+    public let mailboxSettings: Field<MailboxSettings>
+    public let mailNickname: Field<String>
+    public let mobilePhone: Field<String>
+    public let mySite: Field<String>
+    public let officeLocation: Field<String>
+    public let onPremisesDistinguishedName: Field<String>
+    public let onPremisesDomainName: Field<String>
+    public let onPremisesExtensionAttributes: Field<OnPremisesExtensionAttributes>
+    public let onPremisesImmutableId: Field<String>
     public let onPremisesLastSyncDateTime: Field<Date>
+    public let onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>
+    public let onPremisesSamAccountName: Field<String>
     public let onPremisesSecurityIdentifier: Field<String>
     public let onPremisesSyncEnabled: Field<Bool>
-    public let operatingSystem: Field<String>
-    public let operatingSystemVersion: Field<String>
-    public let physicalIds: Field<[String]>
-    public let profileType: Field<String>
-    public let registrationDateTime: Field<Date>
-    public let systemLabels: Field<[String]>
-    public let trustType: Field<String>
+    public let onPremisesUserPrincipalName: Field<String>
+    public let otherMails: Field<[String]>
+    public let passwordPolicies: Field<String>
+    public let passwordProfile: Field<PasswordProfile>
+    public let pastProjects: Field<[String]>
+    public let postalCode: Field<String>
+    public let preferredDataLocation: Field<String>
+    public let preferredLanguage: Field<String>
+    public let preferredName: Field<String>
+    public let print: Field<UserPrint>
+    public let provisionedPlans: Field<[ProvisionedPlan]>
+    public let proxyAddresses: Field<[String]>
+    public let responsibilities: Field<[String]>
+    public let schools: Field<[String]>
+    public let securityIdentifier: Field<String>
+    public let serviceProvisioningErrors: Field<[ServiceProvisioningError]>
+    public let showInAddressList: Field<Bool>
+    public let signInActivity: Field<SignInActivity>
+    public let signInSessionsValidFromDateTime: Field<Date>
+    public let skills: Field<[String]>
+    public let state: Field<String>
+    public let streetAddress: Field<String>
+    public let surname: Field<String>
+    public let usageLocation: Field<String>
+    public let userPrincipalName: Field<String>
+    public let userType: Field<String>
+
+    /// Present when the request expanded it (`expand("activities")`).
+    public let activities: Field<[UserActivity]>
+
+    /// Present when the request expanded it (`expand("adhocCalls")`).
+    public let adhocCalls: Field<[AdhocCall]>
+
+    /// Present when the request expanded it (`expand("agreementAcceptances")`).
+    public let agreementAcceptances: Field<[AgreementAcceptance]>
+
+    /// Present when the request expanded it (`expand("appRoleAssignments")`).
+    public let appRoleAssignments: Field<[AppRoleAssignment]>
+
+    /// Present when the request expanded it (`expand("authentication")`).
+    public let authentication: Field<Authentication>
+
+    /// Present when the request expanded it (`expand("calendar")`).
+    public let calendar: Field<OutlookCalendar>
+
+    /// Present when the request expanded it (`expand("calendarGroups")`).
+    public let calendarGroups: Field<[CalendarGroup]>
+
+    /// Present when the request expanded it (`expand("calendars")`).
+    public let calendars: Field<[OutlookCalendar]>
+
+    /// Present when the request expanded it (`expand("calendarView")`).
+    public let calendarView: Field<[Event]>
+
+    /// Present when the request expanded it (`expand("chats")`).
+    public let chats: Field<[Chat]>
+
+    /// Present when the request expanded it (`expand("cloudClipboard")`).
+    public let cloudClipboard: Field<CloudClipboardRoot>
+
+    /// Present when the request expanded it (`expand("cloudPCs")`).
+    public let cloudPCs: Field<[CloudPC]>
+
+    /// Present when the request expanded it (`expand("contactFolders")`).
+    public let contactFolders: Field<[ContactFolder]>
+
+    /// Present when the request expanded it (`expand("contacts")`).
+    public let contacts: Field<[Contact]>
+
+    /// Present when the request expanded it (`expand("createdObjects")`).
+    public let createdObjects: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("dataSecurityAndGovernance")`).
+    public let dataSecurityAndGovernance: Field<UserDataSecurityAndGovernance>
+
+    /// Present when the request expanded it (`expand("deviceManagementTroubleshootingEvents")`).
+    public let deviceManagementTroubleshootingEvents: Field<[DeviceManagementTroubleshootingEvent]>
+
+    /// Present when the request expanded it (`expand("directReports")`).
+    public let directReports: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("drive")`).
+    public let drive: Field<Drive>
+
+    /// Present when the request expanded it (`expand("drives")`).
+    public let drives: Field<[Drive]>
+
+    /// Present when the request expanded it (`expand("employeeExperience")`).
+    public let employeeExperience: Field<EmployeeExperienceUser>
+
+    /// Present when the request expanded it (`expand("events")`).
+    public let events: Field<[Event]>
 
     /// Present when the request expanded it (`expand("extensions")`).
     public let extensions: Field<[Extension]>
 
+    /// Present when the request expanded it (`expand("followedSites")`).
+    public let followedSites: Field<[Site]>
+
+    /// Present when the request expanded it (`expand("inferenceClassification")`).
+    public let inferenceClassification: Field<InferenceClassification>
+
+    /// Present when the request expanded it (`expand("insights")`).
+    public let insights: Field<ItemInsights>
+
+    /// Present when the request expanded it (`expand("joinedTeams")`).
+    public let joinedTeams: Field<[Team]>
+
+    /// Present when the request expanded it (`expand("licenseDetails")`).
+    public let licenseDetails: Field<[LicenseDetails]>
+
+    /// Present when the request expanded it (`expand("mailFolders")`).
+    public let mailFolders: Field<[MailFolder]>
+
+    /// Present when the request expanded it (`expand("managedAppRegistrations")`).
+    public let managedAppRegistrations: Field<[ManagedAppRegistration]>
+
+    /// Present when the request expanded it (`expand("managedDevices")`).
+    public let managedDevices: Field<[ManagedDevice]>
+
+    /// Present when the request expanded it (`expand("manager")`).
+    public let manager: Field<DirectoryObject>
+
     /// Present when the request expanded it (`expand("memberOf")`).
     public let memberOf: Field<[DirectoryObject]>
 
-    /// Present when the request expanded it (`expand("registeredOwners")`).
-    public let registeredOwners: Field<[DirectoryObject]>
+    /// Present when the request expanded it (`expand("messages")`).
+    public let messages: Field<[Message]>
 
-    /// Present when the request expanded it (`expand("registeredUsers")`).
-    public let registeredUsers: Field<[DirectoryObject]>
+    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
+    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
+
+    /// Present when the request expanded it (`expand("onenote")`).
+    public let onenote: Field<Onenote>
+
+    /// Present when the request expanded it (`expand("onlineMeetings")`).
+    public let onlineMeetings: Field<[OnlineMeeting]>
+
+    /// Present when the request expanded it (`expand("onPremisesSyncBehavior")`).
+    public let onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>
+
+    /// Present when the request expanded it (`expand("outlook")`).
+    public let outlook: Field<OutlookUser>
+
+    /// Present when the request expanded it (`expand("ownedDevices")`).
+    public let ownedDevices: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("ownedObjects")`).
+    public let ownedObjects: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("people")`).
+    public let people: Field<[Person]>
+
+    /// Present when the request expanded it (`expand("permissionGrants")`).
+    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
+
+    /// Present when the request expanded it (`expand("photo")`).
+    public let photo: Field<ProfilePhoto>
+
+    /// Present when the request expanded it (`expand("photos")`).
+    public let photos: Field<[ProfilePhoto]>
+
+    /// Present when the request expanded it (`expand("planner")`).
+    public let planner: Field<PlannerUser>
+
+    /// Present when the request expanded it (`expand("presence")`).
+    public let presence: Field<Presence>
+
+    /// Present when the request expanded it (`expand("registeredDevices")`).
+    public let registeredDevices: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("scopedRoleMemberOf")`).
+    public let scopedRoleMemberOf: Field<[ScopedRoleMembership]>
+
+    /// Present when the request expanded it (`expand("settings")`).
+    public let settings: Field<UserSettings>
+
+    /// Present when the request expanded it (`expand("solutions")`).
+    public let solutions: Field<UserSolutionRoot>
+
+    /// Present when the request expanded it (`expand("sponsorOf")`).
+    public let sponsorOf: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("sponsors")`).
+    public let sponsors: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("teamwork")`).
+    public let teamwork: Field<UserTeamwork>
+
+    /// Present when the request expanded it (`expand("todo")`).
+    public let todo: Field<Todo>
 
     /// Present when the request expanded it (`expand("transitiveMemberOf")`).
     public let transitiveMemberOf: Field<[DirectoryObject]>
@@ -4845,161 +837,149 @@ public struct DeviceFields: FieldSet {
     private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
+        self.aboutMe = Field("aboutMe")
         self.accountEnabled = Field("accountEnabled")
-        self.alternativeSecurityIds = Field("alternativeSecurityIds")
-        self.approximateLastSignInDateTime = Field("approximateLastSignInDateTime")
-        self.complianceExpirationDateTime = Field("complianceExpirationDateTime")
-        self.deviceCategory = Field("deviceCategory")
-        self.deviceId = Field("deviceId")
-        self.deviceMetadata = Field("deviceMetadata")
-        self.deviceOwnership = Field("deviceOwnership")
-        self.deviceVersion = Field("deviceVersion")
+        self.ageGroup = Field("ageGroup")
+        self.assignedLicenses = Field("assignedLicenses")
+        self.assignedPlans = Field("assignedPlans")
+        self.authorizationInfo = Field("authorizationInfo")
+        self.birthday = Field("birthday")
+        self.businessPhones = Field("businessPhones")
+        self.city = Field("city")
+        self.companyName = Field("companyName")
+        self.consentProvidedForMinor = Field("consentProvidedForMinor")
+        self.country = Field("country")
+        self.createdDateTime = Field("createdDateTime")
+        self.creationType = Field("creationType")
+        self.customSecurityAttributes = Field("customSecurityAttributes")
+        self.department = Field("department")
+        self.deviceEnrollmentLimit = Field("deviceEnrollmentLimit")
         self.displayName = Field("displayName")
-        self.enrollmentProfileName = Field("enrollmentProfileName")
-        self.enrollmentType = Field("enrollmentType")
-        self.isCompliant = Field("isCompliant")
-        self.isManaged = Field("isManaged")
+        self.employeeHireDate = Field("employeeHireDate")
+        self.employeeId = Field("employeeId")
+        self.employeeLeaveDateTime = Field("employeeLeaveDateTime")
+        self.employeeOrgData = Field("employeeOrgData")
+        self.employeeType = Field("employeeType")
+        self.externalUserState = Field("externalUserState")
+        self.externalUserStateChangeDateTime = Field("externalUserStateChangeDateTime")
+        self.faxNumber = Field("faxNumber")
+        self.givenName = Field("givenName")
+        self.hireDate = Field("hireDate")
+        self.identities = Field("identities")
+        self.identityParentId = Field("identityParentId")
+        self.imAddresses = Field("imAddresses")
+        self.interests = Field("interests")
         self.isManagementRestricted = Field("isManagementRestricted")
-        self.isRooted = Field("isRooted")
-        self.managementType = Field("managementType")
-        self.manufacturer = Field("manufacturer")
-        self.mdmAppId = Field("mdmAppId")
-        self.model = Field("model")
+        self.isResourceAccount = Field("isResourceAccount")
+        self.jobTitle = Field("jobTitle")
+        self.lastPasswordChangeDateTime = Field("lastPasswordChangeDateTime")
+        self.legalAgeGroupClassification = Field("legalAgeGroupClassification")
+        self.licenseAssignmentStates = Field("licenseAssignmentStates")
+        self.mail = Field("mail")
+        self.mailboxSettings = Field("mailboxSettings")
+        self.mailNickname = Field("mailNickname")
+        self.mobilePhone = Field("mobilePhone")
+        self.mySite = Field("mySite")
+        self.officeLocation = Field("officeLocation")
+        self.onPremisesDistinguishedName = Field("onPremisesDistinguishedName")
+        self.onPremisesDomainName = Field("onPremisesDomainName")
+        self.onPremisesExtensionAttributes = Field("onPremisesExtensionAttributes")
+        self.onPremisesImmutableId = Field("onPremisesImmutableId")
         self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
+        self.onPremisesProvisioningErrors = Field("onPremisesProvisioningErrors")
+        self.onPremisesSamAccountName = Field("onPremisesSamAccountName")
         self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
         self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.operatingSystem = Field("operatingSystem")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-        self.physicalIds = Field("physicalIds")
-        self.profileType = Field("profileType")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.systemLabels = Field("systemLabels")
-        self.trustType = Field("trustType")
+        self.onPremisesUserPrincipalName = Field("onPremisesUserPrincipalName")
+        self.otherMails = Field("otherMails")
+        self.passwordPolicies = Field("passwordPolicies")
+        self.passwordProfile = Field("passwordProfile")
+        self.pastProjects = Field("pastProjects")
+        self.postalCode = Field("postalCode")
+        self.preferredDataLocation = Field("preferredDataLocation")
+        self.preferredLanguage = Field("preferredLanguage")
+        self.preferredName = Field("preferredName")
+        self.print = Field("print")
+        self.provisionedPlans = Field("provisionedPlans")
+        self.proxyAddresses = Field("proxyAddresses")
+        self.responsibilities = Field("responsibilities")
+        self.schools = Field("schools")
+        self.securityIdentifier = Field("securityIdentifier")
+        self.serviceProvisioningErrors = Field("serviceProvisioningErrors")
+        self.showInAddressList = Field("showInAddressList")
+        self.signInActivity = Field("signInActivity")
+        self.signInSessionsValidFromDateTime = Field("signInSessionsValidFromDateTime")
+        self.skills = Field("skills")
+        self.state = Field("state")
+        self.streetAddress = Field("streetAddress")
+        self.surname = Field("surname")
+        self.usageLocation = Field("usageLocation")
+        self.userPrincipalName = Field("userPrincipalName")
+        self.userType = Field("userType")
+        self.activities = Field("activities")
+        self.adhocCalls = Field("adhocCalls")
+        self.agreementAcceptances = Field("agreementAcceptances")
+        self.appRoleAssignments = Field("appRoleAssignments")
+        self.authentication = Field("authentication")
+        self.calendar = Field("calendar")
+        self.calendarGroups = Field("calendarGroups")
+        self.calendars = Field("calendars")
+        self.calendarView = Field("calendarView")
+        self.chats = Field("chats")
+        self.cloudClipboard = Field("cloudClipboard")
+        self.cloudPCs = Field("cloudPCs")
+        self.contactFolders = Field("contactFolders")
+        self.contacts = Field("contacts")
+        self.createdObjects = Field("createdObjects")
+        self.dataSecurityAndGovernance = Field("dataSecurityAndGovernance")
+        self.deviceManagementTroubleshootingEvents = Field("deviceManagementTroubleshootingEvents")
+        self.directReports = Field("directReports")
+        self.drive = Field("drive")
+        self.drives = Field("drives")
+        self.employeeExperience = Field("employeeExperience")
+        self.events = Field("events")
         self.extensions = Field("extensions")
+        self.followedSites = Field("followedSites")
+        self.inferenceClassification = Field("inferenceClassification")
+        self.insights = Field("insights")
+        self.joinedTeams = Field("joinedTeams")
+        self.licenseDetails = Field("licenseDetails")
+        self.mailFolders = Field("mailFolders")
+        self.managedAppRegistrations = Field("managedAppRegistrations")
+        self.managedDevices = Field("managedDevices")
+        self.manager = Field("manager")
         self.memberOf = Field("memberOf")
-        self.registeredOwners = Field("registeredOwners")
-        self.registeredUsers = Field("registeredUsers")
+        self.messages = Field("messages")
+        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
+        self.onenote = Field("onenote")
+        self.onlineMeetings = Field("onlineMeetings")
+        self.onPremisesSyncBehavior = Field("onPremisesSyncBehavior")
+        self.outlook = Field("outlook")
+        self.ownedDevices = Field("ownedDevices")
+        self.ownedObjects = Field("ownedObjects")
+        self.people = Field("people")
+        self.permissionGrants = Field("permissionGrants")
+        self.photo = Field("photo")
+        self.photos = Field("photos")
+        self.planner = Field("planner")
+        self.presence = Field("presence")
+        self.registeredDevices = Field("registeredDevices")
+        self.scopedRoleMemberOf = Field("scopedRoleMemberOf")
+        self.settings = Field("settings")
+        self.solutions = Field("solutions")
+        self.sponsorOf = Field("sponsorOf")
+        self.sponsors = Field("sponsors")
+        self.teamwork = Field("teamwork")
+        self.todo = Field("todo")
         self.transitiveMemberOf = Field("transitiveMemberOf")
     }
 }
 
-/// Its properties are listed in `DeviceActionResultFields`; read and write them as `value.name`.
+/// Requests for one `AgentUser`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceactionresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceActionResult`.
-public typealias DeviceActionResult = Model<DeviceActionResultFields>
-
-/// The properties of a `DeviceActionResult`, inherited ones included.
-public struct DeviceActionResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceActionResult",
-        derived: [
-            DeleteUserFromSharedAppleDeviceActionResult.self,
-            LocateDeviceActionResult.self,
-            RemoteLockActionResult.self,
-            ResetPasscodeActionResult.self,
-            RotateBitLockerKeysDeviceActionResult.self,
-            WindowsDefenderScanActionResult.self,
-        ],
-        fields: DeviceActionResultFields()
-    )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Its properties are listed in `DeviceAndAppManagementAssignmentTargetFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/deviceandappmanagementassignmenttarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceAndAppManagementAssignmentTarget`.
-public typealias DeviceAndAppManagementAssignmentTarget = Model<DeviceAndAppManagementAssignmentTargetFields>
-
-/// The properties of a `DeviceAndAppManagementAssignmentTarget`, inherited ones included.
-public struct DeviceAndAppManagementAssignmentTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceAndAppManagementAssignmentTarget",
-        derived: [
-            AllDevicesAssignmentTarget.self,
-            AllLicensedUsersAssignmentTarget.self,
-            ConfigurationManagerCollectionAssignmentTarget.self,
-            GroupAssignmentTarget.self,
-        ],
-        fields: DeviceAndAppManagementAssignmentTargetFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `DeviceAndAppManagementDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceandappmanagementdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceAndAppManagementData`.
-public typealias DeviceAndAppManagementData = Model<DeviceAndAppManagementDataFields>
-
-/// The properties of a `DeviceAndAppManagementData`, inherited ones included.
-public struct DeviceAndAppManagementDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceAndAppManagementData",
-        fields: DeviceAndAppManagementDataFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `DeviceAndAppManagementRoleAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/deviceandappmanagementroleassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleAssignment`.
-public typealias DeviceAndAppManagementRoleAssignment = Model<DeviceAndAppManagementRoleAssignmentFields>
-
-/// The properties of a `DeviceAndAppManagementRoleAssignment`, inherited ones included.
-public struct DeviceAndAppManagementRoleAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceAndAppManagementRoleAssignment",
-        base: RoleAssignment.self,
-        fields: DeviceAndAppManagementRoleAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let resourceScopes: Field<[String]>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<RoleDefinition>
-
-    public let members: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.resourceScopes = Field("resourceScopes")
-        self.roleDefinition = Field("roleDefinition")
-        self.members = Field("members")
-    }
-}
-
-/// Requests for one `DeviceAndAppManagementRoleAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleAssignment`.
-public struct DeviceAndAppManagementRoleAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceAndAppManagementRoleAssignment
+/// - Remark: Generated from `microsoft.graph.agentUser`.
+public struct AgentUserRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AgentUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -5010,239 +990,279 @@ public struct DeviceAndAppManagementRoleAssignmentRequestBuilder: ModelRequestBu
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.deviceAndAppManagementRoleAssignment",
-        model: DeviceAndAppManagementRoleAssignment.self,
-        children: [.init("roleDefinition", "microsoft.graph.roleDefinition", collection: false)]
-    )
-
-    public var roleDefinition: RoleDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("roleDefinition"))
-    }
-}
-
-/// Its properties are listed in `DeviceAndAppManagementRoleDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/deviceandappmanagementroledefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleDefinition`.
-public typealias DeviceAndAppManagementRoleDefinition = Model<DeviceAndAppManagementRoleDefinitionFields>
-
-/// The properties of a `DeviceAndAppManagementRoleDefinition`, inherited ones included.
-public struct DeviceAndAppManagementRoleDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceAndAppManagementRoleDefinition",
-        base: RoleDefinition.self,
-        fields: DeviceAndAppManagementRoleDefinitionFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isBuiltIn: Field<Bool>
-    public let rolePermissions: Field<[RolePermission]>
-
-    /// Present when the request expanded it (`expand("roleAssignments")`).
-    public let roleAssignments: Field<[RoleAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.rolePermissions = Field("rolePermissions")
-        self.roleAssignments = Field("roleAssignments")
-    }
-}
-
-/// Requests for one `DeviceAndAppManagementRoleDefinition`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleDefinition`.
-public struct DeviceAndAppManagementRoleDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceAndAppManagementRoleDefinition
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceAndAppManagementRoleDefinition",
-        model: DeviceAndAppManagementRoleDefinition.self,
-        children: [.init("roleAssignments", "microsoft.graph.roleAssignment", collection: true)]
-    )
-
-    /// `roleAssignments.request()` lists them; `roleAssignments("roleAssignment-id")` addresses one.
-    public var roleAssignments: CollectionRequestBuilder<RoleAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("roleAssignments"))
-    }
-}
-
-/// Its properties are listed in `DeviceAppManagementFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceappmanagement?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceAppManagement`.
-public typealias DeviceAppManagement = Model<DeviceAppManagementFields>
-
-/// The properties of a `DeviceAppManagement`, inherited ones included.
-public struct DeviceAppManagementFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceAppManagement",
-        base: Entity.self,
-        fields: DeviceAppManagementFields()
-    )
-
-    public let id: Field<String>
-    public let isEnabledForMicrosoftStoreForBusiness: Field<Bool>
-    public let microsoftStoreForBusinessLanguage: Field<String>
-    public let microsoftStoreForBusinessLastCompletedApplicationSyncTime: Field<Date>
-    public let microsoftStoreForBusinessLastSuccessfulSyncDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("androidManagedAppProtections")`).
-    public let androidManagedAppProtections: Field<[AndroidManagedAppProtection]>
-
-    /// Present when the request expanded it (`expand("defaultManagedAppProtections")`).
-    public let defaultManagedAppProtections: Field<[DefaultManagedAppProtection]>
-
-    /// Present when the request expanded it (`expand("iosManagedAppProtections")`).
-    public let iosManagedAppProtections: Field<[IosManagedAppProtection]>
-
-    /// Present when the request expanded it (`expand("managedAppPolicies")`).
-    public let managedAppPolicies: Field<[ManagedAppPolicy]>
-
-    /// Present when the request expanded it (`expand("managedAppRegistrations")`).
-    public let managedAppRegistrations: Field<[ManagedAppRegistration]>
-
-    /// Present when the request expanded it (`expand("managedAppStatuses")`).
-    public let managedAppStatuses: Field<[ManagedAppStatus]>
-
-    /// Present when the request expanded it (`expand("managedEBooks")`).
-    public let managedEBooks: Field<[ManagedEBook]>
-
-    /// Present when the request expanded it (`expand("mdmWindowsInformationProtectionPolicies")`).
-    public let mdmWindowsInformationProtectionPolicies: Field<[MdmWindowsInformationProtectionPolicy]>
-
-    /// Present when the request expanded it (`expand("mobileAppCategories")`).
-    public let mobileAppCategories: Field<[MobileAppCategory]>
-
-    /// Present when the request expanded it (`expand("mobileAppConfigurations")`).
-    public let mobileAppConfigurations: Field<[ManagedDeviceMobileAppConfiguration]>
-
-    /// Present when the request expanded it (`expand("mobileAppRelationships")`).
-    public let mobileAppRelationships: Field<[MobileAppRelationship]>
-
-    /// Present when the request expanded it (`expand("mobileApps")`).
-    public let mobileApps: Field<[MobileApp]>
-
-    /// Present when the request expanded it (`expand("targetedManagedAppConfigurations")`).
-    public let targetedManagedAppConfigurations: Field<[TargetedManagedAppConfiguration]>
-
-    /// Present when the request expanded it (`expand("vppTokens")`).
-    public let vppTokens: Field<[VppToken]>
-
-    /// Present when the request expanded it (`expand("windowsInformationProtectionPolicies")`).
-    public let windowsInformationProtectionPolicies: Field<[WindowsInformationProtectionPolicy]>
-
-    private init() {
-        self.id = Field("id")
-        self.isEnabledForMicrosoftStoreForBusiness = Field("isEnabledForMicrosoftStoreForBusiness")
-        self.microsoftStoreForBusinessLanguage = Field("microsoftStoreForBusinessLanguage")
-        self.microsoftStoreForBusinessLastCompletedApplicationSyncTime = Field(
-            "microsoftStoreForBusinessLastCompletedApplicationSyncTime"
-        )
-        self.microsoftStoreForBusinessLastSuccessfulSyncDateTime = Field(
-            "microsoftStoreForBusinessLastSuccessfulSyncDateTime"
-        )
-        self.androidManagedAppProtections = Field("androidManagedAppProtections")
-        self.defaultManagedAppProtections = Field("defaultManagedAppProtections")
-        self.iosManagedAppProtections = Field("iosManagedAppProtections")
-        self.managedAppPolicies = Field("managedAppPolicies")
-        self.managedAppRegistrations = Field("managedAppRegistrations")
-        self.managedAppStatuses = Field("managedAppStatuses")
-        self.managedEBooks = Field("managedEBooks")
-        self.mdmWindowsInformationProtectionPolicies = Field("mdmWindowsInformationProtectionPolicies")
-        self.mobileAppCategories = Field("mobileAppCategories")
-        self.mobileAppConfigurations = Field("mobileAppConfigurations")
-        self.mobileAppRelationships = Field("mobileAppRelationships")
-        self.mobileApps = Field("mobileApps")
-        self.targetedManagedAppConfigurations = Field("targetedManagedAppConfigurations")
-        self.vppTokens = Field("vppTokens")
-        self.windowsInformationProtectionPolicies = Field("windowsInformationProtectionPolicies")
-    }
-}
-
-/// Requests for one `DeviceAppManagement`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceAppManagement`.
-public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceAppManagement
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceAppManagement",
-        model: DeviceAppManagement.self,
+        "microsoft.graph.agentUser",
+        model: AgentUser.self,
         children: [
-            .init("androidManagedAppProtections", "microsoft.graph.androidManagedAppProtection", collection: true),
-            .init("defaultManagedAppProtections", "microsoft.graph.defaultManagedAppProtection", collection: true),
-            .init("iosManagedAppProtections", "microsoft.graph.iosManagedAppProtection", collection: true),
-            .init("managedAppPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+            .init("activities", "microsoft.graph.userActivity", collection: true),
+            .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
+            .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
+            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
+            .init("authentication", "microsoft.graph.authentication", collection: false),
+            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "DELETE"),
+            .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
+            .init("calendars", "microsoft.graph.calendar", collection: true),
+            .init(
+                "calendarView",
+                "microsoft.graph.event",
+                collection: true,
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
+            ),
+            .init("chats", "microsoft.graph.chat", collection: true),
+            .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
+            .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
+            .init("contactFolders", "microsoft.graph.contactFolder", collection: true),
+            .init("contacts", "microsoft.graph.contact", collection: true),
+            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
+            .init("dataSecurityAndGovernance", "microsoft.graph.userDataSecurityAndGovernance", collection: false),
+            .init(
+                "deviceManagementTroubleshootingEvents",
+                "microsoft.graph.deviceManagementTroubleshootingEvent",
+                collection: true
+            ),
+            .init("directReports", "microsoft.graph.directoryObject", collection: true),
+            .init("drive", "microsoft.graph.drive", collection: false),
+            .init("drives", "microsoft.graph.drive", collection: true),
+            .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
+            .init("events", "microsoft.graph.event", collection: true),
+            .init("extensions", "microsoft.graph.extension", collection: true),
+            .init("followedSites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
+            .init(
+                "inferenceClassification",
+                "microsoft.graph.inferenceClassification",
+                collection: false,
+                refusing: "DELETE"
+            ),
+            .init("insights", "microsoft.graph.itemInsights", collection: false),
+            .init("joinedTeams", "microsoft.graph.team", collection: true),
+            .init("licenseDetails", "microsoft.graph.licenseDetails", collection: true),
+            .init("mailFolders", "microsoft.graph.mailFolder", collection: true),
             .init("managedAppRegistrations", "microsoft.graph.managedAppRegistration", collection: true),
-            .init("managedAppStatuses", "microsoft.graph.managedAppStatus", collection: true),
-            .init("managedEBooks", "microsoft.graph.managedEBook", collection: true),
+            .init("managedDevices", "microsoft.graph.managedDevice", collection: true),
+            .init("manager", "microsoft.graph.directoryObject", collection: false),
+            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+            .init("messages", "microsoft.graph.message", collection: true),
+            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
+            .init("onenote", "microsoft.graph.onenote", collection: false),
+            .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
+            .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
+            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: "PATCH PUT DELETE"),
+            .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
+            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
             .init(
-                "mdmWindowsInformationProtectionPolicies",
-                "microsoft.graph.mdmWindowsInformationProtectionPolicy",
-                collection: true
+                "people",
+                "microsoft.graph.person",
+                collection: true,
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
-            .init("mobileAppCategories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("mobileAppConfigurations", "microsoft.graph.managedDeviceMobileAppConfiguration", collection: true),
-            .init("mobileAppRelationships", "microsoft.graph.mobileAppRelationship", collection: true),
-            .init("mobileApps", "microsoft.graph.mobileApp", collection: true),
+            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
+            .init("photo", "microsoft.graph.profilePhoto", collection: false),
             .init(
-                "targetedManagedAppConfigurations",
-                "microsoft.graph.targetedManagedAppConfiguration",
-                collection: true
+                "photos",
+                "microsoft.graph.profilePhoto",
+                collection: true,
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT DELETE"
             ),
-            .init("vppTokens", "microsoft.graph.vppToken", collection: true),
-            .init(
-                "windowsInformationProtectionPolicies",
-                "microsoft.graph.windowsInformationProtectionPolicy",
-                collection: true
-            ),
+            .init("planner", "microsoft.graph.plannerUser", collection: false),
+            .init("presence", "microsoft.graph.presence", collection: false),
+            .init("registeredDevices", "microsoft.graph.directoryObject", collection: true),
+            .init("scopedRoleMemberOf", "microsoft.graph.scopedRoleMembership", collection: true),
+            .init("settings", "microsoft.graph.userSettings", collection: false),
+            .init("solutions", "microsoft.graph.userSolutionRoot", collection: false),
+            .init("sponsorOf", "microsoft.graph.directoryObject", collection: true),
+            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
+            .init("teamwork", "microsoft.graph.userTeamwork", collection: false),
+            .init("todo", "microsoft.graph.todo", collection: false),
+            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
         ],
-        operations: [.init("syncMicrosoftStoreForBusinessApps", .post)]
+        operations: [
+            .init("assignLicense", .post, response: .model(User.self)),
+            .init("changePassword", .post),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("exportPersonalData", .post),
+            .init("findMeetingTimes", .post, response: .model(MeetingTimeSuggestionsResult.self)),
+            .init("getMailTips", .post, response: .collection(.model(MailTips.self))),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeAllDevicesFromManagement", .post),
+            .init("reprocessLicenseAssignment", .post, response: .model(User.self)),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("retryServiceProvisioning", .post),
+            .init("revokeSignInSessions", .post, response: .boolean),
+            .init("sendMail", .post),
+            .init("translateExchangeIds", .post, response: .collection(.model(ConvertIdResult.self))),
+            .init("wipeManagedAppRegistrationsByDeviceTag", .post),
+            .init("exportDeviceAndAppManagementData", .get, response: .model(DeviceAndAppManagementData.self)),
+            .init(
+                "getManagedAppDiagnosticStatuses",
+                .get,
+                response: .collection(.model(ManagedAppDiagnosticStatus.self))
+            ),
+            .init("getManagedAppPolicies", .get, response: .collection(.model(ManagedAppPolicy.self))),
+            .init("getManagedDevicesWithAppFailures", .get, response: .collection(.string)),
+            .init("reminderView", .get, response: .collection(.model(Reminder.self))),
+            .init(
+                "getAvailableExtensionProperties",
+                .post,
+                onCollection: true,
+                response: .collection(.model(ExtensionProperty.self))
+            ),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(User.self))),
+        ]
     )
 
-    /// `androidManagedAppProtections.request()` lists them;
-    /// `androidManagedAppProtections("androidManagedAppProtection-id")` addresses one.
-    public var androidManagedAppProtections: CollectionRequestBuilder<AndroidManagedAppProtectionRequestBuilder> {
-        .init(client: client, path: path.appending("androidManagedAppProtections"))
+    /// `activities.request()` lists them; `activities("userActivity-id")` addresses one.
+    public var activities: CollectionRequestBuilder<UserActivityRequestBuilder> {
+        .init(client: client, path: path.appending("activities"))
     }
 
-    /// `defaultManagedAppProtections.request()` lists them;
-    /// `defaultManagedAppProtections("defaultManagedAppProtection-id")` addresses one.
-    public var defaultManagedAppProtections: CollectionRequestBuilder<DefaultManagedAppProtectionRequestBuilder> {
-        .init(client: client, path: path.appending("defaultManagedAppProtections"))
+    /// `adhocCalls.request()` lists them; `adhocCalls("adhocCall-id")` addresses one.
+    public var adhocCalls: CollectionRequestBuilder<AdhocCallRequestBuilder> {
+        .init(client: client, path: path.appending("adhocCalls"))
     }
 
-    /// `iosManagedAppProtections.request()` lists them; `iosManagedAppProtections("iosManagedAppProtection-id")`
+    /// `agreementAcceptances.request()` lists them; `agreementAcceptances("agreementAcceptance-id")` addresses one.
+    public var agreementAcceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
+        .init(client: client, path: path.appending("agreementAcceptances"))
+    }
+
+    /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
+    public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("appRoleAssignments"))
+    }
+
+    public var authentication: AuthenticationRequestBuilder {
+        .init(client: client, path: path.appending("authentication"))
+    }
+
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var calendar: OutlookCalendarRequestBuilder {
+        .init(client: client, path: path.appending("calendar", refusing: [.delete]))
+    }
+
+    /// `calendarGroups.request()` lists them; `calendarGroups("calendarGroup-id")` addresses one.
+    public var calendarGroups: CollectionRequestBuilder<CalendarGroupRequestBuilder> {
+        .init(client: client, path: path.appending("calendarGroups"))
+    }
+
+    /// `calendars.request()` lists them; `calendars("calendar-id")` addresses one.
+    public var calendars: CollectionRequestBuilder<OutlookCalendarRequestBuilder> {
+        .init(client: client, path: path.appending("calendars"))
+    }
+
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
+    public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("calendarView", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
+        )
+    }
+
+    /// `chats.request()` lists them; `chats("chat-id")` addresses one.
+    public var chats: CollectionRequestBuilder<ChatRequestBuilder> {
+        .init(client: client, path: path.appending("chats"))
+    }
+
+    public var cloudClipboard: CloudClipboardRootRequestBuilder {
+        .init(client: client, path: path.appending("cloudClipboard"))
+    }
+
+    /// `cloudPCs.request()` lists them; `cloudPCs("cloudPC-id")` addresses one.
+    public var cloudPCs: CollectionRequestBuilder<CloudPCRequestBuilder> {
+        .init(client: client, path: path.appending("cloudPCs"))
+    }
+
+    /// `contactFolders.request()` lists them; `contactFolders("contactFolder-id")` addresses one.
+    public var contactFolders: CollectionRequestBuilder<ContactFolderRequestBuilder> {
+        .init(client: client, path: path.appending("contactFolders"))
+    }
+
+    /// `contacts.request()` lists them; `contacts("contact-id")` addresses one.
+    public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
+        .init(client: client, path: path.appending("contacts"))
+    }
+
+    /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
+    public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("createdObjects"))
+    }
+
+    public var dataSecurityAndGovernance: UserDataSecurityAndGovernanceRequestBuilder {
+        .init(client: client, path: path.appending("dataSecurityAndGovernance"))
+    }
+
+    /// `deviceManagementTroubleshootingEvents.request()` lists them; `deviceManagementTroubleshootingEvents("id")`
     /// addresses one.
-    public var iosManagedAppProtections: CollectionRequestBuilder<IosManagedAppProtectionRequestBuilder> {
-        .init(client: client, path: path.appending("iosManagedAppProtections"))
+    public var deviceManagementTroubleshootingEvents:
+        CollectionRequestBuilder<DeviceManagementTroubleshootingEventRequestBuilder>
+    {
+        .init(client: client, path: path.appending("deviceManagementTroubleshootingEvents"))
     }
 
-    /// `managedAppPolicies.request()` lists them; `managedAppPolicies("managedAppPolicy-id")` addresses one.
-    public var managedAppPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("managedAppPolicies"))
+    /// `directReports.request()` lists them; `directReports("directoryObject-id")` addresses one.
+    public var directReports: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("directReports"))
+    }
+
+    public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
+
+    /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
+        .init(client: client, path: path.appending("drives"))
+    }
+
+    public var employeeExperience: EmployeeExperienceUserRequestBuilder {
+        .init(client: client, path: path.appending("employeeExperience"))
+    }
+
+    /// `events.request()` lists them; `events("event-id")` addresses one.
+    public var events: CollectionRequestBuilder<EventRequestBuilder> {
+        .init(client: client, path: path.appending("events"))
+    }
+
+    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
+        .init(client: client, path: path.appending("extensions"))
+    }
+
+    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `followedSites.request()` lists them; `followedSites("site-id")` addresses one.
+    public var followedSites: CollectionRequestBuilder<SiteRequestBuilder> {
+        .init(client: client, path: path.appending("followedSites", refusing: [.post], itemsRefusing: [.delete]))
+    }
+
+    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
+    /// unsent.
+    public var inferenceClassification: InferenceClassificationRequestBuilder {
+        .init(client: client, path: path.appending("inferenceClassification", refusing: [.delete]))
+    }
+
+    public var insights: ItemInsightsRequestBuilder { .init(client: client, path: path.appending("insights")) }
+
+    /// `joinedTeams.request()` lists them; `joinedTeams("team-id")` addresses one.
+    public var joinedTeams: CollectionRequestBuilder<TeamRequestBuilder> {
+        .init(client: client, path: path.appending("joinedTeams"))
+    }
+
+    /// `licenseDetails.request()` lists them; `licenseDetails("licenseDetails-id")` addresses one.
+    public var licenseDetails: CollectionRequestBuilder<LicenseDetailsRequestBuilder> {
+        .init(client: client, path: path.appending("licenseDetails"))
+    }
+
+    /// `mailFolders.request()` lists them; `mailFolders("mailFolder-id")` addresses one.
+    public var mailFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {
+        .init(client: client, path: path.appending("mailFolders"))
     }
 
     /// `managedAppRegistrations.request()` lists them; `managedAppRegistrations("managedAppRegistration-id")` addresses
@@ -5251,4950 +1271,137 @@ public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("managedAppRegistrations"))
     }
 
-    /// `managedAppStatuses.request()` lists them; `managedAppStatuses("managedAppStatus-id")` addresses one.
-    public var managedAppStatuses: CollectionRequestBuilder<ManagedAppStatusRequestBuilder> {
-        .init(client: client, path: path.appending("managedAppStatuses"))
-    }
-
-    /// `managedEBooks.request()` lists them; `managedEBooks("managedEBook-id")` addresses one.
-    public var managedEBooks: CollectionRequestBuilder<ManagedEBookRequestBuilder> {
-        .init(client: client, path: path.appending("managedEBooks"))
-    }
-
-    /// `mdmWindowsInformationProtectionPolicies.request()` lists them; `mdmWindowsInformationProtectionPolicies("id")`
-    /// addresses one.
-    public var mdmWindowsInformationProtectionPolicies:
-        CollectionRequestBuilder<MdmWindowsInformationProtectionPolicyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("mdmWindowsInformationProtectionPolicies"))
-    }
-
-    /// `mobileAppCategories.request()` lists them; `mobileAppCategories("mobileAppCategory-id")` addresses one.
-    public var mobileAppCategories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("mobileAppCategories"))
-    }
-
-    /// `mobileAppConfigurations.request()` lists them;
-    /// `mobileAppConfigurations("managedDeviceMobileAppConfiguration-id")` addresses one.
-    public var mobileAppConfigurations: CollectionRequestBuilder<ManagedDeviceMobileAppConfigurationRequestBuilder> {
-        .init(client: client, path: path.appending("mobileAppConfigurations"))
-    }
-
-    /// `mobileAppRelationships.request()` lists them; `mobileAppRelationships("mobileAppRelationship-id")` addresses
-    /// one.
-    public var mobileAppRelationships: CollectionRequestBuilder<MobileAppRelationshipRequestBuilder> {
-        .init(client: client, path: path.appending("mobileAppRelationships"))
-    }
-
-    /// `mobileApps.request()` lists them; `mobileApps("mobileApp-id")` addresses one.
-    public var mobileApps: CollectionRequestBuilder<MobileAppRequestBuilder> {
-        .init(client: client, path: path.appending("mobileApps"))
-    }
-
-    /// `targetedManagedAppConfigurations.request()` lists them;
-    /// `targetedManagedAppConfigurations("targetedManagedAppConfiguration-id")` addresses one.
-    public var targetedManagedAppConfigurations:
-        CollectionRequestBuilder<TargetedManagedAppConfigurationRequestBuilder>
-    {
-        .init(client: client, path: path.appending("targetedManagedAppConfigurations"))
-    }
-
-    /// `vppTokens.request()` lists them; `vppTokens("vppToken-id")` addresses one.
-    public var vppTokens: CollectionRequestBuilder<VppTokenRequestBuilder> {
-        .init(client: client, path: path.appending("vppTokens"))
-    }
-
-    /// `windowsInformationProtectionPolicies.request()` lists them; `windowsInformationProtectionPolicies("id")`
-    /// addresses one.
-    public var windowsInformationProtectionPolicies:
-        CollectionRequestBuilder<WindowsInformationProtectionPolicyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("windowsInformationProtectionPolicies"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/syncMicrosoftStoreForBusinessApps` (POST).
-    public func syncMicrosoftStoreForBusinessApps() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("syncMicrosoftStoreForBusinessApps"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `DeviceCategoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecategory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceCategory`.
-public typealias DeviceCategory = Model<DeviceCategoryFields>
-
-/// The properties of a `DeviceCategory`, inherited ones included.
-public struct DeviceCategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceCategory",
-        base: Entity.self,
-        fields: DeviceCategoryFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `DeviceCategory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceCategory`.
-public struct DeviceCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCategory
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.deviceCategory", model: DeviceCategory.self)
-}
-
-/// Its properties are listed in `DeviceComplianceActionItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecomplianceactionitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceComplianceActionItem`.
-public typealias DeviceComplianceActionItem = Model<DeviceComplianceActionItemFields>
-
-/// The properties of a `DeviceComplianceActionItem`, inherited ones included.
-public struct DeviceComplianceActionItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceComplianceActionItem",
-        base: Entity.self,
-        fields: DeviceComplianceActionItemFields()
-    )
-
-    public let id: Field<String>
-    public let actionType: Field<DeviceComplianceActionType>
-    public let gracePeriodHours: Field<Int32>
-    public let notificationMessageCCList: Field<[String]>
-    public let notificationTemplateId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.actionType = Field("actionType")
-        self.gracePeriodHours = Field("gracePeriodHours")
-        self.notificationMessageCCList = Field("notificationMessageCCList")
-        self.notificationTemplateId = Field("notificationTemplateId")
-    }
-}
-
-/// Requests for one `DeviceComplianceActionItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceComplianceActionItem`.
-public struct DeviceComplianceActionItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceActionItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceActionItem",
-        model: DeviceComplianceActionItem.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceComplianceActionType`.
-public typealias DeviceComplianceActionType = OpenEnum<DeviceComplianceActionTypeValues>
-
-/// The values of `DeviceComplianceActionType` that the spec declares; others decode and re-encode too.
-public enum DeviceComplianceActionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "noAction",
-        "notification",
-        "block",
-        "retire",
-        "wipe",
-        "removeResourceAccessProfiles",
-        "pushNotification",
-    ]
-}
-
-extension DeviceComplianceActionType {
-    public static var noAction: Self { Self(rawValue: "noAction") }
-
-    public static var notification: Self { Self(rawValue: "notification") }
-
-    public static var block: Self { Self(rawValue: "block") }
-
-    public static var retire: Self { Self(rawValue: "retire") }
-
-    public static var wipe: Self { Self(rawValue: "wipe") }
-
-    public static var removeResourceAccessProfiles: Self { Self(rawValue: "removeResourceAccessProfiles") }
-
-    public static var pushNotification: Self { Self(rawValue: "pushNotification") }
-}
-
-/// Its properties are listed in `DeviceComplianceDeviceOverviewFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancedeviceoverview?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceOverview`.
-public typealias DeviceComplianceDeviceOverview = Model<DeviceComplianceDeviceOverviewFields>
-
-/// The properties of a `DeviceComplianceDeviceOverview`, inherited ones included.
-public struct DeviceComplianceDeviceOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceComplianceDeviceOverview",
-        base: Entity.self,
-        fields: DeviceComplianceDeviceOverviewFields()
-    )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
-}
-
-/// Requests for one `DeviceComplianceDeviceOverview`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceOverview`.
-public struct DeviceComplianceDeviceOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceDeviceOverview
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceDeviceOverview",
-        model: DeviceComplianceDeviceOverview.self
-    )
-}
-
-/// Its properties are listed in `DeviceComplianceDeviceStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancedevicestatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceStatus`.
-public typealias DeviceComplianceDeviceStatus = Model<DeviceComplianceDeviceStatusFields>
-
-/// The properties of a `DeviceComplianceDeviceStatus`, inherited ones included.
-public struct DeviceComplianceDeviceStatusFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceComplianceDeviceStatus",
-        base: Entity.self,
-        fields: DeviceComplianceDeviceStatusFields()
-    )
-
-    public let id: Field<String>
-    public let complianceGracePeriodExpirationDateTime: Field<Date>
-    public let deviceDisplayName: Field<String>
-    public let deviceModel: Field<String>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceModel = Field("deviceModel")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Requests for one `DeviceComplianceDeviceStatus`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceStatus`.
-public struct DeviceComplianceDeviceStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceDeviceStatus
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceDeviceStatus",
-        model: DeviceComplianceDeviceStatus.self
-    )
-}
-
-/// Its properties are listed in `DeviceCompliancePolicyFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy`.
-public typealias DeviceCompliancePolicy = Model<DeviceCompliancePolicyFields>
-
-/// The properties of a `DeviceCompliancePolicy`, inherited ones included.
-public struct DeviceCompliancePolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceCompliancePolicy",
-        base: Entity.self,
-        derived: [
-            AndroidCompliancePolicy.self,
-            AndroidWorkProfileCompliancePolicy.self,
-            IosCompliancePolicy.self,
-            MacOSCompliancePolicy.self,
-            Windows10CompliancePolicy.self,
-            Windows10MobileCompliancePolicy.self,
-            Windows81CompliancePolicy.self,
-            WindowsPhone81CompliancePolicy.self,
-        ],
-        fields: DeviceCompliancePolicyFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-    }
-}
-
-/// Its properties are listed in `DeviceCompliancePolicyAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicyassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyAssignment`.
-public typealias DeviceCompliancePolicyAssignment = Model<DeviceCompliancePolicyAssignmentFields>
-
-/// The properties of a `DeviceCompliancePolicyAssignment`, inherited ones included.
-public struct DeviceCompliancePolicyAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceCompliancePolicyAssignment",
-        base: Entity.self,
-        fields: DeviceCompliancePolicyAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `DeviceCompliancePolicyAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyAssignment`.
-public struct DeviceCompliancePolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicyAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicyAssignment",
-        model: DeviceCompliancePolicyAssignment.self
-    )
-}
-
-/// Its properties are listed in `DeviceCompliancePolicyDeviceStateSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicydevicestatesummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyDeviceStateSummary`.
-public typealias DeviceCompliancePolicyDeviceStateSummary = Model<DeviceCompliancePolicyDeviceStateSummaryFields>
-
-/// The properties of a `DeviceCompliancePolicyDeviceStateSummary`, inherited ones included.
-public struct DeviceCompliancePolicyDeviceStateSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceCompliancePolicyDeviceStateSummary",
-        base: Entity.self,
-        fields: DeviceCompliancePolicyDeviceStateSummaryFields()
-    )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let configManagerCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let errorDeviceCount: Field<Int32>
-    public let inGracePeriodCount: Field<Int32>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let remediatedDeviceCount: Field<Int32>
-    public let unknownDeviceCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.configManagerCount = Field("configManagerCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.inGracePeriodCount = Field("inGracePeriodCount")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-    }
-}
-
-/// Requests for one `DeviceCompliancePolicyDeviceStateSummary`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyDeviceStateSummary`.
-public struct DeviceCompliancePolicyDeviceStateSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicyDeviceStateSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicyDeviceStateSummary",
-        model: DeviceCompliancePolicyDeviceStateSummary.self
-    )
-}
-
-/// Requests for one `DeviceCompliancePolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy`.
-public struct DeviceCompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicy",
-        model: DeviceCompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
-
-    /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// `deviceSettingStateSummaries.request()` lists them;
-    /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
-    public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
-        .init(client: client, path: path.appending("deviceSettingStateSummaries"))
-    }
-
-    /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceComplianceDeviceStatus-id")` addresses one.
-    public var deviceStatuses: CollectionRequestBuilder<DeviceComplianceDeviceStatusRequestBuilder> {
-        .init(client: client, path: path.appending("deviceStatuses"))
-    }
-
-    public var deviceStatusOverview: DeviceComplianceDeviceOverviewRequestBuilder {
-        .init(client: client, path: path.appending("deviceStatusOverview"))
-    }
-
-    /// `scheduledActionsForRule.request()` lists them;
-    /// `scheduledActionsForRule("deviceComplianceScheduledActionForRule-id")` addresses one.
-    public var scheduledActionsForRule: CollectionRequestBuilder<DeviceComplianceScheduledActionForRuleRequestBuilder> {
-        .init(client: client, path: path.appending("scheduledActionsForRule"))
-    }
-
-    /// `userStatuses.request()` lists them; `userStatuses("deviceComplianceUserStatus-id")` addresses one.
-    public var userStatuses: CollectionRequestBuilder<DeviceComplianceUserStatusRequestBuilder> {
-        .init(client: client, path: path.appending("userStatuses"))
-    }
-
-    public var userStatusOverview: DeviceComplianceUserOverviewRequestBuilder {
-        .init(client: client, path: path.appending("userStatusOverview"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy/assign` (POST).
-    public func assign(
-        assignments: [DeviceCompliancePolicyAssignment]
-    ) -> OperationRequest<[DeviceCompliancePolicyAssignment]> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("assignments", assignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .value([DeviceCompliancePolicyAssignment].self)
-        )
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy/scheduleActionsForRules` (POST).
-    public func scheduleActionsForRules(
-        deviceComplianceScheduledActionForRules: [DeviceComplianceScheduledActionForRule]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("scheduleActionsForRules"))
-        var body = JSONObject()
-        body.set("deviceComplianceScheduledActionForRules", deviceComplianceScheduledActionForRules)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `DeviceCompliancePolicySettingStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicysettingstate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicySettingState`.
-public typealias DeviceCompliancePolicySettingState = Model<DeviceCompliancePolicySettingStateFields>
-
-/// The properties of a `DeviceCompliancePolicySettingState`, inherited ones included.
-public struct DeviceCompliancePolicySettingStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceCompliancePolicySettingState",
-        fields: DeviceCompliancePolicySettingStateFields()
-    )
-
-    public let currentValue: Field<String>
-    public let errorCode: Field<Int64>
-    public let errorDescription: Field<String>
-    public let instanceDisplayName: Field<String>
-    public let setting: Field<String>
-    public let settingName: Field<String>
-    public let sources: Field<[SettingSource]>
-    public let state: Field<ComplianceStatus>
-    public let userEmail: Field<String>
-    public let userId: Field<String>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.currentValue = Field("currentValue")
-        self.errorCode = Field("errorCode")
-        self.errorDescription = Field("errorDescription")
-        self.instanceDisplayName = Field("instanceDisplayName")
-        self.setting = Field("setting")
-        self.settingName = Field("settingName")
-        self.sources = Field("sources")
-        self.state = Field("state")
-        self.userEmail = Field("userEmail")
-        self.userId = Field("userId")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `DeviceCompliancePolicySettingStateSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicysettingstatesummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicySettingStateSummary`.
-public typealias DeviceCompliancePolicySettingStateSummary = Model<DeviceCompliancePolicySettingStateSummaryFields>
-
-/// The properties of a `DeviceCompliancePolicySettingStateSummary`, inherited ones included.
-public struct DeviceCompliancePolicySettingStateSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceCompliancePolicySettingStateSummary",
-        base: Entity.self,
-        fields: DeviceCompliancePolicySettingStateSummaryFields()
-    )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let errorDeviceCount: Field<Int32>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let platformType: Field<PolicyPlatformType>
-    public let remediatedDeviceCount: Field<Int32>
-    public let setting: Field<String>
-    public let settingName: Field<String>
-    public let unknownDeviceCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("deviceComplianceSettingStates")`).
-    public let deviceComplianceSettingStates: Field<[DeviceComplianceSettingState]>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.platformType = Field("platformType")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.setting = Field("setting")
-        self.settingName = Field("settingName")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-        self.deviceComplianceSettingStates = Field("deviceComplianceSettingStates")
-    }
-}
-
-/// Requests for one `DeviceCompliancePolicySettingStateSummary`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicySettingStateSummary`.
-public struct DeviceCompliancePolicySettingStateSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicySettingStateSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicySettingStateSummary",
-        model: DeviceCompliancePolicySettingStateSummary.self,
-        children: [
-            .init("deviceComplianceSettingStates", "microsoft.graph.deviceComplianceSettingState", collection: true),
-        ]
-    )
-
-    /// `deviceComplianceSettingStates.request()` lists them;
-    /// `deviceComplianceSettingStates("deviceComplianceSettingState-id")` addresses one.
-    public var deviceComplianceSettingStates: CollectionRequestBuilder<DeviceComplianceSettingStateRequestBuilder> {
-        .init(client: client, path: path.appending("deviceComplianceSettingStates"))
-    }
-}
-
-/// Its properties are listed in `DeviceCompliancePolicyStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancepolicystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyState`.
-public typealias DeviceCompliancePolicyState = Model<DeviceCompliancePolicyStateFields>
-
-/// The properties of a `DeviceCompliancePolicyState`, inherited ones included.
-public struct DeviceCompliancePolicyStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceCompliancePolicyState",
-        base: Entity.self,
-        fields: DeviceCompliancePolicyStateFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let platformType: Field<PolicyPlatformType>
-    public let settingCount: Field<Int32>
-    public let settingStates: Field<[DeviceCompliancePolicySettingState]>
-    public let state: Field<ComplianceStatus>
-    public let version: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.platformType = Field("platformType")
-        self.settingCount = Field("settingCount")
-        self.settingStates = Field("settingStates")
-        self.state = Field("state")
-        self.version = Field("version")
-    }
-}
-
-/// Requests for one `DeviceCompliancePolicyState`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyState`.
-public struct DeviceCompliancePolicyStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicyState
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicyState",
-        model: DeviceCompliancePolicyState.self
-    )
-}
-
-/// Its properties are listed in `DeviceComplianceScheduledActionForRuleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/devicecompliancescheduledactionforrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceComplianceScheduledActionForRule`.
-public typealias DeviceComplianceScheduledActionForRule = Model<DeviceComplianceScheduledActionForRuleFields>
-
-/// The properties of a `DeviceComplianceScheduledActionForRule`, inherited ones included.
-public struct DeviceComplianceScheduledActionForRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceComplianceScheduledActionForRule",
-        base: Entity.self,
-        fields: DeviceComplianceScheduledActionForRuleFields()
-    )
-
-    public let id: Field<String>
-    public let ruleName: Field<String>
-
-    /// Present when the request expanded it (`expand("scheduledActionConfigurations")`).
-    public let scheduledActionConfigurations: Field<[DeviceComplianceActionItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.ruleName = Field("ruleName")
-        self.scheduledActionConfigurations = Field("scheduledActionConfigurations")
-    }
-}
-
-/// Requests for one `DeviceComplianceScheduledActionForRule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceComplianceScheduledActionForRule`.
-public struct DeviceComplianceScheduledActionForRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceScheduledActionForRule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceScheduledActionForRule",
-        model: DeviceComplianceScheduledActionForRule.self,
-        children: [
-            .init("scheduledActionConfigurations", "microsoft.graph.deviceComplianceActionItem", collection: true),
-        ]
-    )
-
-    /// `scheduledActionConfigurations.request()` lists them;
-    /// `scheduledActionConfigurations("deviceComplianceActionItem-id")` addresses one.
-    public var scheduledActionConfigurations: CollectionRequestBuilder<DeviceComplianceActionItemRequestBuilder> {
-        .init(client: client, path: path.appending("scheduledActionConfigurations"))
-    }
-}
-
-/// Its properties are listed in `DeviceComplianceSettingStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecompliancesettingstate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceComplianceSettingState`.
-public typealias DeviceComplianceSettingState = Model<DeviceComplianceSettingStateFields>
-
-/// The properties of a `DeviceComplianceSettingState`, inherited ones included.
-public struct DeviceComplianceSettingStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceComplianceSettingState",
-        base: Entity.self,
-        fields: DeviceComplianceSettingStateFields()
-    )
-
-    public let id: Field<String>
-    public let complianceGracePeriodExpirationDateTime: Field<Date>
-    public let deviceId: Field<String>
-    public let deviceModel: Field<String>
-    public let deviceName: Field<String>
-    public let setting: Field<String>
-    public let settingName: Field<String>
-    public let state: Field<ComplianceStatus>
-    public let userEmail: Field<String>
-    public let userId: Field<String>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
-        self.deviceId = Field("deviceId")
-        self.deviceModel = Field("deviceModel")
-        self.deviceName = Field("deviceName")
-        self.setting = Field("setting")
-        self.settingName = Field("settingName")
-        self.state = Field("state")
-        self.userEmail = Field("userEmail")
-        self.userId = Field("userId")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Requests for one `DeviceComplianceSettingState`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceComplianceSettingState`.
-public struct DeviceComplianceSettingStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceSettingState
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceSettingState",
-        model: DeviceComplianceSettingState.self
-    )
-}
-
-/// Its properties are listed in `DeviceComplianceUserOverviewFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecomplianceuseroverview?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceComplianceUserOverview`.
-public typealias DeviceComplianceUserOverview = Model<DeviceComplianceUserOverviewFields>
-
-/// The properties of a `DeviceComplianceUserOverview`, inherited ones included.
-public struct DeviceComplianceUserOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceComplianceUserOverview",
-        base: Entity.self,
-        fields: DeviceComplianceUserOverviewFields()
-    )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
-}
-
-/// Requests for one `DeviceComplianceUserOverview`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceComplianceUserOverview`.
-public struct DeviceComplianceUserOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceUserOverview
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceUserOverview",
-        model: DeviceComplianceUserOverview.self
-    )
-}
-
-/// Its properties are listed in `DeviceComplianceUserStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicecomplianceuserstatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceComplianceUserStatus`.
-public typealias DeviceComplianceUserStatus = Model<DeviceComplianceUserStatusFields>
-
-/// The properties of a `DeviceComplianceUserStatus`, inherited ones included.
-public struct DeviceComplianceUserStatusFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceComplianceUserStatus",
-        base: Entity.self,
-        fields: DeviceComplianceUserStatusFields()
-    )
-
-    public let id: Field<String>
-    public let devicesCount: Field<Int32>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.devicesCount = Field("devicesCount")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Requests for one `DeviceComplianceUserStatus`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceComplianceUserStatus`.
-public struct DeviceComplianceUserStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceUserStatus
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceUserStatus",
-        model: DeviceComplianceUserStatus.self
-    )
-}
-
-/// Its properties are listed in `DeviceConfigurationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceConfiguration`.
-public typealias DeviceConfiguration = Model<DeviceConfigurationFields>
-
-/// The properties of a `DeviceConfiguration`, inherited ones included.
-public struct DeviceConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfiguration",
-        base: Entity.self,
-        derived: [
-            AndroidCustomConfiguration.self,
-            AndroidGeneralDeviceConfiguration.self,
-            AndroidWorkProfileCustomConfiguration.self,
-            AndroidWorkProfileGeneralDeviceConfiguration.self,
-            AppleDeviceFeaturesConfigurationBase.self,
-            EditionUpgradeConfiguration.self,
-            IosCertificateProfile.self,
-            IosCustomConfiguration.self,
-            IosGeneralDeviceConfiguration.self,
-            IosUpdateConfiguration.self,
-            MacOSCustomConfiguration.self,
-            MacOSGeneralDeviceConfiguration.self,
-            SharedPCConfiguration.self,
-            Windows10CustomConfiguration.self,
-            Windows10EndpointProtectionConfiguration.self,
-            Windows10EnterpriseModernAppManagementConfiguration.self,
-            Windows10GeneralConfiguration.self,
-            Windows10SecureAssessmentConfiguration.self,
-            Windows10TeamGeneralConfiguration.self,
-            Windows81GeneralConfiguration.self,
-            WindowsDefenderAdvancedThreatProtectionConfiguration.self,
-            WindowsPhone81CustomConfiguration.self,
-            WindowsPhone81GeneralConfiguration.self,
-            WindowsUpdateForBusinessConfiguration.self,
-        ],
-        fields: DeviceConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-    }
-}
-
-/// Its properties are listed in `DeviceConfigurationAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationAssignment`.
-public typealias DeviceConfigurationAssignment = Model<DeviceConfigurationAssignmentFields>
-
-/// The properties of a `DeviceConfigurationAssignment`, inherited ones included.
-public struct DeviceConfigurationAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfigurationAssignment",
-        base: Entity.self,
-        fields: DeviceConfigurationAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `DeviceConfigurationAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationAssignment`.
-public struct DeviceConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationAssignment",
-        model: DeviceConfigurationAssignment.self
-    )
-}
-
-/// Its properties are listed in `DeviceConfigurationDeviceOverviewFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationdeviceoverview?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceOverview`.
-public typealias DeviceConfigurationDeviceOverview = Model<DeviceConfigurationDeviceOverviewFields>
-
-/// The properties of a `DeviceConfigurationDeviceOverview`, inherited ones included.
-public struct DeviceConfigurationDeviceOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfigurationDeviceOverview",
-        base: Entity.self,
-        fields: DeviceConfigurationDeviceOverviewFields()
-    )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
-}
-
-/// Requests for one `DeviceConfigurationDeviceOverview`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceOverview`.
-public struct DeviceConfigurationDeviceOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationDeviceOverview
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationDeviceOverview",
-        model: DeviceConfigurationDeviceOverview.self
-    )
-}
-
-/// Its properties are listed in `DeviceConfigurationDeviceStateSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/deviceconfigurationdevicestatesummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStateSummary`.
-public typealias DeviceConfigurationDeviceStateSummary = Model<DeviceConfigurationDeviceStateSummaryFields>
-
-/// The properties of a `DeviceConfigurationDeviceStateSummary`, inherited ones included.
-public struct DeviceConfigurationDeviceStateSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfigurationDeviceStateSummary",
-        base: Entity.self,
-        fields: DeviceConfigurationDeviceStateSummaryFields()
-    )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let errorDeviceCount: Field<Int32>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let remediatedDeviceCount: Field<Int32>
-    public let unknownDeviceCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-    }
-}
-
-/// Requests for one `DeviceConfigurationDeviceStateSummary`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStateSummary`.
-public struct DeviceConfigurationDeviceStateSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationDeviceStateSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationDeviceStateSummary",
-        model: DeviceConfigurationDeviceStateSummary.self
-    )
-}
-
-/// Its properties are listed in `DeviceConfigurationDeviceStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationdevicestatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStatus`.
-public typealias DeviceConfigurationDeviceStatus = Model<DeviceConfigurationDeviceStatusFields>
-
-/// The properties of a `DeviceConfigurationDeviceStatus`, inherited ones included.
-public struct DeviceConfigurationDeviceStatusFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfigurationDeviceStatus",
-        base: Entity.self,
-        fields: DeviceConfigurationDeviceStatusFields()
-    )
-
-    public let id: Field<String>
-    public let complianceGracePeriodExpirationDateTime: Field<Date>
-    public let deviceDisplayName: Field<String>
-    public let deviceModel: Field<String>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceModel = Field("deviceModel")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Requests for one `DeviceConfigurationDeviceStatus`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStatus`.
-public struct DeviceConfigurationDeviceStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationDeviceStatus
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationDeviceStatus",
-        model: DeviceConfigurationDeviceStatus.self
-    )
-}
-
-/// Requests for one `DeviceConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceConfiguration`.
-public struct DeviceConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfiguration",
-        model: DeviceConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
-
-    /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// `deviceSettingStateSummaries.request()` lists them;
-    /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
-    public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
-        .init(client: client, path: path.appending("deviceSettingStateSummaries"))
-    }
-
-    /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
-    public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
-        .init(client: client, path: path.appending("deviceStatuses"))
-    }
-
-    public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
-        .init(client: client, path: path.appending("deviceStatusOverview"))
-    }
-
-    /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
-    public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
-        .init(client: client, path: path.appending("userStatuses"))
-    }
-
-    public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
-        .init(client: client, path: path.appending("userStatusOverview"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceConfiguration/assign` (POST).
-    public func assign(
-        assignments: [DeviceConfigurationAssignment]
-    ) -> OperationRequest<[DeviceConfigurationAssignment]> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("assignments", assignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DeviceConfigurationAssignment].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceConfiguration/getOmaSettingPlainTextValue` (GET).
-    public func getOmaSettingPlainTextValue(secretReferenceValueId: String) -> OperationRequest<String> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getOmaSettingPlainTextValue",
-                parameters: [("secretReferenceValueId", ODataLiteral(json: secretReferenceValueId))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .value(String.self))
-    }
-}
-
-/// Its properties are listed in `DeviceConfigurationSettingStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationsettingstate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationSettingState`.
-public typealias DeviceConfigurationSettingState = Model<DeviceConfigurationSettingStateFields>
-
-/// The properties of a `DeviceConfigurationSettingState`, inherited ones included.
-public struct DeviceConfigurationSettingStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfigurationSettingState",
-        fields: DeviceConfigurationSettingStateFields()
-    )
-
-    public let currentValue: Field<String>
-    public let errorCode: Field<Int64>
-    public let errorDescription: Field<String>
-    public let instanceDisplayName: Field<String>
-    public let setting: Field<String>
-    public let settingName: Field<String>
-    public let sources: Field<[SettingSource]>
-    public let state: Field<ComplianceStatus>
-    public let userEmail: Field<String>
-    public let userId: Field<String>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.currentValue = Field("currentValue")
-        self.errorCode = Field("errorCode")
-        self.errorDescription = Field("errorDescription")
-        self.instanceDisplayName = Field("instanceDisplayName")
-        self.setting = Field("setting")
-        self.settingName = Field("settingName")
-        self.sources = Field("sources")
-        self.state = Field("state")
-        self.userEmail = Field("userEmail")
-        self.userId = Field("userId")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Its properties are listed in `DeviceConfigurationStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationstate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationState`.
-public typealias DeviceConfigurationState = Model<DeviceConfigurationStateFields>
-
-/// The properties of a `DeviceConfigurationState`, inherited ones included.
-public struct DeviceConfigurationStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfigurationState",
-        base: Entity.self,
-        fields: DeviceConfigurationStateFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let platformType: Field<PolicyPlatformType>
-    public let settingCount: Field<Int32>
-    public let settingStates: Field<[DeviceConfigurationSettingState]>
-    public let state: Field<ComplianceStatus>
-    public let version: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.platformType = Field("platformType")
-        self.settingCount = Field("settingCount")
-        self.settingStates = Field("settingStates")
-        self.state = Field("state")
-        self.version = Field("version")
-    }
-}
-
-/// Requests for one `DeviceConfigurationState`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationState`.
-public struct DeviceConfigurationStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationState
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationState",
-        model: DeviceConfigurationState.self
-    )
-}
-
-/// Its properties are listed in `DeviceConfigurationUserOverviewFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationuseroverview?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationUserOverview`.
-public typealias DeviceConfigurationUserOverview = Model<DeviceConfigurationUserOverviewFields>
-
-/// The properties of a `DeviceConfigurationUserOverview`, inherited ones included.
-public struct DeviceConfigurationUserOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfigurationUserOverview",
-        base: Entity.self,
-        fields: DeviceConfigurationUserOverviewFields()
-    )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
-}
-
-/// Requests for one `DeviceConfigurationUserOverview`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationUserOverview`.
-public struct DeviceConfigurationUserOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationUserOverview
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationUserOverview",
-        model: DeviceConfigurationUserOverview.self
-    )
-}
-
-/// Its properties are listed in `DeviceConfigurationUserStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceconfigurationuserstatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationUserStatus`.
-public typealias DeviceConfigurationUserStatus = Model<DeviceConfigurationUserStatusFields>
-
-/// The properties of a `DeviceConfigurationUserStatus`, inherited ones included.
-public struct DeviceConfigurationUserStatusFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfigurationUserStatus",
-        base: Entity.self,
-        fields: DeviceConfigurationUserStatusFields()
-    )
-
-    public let id: Field<String>
-    public let devicesCount: Field<Int32>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.devicesCount = Field("devicesCount")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Requests for one `DeviceConfigurationUserStatus`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceConfigurationUserStatus`.
-public struct DeviceConfigurationUserStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationUserStatus
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationUserStatus",
-        model: DeviceConfigurationUserStatus.self
-    )
-}
-
-/// Its properties are listed in `DeviceDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceDetail`.
-public typealias DeviceDetail = Model<DeviceDetailFields>
-
-/// The properties of a `DeviceDetail`, inherited ones included.
-public struct DeviceDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deviceDetail", fields: DeviceDetailFields())
-    public let browser: Field<String>
-    public let deviceId: Field<String>
-    public let displayName: Field<String>
-    public let isCompliant: Field<Bool>
-    public let isManaged: Field<Bool>
-    public let operatingSystem: Field<String>
-    public let trustType: Field<String>
-
-    private init() {
-        self.browser = Field("browser")
-        self.deviceId = Field("deviceId")
-        self.displayName = Field("displayName")
-        self.isCompliant = Field("isCompliant")
-        self.isManaged = Field("isManaged")
-        self.operatingSystem = Field("operatingSystem")
-        self.trustType = Field("trustType")
-    }
-}
-
-/// Its properties are listed in `DeviceEnrollmentConfigurationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceenrollmentconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentConfiguration`.
-public typealias DeviceEnrollmentConfiguration = Model<DeviceEnrollmentConfigurationFields>
-
-/// The properties of a `DeviceEnrollmentConfiguration`, inherited ones included.
-public struct DeviceEnrollmentConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceEnrollmentConfiguration",
-        base: Entity.self,
-        derived: [
-            DeviceEnrollmentLimitConfiguration.self,
-            DeviceEnrollmentPlatformRestrictionsConfiguration.self,
-            DeviceEnrollmentWindowsHelloForBusinessConfiguration.self,
-            Windows10EnrollmentCompletionPageConfiguration.self,
-        ],
-        fields: DeviceEnrollmentConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let priority: Field<Int32>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EnrollmentConfigurationAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priority = Field("priority")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-    }
-}
-
-/// Requests for one `DeviceEnrollmentConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentConfiguration`.
-public struct DeviceEnrollmentConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceEnrollmentConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceEnrollmentConfiguration",
-        model: DeviceEnrollmentConfiguration.self,
-        children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("setPriority", .post)]
-    )
-
-    /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentConfiguration/assign` (POST).
-    public func assign(
-        enrollmentConfigurationAssignments: [EnrollmentConfigurationAssignment]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("enrollmentConfigurationAssignments", enrollmentConfigurationAssignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentConfiguration/setPriority` (POST).
-    public func setPriority(priority: Int32) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setPriority"))
-        var body = JSONObject()
-        body.set("priority", priority)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentFailureReason`.
-public typealias DeviceEnrollmentFailureReason = OpenEnum<DeviceEnrollmentFailureReasonValues>
-
-/// The values of `DeviceEnrollmentFailureReason` that the spec declares; others decode and re-encode too.
-public enum DeviceEnrollmentFailureReasonValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "authentication",
-        "authorization",
-        "accountValidation",
-        "userValidation",
-        "deviceNotSupported",
-        "inMaintenance",
-        "badRequest",
-        "featureNotSupported",
-        "enrollmentRestrictionsEnforced",
-        "clientDisconnected",
-        "userAbandonment",
-    ]
-}
-
-extension DeviceEnrollmentFailureReason {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var authentication: Self { Self(rawValue: "authentication") }
-
-    public static var authorization: Self { Self(rawValue: "authorization") }
-
-    public static var accountValidation: Self { Self(rawValue: "accountValidation") }
-
-    public static var userValidation: Self { Self(rawValue: "userValidation") }
-
-    public static var deviceNotSupported: Self { Self(rawValue: "deviceNotSupported") }
-
-    public static var inMaintenance: Self { Self(rawValue: "inMaintenance") }
-
-    public static var badRequest: Self { Self(rawValue: "badRequest") }
-
-    public static var featureNotSupported: Self { Self(rawValue: "featureNotSupported") }
-
-    public static var enrollmentRestrictionsEnforced: Self { Self(rawValue: "enrollmentRestrictionsEnforced") }
-
-    public static var clientDisconnected: Self { Self(rawValue: "clientDisconnected") }
-
-    public static var userAbandonment: Self { Self(rawValue: "userAbandonment") }
-}
-
-/// Its properties are listed in `DeviceEnrollmentLimitConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceenrollmentlimitconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentLimitConfiguration`.
-public typealias DeviceEnrollmentLimitConfiguration = Model<DeviceEnrollmentLimitConfigurationFields>
-
-/// The properties of a `DeviceEnrollmentLimitConfiguration`, inherited ones included.
-public struct DeviceEnrollmentLimitConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceEnrollmentLimitConfiguration",
-        base: DeviceEnrollmentConfiguration.self,
-        fields: DeviceEnrollmentLimitConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let priority: Field<Int32>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EnrollmentConfigurationAssignment]>
-
-    public let limit: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priority = Field("priority")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.limit = Field("limit")
-    }
-}
-
-/// Requests for one `DeviceEnrollmentLimitConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentLimitConfiguration`.
-public struct DeviceEnrollmentLimitConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceEnrollmentLimitConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceEnrollmentLimitConfiguration",
-        model: DeviceEnrollmentLimitConfiguration.self,
-        children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("setPriority", .post)]
-    )
-
-    /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentLimitConfiguration/assign` (POST).
-    public func assign(
-        enrollmentConfigurationAssignments: [EnrollmentConfigurationAssignment]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("enrollmentConfigurationAssignments", enrollmentConfigurationAssignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentLimitConfiguration/setPriority` (POST).
-    public func setPriority(priority: Int32) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setPriority"))
-        var body = JSONObject()
-        body.set("priority", priority)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `DeviceEnrollmentPlatformRestrictionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceenrollmentplatformrestriction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestriction`.
-public typealias DeviceEnrollmentPlatformRestriction = Model<DeviceEnrollmentPlatformRestrictionFields>
-
-/// The properties of a `DeviceEnrollmentPlatformRestriction`, inherited ones included.
-public struct DeviceEnrollmentPlatformRestrictionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceEnrollmentPlatformRestriction",
-        fields: DeviceEnrollmentPlatformRestrictionFields()
-    )
-
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let personalDeviceEnrollmentBlocked: Field<Bool>
-    public let platformBlocked: Field<Bool>
-
-    private init() {
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.personalDeviceEnrollmentBlocked = Field("personalDeviceEnrollmentBlocked")
-        self.platformBlocked = Field("platformBlocked")
-    }
-}
-
-/// Its properties are listed in `DeviceEnrollmentPlatformRestrictionsConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/deviceenrollmentplatformrestrictionsconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration`.
-public typealias DeviceEnrollmentPlatformRestrictionsConfiguration =
-    Model<DeviceEnrollmentPlatformRestrictionsConfigurationFields>
-
-/// The properties of a `DeviceEnrollmentPlatformRestrictionsConfiguration`, inherited ones included.
-public struct DeviceEnrollmentPlatformRestrictionsConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration",
-        base: DeviceEnrollmentConfiguration.self,
-        fields: DeviceEnrollmentPlatformRestrictionsConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let priority: Field<Int32>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EnrollmentConfigurationAssignment]>
-
-    public let androidRestriction: Field<DeviceEnrollmentPlatformRestriction>
-    public let iosRestriction: Field<DeviceEnrollmentPlatformRestriction>
-    public let macOSRestriction: Field<DeviceEnrollmentPlatformRestriction>
-    public let windowsMobileRestriction: Field<DeviceEnrollmentPlatformRestriction>
-    public let windowsRestriction: Field<DeviceEnrollmentPlatformRestriction>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priority = Field("priority")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.androidRestriction = Field("androidRestriction")
-        self.iosRestriction = Field("iosRestriction")
-        self.macOSRestriction = Field("macOSRestriction")
-        self.windowsMobileRestriction = Field("windowsMobileRestriction")
-        self.windowsRestriction = Field("windowsRestriction")
-    }
-}
-
-/// Requests for one `DeviceEnrollmentPlatformRestrictionsConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration`.
-public struct DeviceEnrollmentPlatformRestrictionsConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceEnrollmentPlatformRestrictionsConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration",
-        model: DeviceEnrollmentPlatformRestrictionsConfiguration.self,
-        children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("setPriority", .post)]
-    )
-
-    /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration/assign` (POST).
-    public func assign(
-        enrollmentConfigurationAssignments: [EnrollmentConfigurationAssignment]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("enrollmentConfigurationAssignments", enrollmentConfigurationAssignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration/setPriority` (POST).
-    public func setPriority(priority: Int32) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setPriority"))
-        var body = JSONObject()
-        body.set("priority", priority)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentType`.
-public typealias DeviceEnrollmentType = OpenEnum<DeviceEnrollmentTypeValues>
-
-/// The values of `DeviceEnrollmentType` that the spec declares; others decode and re-encode too.
-public enum DeviceEnrollmentTypeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "userEnrollment",
-        "deviceEnrollmentManager",
-        "appleBulkWithUser",
-        "appleBulkWithoutUser",
-        "windowsAzureADJoin",
-        "windowsBulkUserless",
-        "windowsAutoEnrollment",
-        "windowsBulkAzureDomainJoin",
-        "windowsCoManagement",
-        "windowsAzureADJoinUsingDeviceAuth",
-        "appleUserEnrollment",
-        "appleUserEnrollmentWithServiceAccount",
-        "unknownFutureValue",
-    ]
-}
-
-extension DeviceEnrollmentType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var userEnrollment: Self { Self(rawValue: "userEnrollment") }
-
-    public static var deviceEnrollmentManager: Self { Self(rawValue: "deviceEnrollmentManager") }
-
-    public static var appleBulkWithUser: Self { Self(rawValue: "appleBulkWithUser") }
-
-    public static var appleBulkWithoutUser: Self { Self(rawValue: "appleBulkWithoutUser") }
-
-    public static var windowsAzureADJoin: Self { Self(rawValue: "windowsAzureADJoin") }
-
-    public static var windowsBulkUserless: Self { Self(rawValue: "windowsBulkUserless") }
-
-    public static var windowsAutoEnrollment: Self { Self(rawValue: "windowsAutoEnrollment") }
-
-    public static var windowsBulkAzureDomainJoin: Self { Self(rawValue: "windowsBulkAzureDomainJoin") }
-
-    public static var windowsCoManagement: Self { Self(rawValue: "windowsCoManagement") }
-
-    public static var windowsAzureADJoinUsingDeviceAuth: Self { Self(rawValue: "windowsAzureADJoinUsingDeviceAuth") }
-
-    public static var appleUserEnrollment: Self { Self(rawValue: "appleUserEnrollment") }
-
-    public static var appleUserEnrollmentWithServiceAccount: Self {
-        Self(rawValue: "appleUserEnrollmentWithServiceAccount")
-    }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DeviceEnrollmentWindowsHelloForBusinessConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/deviceenrollmentwindowshelloforbusinessconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration`.
-public typealias DeviceEnrollmentWindowsHelloForBusinessConfiguration =
-    Model<DeviceEnrollmentWindowsHelloForBusinessConfigurationFields>
-
-/// The properties of a `DeviceEnrollmentWindowsHelloForBusinessConfiguration`, inherited ones included.
-public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration",
-        base: DeviceEnrollmentConfiguration.self,
-        fields: DeviceEnrollmentWindowsHelloForBusinessConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let priority: Field<Int32>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EnrollmentConfigurationAssignment]>
-
-    public let enhancedBiometricsState: Field<Enablement>
-    public let pinExpirationInDays: Field<Int32>
-    public let pinLowercaseCharactersUsage: Field<WindowsHelloForBusinessPinUsage>
-    public let pinMaximumLength: Field<Int32>
-    public let pinMinimumLength: Field<Int32>
-    public let pinPreviousBlockCount: Field<Int32>
-    public let pinSpecialCharactersUsage: Field<WindowsHelloForBusinessPinUsage>
-    public let pinUppercaseCharactersUsage: Field<WindowsHelloForBusinessPinUsage>
-    public let remotePassportEnabled: Field<Bool>
-    public let securityDeviceRequired: Field<Bool>
-    public let state: Field<Enablement>
-    public let unlockWithBiometricsEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priority = Field("priority")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.enhancedBiometricsState = Field("enhancedBiometricsState")
-        self.pinExpirationInDays = Field("pinExpirationInDays")
-        self.pinLowercaseCharactersUsage = Field("pinLowercaseCharactersUsage")
-        self.pinMaximumLength = Field("pinMaximumLength")
-        self.pinMinimumLength = Field("pinMinimumLength")
-        self.pinPreviousBlockCount = Field("pinPreviousBlockCount")
-        self.pinSpecialCharactersUsage = Field("pinSpecialCharactersUsage")
-        self.pinUppercaseCharactersUsage = Field("pinUppercaseCharactersUsage")
-        self.remotePassportEnabled = Field("remotePassportEnabled")
-        self.securityDeviceRequired = Field("securityDeviceRequired")
-        self.state = Field("state")
-        self.unlockWithBiometricsEnabled = Field("unlockWithBiometricsEnabled")
-    }
-}
-
-/// Requests for one `DeviceEnrollmentWindowsHelloForBusinessConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration`.
-public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceEnrollmentWindowsHelloForBusinessConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration",
-        model: DeviceEnrollmentWindowsHelloForBusinessConfiguration.self,
-        children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("setPriority", .post)]
-    )
-
-    /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration/assign` (POST).
-    public func assign(
-        enrollmentConfigurationAssignments: [EnrollmentConfigurationAssignment]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("enrollmentConfigurationAssignments", enrollmentConfigurationAssignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration/setPriority`
-    ///   (POST).
-    public func setPriority(priority: Int32) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setPriority"))
-        var body = JSONObject()
-        body.set("priority", priority)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `DeviceExchangeAccessStateSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceexchangeaccessstatesummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceExchangeAccessStateSummary`.
-public typealias DeviceExchangeAccessStateSummary = Model<DeviceExchangeAccessStateSummaryFields>
-
-/// The properties of a `DeviceExchangeAccessStateSummary`, inherited ones included.
-public struct DeviceExchangeAccessStateSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceExchangeAccessStateSummary",
-        fields: DeviceExchangeAccessStateSummaryFields()
-    )
-
-    public let allowedDeviceCount: Field<Int32>
-    public let blockedDeviceCount: Field<Int32>
-    public let quarantinedDeviceCount: Field<Int32>
-    public let unavailableDeviceCount: Field<Int32>
-    public let unknownDeviceCount: Field<Int32>
-
-    private init() {
-        self.allowedDeviceCount = Field("allowedDeviceCount")
-        self.blockedDeviceCount = Field("blockedDeviceCount")
-        self.quarantinedDeviceCount = Field("quarantinedDeviceCount")
-        self.unavailableDeviceCount = Field("unavailableDeviceCount")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-    }
-}
-
-/// Its properties are listed in `DeviceGeoLocationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicegeolocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceGeoLocation`.
-public typealias DeviceGeoLocation = Model<DeviceGeoLocationFields>
-
-/// The properties of a `DeviceGeoLocation`, inherited ones included.
-public struct DeviceGeoLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deviceGeoLocation", fields: DeviceGeoLocationFields())
-    public let altitude: Field<Double>
-    public let heading: Field<Double>
-    public let horizontalAccuracy: Field<Double>
-    public let lastCollectedDateTime: Field<Date>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
-    public let speed: Field<Double>
-    public let verticalAccuracy: Field<Double>
-
-    private init() {
-        self.altitude = Field("altitude")
-        self.heading = Field("heading")
-        self.horizontalAccuracy = Field("horizontalAccuracy")
-        self.lastCollectedDateTime = Field("lastCollectedDateTime")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-        self.speed = Field("speed")
-        self.verticalAccuracy = Field("verticalAccuracy")
-    }
-}
-
-/// Its properties are listed in `DeviceHealthAttestationStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicehealthattestationstate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceHealthAttestationState`.
-public typealias DeviceHealthAttestationState = Model<DeviceHealthAttestationStateFields>
-
-/// The properties of a `DeviceHealthAttestationState`, inherited ones included.
-public struct DeviceHealthAttestationStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceHealthAttestationState",
-        fields: DeviceHealthAttestationStateFields()
-    )
-
-    public let attestationIdentityKey: Field<String>
-    public let bitLockerStatus: Field<String>
-    public let bootAppSecurityVersion: Field<String>
-    public let bootDebugging: Field<String>
-    public let bootManagerSecurityVersion: Field<String>
-    public let bootManagerVersion: Field<String>
-    public let bootRevisionListInfo: Field<String>
-    public let codeIntegrity: Field<String>
-    public let codeIntegrityCheckVersion: Field<String>
-    public let codeIntegrityPolicy: Field<String>
-    public let contentNamespaceUrl: Field<String>
-    public let contentVersion: Field<String>
-    public let dataExcutionPolicy: Field<String>
-    public let deviceHealthAttestationStatus: Field<String>
-    public let earlyLaunchAntiMalwareDriverProtection: Field<String>
-    public let healthAttestationSupportedStatus: Field<String>
-    public let healthStatusMismatchInfo: Field<String>
-    public let issuedDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<String>
-    public let operatingSystemKernelDebugging: Field<String>
-    public let operatingSystemRevListInfo: Field<String>
-    public let pcr0: Field<String>
-    public let pcrHashAlgorithm: Field<String>
-    public let resetCount: Field<Int64>
-    public let restartCount: Field<Int64>
-    public let safeMode: Field<String>
-    public let secureBoot: Field<String>
-    public let secureBootConfigurationPolicyFingerPrint: Field<String>
-    public let testSigning: Field<String>
-    public let tpmVersion: Field<String>
-    public let virtualSecureMode: Field<String>
-    public let windowsPE: Field<String>
-
-    private init() {
-        self.attestationIdentityKey = Field("attestationIdentityKey")
-        self.bitLockerStatus = Field("bitLockerStatus")
-        self.bootAppSecurityVersion = Field("bootAppSecurityVersion")
-        self.bootDebugging = Field("bootDebugging")
-        self.bootManagerSecurityVersion = Field("bootManagerSecurityVersion")
-        self.bootManagerVersion = Field("bootManagerVersion")
-        self.bootRevisionListInfo = Field("bootRevisionListInfo")
-        self.codeIntegrity = Field("codeIntegrity")
-        self.codeIntegrityCheckVersion = Field("codeIntegrityCheckVersion")
-        self.codeIntegrityPolicy = Field("codeIntegrityPolicy")
-        self.contentNamespaceUrl = Field("contentNamespaceUrl")
-        self.contentVersion = Field("contentVersion")
-        self.dataExcutionPolicy = Field("dataExcutionPolicy")
-        self.deviceHealthAttestationStatus = Field("deviceHealthAttestationStatus")
-        self.earlyLaunchAntiMalwareDriverProtection = Field("earlyLaunchAntiMalwareDriverProtection")
-        self.healthAttestationSupportedStatus = Field("healthAttestationSupportedStatus")
-        self.healthStatusMismatchInfo = Field("healthStatusMismatchInfo")
-        self.issuedDateTime = Field("issuedDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.operatingSystemKernelDebugging = Field("operatingSystemKernelDebugging")
-        self.operatingSystemRevListInfo = Field("operatingSystemRevListInfo")
-        self.pcr0 = Field("pcr0")
-        self.pcrHashAlgorithm = Field("pcrHashAlgorithm")
-        self.resetCount = Field("resetCount")
-        self.restartCount = Field("restartCount")
-        self.safeMode = Field("safeMode")
-        self.secureBoot = Field("secureBoot")
-        self.secureBootConfigurationPolicyFingerPrint = Field("secureBootConfigurationPolicyFingerPrint")
-        self.testSigning = Field("testSigning")
-        self.tpmVersion = Field("tpmVersion")
-        self.virtualSecureMode = Field("virtualSecureMode")
-        self.windowsPE = Field("windowsPE")
-    }
-}
-
-/// Its properties are listed in `DeviceInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceInfo`.
-public typealias DeviceInfo = Model<DeviceInfoFields>
-
-/// The properties of a `DeviceInfo`, inherited ones included.
-public struct DeviceInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deviceInfo", fields: DeviceInfoFields())
-    public let deviceId: Field<String>
-    public let displayName: Field<String>
-    public let enrollmentProfileName: Field<String>
-    public let extensionAttribute1: Field<String>
-    public let extensionAttribute10: Field<String>
-    public let extensionAttribute11: Field<String>
-    public let extensionAttribute12: Field<String>
-    public let extensionAttribute13: Field<String>
-    public let extensionAttribute14: Field<String>
-    public let extensionAttribute15: Field<String>
-    public let extensionAttribute2: Field<String>
-    public let extensionAttribute3: Field<String>
-    public let extensionAttribute4: Field<String>
-    public let extensionAttribute5: Field<String>
-    public let extensionAttribute6: Field<String>
-    public let extensionAttribute7: Field<String>
-    public let extensionAttribute8: Field<String>
-    public let extensionAttribute9: Field<String>
-    public let isCompliant: Field<Bool>
-    public let manufacturer: Field<String>
-    public let mdmAppId: Field<String>
-    public let model: Field<String>
-    public let operatingSystem: Field<String>
-    public let operatingSystemVersion: Field<String>
-    public let ownership: Field<String>
-    public let physicalIds: Field<[String]>
-    public let profileType: Field<String>
-    public let systemLabels: Field<[String]>
-    public let trustType: Field<String>
-
-    private init() {
-        self.deviceId = Field("deviceId")
-        self.displayName = Field("displayName")
-        self.enrollmentProfileName = Field("enrollmentProfileName")
-        self.extensionAttribute1 = Field("extensionAttribute1")
-        self.extensionAttribute10 = Field("extensionAttribute10")
-        self.extensionAttribute11 = Field("extensionAttribute11")
-        self.extensionAttribute12 = Field("extensionAttribute12")
-        self.extensionAttribute13 = Field("extensionAttribute13")
-        self.extensionAttribute14 = Field("extensionAttribute14")
-        self.extensionAttribute15 = Field("extensionAttribute15")
-        self.extensionAttribute2 = Field("extensionAttribute2")
-        self.extensionAttribute3 = Field("extensionAttribute3")
-        self.extensionAttribute4 = Field("extensionAttribute4")
-        self.extensionAttribute5 = Field("extensionAttribute5")
-        self.extensionAttribute6 = Field("extensionAttribute6")
-        self.extensionAttribute7 = Field("extensionAttribute7")
-        self.extensionAttribute8 = Field("extensionAttribute8")
-        self.extensionAttribute9 = Field("extensionAttribute9")
-        self.isCompliant = Field("isCompliant")
-        self.manufacturer = Field("manufacturer")
-        self.mdmAppId = Field("mdmAppId")
-        self.model = Field("model")
-        self.operatingSystem = Field("operatingSystem")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-        self.ownership = Field("ownership")
-        self.physicalIds = Field("physicalIds")
-        self.profileType = Field("profileType")
-        self.systemLabels = Field("systemLabels")
-        self.trustType = Field("trustType")
-    }
-}
-
-/// Its properties are listed in `DeviceInstallStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceinstallstate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceInstallState`.
-public typealias DeviceInstallState = Model<DeviceInstallStateFields>
-
-/// The properties of a `DeviceInstallState`, inherited ones included.
-public struct DeviceInstallStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceInstallState",
-        base: Entity.self,
-        fields: DeviceInstallStateFields()
-    )
-
-    public let id: Field<String>
-    public let deviceId: Field<String>
-    public let deviceName: Field<String>
-    public let errorCode: Field<String>
-    public let installState: Field<InstallState>
-    public let lastSyncDateTime: Field<Date>
-    public let osDescription: Field<String>
-    public let osVersion: Field<String>
-    public let userName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceId = Field("deviceId")
-        self.deviceName = Field("deviceName")
-        self.errorCode = Field("errorCode")
-        self.installState = Field("installState")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.osDescription = Field("osDescription")
-        self.osVersion = Field("osVersion")
-        self.userName = Field("userName")
-    }
-}
-
-/// Requests for one `DeviceInstallState`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceInstallState`.
-public struct DeviceInstallStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceInstallState
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.deviceInstallState", model: DeviceInstallState.self)
-}
-
-/// Its properties are listed in `DeviceLocalCredentialFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicelocalcredential?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceLocalCredential`.
-public typealias DeviceLocalCredential = Model<DeviceLocalCredentialFields>
-
-/// The properties of a `DeviceLocalCredential`, inherited ones included.
-public struct DeviceLocalCredentialFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceLocalCredential",
-        fields: DeviceLocalCredentialFields()
-    )
-    public let accountName: Field<String>
-    public let accountSid: Field<String>
-    public let backupDateTime: Field<Date>
-    public let passwordBase64: Field<String>
-
-    private init() {
-        self.accountName = Field("accountName")
-        self.accountSid = Field("accountSid")
-        self.backupDateTime = Field("backupDateTime")
-        self.passwordBase64 = Field("passwordBase64")
-    }
-}
-
-/// Its properties are listed in `DeviceLocalCredentialInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicelocalcredentialinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceLocalCredentialInfo`.
-public typealias DeviceLocalCredentialInfo = Model<DeviceLocalCredentialInfoFields>
-
-/// The properties of a `DeviceLocalCredentialInfo`, inherited ones included.
-public struct DeviceLocalCredentialInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceLocalCredentialInfo",
-        base: Entity.self,
-        fields: DeviceLocalCredentialInfoFields()
-    )
-
-    public let id: Field<String>
-    public let credentials: Field<[DeviceLocalCredential]>
-    public let deviceName: Field<String>
-    public let lastBackupDateTime: Field<Date>
-    public let refreshDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.credentials = Field("credentials")
-        self.deviceName = Field("deviceName")
-        self.lastBackupDateTime = Field("lastBackupDateTime")
-        self.refreshDateTime = Field("refreshDateTime")
-    }
-}
-
-/// Requests for one `DeviceLocalCredentialInfo`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceLocalCredentialInfo`.
-public struct DeviceLocalCredentialInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceLocalCredentialInfo
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceLocalCredentialInfo",
-        model: DeviceLocalCredentialInfo.self
-    )
-}
-
-/// Its properties are listed in `DeviceLogCollectionResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicelogcollectionresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceLogCollectionResponse`.
-public typealias DeviceLogCollectionResponse = Model<DeviceLogCollectionResponseFields>
-
-/// The properties of a `DeviceLogCollectionResponse`, inherited ones included.
-public struct DeviceLogCollectionResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceLogCollectionResponse",
-        base: Entity.self,
-        fields: DeviceLogCollectionResponseFields()
-    )
-
-    public let id: Field<String>
-    public let enrolledByUser: Field<String>
-    public let expirationDateTimeUTC: Field<Date>
-    public let initiatedByUserPrincipalName: Field<String>
-    public let managedDeviceId: Field<String>
-    public let receivedDateTimeUTC: Field<Date>
-    public let requestedDateTimeUTC: Field<Date>
-    public let sizeInKB: Field<Double>
-    public let status: Field<AppLogUploadState>
-
-    private init() {
-        self.id = Field("id")
-        self.enrolledByUser = Field("enrolledByUser")
-        self.expirationDateTimeUTC = Field("expirationDateTimeUTC")
-        self.initiatedByUserPrincipalName = Field("initiatedByUserPrincipalName")
-        self.managedDeviceId = Field("managedDeviceId")
-        self.receivedDateTimeUTC = Field("receivedDateTimeUTC")
-        self.requestedDateTimeUTC = Field("requestedDateTimeUTC")
-        self.sizeInKB = Field("sizeInKB")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `DeviceLogCollectionResponse`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceLogCollectionResponse`.
-public struct DeviceLogCollectionResponseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceLogCollectionResponse
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceLogCollectionResponse",
-        model: DeviceLogCollectionResponse.self,
-        operations: [.init("createDownloadUrl", .post, response: .string)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.deviceLogCollectionResponse/createDownloadUrl` (POST).
-    public func createDownloadUrl() -> OperationRequest<String> {
-        let request = APIRequest(method: .post, path: path.appending("createDownloadUrl"))
-        return OperationRequest(client: client, request: request, decoder: .value(String.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceLogCollectionTemplateType`.
-public typealias DeviceLogCollectionTemplateType = OpenEnum<DeviceLogCollectionTemplateTypeValues>
-
-/// The values of `DeviceLogCollectionTemplateType` that the spec declares; others decode and re-encode too.
-public enum DeviceLogCollectionTemplateTypeValues: EnumValues {
-    public static let known: [String] = ["predefined", "unknownFutureValue"]
-}
-
-extension DeviceLogCollectionTemplateType {
-    public static var predefined: Self { Self(rawValue: "predefined") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DeviceManagementFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagement?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceManagement`.
-public typealias DeviceManagement = Model<DeviceManagementFields>
-
-/// The properties of a `DeviceManagement`, inherited ones included.
-public struct DeviceManagementFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagement",
-        base: Entity.self,
-        fields: DeviceManagementFields()
-    )
-
-    public let id: Field<String>
-    public let deviceProtectionOverview: Field<DeviceProtectionOverview>
-    public let intuneAccountId: Field<String>
-    public let intuneBrand: Field<IntuneBrand>
-    public let settings: Field<DeviceManagementSettings>
-    public let subscriptionState: Field<DeviceManagementSubscriptionState>
-    public let userExperienceAnalyticsSettings: Field<UserExperienceAnalyticsSettings>
-    public let windowsMalwareOverview: Field<WindowsMalwareOverview>
-
-    /// Present when the request expanded it (`expand("applePushNotificationCertificate")`).
-    public let applePushNotificationCertificate: Field<ApplePushNotificationCertificate>
-
-    /// Present when the request expanded it (`expand("auditEvents")`).
-    public let auditEvents: Field<[AuditEvent]>
-
-    /// Present when the request expanded it (`expand("complianceManagementPartners")`).
-    public let complianceManagementPartners: Field<[ComplianceManagementPartner]>
-
-    /// Present when the request expanded it (`expand("conditionalAccessSettings")`).
-    public let conditionalAccessSettings: Field<OnPremisesConditionalAccessSettings>
-
-    /// Present when the request expanded it (`expand("detectedApps")`).
-    public let detectedApps: Field<[DetectedApp]>
-
-    /// Present when the request expanded it (`expand("deviceCategories")`).
-    public let deviceCategories: Field<[DeviceCategory]>
-
-    /// Present when the request expanded it (`expand("deviceCompliancePolicies")`).
-    public let deviceCompliancePolicies: Field<[DeviceCompliancePolicy]>
-
-    /// Present when the request expanded it (`expand("deviceCompliancePolicyDeviceStateSummary")`).
-    public let deviceCompliancePolicyDeviceStateSummary: Field<DeviceCompliancePolicyDeviceStateSummary>
-
-    /// Present when the request expanded it (`expand("deviceCompliancePolicySettingStateSummaries")`).
-    public let deviceCompliancePolicySettingStateSummaries: Field<[DeviceCompliancePolicySettingStateSummary]>
-
-    /// Present when the request expanded it (`expand("deviceConfigurationDeviceStateSummaries")`).
-    public let deviceConfigurationDeviceStateSummaries: Field<DeviceConfigurationDeviceStateSummary>
-
-    /// Present when the request expanded it (`expand("deviceConfigurations")`).
-    public let deviceConfigurations: Field<[DeviceConfiguration]>
-
-    /// Present when the request expanded it (`expand("deviceEnrollmentConfigurations")`).
-    public let deviceEnrollmentConfigurations: Field<[DeviceEnrollmentConfiguration]>
-
-    /// Present when the request expanded it (`expand("deviceManagementPartners")`).
-    public let deviceManagementPartners: Field<[DeviceManagementPartner]>
-
-    /// Present when the request expanded it (`expand("exchangeConnectors")`).
-    public let exchangeConnectors: Field<[DeviceManagementExchangeConnector]>
-
-    /// Present when the request expanded it (`expand("importedWindowsAutopilotDeviceIdentities")`).
-    public let importedWindowsAutopilotDeviceIdentities: Field<[ImportedWindowsAutopilotDeviceIdentity]>
-
-    /// Present when the request expanded it (`expand("iosUpdateStatuses")`).
-    public let iosUpdateStatuses: Field<[IosUpdateDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("managedDeviceOverview")`).
-    public let managedDeviceOverview: Field<ManagedDeviceOverview>
-
-    /// Present when the request expanded it (`expand("managedDevices")`).
-    public let managedDevices: Field<[ManagedDevice]>
-
-    /// Present when the request expanded it (`expand("mobileAppTroubleshootingEvents")`).
-    public let mobileAppTroubleshootingEvents: Field<[MobileAppTroubleshootingEvent]>
-
-    /// Present when the request expanded it (`expand("mobileThreatDefenseConnectors")`).
-    public let mobileThreatDefenseConnectors: Field<[MobileThreatDefenseConnector]>
-
-    /// Present when the request expanded it (`expand("notificationMessageTemplates")`).
-    public let notificationMessageTemplates: Field<[NotificationMessageTemplate]>
-
-    /// Present when the request expanded it (`expand("remoteAssistancePartners")`).
-    public let remoteAssistancePartners: Field<[RemoteAssistancePartner]>
-
-    /// Present when the request expanded it (`expand("reports")`).
-    public let reports: Field<DeviceManagementReports>
-
-    /// Present when the request expanded it (`expand("resourceOperations")`).
-    public let resourceOperations: Field<[ResourceOperation]>
-
-    /// Present when the request expanded it (`expand("roleAssignments")`).
-    public let roleAssignments: Field<[DeviceAndAppManagementRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("roleDefinitions")`).
-    public let roleDefinitions: Field<[RoleDefinition]>
-
-    /// Present when the request expanded it (`expand("softwareUpdateStatusSummary")`).
-    public let softwareUpdateStatusSummary: Field<SoftwareUpdateStatusSummary>
-
-    /// Present when the request expanded it (`expand("termsAndConditions")`).
-    public let termsAndConditions: Field<[TermsAndConditions]>
-
-    /// Present when the request expanded it (`expand("troubleshootingEvents")`).
-    public let troubleshootingEvents: Field<[DeviceManagementTroubleshootingEvent]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthApplicationPerformance")`).
-    public let userExperienceAnalyticsAppHealthApplicationPerformance:
-        Field<[UserExperienceAnalyticsAppHealthApplicationPerformance]>
-
-    /// Present when the request expanded it
-    /// (`expand("userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails")`).
-    public let userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails:
-        Field<[UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails]>
-
-    /// Present when the request expanded it
-    /// (`expand("userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId")`).
-    public let userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId:
-        Field<[UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId]>
-
-    /// Present when the request expanded it
-    /// (`expand("userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion")`).
-    public let userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion:
-        Field<[UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthDeviceModelPerformance")`).
-    public let userExperienceAnalyticsAppHealthDeviceModelPerformance:
-        Field<[UserExperienceAnalyticsAppHealthDeviceModelPerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthDevicePerformance")`).
-    public let userExperienceAnalyticsAppHealthDevicePerformance:
-        Field<[UserExperienceAnalyticsAppHealthDevicePerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthDevicePerformanceDetails")`).
-    public let userExperienceAnalyticsAppHealthDevicePerformanceDetails:
-        Field<[UserExperienceAnalyticsAppHealthDevicePerformanceDetails]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthOSVersionPerformance")`).
-    public let userExperienceAnalyticsAppHealthOSVersionPerformance:
-        Field<[UserExperienceAnalyticsAppHealthOSVersionPerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthOverview")`).
-    public let userExperienceAnalyticsAppHealthOverview: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsBaselines")`).
-    public let userExperienceAnalyticsBaselines: Field<[UserExperienceAnalyticsBaseline]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsCategories")`).
-    public let userExperienceAnalyticsCategories: Field<[UserExperienceAnalyticsCategory]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDevicePerformance")`).
-    public let userExperienceAnalyticsDevicePerformance: Field<[UserExperienceAnalyticsDevicePerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDeviceScores")`).
-    public let userExperienceAnalyticsDeviceScores: Field<[UserExperienceAnalyticsDeviceScores]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDeviceStartupHistory")`).
-    public let userExperienceAnalyticsDeviceStartupHistory: Field<[UserExperienceAnalyticsDeviceStartupHistory]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDeviceStartupProcesses")`).
-    public let userExperienceAnalyticsDeviceStartupProcesses: Field<[UserExperienceAnalyticsDeviceStartupProcess]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDeviceStartupProcessPerformance")`).
-    public let userExperienceAnalyticsDeviceStartupProcessPerformance:
-        Field<[UserExperienceAnalyticsDeviceStartupProcessPerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsMetricHistory")`).
-    public let userExperienceAnalyticsMetricHistory: Field<[UserExperienceAnalyticsMetricHistory]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsModelScores")`).
-    public let userExperienceAnalyticsModelScores: Field<[UserExperienceAnalyticsModelScores]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsOverview")`).
-    public let userExperienceAnalyticsOverview: Field<UserExperienceAnalyticsOverview>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsScoreHistory")`).
-    public let userExperienceAnalyticsScoreHistory: Field<[UserExperienceAnalyticsScoreHistory]>
-
-    /// Present when the request expanded it
-    /// (`expand("userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric")`).
-    public let userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric:
-        Field<UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsWorkFromAnywhereMetrics")`).
-    public let userExperienceAnalyticsWorkFromAnywhereMetrics: Field<[UserExperienceAnalyticsWorkFromAnywhereMetric]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsWorkFromAnywhereModelPerformance")`).
-    public let userExperienceAnalyticsWorkFromAnywhereModelPerformance:
-        Field<[UserExperienceAnalyticsWorkFromAnywhereModelPerformance]>
-
-    /// Present when the request expanded it (`expand("virtualEndpoint")`).
-    public let virtualEndpoint: Field<VirtualEndpoint>
-
-    /// Present when the request expanded it (`expand("windowsAutopilotDeviceIdentities")`).
-    public let windowsAutopilotDeviceIdentities: Field<[WindowsAutopilotDeviceIdentity]>
-
-    /// Present when the request expanded it (`expand("windowsInformationProtectionAppLearningSummaries")`).
-    public let windowsInformationProtectionAppLearningSummaries: Field<[WindowsInformationProtectionAppLearningSummary]>
-
-    /// Present when the request expanded it (`expand("windowsInformationProtectionNetworkLearningSummaries")`).
-    public let windowsInformationProtectionNetworkLearningSummaries:
-        Field<[WindowsInformationProtectionNetworkLearningSummary]>
-
-    /// Present when the request expanded it (`expand("windowsMalwareInformation")`).
-    public let windowsMalwareInformation: Field<[WindowsMalwareInformation]>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceProtectionOverview = Field("deviceProtectionOverview")
-        self.intuneAccountId = Field("intuneAccountId")
-        self.intuneBrand = Field("intuneBrand")
-        self.settings = Field("settings")
-        self.subscriptionState = Field("subscriptionState")
-        self.userExperienceAnalyticsSettings = Field("userExperienceAnalyticsSettings")
-        self.windowsMalwareOverview = Field("windowsMalwareOverview")
-        self.applePushNotificationCertificate = Field("applePushNotificationCertificate")
-        self.auditEvents = Field("auditEvents")
-        self.complianceManagementPartners = Field("complianceManagementPartners")
-        self.conditionalAccessSettings = Field("conditionalAccessSettings")
-        self.detectedApps = Field("detectedApps")
-        self.deviceCategories = Field("deviceCategories")
-        self.deviceCompliancePolicies = Field("deviceCompliancePolicies")
-        self.deviceCompliancePolicyDeviceStateSummary = Field("deviceCompliancePolicyDeviceStateSummary")
-        self.deviceCompliancePolicySettingStateSummaries = Field("deviceCompliancePolicySettingStateSummaries")
-        self.deviceConfigurationDeviceStateSummaries = Field("deviceConfigurationDeviceStateSummaries")
-        self.deviceConfigurations = Field("deviceConfigurations")
-        self.deviceEnrollmentConfigurations = Field("deviceEnrollmentConfigurations")
-        self.deviceManagementPartners = Field("deviceManagementPartners")
-        self.exchangeConnectors = Field("exchangeConnectors")
-        self.importedWindowsAutopilotDeviceIdentities = Field("importedWindowsAutopilotDeviceIdentities")
-        self.iosUpdateStatuses = Field("iosUpdateStatuses")
-        self.managedDeviceOverview = Field("managedDeviceOverview")
-        self.managedDevices = Field("managedDevices")
-        self.mobileAppTroubleshootingEvents = Field("mobileAppTroubleshootingEvents")
-        self.mobileThreatDefenseConnectors = Field("mobileThreatDefenseConnectors")
-        self.notificationMessageTemplates = Field("notificationMessageTemplates")
-        self.remoteAssistancePartners = Field("remoteAssistancePartners")
-        self.reports = Field("reports")
-        self.resourceOperations = Field("resourceOperations")
-        self.roleAssignments = Field("roleAssignments")
-        self.roleDefinitions = Field("roleDefinitions")
-        self.softwareUpdateStatusSummary = Field("softwareUpdateStatusSummary")
-        self.termsAndConditions = Field("termsAndConditions")
-        self.troubleshootingEvents = Field("troubleshootingEvents")
-        self.userExperienceAnalyticsAppHealthApplicationPerformance = Field(
-            "userExperienceAnalyticsAppHealthApplicationPerformance"
-        )
-        self.userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails = Field(
-            "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails"
-        )
-        self.userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId = Field(
-            "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId"
-        )
-        self.userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion = Field(
-            "userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion"
-        )
-        self.userExperienceAnalyticsAppHealthDeviceModelPerformance = Field(
-            "userExperienceAnalyticsAppHealthDeviceModelPerformance"
-        )
-        self.userExperienceAnalyticsAppHealthDevicePerformance = Field(
-            "userExperienceAnalyticsAppHealthDevicePerformance"
-        )
-        self.userExperienceAnalyticsAppHealthDevicePerformanceDetails = Field(
-            "userExperienceAnalyticsAppHealthDevicePerformanceDetails"
-        )
-        self.userExperienceAnalyticsAppHealthOSVersionPerformance = Field(
-            "userExperienceAnalyticsAppHealthOSVersionPerformance"
-        )
-        self.userExperienceAnalyticsAppHealthOverview = Field("userExperienceAnalyticsAppHealthOverview")
-        self.userExperienceAnalyticsBaselines = Field("userExperienceAnalyticsBaselines")
-        self.userExperienceAnalyticsCategories = Field("userExperienceAnalyticsCategories")
-        self.userExperienceAnalyticsDevicePerformance = Field("userExperienceAnalyticsDevicePerformance")
-        self.userExperienceAnalyticsDeviceScores = Field("userExperienceAnalyticsDeviceScores")
-        self.userExperienceAnalyticsDeviceStartupHistory = Field("userExperienceAnalyticsDeviceStartupHistory")
-        self.userExperienceAnalyticsDeviceStartupProcesses = Field("userExperienceAnalyticsDeviceStartupProcesses")
-        self.userExperienceAnalyticsDeviceStartupProcessPerformance = Field(
-            "userExperienceAnalyticsDeviceStartupProcessPerformance"
-        )
-        self.userExperienceAnalyticsMetricHistory = Field("userExperienceAnalyticsMetricHistory")
-        self.userExperienceAnalyticsModelScores = Field("userExperienceAnalyticsModelScores")
-        self.userExperienceAnalyticsOverview = Field("userExperienceAnalyticsOverview")
-        self.userExperienceAnalyticsScoreHistory = Field("userExperienceAnalyticsScoreHistory")
-        self.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric = Field(
-            "userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric"
-        )
-        self.userExperienceAnalyticsWorkFromAnywhereMetrics = Field("userExperienceAnalyticsWorkFromAnywhereMetrics")
-        self.userExperienceAnalyticsWorkFromAnywhereModelPerformance = Field(
-            "userExperienceAnalyticsWorkFromAnywhereModelPerformance"
-        )
-        self.virtualEndpoint = Field("virtualEndpoint")
-        self.windowsAutopilotDeviceIdentities = Field("windowsAutopilotDeviceIdentities")
-        self.windowsInformationProtectionAppLearningSummaries = Field(
-            "windowsInformationProtectionAppLearningSummaries"
-        )
-        self.windowsInformationProtectionNetworkLearningSummaries = Field(
-            "windowsInformationProtectionNetworkLearningSummaries"
-        )
-        self.windowsMalwareInformation = Field("windowsMalwareInformation")
-    }
-}
-
-/// Its properties are listed in `DeviceManagementCachedReportConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/devicemanagementcachedreportconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceManagementCachedReportConfiguration`.
-public typealias DeviceManagementCachedReportConfiguration = Model<DeviceManagementCachedReportConfigurationFields>
-
-/// The properties of a `DeviceManagementCachedReportConfiguration`, inherited ones included.
-public struct DeviceManagementCachedReportConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagementCachedReportConfiguration",
-        base: Entity.self,
-        fields: DeviceManagementCachedReportConfigurationFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `DeviceManagementCachedReportConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceManagementCachedReportConfiguration`.
-public struct DeviceManagementCachedReportConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementCachedReportConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementCachedReportConfiguration",
-        model: DeviceManagementCachedReportConfiguration.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementExchangeAccessState`.
-public typealias DeviceManagementExchangeAccessState = OpenEnum<DeviceManagementExchangeAccessStateValues>
-
-/// The values of `DeviceManagementExchangeAccessState` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementExchangeAccessStateValues: EnumValues {
-    public static let known: [String] = ["none", "unknown", "allowed", "blocked", "quarantined"]
-}
-
-extension DeviceManagementExchangeAccessState {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var allowed: Self { Self(rawValue: "allowed") }
-
-    public static var blocked: Self { Self(rawValue: "blocked") }
-
-    public static var quarantined: Self { Self(rawValue: "quarantined") }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementExchangeAccessStateReason`.
-public typealias DeviceManagementExchangeAccessStateReason = OpenEnum<DeviceManagementExchangeAccessStateReasonValues>
-
-/// The values of `DeviceManagementExchangeAccessStateReason` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementExchangeAccessStateReasonValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "unknown",
-        "exchangeGlobalRule",
-        "exchangeIndividualRule",
-        "exchangeDeviceRule",
-        "exchangeUpgrade",
-        "exchangeMailboxPolicy",
-        "other",
-        "compliant",
-        "notCompliant",
-        "notEnrolled",
-        "unknownLocation",
-        "mfaRequired",
-        "azureADBlockDueToAccessPolicy",
-        "compromisedPassword",
-        "deviceNotKnownWithManagedApp",
-    ]
-}
-
-extension DeviceManagementExchangeAccessStateReason {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var exchangeGlobalRule: Self { Self(rawValue: "exchangeGlobalRule") }
-
-    public static var exchangeIndividualRule: Self { Self(rawValue: "exchangeIndividualRule") }
-
-    public static var exchangeDeviceRule: Self { Self(rawValue: "exchangeDeviceRule") }
-
-    public static var exchangeUpgrade: Self { Self(rawValue: "exchangeUpgrade") }
-
-    public static var exchangeMailboxPolicy: Self { Self(rawValue: "exchangeMailboxPolicy") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var compliant: Self { Self(rawValue: "compliant") }
-
-    public static var notCompliant: Self { Self(rawValue: "notCompliant") }
-
-    public static var notEnrolled: Self { Self(rawValue: "notEnrolled") }
-
-    public static var unknownLocation: Self { Self(rawValue: "unknownLocation") }
-
-    public static var mfaRequired: Self { Self(rawValue: "mfaRequired") }
-
-    public static var azureADBlockDueToAccessPolicy: Self { Self(rawValue: "azureADBlockDueToAccessPolicy") }
-
-    public static var compromisedPassword: Self { Self(rawValue: "compromisedPassword") }
-
-    public static var deviceNotKnownWithManagedApp: Self { Self(rawValue: "deviceNotKnownWithManagedApp") }
-}
-
-/// Its properties are listed in `DeviceManagementExchangeConnectorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementexchangeconnector?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnector`.
-public typealias DeviceManagementExchangeConnector = Model<DeviceManagementExchangeConnectorFields>
-
-/// The properties of a `DeviceManagementExchangeConnector`, inherited ones included.
-public struct DeviceManagementExchangeConnectorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagementExchangeConnector",
-        base: Entity.self,
-        fields: DeviceManagementExchangeConnectorFields()
-    )
-
-    public let id: Field<String>
-    public let connectorServerName: Field<String>
-    public let exchangeAlias: Field<String>
-    public let exchangeConnectorType: Field<DeviceManagementExchangeConnectorType>
-    public let exchangeOrganization: Field<String>
-    public let lastSyncDateTime: Field<Date>
-    public let primarySmtpAddress: Field<String>
-    public let serverName: Field<String>
-    public let status: Field<DeviceManagementExchangeConnectorStatus>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.connectorServerName = Field("connectorServerName")
-        self.exchangeAlias = Field("exchangeAlias")
-        self.exchangeConnectorType = Field("exchangeConnectorType")
-        self.exchangeOrganization = Field("exchangeOrganization")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.primarySmtpAddress = Field("primarySmtpAddress")
-        self.serverName = Field("serverName")
-        self.status = Field("status")
-        self.version = Field("version")
-    }
-}
-
-/// Requests for one `DeviceManagementExchangeConnector`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnector`.
-public struct DeviceManagementExchangeConnectorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementExchangeConnector
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementExchangeConnector",
-        model: DeviceManagementExchangeConnector.self,
-        operations: [.init("sync", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnector/sync` (POST).
-    public func sync(syncType: DeviceManagementExchangeConnectorSyncType) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("sync"))
-        var body = JSONObject()
-        body.set("syncType", syncType)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnectorStatus`.
-public typealias DeviceManagementExchangeConnectorStatus = OpenEnum<DeviceManagementExchangeConnectorStatusValues>
-
-/// The values of `DeviceManagementExchangeConnectorStatus` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementExchangeConnectorStatusValues: EnumValues {
-    public static let known: [String] = ["none", "connectionPending", "connected", "disconnected", "unknownFutureValue"]
-}
-
-extension DeviceManagementExchangeConnectorStatus {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var connectionPending: Self { Self(rawValue: "connectionPending") }
-
-    public static var connected: Self { Self(rawValue: "connected") }
-
-    public static var disconnected: Self { Self(rawValue: "disconnected") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnectorSyncType`.
-public typealias DeviceManagementExchangeConnectorSyncType = OpenEnum<DeviceManagementExchangeConnectorSyncTypeValues>
-
-/// The values of `DeviceManagementExchangeConnectorSyncType` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementExchangeConnectorSyncTypeValues: EnumValues {
-    public static let known: [String] = ["fullSync", "deltaSync"]
-}
-
-extension DeviceManagementExchangeConnectorSyncType {
-    public static var fullSync: Self { Self(rawValue: "fullSync") }
-
-    public static var deltaSync: Self { Self(rawValue: "deltaSync") }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnectorType`.
-public typealias DeviceManagementExchangeConnectorType = OpenEnum<DeviceManagementExchangeConnectorTypeValues>
-
-/// The values of `DeviceManagementExchangeConnectorType` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementExchangeConnectorTypeValues: EnumValues {
-    public static let known: [String] = ["onPremises", "hosted", "serviceToService", "dedicated", "unknownFutureValue"]
-}
-
-extension DeviceManagementExchangeConnectorType {
-    public static var onPremises: Self { Self(rawValue: "onPremises") }
-
-    public static var hosted: Self { Self(rawValue: "hosted") }
-
-    public static var serviceToService: Self { Self(rawValue: "serviceToService") }
-
-    public static var dedicated: Self { Self(rawValue: "dedicated") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DeviceManagementExportJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementexportjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceManagementExportJob`.
-public typealias DeviceManagementExportJob = Model<DeviceManagementExportJobFields>
-
-/// The properties of a `DeviceManagementExportJob`, inherited ones included.
-public struct DeviceManagementExportJobFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagementExportJob",
-        base: Entity.self,
-        fields: DeviceManagementExportJobFields()
-    )
-
-    public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let filter: Field<String>
-    public let format: Field<DeviceManagementReportFileFormat>
-    public let localizationType: Field<DeviceManagementExportJobLocalizationType>
-    public let reportName: Field<String>
-    public let requestDateTime: Field<Date>
-    public let select: Field<[String]>
-    public let snapshotId: Field<String>
-    public let status: Field<DeviceManagementReportStatus>
-    public let url: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.filter = Field("filter")
-        self.format = Field("format")
-        self.localizationType = Field("localizationType")
-        self.reportName = Field("reportName")
-        self.requestDateTime = Field("requestDateTime")
-        self.select = Field("select")
-        self.snapshotId = Field("snapshotId")
-        self.status = Field("status")
-        self.url = Field("url")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementExportJobLocalizationType`.
-public typealias DeviceManagementExportJobLocalizationType = OpenEnum<DeviceManagementExportJobLocalizationTypeValues>
-
-/// The values of `DeviceManagementExportJobLocalizationType` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementExportJobLocalizationTypeValues: EnumValues {
-    public static let known: [String] = ["localizedValuesAsAdditionalColumn", "replaceLocalizableValues"]
-}
-
-extension DeviceManagementExportJobLocalizationType {
-    public static var localizedValuesAsAdditionalColumn: Self { Self(rawValue: "localizedValuesAsAdditionalColumn") }
-
-    public static var replaceLocalizableValues: Self { Self(rawValue: "replaceLocalizableValues") }
-}
-
-/// Requests for one `DeviceManagementExportJob`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceManagementExportJob`.
-public struct DeviceManagementExportJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementExportJob
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementExportJob",
-        model: DeviceManagementExportJob.self
-    )
-}
-
-/// Its properties are listed in `DeviceManagementPartnerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementpartner?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceManagementPartner`.
-public typealias DeviceManagementPartner = Model<DeviceManagementPartnerFields>
-
-/// The properties of a `DeviceManagementPartner`, inherited ones included.
-public struct DeviceManagementPartnerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagementPartner",
-        base: Entity.self,
-        fields: DeviceManagementPartnerFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let groupsRequiringPartnerEnrollment: Field<[DeviceManagementPartnerAssignment]>
-    public let isConfigured: Field<Bool>
-    public let lastHeartbeatDateTime: Field<Date>
-    public let partnerAppType: Field<DeviceManagementPartnerAppType>
-    public let partnerState: Field<DeviceManagementPartnerTenantState>
-    public let singleTenantAppId: Field<String>
-    public let whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: Field<Date>
-    public let whenPartnerDevicesWillBeRemovedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.groupsRequiringPartnerEnrollment = Field("groupsRequiringPartnerEnrollment")
-        self.isConfigured = Field("isConfigured")
-        self.lastHeartbeatDateTime = Field("lastHeartbeatDateTime")
-        self.partnerAppType = Field("partnerAppType")
-        self.partnerState = Field("partnerState")
-        self.singleTenantAppId = Field("singleTenantAppId")
-        self.whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime = Field(
-            "whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime"
-        )
-        self.whenPartnerDevicesWillBeRemovedDateTime = Field("whenPartnerDevicesWillBeRemovedDateTime")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementPartnerAppType`.
-public typealias DeviceManagementPartnerAppType = OpenEnum<DeviceManagementPartnerAppTypeValues>
-
-/// The values of `DeviceManagementPartnerAppType` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementPartnerAppTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "singleTenantApp", "multiTenantApp"]
-}
-
-extension DeviceManagementPartnerAppType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var singleTenantApp: Self { Self(rawValue: "singleTenantApp") }
-
-    public static var multiTenantApp: Self { Self(rawValue: "multiTenantApp") }
-}
-
-/// Its properties are listed in `DeviceManagementPartnerAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementpartnerassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceManagementPartnerAssignment`.
-public typealias DeviceManagementPartnerAssignment = Model<DeviceManagementPartnerAssignmentFields>
-
-/// The properties of a `DeviceManagementPartnerAssignment`, inherited ones included.
-public struct DeviceManagementPartnerAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagementPartnerAssignment",
-        fields: DeviceManagementPartnerAssignmentFields()
-    )
-
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `DeviceManagementPartner`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceManagementPartner`.
-public struct DeviceManagementPartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementPartner
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementPartner",
-        model: DeviceManagementPartner.self,
-        operations: [.init("terminate", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementPartner/terminate` (POST).
-    public func terminate() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("terminate"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementPartnerTenantState`.
-public typealias DeviceManagementPartnerTenantState = OpenEnum<DeviceManagementPartnerTenantStateValues>
-
-/// The values of `DeviceManagementPartnerTenantState` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementPartnerTenantStateValues: EnumValues {
-    public static let known: [String] = ["unknown", "unavailable", "enabled", "terminated", "rejected", "unresponsive"]
-}
-
-extension DeviceManagementPartnerTenantState {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var unavailable: Self { Self(rawValue: "unavailable") }
-
-    public static var enabled: Self { Self(rawValue: "enabled") }
-
-    public static var terminated: Self { Self(rawValue: "terminated") }
-
-    public static var rejected: Self { Self(rawValue: "rejected") }
-
-    public static var unresponsive: Self { Self(rawValue: "unresponsive") }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementReportFileFormat`.
-public typealias DeviceManagementReportFileFormat = OpenEnum<DeviceManagementReportFileFormatValues>
-
-/// The values of `DeviceManagementReportFileFormat` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementReportFileFormatValues: EnumValues {
-    public static let known: [String] = ["csv", "pdf", "json", "unknownFutureValue"]
-}
-
-extension DeviceManagementReportFileFormat {
-    public static var csv: Self { Self(rawValue: "csv") }
-
-    public static var pdf: Self { Self(rawValue: "pdf") }
-
-    public static var jsonValue: Self { Self(rawValue: "json") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementReportStatus`.
-public typealias DeviceManagementReportStatus = OpenEnum<DeviceManagementReportStatusValues>
-
-/// The values of `DeviceManagementReportStatus` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementReportStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "notStarted", "inProgress", "completed", "failed"]
-}
-
-extension DeviceManagementReportStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// Its properties are listed in `DeviceManagementReportsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementreports?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceManagementReports`.
-public typealias DeviceManagementReports = Model<DeviceManagementReportsFields>
-
-/// The properties of a `DeviceManagementReports`, inherited ones included.
-public struct DeviceManagementReportsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagementReports",
-        base: Entity.self,
-        fields: DeviceManagementReportsFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("exportJobs")`).
-    public let exportJobs: Field<[DeviceManagementExportJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.exportJobs = Field("exportJobs")
-    }
-}
-
-/// Requests for one `DeviceManagementReports`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceManagementReports`.
-public struct DeviceManagementReportsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementReports
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementReports",
-        model: DeviceManagementReports.self,
-        children: [.init("exportJobs", "microsoft.graph.deviceManagementExportJob", collection: true)],
-        operations: [
-            .init("getCachedReport", .post),
-            .init("getCompliancePolicyNonComplianceReport", .post),
-            .init("getCompliancePolicyNonComplianceSummaryReport", .post),
-            .init("getComplianceSettingNonComplianceReport", .post),
-            .init("getConfigurationPolicyNonComplianceReport", .post),
-            .init("getConfigurationPolicyNonComplianceSummaryReport", .post),
-            .init("getConfigurationSettingNonComplianceReport", .post),
-            .init("getDeviceManagementIntentPerSettingContributingProfiles", .post),
-            .init("getDeviceManagementIntentSettingsReport", .post),
-            .init("getDeviceNonComplianceReport", .post),
-            .init("getDevicesWithoutCompliancePolicyReport", .post),
-            .init("getHistoricalReport", .post),
-            .init("getNoncompliantDevicesAndSettingsReport", .post),
-            .init("getPolicyNonComplianceMetadata", .post),
-            .init("getPolicyNonComplianceReport", .post),
-            .init("getPolicyNonComplianceSummaryReport", .post),
-            .init("getReportFilters", .post),
-            .init("getSettingNonComplianceReport", .post),
-            .init("retrieveDeviceAppInstallationStatusReport", .post),
-        ]
-    )
-
-    /// `exportJobs.request()` lists them; `exportJobs("deviceManagementExportJob-id")` addresses one.
-    public var exportJobs: CollectionRequestBuilder<DeviceManagementExportJobRequestBuilder> {
-        .init(client: client, path: path.appending("exportJobs"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getCachedReport` (POST).
-    public func getCachedReport(
-        id: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getCachedReport"))
-        var body = JSONObject()
-        body.set("id", id)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getCompliancePolicyNonComplianceReport`
-    ///   (POST).
-    public func getCompliancePolicyNonComplianceReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getCompliancePolicyNonComplianceReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getCompliancePolicyNonComplianceSummaryReport`
-    ///   (POST).
-    public func getCompliancePolicyNonComplianceSummaryReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getCompliancePolicyNonComplianceSummaryReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getComplianceSettingNonComplianceReport`
-    ///   (POST).
-    public func getComplianceSettingNonComplianceReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getComplianceSettingNonComplianceReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getConfigurationPolicyNonComplianceReport`
-    ///   (POST).
-    public func getConfigurationPolicyNonComplianceReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getConfigurationPolicyNonComplianceReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from
-    ///   `microsoft.graph.deviceManagementReports/getConfigurationPolicyNonComplianceSummaryReport` (POST).
-    public func getConfigurationPolicyNonComplianceSummaryReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("getConfigurationPolicyNonComplianceSummaryReport")
-        )
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getConfigurationSettingNonComplianceReport`
-    ///   (POST).
-    public func getConfigurationSettingNonComplianceReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getConfigurationSettingNonComplianceReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from
-    ///   `microsoft.graph.deviceManagementReports/getDeviceManagementIntentPerSettingContributingProfiles` (POST).
-    public func getDeviceManagementIntentPerSettingContributingProfiles(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("getDeviceManagementIntentPerSettingContributingProfiles")
-        )
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getDeviceManagementIntentSettingsReport`
-    ///   (POST).
-    public func getDeviceManagementIntentSettingsReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getDeviceManagementIntentSettingsReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getDeviceNonComplianceReport` (POST).
-    public func getDeviceNonComplianceReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getDeviceNonComplianceReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getDevicesWithoutCompliancePolicyReport`
-    ///   (POST).
-    public func getDevicesWithoutCompliancePolicyReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getDevicesWithoutCompliancePolicyReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getHistoricalReport` (POST).
-    public func getHistoricalReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getHistoricalReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getNoncompliantDevicesAndSettingsReport`
-    ///   (POST).
-    public func getNoncompliantDevicesAndSettingsReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getNoncompliantDevicesAndSettingsReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getPolicyNonComplianceMetadata` (POST).
-    public func getPolicyNonComplianceMetadata(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getPolicyNonComplianceMetadata"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getPolicyNonComplianceReport` (POST).
-    public func getPolicyNonComplianceReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getPolicyNonComplianceReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getPolicyNonComplianceSummaryReport` (POST).
-    public func getPolicyNonComplianceSummaryReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getPolicyNonComplianceSummaryReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getReportFilters` (POST).
-    public func getReportFilters(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getReportFilters"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/getSettingNonComplianceReport` (POST).
-    public func getSettingNonComplianceReport(
-        name: String,
-        select: [String]? = nil,
-        groupBy: [String]? = nil,
-        orderBy: [String]? = nil,
-        search: String? = nil,
-        skip: Int32? = nil,
-        top: Int32? = nil,
-        sessionId: String? = nil,
-        filter: String? = nil
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("getSettingNonComplianceReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        if let select { body.set("select", select) }
-        if let groupBy { body.set("groupBy", groupBy) }
-        if let orderBy { body.set("orderBy", orderBy) }
-        if let search { body.set("search", search) }
-        if let skip { body.set("skip", skip) }
-        if let top { body.set("top", top) }
-        if let sessionId { body.set("sessionId", sessionId) }
-        if let filter { body.set("filter", filter) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/retrieveDeviceAppInstallationStatusReport`
-    ///   (POST).
-    public func retrieveDeviceAppInstallationStatusReport(
-        name: String,
-        select: [String],
-        search: String,
-        groupBy: [String],
-        orderBy: [String],
-        skip: Int32,
-        top: Int32,
-        sessionId: String,
-        filter: String
-    ) -> OperationRequest<[UInt8]> {
-        var request = APIRequest(method: .post, path: path.appending("retrieveDeviceAppInstallationStatusReport"))
-        var body = JSONObject()
-        body.set("name", name)
-        body.set("select", select)
-        body.set("search", search)
-        body.set("groupBy", groupBy)
-        body.set("orderBy", orderBy)
-        body.set("skip", skip)
-        body.set("top", top)
-        body.set("sessionId", sessionId)
-        body.set("filter", filter)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .raw)
-    }
-}
-
-/// Requests for one `DeviceManagement`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceManagement`.
-public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagement
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagement",
-        model: DeviceManagement.self,
-        children: [
-            .init(
-                "applePushNotificationCertificate",
-                "microsoft.graph.applePushNotificationCertificate",
-                collection: false
-            ),
-            .init("auditEvents", "microsoft.graph.auditEvent", collection: true),
-            .init("complianceManagementPartners", "microsoft.graph.complianceManagementPartner", collection: true),
-            .init(
-                "conditionalAccessSettings",
-                "microsoft.graph.onPremisesConditionalAccessSettings",
-                collection: false
-            ),
-            .init("detectedApps", "microsoft.graph.detectedApp", collection: true),
-            .init("deviceCategories", "microsoft.graph.deviceCategory", collection: true),
-            .init("deviceCompliancePolicies", "microsoft.graph.deviceCompliancePolicy", collection: true),
-            .init(
-                "deviceCompliancePolicyDeviceStateSummary",
-                "microsoft.graph.deviceCompliancePolicyDeviceStateSummary",
-                collection: false
-            ),
-            .init(
-                "deviceCompliancePolicySettingStateSummaries",
-                "microsoft.graph.deviceCompliancePolicySettingStateSummary",
-                collection: true
-            ),
-            .init(
-                "deviceConfigurationDeviceStateSummaries",
-                "microsoft.graph.deviceConfigurationDeviceStateSummary",
-                collection: false
-            ),
-            .init("deviceConfigurations", "microsoft.graph.deviceConfiguration", collection: true),
-            .init("deviceEnrollmentConfigurations", "microsoft.graph.deviceEnrollmentConfiguration", collection: true),
-            .init("deviceManagementPartners", "microsoft.graph.deviceManagementPartner", collection: true),
-            .init("exchangeConnectors", "microsoft.graph.deviceManagementExchangeConnector", collection: true),
-            .init(
-                "importedWindowsAutopilotDeviceIdentities",
-                "microsoft.graph.importedWindowsAutopilotDeviceIdentity",
-                collection: true
-            ),
-            .init("iosUpdateStatuses", "microsoft.graph.iosUpdateDeviceStatus", collection: true),
-            .init("managedDeviceOverview", "microsoft.graph.managedDeviceOverview", collection: false),
-            .init("managedDevices", "microsoft.graph.managedDevice", collection: true),
-            .init("mobileAppTroubleshootingEvents", "microsoft.graph.mobileAppTroubleshootingEvent", collection: true),
-            .init("mobileThreatDefenseConnectors", "microsoft.graph.mobileThreatDefenseConnector", collection: true),
-            .init("notificationMessageTemplates", "microsoft.graph.notificationMessageTemplate", collection: true),
-            .init("remoteAssistancePartners", "microsoft.graph.remoteAssistancePartner", collection: true),
-            .init("reports", "microsoft.graph.deviceManagementReports", collection: false),
-            .init("resourceOperations", "microsoft.graph.resourceOperation", collection: true),
-            .init("roleAssignments", "microsoft.graph.deviceAndAppManagementRoleAssignment", collection: true),
-            .init("roleDefinitions", "microsoft.graph.roleDefinition", collection: true),
-            .init("softwareUpdateStatusSummary", "microsoft.graph.softwareUpdateStatusSummary", collection: false),
-            .init("termsAndConditions", "microsoft.graph.termsAndConditions", collection: true),
-            .init("troubleshootingEvents", "microsoft.graph.deviceManagementTroubleshootingEvent", collection: true),
-            .init(
-                "userExperienceAnalyticsAppHealthApplicationPerformance",
-                "microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails",
-                "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId",
-                "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion",
-                "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthDeviceModelPerformance",
-                "microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthDevicePerformance",
-                "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthDevicePerformanceDetails",
-                "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthOSVersionPerformance",
-                "microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthOverview",
-                "microsoft.graph.userExperienceAnalyticsCategory",
-                collection: false
-            ),
-            .init(
-                "userExperienceAnalyticsBaselines",
-                "microsoft.graph.userExperienceAnalyticsBaseline",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsCategories",
-                "microsoft.graph.userExperienceAnalyticsCategory",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDevicePerformance",
-                "microsoft.graph.userExperienceAnalyticsDevicePerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDeviceScores",
-                "microsoft.graph.userExperienceAnalyticsDeviceScores",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDeviceStartupHistory",
-                "microsoft.graph.userExperienceAnalyticsDeviceStartupHistory",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDeviceStartupProcesses",
-                "microsoft.graph.userExperienceAnalyticsDeviceStartupProcess",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDeviceStartupProcessPerformance",
-                "microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsMetricHistory",
-                "microsoft.graph.userExperienceAnalyticsMetricHistory",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsModelScores",
-                "microsoft.graph.userExperienceAnalyticsModelScores",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsOverview",
-                "microsoft.graph.userExperienceAnalyticsOverview",
-                collection: false
-            ),
-            .init(
-                "userExperienceAnalyticsScoreHistory",
-                "microsoft.graph.userExperienceAnalyticsScoreHistory",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
-                "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
-                collection: false
-            ),
-            .init(
-                "userExperienceAnalyticsWorkFromAnywhereMetrics",
-                "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsWorkFromAnywhereModelPerformance",
-                "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance",
-                collection: true
-            ),
-            .init("virtualEndpoint", "microsoft.graph.virtualEndpoint", collection: false),
-            .init(
-                "windowsAutopilotDeviceIdentities",
-                "microsoft.graph.windowsAutopilotDeviceIdentity",
-                collection: true
-            ),
-            .init(
-                "windowsInformationProtectionAppLearningSummaries",
-                "microsoft.graph.windowsInformationProtectionAppLearningSummary",
-                collection: true
-            ),
-            .init(
-                "windowsInformationProtectionNetworkLearningSummaries",
-                "microsoft.graph.windowsInformationProtectionNetworkLearningSummary",
-                collection: true
-            ),
-            .init("windowsMalwareInformation", "microsoft.graph.windowsMalwareInformation", collection: true),
-        ],
-        operations: [
-            .init("getEffectivePermissions", .get, response: .collection(.model(RolePermission.self))),
-            .init(
-                "userExperienceAnalyticsSummarizeWorkFromAnywhereDevices",
-                .get,
-                response: .model(UserExperienceAnalyticsWorkFromAnywhereDevicesSummary.self)
-            ),
-            .init("verifyWindowsEnrollmentAutoDiscovery", .get, response: .boolean),
-        ]
-    )
-
-    public var applePushNotificationCertificate: ApplePushNotificationCertificateRequestBuilder {
-        .init(client: client, path: path.appending("applePushNotificationCertificate"))
-    }
-
-    /// `auditEvents.request()` lists them; `auditEvents("auditEvent-id")` addresses one.
-    public var auditEvents: CollectionRequestBuilder<AuditEventRequestBuilder> {
-        .init(client: client, path: path.appending("auditEvents"))
-    }
-
-    /// `complianceManagementPartners.request()` lists them;
-    /// `complianceManagementPartners("complianceManagementPartner-id")` addresses one.
-    public var complianceManagementPartners: CollectionRequestBuilder<ComplianceManagementPartnerRequestBuilder> {
-        .init(client: client, path: path.appending("complianceManagementPartners"))
-    }
-
-    public var conditionalAccessSettings: OnPremisesConditionalAccessSettingsRequestBuilder {
-        .init(client: client, path: path.appending("conditionalAccessSettings"))
-    }
-
-    /// `detectedApps.request()` lists them; `detectedApps("detectedApp-id")` addresses one.
-    public var detectedApps: CollectionRequestBuilder<DetectedAppRequestBuilder> {
-        .init(client: client, path: path.appending("detectedApps"))
-    }
-
-    /// `deviceCategories.request()` lists them; `deviceCategories("deviceCategory-id")` addresses one.
-    public var deviceCategories: CollectionRequestBuilder<DeviceCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("deviceCategories"))
-    }
-
-    /// `deviceCompliancePolicies.request()` lists them; `deviceCompliancePolicies("deviceCompliancePolicy-id")`
-    /// addresses one.
-    public var deviceCompliancePolicies: CollectionRequestBuilder<DeviceCompliancePolicyRequestBuilder> {
-        .init(client: client, path: path.appending("deviceCompliancePolicies"))
-    }
-
-    public var deviceCompliancePolicyDeviceStateSummary: DeviceCompliancePolicyDeviceStateSummaryRequestBuilder {
-        .init(client: client, path: path.appending("deviceCompliancePolicyDeviceStateSummary"))
-    }
-
-    /// `deviceCompliancePolicySettingStateSummaries.request()` lists them;
-    /// `deviceCompliancePolicySettingStateSummaries("id")` addresses one.
-    public var deviceCompliancePolicySettingStateSummaries:
-        CollectionRequestBuilder<DeviceCompliancePolicySettingStateSummaryRequestBuilder>
-    {
-        .init(client: client, path: path.appending("deviceCompliancePolicySettingStateSummaries"))
-    }
-
-    public var deviceConfigurationDeviceStateSummaries: DeviceConfigurationDeviceStateSummaryRequestBuilder {
-        .init(client: client, path: path.appending("deviceConfigurationDeviceStateSummaries"))
-    }
-
-    /// `deviceConfigurations.request()` lists them; `deviceConfigurations("deviceConfiguration-id")` addresses one.
-    public var deviceConfigurations: CollectionRequestBuilder<DeviceConfigurationRequestBuilder> {
-        .init(client: client, path: path.appending("deviceConfigurations"))
-    }
-
-    /// `deviceEnrollmentConfigurations.request()` lists them;
-    /// `deviceEnrollmentConfigurations("deviceEnrollmentConfiguration-id")` addresses one.
-    public var deviceEnrollmentConfigurations: CollectionRequestBuilder<DeviceEnrollmentConfigurationRequestBuilder> {
-        .init(client: client, path: path.appending("deviceEnrollmentConfigurations"))
-    }
-
-    /// `deviceManagementPartners.request()` lists them; `deviceManagementPartners("deviceManagementPartner-id")`
-    /// addresses one.
-    public var deviceManagementPartners: CollectionRequestBuilder<DeviceManagementPartnerRequestBuilder> {
-        .init(client: client, path: path.appending("deviceManagementPartners"))
-    }
-
-    /// `exchangeConnectors.request()` lists them; `exchangeConnectors("deviceManagementExchangeConnector-id")`
-    /// addresses one.
-    public var exchangeConnectors: CollectionRequestBuilder<DeviceManagementExchangeConnectorRequestBuilder> {
-        .init(client: client, path: path.appending("exchangeConnectors"))
-    }
-
-    /// `importedWindowsAutopilotDeviceIdentities.request()` lists them;
-    /// `importedWindowsAutopilotDeviceIdentities("id")` addresses one.
-    public var importedWindowsAutopilotDeviceIdentities:
-        CollectionRequestBuilder<ImportedWindowsAutopilotDeviceIdentityRequestBuilder>
-    {
-        .init(client: client, path: path.appending("importedWindowsAutopilotDeviceIdentities"))
-    }
-
-    /// `iosUpdateStatuses.request()` lists them; `iosUpdateStatuses("iosUpdateDeviceStatus-id")` addresses one.
-    public var iosUpdateStatuses: CollectionRequestBuilder<IosUpdateDeviceStatusRequestBuilder> {
-        .init(client: client, path: path.appending("iosUpdateStatuses"))
-    }
-
-    public var managedDeviceOverview: ManagedDeviceOverviewRequestBuilder {
-        .init(client: client, path: path.appending("managedDeviceOverview"))
-    }
-
     /// `managedDevices.request()` lists them; `managedDevices("managedDevice-id")` addresses one.
     public var managedDevices: CollectionRequestBuilder<ManagedDeviceRequestBuilder> {
         .init(client: client, path: path.appending("managedDevices"))
     }
 
-    /// `mobileAppTroubleshootingEvents.request()` lists them;
-    /// `mobileAppTroubleshootingEvents("mobileAppTroubleshootingEvent-id")` addresses one.
-    public var mobileAppTroubleshootingEvents: CollectionRequestBuilder<MobileAppTroubleshootingEventRequestBuilder> {
-        .init(client: client, path: path.appending("mobileAppTroubleshootingEvents"))
-    }
-
-    /// `mobileThreatDefenseConnectors.request()` lists them;
-    /// `mobileThreatDefenseConnectors("mobileThreatDefenseConnector-id")` addresses one.
-    public var mobileThreatDefenseConnectors: CollectionRequestBuilder<MobileThreatDefenseConnectorRequestBuilder> {
-        .init(client: client, path: path.appending("mobileThreatDefenseConnectors"))
-    }
-
-    /// `notificationMessageTemplates.request()` lists them;
-    /// `notificationMessageTemplates("notificationMessageTemplate-id")` addresses one.
-    public var notificationMessageTemplates: CollectionRequestBuilder<NotificationMessageTemplateRequestBuilder> {
-        .init(client: client, path: path.appending("notificationMessageTemplates"))
-    }
-
-    /// `remoteAssistancePartners.request()` lists them; `remoteAssistancePartners("remoteAssistancePartner-id")`
-    /// addresses one.
-    public var remoteAssistancePartners: CollectionRequestBuilder<RemoteAssistancePartnerRequestBuilder> {
-        .init(client: client, path: path.appending("remoteAssistancePartners"))
-    }
-
-    public var reports: DeviceManagementReportsRequestBuilder { .init(client: client, path: path.appending("reports")) }
-
-    /// `resourceOperations.request()` lists them; `resourceOperations("resourceOperation-id")` addresses one.
-    public var resourceOperations: CollectionRequestBuilder<ResourceOperationRequestBuilder> {
-        .init(client: client, path: path.appending("resourceOperations"))
-    }
-
-    /// `roleAssignments.request()` lists them; `roleAssignments("deviceAndAppManagementRoleAssignment-id")` addresses
-    /// one.
-    public var roleAssignments: CollectionRequestBuilder<DeviceAndAppManagementRoleAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("roleAssignments"))
-    }
-
-    /// `roleDefinitions.request()` lists them; `roleDefinitions("roleDefinition-id")` addresses one.
-    public var roleDefinitions: CollectionRequestBuilder<RoleDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("roleDefinitions"))
-    }
-
-    public var softwareUpdateStatusSummary: SoftwareUpdateStatusSummaryRequestBuilder {
-        .init(client: client, path: path.appending("softwareUpdateStatusSummary"))
-    }
-
-    /// `termsAndConditions.request()` lists them; `termsAndConditions("termsAndConditions-id")` addresses one.
-    public var termsAndConditions: CollectionRequestBuilder<TermsAndConditionsRequestBuilder> {
-        .init(client: client, path: path.appending("termsAndConditions"))
-    }
-
-    /// `troubleshootingEvents.request()` lists them; `troubleshootingEvents("deviceManagementTroubleshootingEvent-id")`
-    /// addresses one.
-    public var troubleshootingEvents: CollectionRequestBuilder<DeviceManagementTroubleshootingEventRequestBuilder> {
-        .init(client: client, path: path.appending("troubleshootingEvents"))
-    }
-
-    /// `userExperienceAnalyticsAppHealthApplicationPerformance.request()` lists them;
-    /// `userExperienceAnalyticsAppHealthApplicationPerformance("id")` addresses one.
-    public var userExperienceAnalyticsAppHealthApplicationPerformance:
-        CollectionRequestBuilder<UserExperienceAnalyticsAppHealthApplicationPerformanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsAppHealthApplicationPerformance"))
-    }
-
-    /// `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails.request()` lists them;
-    /// `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails("id")` addresses one.
-    public var userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails:
-        CollectionRequestBuilder<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsRequestBuilder>
-    {
-        .init(
-            client: client,
-            path: path.appending("userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails")
-        )
-    }
-
-    /// `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId.request()` lists them;
-    /// `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId("id")` addresses one.
-    public var userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId:
-        CollectionRequestBuilder<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdRequestBuilder>
-    {
-        .init(
-            client: client,
-            path: path.appending("userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId")
-        )
-    }
-
-    /// `userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion.request()` lists them;
-    /// `userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion("id")` addresses one.
-    public var userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion:
-        CollectionRequestBuilder<UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion"))
-    }
-
-    /// `userExperienceAnalyticsAppHealthDeviceModelPerformance.request()` lists them;
-    /// `userExperienceAnalyticsAppHealthDeviceModelPerformance("id")` addresses one.
-    public var userExperienceAnalyticsAppHealthDeviceModelPerformance:
-        CollectionRequestBuilder<UserExperienceAnalyticsAppHealthDeviceModelPerformanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsAppHealthDeviceModelPerformance"))
-    }
-
-    /// `userExperienceAnalyticsAppHealthDevicePerformance.request()` lists them;
-    /// `userExperienceAnalyticsAppHealthDevicePerformance("id")` addresses one.
-    public var userExperienceAnalyticsAppHealthDevicePerformance:
-        CollectionRequestBuilder<UserExperienceAnalyticsAppHealthDevicePerformanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsAppHealthDevicePerformance"))
-    }
-
-    /// `userExperienceAnalyticsAppHealthDevicePerformanceDetails.request()` lists them;
-    /// `userExperienceAnalyticsAppHealthDevicePerformanceDetails("id")` addresses one.
-    public var userExperienceAnalyticsAppHealthDevicePerformanceDetails:
-        CollectionRequestBuilder<UserExperienceAnalyticsAppHealthDevicePerformanceDetailsRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsAppHealthDevicePerformanceDetails"))
-    }
-
-    /// `userExperienceAnalyticsAppHealthOSVersionPerformance.request()` lists them;
-    /// `userExperienceAnalyticsAppHealthOSVersionPerformance("id")` addresses one.
-    public var userExperienceAnalyticsAppHealthOSVersionPerformance:
-        CollectionRequestBuilder<UserExperienceAnalyticsAppHealthOSVersionPerformanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsAppHealthOSVersionPerformance"))
-    }
-
-    public var userExperienceAnalyticsAppHealthOverview: UserExperienceAnalyticsCategoryRequestBuilder {
-        .init(client: client, path: path.appending("userExperienceAnalyticsAppHealthOverview"))
-    }
-
-    /// `userExperienceAnalyticsBaselines.request()` lists them;
-    /// `userExperienceAnalyticsBaselines("userExperienceAnalyticsBaseline-id")` addresses one.
-    public var userExperienceAnalyticsBaselines:
-        CollectionRequestBuilder<UserExperienceAnalyticsBaselineRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsBaselines"))
-    }
-
-    /// `userExperienceAnalyticsCategories.request()` lists them;
-    /// `userExperienceAnalyticsCategories("userExperienceAnalyticsCategory-id")` addresses one.
-    public var userExperienceAnalyticsCategories:
-        CollectionRequestBuilder<UserExperienceAnalyticsCategoryRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsCategories"))
-    }
-
-    /// `userExperienceAnalyticsDevicePerformance.request()` lists them;
-    /// `userExperienceAnalyticsDevicePerformance("id")` addresses one.
-    public var userExperienceAnalyticsDevicePerformance:
-        CollectionRequestBuilder<UserExperienceAnalyticsDevicePerformanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsDevicePerformance"))
-    }
-
-    /// `userExperienceAnalyticsDeviceScores.request()` lists them; `userExperienceAnalyticsDeviceScores("id")`
-    /// addresses one.
-    public var userExperienceAnalyticsDeviceScores:
-        CollectionRequestBuilder<UserExperienceAnalyticsDeviceScoresRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsDeviceScores"))
-    }
-
-    /// `userExperienceAnalyticsDeviceStartupHistory.request()` lists them;
-    /// `userExperienceAnalyticsDeviceStartupHistory("id")` addresses one.
-    public var userExperienceAnalyticsDeviceStartupHistory:
-        CollectionRequestBuilder<UserExperienceAnalyticsDeviceStartupHistoryRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsDeviceStartupHistory"))
-    }
-
-    /// `userExperienceAnalyticsDeviceStartupProcesses.request()` lists them;
-    /// `userExperienceAnalyticsDeviceStartupProcesses("id")` addresses one.
-    public var userExperienceAnalyticsDeviceStartupProcesses:
-        CollectionRequestBuilder<UserExperienceAnalyticsDeviceStartupProcessRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsDeviceStartupProcesses"))
-    }
-
-    /// `userExperienceAnalyticsDeviceStartupProcessPerformance.request()` lists them;
-    /// `userExperienceAnalyticsDeviceStartupProcessPerformance("id")` addresses one.
-    public var userExperienceAnalyticsDeviceStartupProcessPerformance:
-        CollectionRequestBuilder<UserExperienceAnalyticsDeviceStartupProcessPerformanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsDeviceStartupProcessPerformance"))
-    }
-
-    /// `userExperienceAnalyticsMetricHistory.request()` lists them; `userExperienceAnalyticsMetricHistory("id")`
-    /// addresses one.
-    public var userExperienceAnalyticsMetricHistory:
-        CollectionRequestBuilder<UserExperienceAnalyticsMetricHistoryRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsMetricHistory"))
-    }
-
-    /// `userExperienceAnalyticsModelScores.request()` lists them; `userExperienceAnalyticsModelScores("id")` addresses
-    /// one.
-    public var userExperienceAnalyticsModelScores:
-        CollectionRequestBuilder<UserExperienceAnalyticsModelScoresRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsModelScores"))
-    }
-
-    public var userExperienceAnalyticsOverview: UserExperienceAnalyticsOverviewRequestBuilder {
-        .init(client: client, path: path.appending("userExperienceAnalyticsOverview"))
-    }
-
-    /// `userExperienceAnalyticsScoreHistory.request()` lists them; `userExperienceAnalyticsScoreHistory("id")`
-    /// addresses one.
-    public var userExperienceAnalyticsScoreHistory:
-        CollectionRequestBuilder<UserExperienceAnalyticsScoreHistoryRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsScoreHistory"))
-    }
-
-    public var userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric:
-        UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricRequestBuilder
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric"))
-    }
-
-    /// `userExperienceAnalyticsWorkFromAnywhereMetrics.request()` lists them;
-    /// `userExperienceAnalyticsWorkFromAnywhereMetrics("id")` addresses one.
-    public var userExperienceAnalyticsWorkFromAnywhereMetrics:
-        CollectionRequestBuilder<UserExperienceAnalyticsWorkFromAnywhereMetricRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsWorkFromAnywhereMetrics"))
-    }
-
-    /// `userExperienceAnalyticsWorkFromAnywhereModelPerformance.request()` lists them;
-    /// `userExperienceAnalyticsWorkFromAnywhereModelPerformance("id")` addresses one.
-    public var userExperienceAnalyticsWorkFromAnywhereModelPerformance:
-        CollectionRequestBuilder<UserExperienceAnalyticsWorkFromAnywhereModelPerformanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("userExperienceAnalyticsWorkFromAnywhereModelPerformance"))
-    }
-
-    public var virtualEndpoint: VirtualEndpointRequestBuilder {
-        .init(client: client, path: path.appending("virtualEndpoint"))
-    }
-
-    /// `windowsAutopilotDeviceIdentities.request()` lists them;
-    /// `windowsAutopilotDeviceIdentities("windowsAutopilotDeviceIdentity-id")` addresses one.
-    public var windowsAutopilotDeviceIdentities:
-        CollectionRequestBuilder<WindowsAutopilotDeviceIdentityRequestBuilder>
-    {
-        .init(client: client, path: path.appending("windowsAutopilotDeviceIdentities"))
-    }
-
-    /// `windowsInformationProtectionAppLearningSummaries.request()` lists them;
-    /// `windowsInformationProtectionAppLearningSummaries("id")` addresses one.
-    public var windowsInformationProtectionAppLearningSummaries:
-        CollectionRequestBuilder<WindowsInformationProtectionAppLearningSummaryRequestBuilder>
-    {
-        .init(client: client, path: path.appending("windowsInformationProtectionAppLearningSummaries"))
-    }
-
-    /// `windowsInformationProtectionNetworkLearningSummaries.request()` lists them;
-    /// `windowsInformationProtectionNetworkLearningSummaries("id")` addresses one.
-    public var windowsInformationProtectionNetworkLearningSummaries:
-        CollectionRequestBuilder<WindowsInformationProtectionNetworkLearningSummaryRequestBuilder>
-    {
-        .init(client: client, path: path.appending("windowsInformationProtectionNetworkLearningSummaries"))
-    }
-
-    /// `windowsMalwareInformation.request()` lists them; `windowsMalwareInformation("windowsMalwareInformation-id")`
-    /// addresses one.
-    public var windowsMalwareInformation: CollectionRequestBuilder<WindowsMalwareInformationRequestBuilder> {
-        .init(client: client, path: path.appending("windowsMalwareInformation"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagement/getEffectivePermissions` (GET).
-    public func getEffectivePermissions(scope: String) -> CollectionRequest<RolePermission> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getEffectivePermissions",
-                parameters: [("scope", ODataLiteral(json: scope))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from
-    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsSummarizeWorkFromAnywhereDevices` (GET).
-    public func userExperienceAnalyticsSummarizeWorkFromAnywhereDevices()
-        -> OperationRequest<UserExperienceAnalyticsWorkFromAnywhereDevicesSummary>
-    {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "userExperienceAnalyticsSummarizeWorkFromAnywhereDevices", parameters: [])
-        )
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(UserExperienceAnalyticsWorkFromAnywhereDevicesSummary.self)
-        )
-    }
-
-    /// - Remark: Generated from `microsoft.graph.deviceManagement/verifyWindowsEnrollmentAutoDiscovery` (GET).
-    public func verifyWindowsEnrollmentAutoDiscovery(domainName: String) -> OperationRequest<Bool> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "verifyWindowsEnrollmentAutoDiscovery",
-                parameters: [("domainName", ODataLiteral(json: domainName))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-}
-
-/// Its properties are listed in `DeviceManagementSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemanagementsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceManagementSettings`.
-public typealias DeviceManagementSettings = Model<DeviceManagementSettingsFields>
-
-/// The properties of a `DeviceManagementSettings`, inherited ones included.
-public struct DeviceManagementSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagementSettings",
-        fields: DeviceManagementSettingsFields()
-    )
-
-    public let deviceComplianceCheckinThresholdDays: Field<Int32>
-    public let isScheduledActionEnabled: Field<Bool>
-    public let secureByDefault: Field<Bool>
-
-    private init() {
-        self.deviceComplianceCheckinThresholdDays = Field("deviceComplianceCheckinThresholdDays")
-        self.isScheduledActionEnabled = Field("isScheduledActionEnabled")
-        self.secureByDefault = Field("secureByDefault")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceManagementSubscriptionState`.
-public typealias DeviceManagementSubscriptionState = OpenEnum<DeviceManagementSubscriptionStateValues>
-
-/// The values of `DeviceManagementSubscriptionState` that the spec declares; others decode and re-encode too.
-public enum DeviceManagementSubscriptionStateValues: EnumValues {
-    public static let known: [String] = ["pending", "active", "warning", "disabled", "deleted", "blocked", "lockedOut"]
-}
-
-extension DeviceManagementSubscriptionState {
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var warning: Self { Self(rawValue: "warning") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var deleted: Self { Self(rawValue: "deleted") }
-
-    public static var blocked: Self { Self(rawValue: "blocked") }
-
-    public static var lockedOut: Self { Self(rawValue: "lockedOut") }
-}
-
-/// Its properties are listed in `DeviceManagementTroubleshootingEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/devicemanagementtroubleshootingevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceManagementTroubleshootingEvent`.
-public typealias DeviceManagementTroubleshootingEvent = Model<DeviceManagementTroubleshootingEventFields>
-
-/// The properties of a `DeviceManagementTroubleshootingEvent`, inherited ones included.
-public struct DeviceManagementTroubleshootingEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagementTroubleshootingEvent",
-        base: Entity.self,
-        derived: [EnrollmentTroubleshootingEvent.self],
-        fields: DeviceManagementTroubleshootingEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-    }
-}
-
-/// Requests for one `DeviceManagementTroubleshootingEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceManagementTroubleshootingEvent`.
-public struct DeviceManagementTroubleshootingEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementTroubleshootingEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementTroubleshootingEvent",
-        model: DeviceManagementTroubleshootingEvent.self
-    )
-}
-
-/// Its properties are listed in `DeviceMetadataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicemetadata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceMetadata`.
-public typealias DeviceMetadata = Model<DeviceMetadataFields>
-
-/// The properties of a `DeviceMetadata`, inherited ones included.
-public struct DeviceMetadataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deviceMetadata", fields: DeviceMetadataFields())
-    public let deviceType: Field<String>
-    public let ipAddress: Field<String>
-    public let operatingSystemSpecifications: Field<OperatingSystemSpecifications>
-
-    private init() {
-        self.deviceType = Field("deviceType")
-        self.ipAddress = Field("ipAddress")
-        self.operatingSystemSpecifications = Field("operatingSystemSpecifications")
-    }
-}
-
-/// Its properties are listed in `DeviceOperatingSystemSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceoperatingsystemsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceOperatingSystemSummary`.
-public typealias DeviceOperatingSystemSummary = Model<DeviceOperatingSystemSummaryFields>
-
-/// The properties of a `DeviceOperatingSystemSummary`, inherited ones included.
-public struct DeviceOperatingSystemSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceOperatingSystemSummary",
-        fields: DeviceOperatingSystemSummaryFields()
-    )
-
-    public let androidCorporateWorkProfileCount: Field<Int32>
-    public let androidCount: Field<Int32>
-    public let androidDedicatedCount: Field<Int32>
-    public let androidDeviceAdminCount: Field<Int32>
-    public let androidFullyManagedCount: Field<Int32>
-    public let androidWorkProfileCount: Field<Int32>
-    public let configMgrDeviceCount: Field<Int32>
-    public let iosCount: Field<Int32>
-    public let macOSCount: Field<Int32>
-    public let unknownCount: Field<Int32>
-    public let windowsCount: Field<Int32>
-    public let windowsMobileCount: Field<Int32>
-
-    private init() {
-        self.androidCorporateWorkProfileCount = Field("androidCorporateWorkProfileCount")
-        self.androidCount = Field("androidCount")
-        self.androidDedicatedCount = Field("androidDedicatedCount")
-        self.androidDeviceAdminCount = Field("androidDeviceAdminCount")
-        self.androidFullyManagedCount = Field("androidFullyManagedCount")
-        self.androidWorkProfileCount = Field("androidWorkProfileCount")
-        self.configMgrDeviceCount = Field("configMgrDeviceCount")
-        self.iosCount = Field("iosCount")
-        self.macOSCount = Field("macOSCount")
-        self.unknownCount = Field("unknownCount")
-        self.windowsCount = Field("windowsCount")
-        self.windowsMobileCount = Field("windowsMobileCount")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.devicePlatformType`.
-public typealias DevicePlatformType = OpenEnum<DevicePlatformTypeValues>
-
-/// The values of `DevicePlatformType` that the spec declares; others decode and re-encode too.
-public enum DevicePlatformTypeValues: EnumValues {
-    public static let known: [String] = [
-        "android",
-        "androidForWork",
-        "iOS",
-        "macOS",
-        "windowsPhone81",
-        "windows81AndLater",
-        "windows10AndLater",
-        "androidWorkProfile",
-        "unknown",
-        "androidAOSP",
-        "androidMobileApplicationManagement",
-        "iOSMobileApplicationManagement",
-        "unknownFutureValue",
-    ]
-}
-
-extension DevicePlatformType {
-    public static var android: Self { Self(rawValue: "android") }
-
-    public static var androidForWork: Self { Self(rawValue: "androidForWork") }
-
-    public static var iOS: Self { Self(rawValue: "iOS") }
-
-    public static var macOS: Self { Self(rawValue: "macOS") }
-
-    public static var windowsPhone81: Self { Self(rawValue: "windowsPhone81") }
-
-    public static var windows81AndLater: Self { Self(rawValue: "windows81AndLater") }
-
-    public static var windows10AndLater: Self { Self(rawValue: "windows10AndLater") }
-
-    public static var androidWorkProfile: Self { Self(rawValue: "androidWorkProfile") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var androidAOSP: Self { Self(rawValue: "androidAOSP") }
-
-    public static var androidMobileApplicationManagement: Self { Self(rawValue: "androidMobileApplicationManagement") }
-
-    public static var iOSMobileApplicationManagement: Self { Self(rawValue: "iOSMobileApplicationManagement") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DeviceProtectionOverviewFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceprotectionoverview?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceProtectionOverview`.
-public typealias DeviceProtectionOverview = Model<DeviceProtectionOverviewFields>
-
-/// The properties of a `DeviceProtectionOverview`, inherited ones included.
-public struct DeviceProtectionOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceProtectionOverview",
-        fields: DeviceProtectionOverviewFields()
-    )
-
-    public let cleanDeviceCount: Field<Int32>
-    public let criticalFailuresDeviceCount: Field<Int32>
-    public let inactiveThreatAgentDeviceCount: Field<Int32>
-    public let pendingFullScanDeviceCount: Field<Int32>
-    public let pendingManualStepsDeviceCount: Field<Int32>
-    public let pendingOfflineScanDeviceCount: Field<Int32>
-    public let pendingQuickScanDeviceCount: Field<Int32>
-    public let pendingRestartDeviceCount: Field<Int32>
-    public let pendingSignatureUpdateDeviceCount: Field<Int32>
-    public let totalReportedDeviceCount: Field<Int32>
-    public let unknownStateThreatAgentDeviceCount: Field<Int32>
-
-    private init() {
-        self.cleanDeviceCount = Field("cleanDeviceCount")
-        self.criticalFailuresDeviceCount = Field("criticalFailuresDeviceCount")
-        self.inactiveThreatAgentDeviceCount = Field("inactiveThreatAgentDeviceCount")
-        self.pendingFullScanDeviceCount = Field("pendingFullScanDeviceCount")
-        self.pendingManualStepsDeviceCount = Field("pendingManualStepsDeviceCount")
-        self.pendingOfflineScanDeviceCount = Field("pendingOfflineScanDeviceCount")
-        self.pendingQuickScanDeviceCount = Field("pendingQuickScanDeviceCount")
-        self.pendingRestartDeviceCount = Field("pendingRestartDeviceCount")
-        self.pendingSignatureUpdateDeviceCount = Field("pendingSignatureUpdateDeviceCount")
-        self.totalReportedDeviceCount = Field("totalReportedDeviceCount")
-        self.unknownStateThreatAgentDeviceCount = Field("unknownStateThreatAgentDeviceCount")
-    }
-}
-
-/// Its properties are listed in `DeviceRegistrationMembershipFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceregistrationmembership?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceRegistrationMembership`.
-public typealias DeviceRegistrationMembership = Model<DeviceRegistrationMembershipFields>
-
-/// The properties of a `DeviceRegistrationMembership`, inherited ones included.
-public struct DeviceRegistrationMembershipFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceRegistrationMembership",
-        derived: [
-            AllDeviceRegistrationMembership.self,
-            EnumeratedDeviceRegistrationMembership.self,
-            NoDeviceRegistrationMembership.self,
-        ],
-        fields: DeviceRegistrationMembershipFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `DeviceRegistrationPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/deviceregistrationpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.deviceRegistrationPolicy`.
-public typealias DeviceRegistrationPolicy = Model<DeviceRegistrationPolicyFields>
-
-/// The properties of a `DeviceRegistrationPolicy`, inherited ones included.
-public struct DeviceRegistrationPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceRegistrationPolicy",
-        base: Entity.self,
-        fields: DeviceRegistrationPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let azureADJoin: Field<AzureADJoinPolicy>
-    public let azureADRegistration: Field<AzureADRegistrationPolicy>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let localAdminPassword: Field<LocalAdminPasswordSettings>
-    public let multiFactorAuthConfiguration: Field<MultiFactorAuthConfiguration>
-    public let userDeviceQuota: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.azureADJoin = Field("azureADJoin")
-        self.azureADRegistration = Field("azureADRegistration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.localAdminPassword = Field("localAdminPassword")
-        self.multiFactorAuthConfiguration = Field("multiFactorAuthConfiguration")
-        self.userDeviceQuota = Field("userDeviceQuota")
-    }
-}
-
-/// Requests for one `DeviceRegistrationPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.deviceRegistrationPolicy`.
-public struct DeviceRegistrationPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceRegistrationPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceRegistrationPolicy",
-        model: DeviceRegistrationPolicy.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.deviceRegistrationState`.
-public typealias DeviceRegistrationState = OpenEnum<DeviceRegistrationStateValues>
-
-/// The values of `DeviceRegistrationState` that the spec declares; others decode and re-encode too.
-public enum DeviceRegistrationStateValues: EnumValues {
-    public static let known: [String] = [
-        "notRegistered",
-        "registered",
-        "revoked",
-        "keyConflict",
-        "approvalPending",
-        "certificateReset",
-        "notRegisteredPendingEnrollment",
-        "unknown",
-    ]
-}
-
-extension DeviceRegistrationState {
-    public static var notRegistered: Self { Self(rawValue: "notRegistered") }
-
-    public static var registered: Self { Self(rawValue: "registered") }
-
-    public static var revoked: Self { Self(rawValue: "revoked") }
-
-    public static var keyConflict: Self { Self(rawValue: "keyConflict") }
-
-    public static var approvalPending: Self { Self(rawValue: "approvalPending") }
-
-    public static var certificateReset: Self { Self(rawValue: "certificateReset") }
-
-    public static var notRegisteredPendingEnrollment: Self { Self(rawValue: "notRegisteredPendingEnrollment") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-}
-
-/// Requests for one `Device`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.device`.
-public struct DeviceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Device
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.device",
-        model: Device.self,
-        children: [
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("registeredOwners", "microsoft.graph.directoryObject", collection: true),
-            .init("registeredUsers", "microsoft.graph.directoryObject", collection: true),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Device.self))),
-        ]
-    )
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
+    public var manager: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("manager")) }
 
     /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
     public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("memberOf"))
     }
 
-    /// `registeredOwners.request()` lists them; `registeredOwners("directoryObject-id")` addresses one.
-    public var registeredOwners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("registeredOwners"))
+    /// `messages.request()` lists them; `messages("message-id")` addresses one.
+    public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
+        .init(client: client, path: path.appending("messages"))
     }
 
-    /// `registeredUsers.request()` lists them; `registeredUsers("directoryObject-id")` addresses one.
-    public var registeredUsers: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("registeredUsers"))
+    /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
+    /// one.
+    public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
+        .init(client: client, path: path.appending("oauth2PermissionGrants"))
     }
+
+    public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
+
+    /// `onlineMeetings.request()` lists them; `onlineMeetings("onlineMeeting-id")` addresses one.
+    public var onlineMeetings: CollectionRequestBuilder<OnlineMeetingRequestBuilder> {
+        .init(client: client, path: path.appending("onlineMeetings"))
+    }
+
+    public var onPremisesSyncBehavior: OnPremisesSyncBehaviorRequestBuilder {
+        .init(client: client, path: path.appending("onPremisesSyncBehavior"))
+    }
+
+    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    public var outlook: OutlookUserRequestBuilder {
+        .init(client: client, path: path.appending("outlook", refusing: [.patch, .put, .delete]))
+    }
+
+    /// `ownedDevices.request()` lists them; `ownedDevices("directoryObject-id")` addresses one.
+    public var ownedDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("ownedDevices"))
+    }
+
+    /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
+    public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("ownedObjects"))
+    }
+
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `people.request()` lists them; `people("person-id")` addresses one.
+    public var people: CollectionRequestBuilder<PersonRequestBuilder> {
+        .init(client: client, path: path.appending("people", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
+    }
+
+    /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
+    public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
+        .init(client: client, path: path.appending("permissionGrants"))
+    }
+
+    public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
+
+    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
+    /// fail with `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `photos.request()` lists them; `photos("profilePhoto-id")` addresses one.
+    public var photos: CollectionRequestBuilder<ProfilePhotoRequestBuilder> {
+        .init(client: client, path: path.appending("photos", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
+    }
+
+    public var planner: PlannerUserRequestBuilder { .init(client: client, path: path.appending("planner")) }
+
+    public var presence: PresenceRequestBuilder { .init(client: client, path: path.appending("presence")) }
+
+    /// `registeredDevices.request()` lists them; `registeredDevices("directoryObject-id")` addresses one.
+    public var registeredDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("registeredDevices"))
+    }
+
+    /// `scopedRoleMemberOf.request()` lists them; `scopedRoleMemberOf("scopedRoleMembership-id")` addresses one.
+    public var scopedRoleMemberOf: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
+        .init(client: client, path: path.appending("scopedRoleMemberOf"))
+    }
+
+    public var settings: UserSettingsRequestBuilder { .init(client: client, path: path.appending("settings")) }
+
+    public var solutions: UserSolutionRootRequestBuilder { .init(client: client, path: path.appending("solutions")) }
+
+    /// `sponsorOf.request()` lists them; `sponsorOf("directoryObject-id")` addresses one.
+    public var sponsorOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("sponsorOf"))
+    }
+
+    /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
+    public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("sponsors"))
+    }
+
+    public var teamwork: UserTeamworkRequestBuilder { .init(client: client, path: path.appending("teamwork")) }
+
+    public var todo: TodoRequestBuilder { .init(client: client, path: path.appending("todo")) }
 
     /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
     public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMemberOf"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.device/checkMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentUser/assignLicense` (POST).
+    public func assignLicense(addLicenses: [AssignedLicense], removeLicenses: [String]) -> OperationRequest<User> {
+        var request = APIRequest(method: .post, path: path.appending("assignLicense"))
+        var body = JSONObject()
+        body.set("addLicenses", addLicenses)
+        body.set("removeLicenses", removeLicenses)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(User.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/changePassword` (POST).
+    public func changePassword(currentPassword: String, newPassword: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("changePassword"))
+        var body = JSONObject()
+        body.set("currentPassword", currentPassword)
+        body.set("newPassword", newPassword)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
         var body = JSONObject()
@@ -10203,7 +1410,7 @@ public struct DeviceRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.device/checkMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentUser/checkMemberObjects` (POST).
     public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
         var body = JSONObject()
@@ -10212,7 +1419,51 @@ public struct DeviceRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.device/getMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentUser/exportPersonalData` (POST).
+    public func exportPersonalData(storageLocation: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("exportPersonalData"))
+        var body = JSONObject()
+        body.set("storageLocation", storageLocation)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/findMeetingTimes` (POST).
+    public func findMeetingTimes(
+        attendees: [AttendeeBase],
+        locationConstraint: LocationConstraint,
+        timeConstraint: TimeConstraint,
+        meetingDuration: String,
+        maxCandidates: Int32,
+        isOrganizerOptional: Bool,
+        returnSuggestionReasons: Bool,
+        minimumAttendeePercentage: Double
+    ) -> OperationRequest<MeetingTimeSuggestionsResult> {
+        var request = APIRequest(method: .post, path: path.appending("findMeetingTimes"))
+        var body = JSONObject()
+        body.set("attendees", attendees)
+        body.set("locationConstraint", locationConstraint)
+        body.set("timeConstraint", timeConstraint)
+        body.set("meetingDuration", meetingDuration)
+        body.set("maxCandidates", maxCandidates)
+        body.set("isOrganizerOptional", isOrganizerOptional)
+        body.set("returnSuggestionReasons", returnSuggestionReasons)
+        body.set("minimumAttendeePercentage", minimumAttendeePercentage)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(MeetingTimeSuggestionsResult.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/getMailTips` (POST).
+    public func getMailTips(emailAddresses: [String], mailTipsOptions: MailTipsType) -> OperationRequest<[MailTips]> {
+        var request = APIRequest(method: .post, path: path.appending("getMailTips"))
+        var body = JSONObject()
+        body.set("EmailAddresses", emailAddresses)
+        body.set("MailTipsOptions", mailTipsOptions)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([MailTips].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/getMemberGroups` (POST).
     public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
         var body = JSONObject()
@@ -10221,7 +1472,7 @@ public struct DeviceRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.device/getMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentUser/getMemberObjects` (POST).
     public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
         var body = JSONObject()
@@ -10230,15 +1481,136 @@ public struct DeviceRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.device/restore` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentUser/removeAllDevicesFromManagement` (POST).
+    public func removeAllDevicesFromManagement() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("removeAllDevicesFromManagement"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/reprocessLicenseAssignment` (POST).
+    public func reprocessLicenseAssignment() -> OperationRequest<User> {
+        let request = APIRequest(method: .post, path: path.appending("reprocessLicenseAssignment"))
+        return OperationRequest(client: client, request: request, decoder: .model(User.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/restore` (POST).
     public func restore() -> OperationRequest<DirectoryObject> {
         let request = APIRequest(method: .post, path: path.appending("restore"))
         return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/retryServiceProvisioning` (POST).
+    public func retryServiceProvisioning() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("retryServiceProvisioning"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/revokeSignInSessions` (POST).
+    public func revokeSignInSessions() -> OperationRequest<Bool> {
+        let request = APIRequest(method: .post, path: path.appending("revokeSignInSessions"))
+        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/sendMail` (POST).
+    public func sendMail(message: Message, saveToSentItems: Bool) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("sendMail"))
+        var body = JSONObject()
+        body.set("Message", message)
+        body.set("SaveToSentItems", saveToSentItems)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/translateExchangeIds` (POST).
+    public func translateExchangeIds(
+        inputIds: [String],
+        targetIdType: ExchangeIdFormat,
+        sourceIdType: ExchangeIdFormat
+    ) -> OperationRequest<[ConvertIdResult]> {
+        var request = APIRequest(method: .post, path: path.appending("translateExchangeIds"))
+        var body = JSONObject()
+        body.set("InputIds", inputIds)
+        body.set("TargetIdType", targetIdType)
+        body.set("SourceIdType", sourceIdType)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([ConvertIdResult].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/wipeManagedAppRegistrationsByDeviceTag` (POST).
+    public func wipeManagedAppRegistrationsByDeviceTag(deviceTag: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("wipeManagedAppRegistrationsByDeviceTag"))
+        var body = JSONObject()
+        body.set("deviceTag", deviceTag)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/exportDeviceAndAppManagementData` (GET).
+    public func exportDeviceAndAppManagementData() -> OperationRequest<DeviceAndAppManagementData> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "exportDeviceAndAppManagementData", parameters: [])
+        )
+        return OperationRequest(client: client, request: request, decoder: .model(DeviceAndAppManagementData.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/exportDeviceAndAppManagementData` (GET).
+    public func exportDeviceAndAppManagementData(
+        skip: Int32,
+        top: Int32
+    ) -> OperationRequest<DeviceAndAppManagementData> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "exportDeviceAndAppManagementData",
+                parameters: [("skip", ODataLiteral(json: skip)), ("top", ODataLiteral(json: top))]
+            )
+        )
+        return OperationRequest(client: client, request: request, decoder: .model(DeviceAndAppManagementData.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/getManagedAppDiagnosticStatuses` (GET).
+    public func getManagedAppDiagnosticStatuses() -> CollectionRequest<ManagedAppDiagnosticStatus> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "getManagedAppDiagnosticStatuses", parameters: [])
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/getManagedAppPolicies` (GET).
+    public func getManagedAppPolicies() -> CollectionRequest<ManagedAppPolicy> {
+        let request = APIRequest(method: .get, path: path.appending(function: "getManagedAppPolicies", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/getManagedDevicesWithAppFailures` (GET).
+    public func getManagedDevicesWithAppFailures() -> OperationRequest<[String]> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "getManagedDevicesWithAppFailures", parameters: [])
+        )
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.agentUser/reminderView` (GET).
+    public func reminderView(startDateTime: String, endDateTime: String) -> CollectionRequest<Reminder> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "reminderView",
+                parameters: [
+                    ("StartDateTime", ODataLiteral(json: startDateTime)),
+                    ("EndDateTime", ODataLiteral(json: endDateTime)),
+                ]
+            )
+        )
+        return CollectionRequest(client: client, request: request)
+    }
 }
 
-extension CollectionRequestBuilder where Item == DeviceRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.device/getAvailableExtensionProperties` (POST).
+extension CollectionRequestBuilder where Item == AgentUserRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.agentUser/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
         var body = JSONObject()
@@ -10247,7 +1619,7 @@ extension CollectionRequestBuilder where Item == DeviceRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.device/getByIds` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentUser/getByIds` (POST).
     public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
         var request = APIRequest(method: .post, path: path.appending("getByIds"))
         var body = JSONObject()
@@ -10257,7 +1629,7 @@ extension CollectionRequestBuilder where Item == DeviceRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.device/validateProperties` (POST).
+    /// - Remark: Generated from `microsoft.graph.agentUser/validateProperties` (POST).
     public func validateProperties(
         entityType: String,
         displayName: String,
@@ -10274,25 +1646,1265 @@ extension CollectionRequestBuilder where Item == DeviceRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.device/delta` (GET).
-    public func delta() -> CollectionRequest<Device> {
+    /// - Remark: Generated from `microsoft.graph.agentUser/delta` (GET).
+    public func delta() -> CollectionRequest<User> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.deviceThreatProtectionLevel`.
-public typealias DeviceThreatProtectionLevel = OpenEnum<DeviceThreatProtectionLevelValues>
+/// Its properties are listed in `AggregationOptionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aggregationoption?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aggregationOption`.
+public typealias AggregationOption = Model<AggregationOptionFields>
 
-/// The values of `DeviceThreatProtectionLevel` that the spec declares; others decode and re-encode too.
-public enum DeviceThreatProtectionLevelValues: EnumValues {
-    public static let known: [String] = ["unavailable", "secured", "low", "medium", "high", "notSet"]
+/// The properties of a `AggregationOption`, inherited ones included.
+public struct AggregationOptionFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.aggregationOption", fields: AggregationOptionFields())
+    public let bucketDefinition: Field<BucketAggregationDefinition>
+    public let field: Field<String>
+    public let size: Field<Int32>
+
+    private init() {
+        self.bucketDefinition = Field("bucketDefinition")
+        self.field = Field("field")
+        self.size = Field("size")
+    }
 }
 
-extension DeviceThreatProtectionLevel {
-    public static var unavailable: Self { Self(rawValue: "unavailable") }
+/// Its properties are listed in `AgreementFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreement?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agreement`.
+public typealias Agreement = Model<AgreementFields>
 
-    public static var secured: Self { Self(rawValue: "secured") }
+/// The properties of a `Agreement`, inherited ones included.
+public struct AgreementFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.agreement", base: Entity.self, fields: AgreementFields())
+    public let id: Field<String>
+    public let displayName: Field<String>
+    public let isPerDeviceAcceptanceRequired: Field<Bool>
+    public let isViewingBeforeAcceptanceRequired: Field<Bool>
+    public let termsExpiration: Field<TermsExpiration>
+    public let userReacceptRequiredFrequency: Field<String>
+
+    /// Present when the request expanded it (`expand("acceptances")`).
+    public let acceptances: Field<[AgreementAcceptance]>
+
+    /// Present when the request expanded it (`expand("file")`).
+    public let file: Field<AgreementFile>
+
+    /// Present when the request expanded it (`expand("files")`).
+    public let files: Field<[AgreementFileLocalization]>
+
+    private init() {
+        self.id = Field("id")
+        self.displayName = Field("displayName")
+        self.isPerDeviceAcceptanceRequired = Field("isPerDeviceAcceptanceRequired")
+        self.isViewingBeforeAcceptanceRequired = Field("isViewingBeforeAcceptanceRequired")
+        self.termsExpiration = Field("termsExpiration")
+        self.userReacceptRequiredFrequency = Field("userReacceptRequiredFrequency")
+        self.acceptances = Field("acceptances")
+        self.file = Field("file")
+        self.files = Field("files")
+    }
+}
+
+/// Its properties are listed in `AgreementAcceptanceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementacceptance?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agreementAcceptance`.
+public typealias AgreementAcceptance = Model<AgreementAcceptanceFields>
+
+/// The properties of a `AgreementAcceptance`, inherited ones included.
+public struct AgreementAcceptanceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.agreementAcceptance",
+        base: Entity.self,
+        fields: AgreementAcceptanceFields()
+    )
+
+    public let id: Field<String>
+    public let agreementFileId: Field<String>
+    public let agreementId: Field<String>
+    public let deviceDisplayName: Field<String>
+    public let deviceId: Field<String>
+    public let deviceOSType: Field<String>
+    public let deviceOSVersion: Field<String>
+    public let expirationDateTime: Field<Date>
+    public let recordedDateTime: Field<Date>
+    public let state: Field<AgreementAcceptanceState>
+    public let userDisplayName: Field<String>
+    public let userEmail: Field<String>
+    public let userId: Field<String>
+    public let userPrincipalName: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.agreementFileId = Field("agreementFileId")
+        self.agreementId = Field("agreementId")
+        self.deviceDisplayName = Field("deviceDisplayName")
+        self.deviceId = Field("deviceId")
+        self.deviceOSType = Field("deviceOSType")
+        self.deviceOSVersion = Field("deviceOSVersion")
+        self.expirationDateTime = Field("expirationDateTime")
+        self.recordedDateTime = Field("recordedDateTime")
+        self.state = Field("state")
+        self.userDisplayName = Field("userDisplayName")
+        self.userEmail = Field("userEmail")
+        self.userId = Field("userId")
+        self.userPrincipalName = Field("userPrincipalName")
+    }
+}
+
+/// Requests for one `AgreementAcceptance`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.agreementAcceptance`.
+public struct AgreementAcceptanceRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AgreementAcceptance
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.agreementAcceptance", model: AgreementAcceptance.self)
+}
+
+/// - Remark: Generated from `microsoft.graph.agreementAcceptanceState`.
+public typealias AgreementAcceptanceState = OpenEnum<AgreementAcceptanceStateValues>
+
+/// The values of `AgreementAcceptanceState` that the spec declares; others decode and re-encode too.
+public enum AgreementAcceptanceStateValues: EnumValues {
+    public static let known: [String] = ["accepted", "declined", "unknownFutureValue"]
+}
+
+extension AgreementAcceptanceState {
+    public static var accepted: Self { Self(rawValue: "accepted") }
+
+    public static var declined: Self { Self(rawValue: "declined") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AgreementFileFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfile?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agreementFile`.
+public typealias AgreementFile = Model<AgreementFileFields>
+
+/// The properties of a `AgreementFile`, inherited ones included.
+public struct AgreementFileFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.agreementFile",
+        base: AgreementFileProperties.self,
+        fields: AgreementFileFields()
+    )
+
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let fileData: Field<AgreementFileData>
+    public let fileName: Field<String>
+    public let isDefault: Field<Bool>
+    public let isMajorVersion: Field<Bool>
+    public let language: Field<String>
+
+    /// Present when the request expanded it (`expand("localizations")`).
+    public let localizations: Field<[AgreementFileLocalization]>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.fileData = Field("fileData")
+        self.fileName = Field("fileName")
+        self.isDefault = Field("isDefault")
+        self.isMajorVersion = Field("isMajorVersion")
+        self.language = Field("language")
+        self.localizations = Field("localizations")
+    }
+}
+
+/// Its properties are listed in `AgreementFileDataFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfiledata?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agreementFileData`.
+public typealias AgreementFileData = Model<AgreementFileDataFields>
+
+/// The properties of a `AgreementFileData`, inherited ones included.
+public struct AgreementFileDataFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.agreementFileData", fields: AgreementFileDataFields())
+    public let data: Field<Data>
+
+    private init() {
+        self.data = Field("data")
+    }
+}
+
+/// Its properties are listed in `AgreementFileLocalizationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfilelocalization?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agreementFileLocalization`.
+public typealias AgreementFileLocalization = Model<AgreementFileLocalizationFields>
+
+/// The properties of a `AgreementFileLocalization`, inherited ones included.
+public struct AgreementFileLocalizationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.agreementFileLocalization",
+        base: AgreementFileProperties.self,
+        fields: AgreementFileLocalizationFields()
+    )
+
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let fileData: Field<AgreementFileData>
+    public let fileName: Field<String>
+    public let isDefault: Field<Bool>
+    public let isMajorVersion: Field<Bool>
+    public let language: Field<String>
+
+    /// Present when the request expanded it (`expand("versions")`).
+    public let versions: Field<[AgreementFileVersion]>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.fileData = Field("fileData")
+        self.fileName = Field("fileName")
+        self.isDefault = Field("isDefault")
+        self.isMajorVersion = Field("isMajorVersion")
+        self.language = Field("language")
+        self.versions = Field("versions")
+    }
+}
+
+/// Requests for one `AgreementFileLocalization`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.agreementFileLocalization`.
+public struct AgreementFileLocalizationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AgreementFileLocalization
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.agreementFileLocalization",
+        model: AgreementFileLocalization.self,
+        children: [.init("versions", "microsoft.graph.agreementFileVersion", collection: true)]
+    )
+
+    /// `versions.request()` lists them; `versions("agreementFileVersion-id")` addresses one.
+    public var versions: CollectionRequestBuilder<AgreementFileVersionRequestBuilder> {
+        .init(client: client, path: path.appending("versions"))
+    }
+}
+
+/// Its properties are listed in `AgreementFilePropertiesFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfileproperties?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agreementFileProperties`.
+public typealias AgreementFileProperties = Model<AgreementFilePropertiesFields>
+
+/// The properties of a `AgreementFileProperties`, inherited ones included.
+public struct AgreementFilePropertiesFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.agreementFileProperties",
+        base: Entity.self,
+        derived: [AgreementFile.self, AgreementFileLocalization.self, AgreementFileVersion.self],
+        fields: AgreementFilePropertiesFields()
+    )
+
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let fileData: Field<AgreementFileData>
+    public let fileName: Field<String>
+    public let isDefault: Field<Bool>
+    public let isMajorVersion: Field<Bool>
+    public let language: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.fileData = Field("fileData")
+        self.fileName = Field("fileName")
+        self.isDefault = Field("isDefault")
+        self.isMajorVersion = Field("isMajorVersion")
+        self.language = Field("language")
+    }
+}
+
+/// Requests for one `AgreementFileProperties`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.agreementFileProperties`.
+public struct AgreementFilePropertiesRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AgreementFileProperties
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.agreementFileProperties",
+        model: AgreementFileProperties.self
+    )
+}
+
+/// Requests for one `AgreementFile`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.agreementFile`.
+public struct AgreementFileRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AgreementFile
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.agreementFile",
+        model: AgreementFile.self,
+        children: [.init("localizations", "microsoft.graph.agreementFileLocalization", collection: true)]
+    )
+
+    /// `localizations.request()` lists them; `localizations("agreementFileLocalization-id")` addresses one.
+    public var localizations: CollectionRequestBuilder<AgreementFileLocalizationRequestBuilder> {
+        .init(client: client, path: path.appending("localizations"))
+    }
+}
+
+/// Its properties are listed in `AgreementFileVersionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/agreementfileversion?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.agreementFileVersion`.
+public typealias AgreementFileVersion = Model<AgreementFileVersionFields>
+
+/// The properties of a `AgreementFileVersion`, inherited ones included.
+public struct AgreementFileVersionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.agreementFileVersion",
+        base: AgreementFileProperties.self,
+        fields: AgreementFileVersionFields()
+    )
+
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let displayName: Field<String>
+    public let fileData: Field<AgreementFileData>
+    public let fileName: Field<String>
+    public let isDefault: Field<Bool>
+    public let isMajorVersion: Field<Bool>
+    public let language: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.displayName = Field("displayName")
+        self.fileData = Field("fileData")
+        self.fileName = Field("fileName")
+        self.isDefault = Field("isDefault")
+        self.isMajorVersion = Field("isMajorVersion")
+        self.language = Field("language")
+    }
+}
+
+/// Requests for one `AgreementFileVersion`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.agreementFileVersion`.
+public struct AgreementFileVersionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AgreementFileVersion
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.agreementFileVersion", model: AgreementFileVersion.self)
+}
+
+/// Requests for one `Agreement`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.agreement`.
+public struct AgreementRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Agreement
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.agreement",
+        model: Agreement.self,
+        children: [
+            .init("acceptances", "microsoft.graph.agreementAcceptance", collection: true),
+            .init("file", "microsoft.graph.agreementFile", collection: false),
+            .init("files", "microsoft.graph.agreementFileLocalization", collection: true),
+        ]
+    )
+
+    /// `acceptances.request()` lists them; `acceptances("agreementAcceptance-id")` addresses one.
+    public var acceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
+        .init(client: client, path: path.appending("acceptances"))
+    }
+
+    public var file: AgreementFileRequestBuilder { .init(client: client, path: path.appending("file")) }
+
+    /// `files.request()` lists them; `files("agreementFileLocalization-id")` addresses one.
+    public var files: CollectionRequestBuilder<AgreementFileLocalizationRequestBuilder> {
+        .init(client: client, path: path.appending("files"))
+    }
+}
+
+/// Its properties are listed in `AiAgentInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiagentinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiAgentInfo`.
+public typealias AiAgentInfo = Model<AiAgentInfoFields>
+
+/// The properties of a `AiAgentInfo`, inherited ones included.
+public struct AiAgentInfoFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiAgentInfo",
+        base: AiInteractionEntity.self,
+        fields: AiAgentInfoFields()
+    )
+
+    public let identifier: Field<String>
+    public let name: Field<String>
+    public let version: Field<String>
+    public let blueprintId: Field<String>
+
+    private init() {
+        self.identifier = Field("identifier")
+        self.name = Field("name")
+        self.version = Field("version")
+        self.blueprintId = Field("blueprintId")
+    }
+}
+
+/// Its properties are listed in `AiInteractionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteraction?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiInteraction`.
+public typealias AiInteraction = Model<AiInteractionFields>
+
+/// The properties of a `AiInteraction`, inherited ones included.
+public struct AiInteractionFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteraction",
+        base: Entity.self,
+        fields: AiInteractionFields()
+    )
+
+    public let id: Field<String>
+    public let appClass: Field<String>
+    public let attachments: Field<[AiInteractionAttachment]>
+    public let body: Field<ItemBody>
+    public let contexts: Field<[AiInteractionContext]>
+    public let conversationType: Field<String>
+    public let createdDateTime: Field<Date>
+    public let etag: Field<String>
+    public let from: Field<IdentitySet>
+    public let interactionType: Field<AiInteractionType>
+    public let links: Field<[AiInteractionLink]>
+    public let locale: Field<String>
+    public let mentions: Field<[AiInteractionMention]>
+    public let requestId: Field<String>
+    public let sessionId: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.appClass = Field("appClass")
+        self.attachments = Field("attachments")
+        self.body = Field("body")
+        self.contexts = Field("contexts")
+        self.conversationType = Field("conversationType")
+        self.createdDateTime = Field("createdDateTime")
+        self.etag = Field("etag")
+        self.from = Field("from")
+        self.interactionType = Field("interactionType")
+        self.links = Field("links")
+        self.locale = Field("locale")
+        self.mentions = Field("mentions")
+        self.requestId = Field("requestId")
+        self.sessionId = Field("sessionId")
+    }
+}
+
+/// Its properties are listed in `AiInteractionAttachmentFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionattachment?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiInteractionAttachment`.
+public typealias AiInteractionAttachment = Model<AiInteractionAttachmentFields>
+
+/// The properties of a `AiInteractionAttachment`, inherited ones included.
+public struct AiInteractionAttachmentFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionAttachment",
+        fields: AiInteractionAttachmentFields()
+    )
+
+    public let attachmentId: Field<String>
+    public let content: Field<String>
+    public let contentType: Field<String>
+    public let contentUrl: Field<String>
+    public let name: Field<String>
+
+    private init() {
+        self.attachmentId = Field("attachmentId")
+        self.content = Field("content")
+        self.contentType = Field("contentType")
+        self.contentUrl = Field("contentUrl")
+        self.name = Field("name")
+    }
+}
+
+/// Its properties are listed in `AiInteractionContextFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractioncontext?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiInteractionContext`.
+public typealias AiInteractionContext = Model<AiInteractionContextFields>
+
+/// The properties of a `AiInteractionContext`, inherited ones included.
+public struct AiInteractionContextFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.aiInteractionContext", fields: AiInteractionContextFields())
+    public let contextReference: Field<String>
+    public let contextType: Field<String>
+    public let displayName: Field<String>
+
+    private init() {
+        self.contextReference = Field("contextReference")
+        self.contextType = Field("contextType")
+        self.displayName = Field("displayName")
+    }
+}
+
+/// Its properties are listed in `AiInteractionEntityFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionentity?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiInteractionEntity`.
+public typealias AiInteractionEntity = Model<AiInteractionEntityFields>
+
+/// The properties of a `AiInteractionEntity`, inherited ones included.
+public struct AiInteractionEntityFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionEntity",
+        derived: [AiAgentInfo.self, AiInteractionPlugin.self],
+        fields: AiInteractionEntityFields()
+    )
+
+    public let identifier: Field<String>
+    public let name: Field<String>
+    public let version: Field<String>
+
+    private init() {
+        self.identifier = Field("identifier")
+        self.name = Field("name")
+        self.version = Field("version")
+    }
+}
+
+/// Its properties are listed in `AiInteractionHistoryFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionhistory?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiInteractionHistory`.
+public typealias AiInteractionHistory = Model<AiInteractionHistoryFields>
+
+/// The properties of a `AiInteractionHistory`, inherited ones included.
+public struct AiInteractionHistoryFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionHistory",
+        base: Entity.self,
+        fields: AiInteractionHistoryFields()
+    )
+
+    public let id: Field<String>
+
+    private init() {
+        self.id = Field("id")
+    }
+}
+
+/// Requests for one `AiInteractionHistory`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.aiInteractionHistory`.
+public struct AiInteractionHistoryRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AiInteractionHistory
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.aiInteractionHistory",
+        model: AiInteractionHistory.self,
+        operations: [.init("getAllEnterpriseInteractions", .get, response: .collection(.model(AiInteraction.self)))]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.aiInteractionHistory/getAllEnterpriseInteractions` (GET).
+    public func getAllEnterpriseInteractions() -> CollectionRequest<AiInteraction> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "getAllEnterpriseInteractions", parameters: [])
+        )
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `AiInteractionLinkFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionlink?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiInteractionLink`.
+public typealias AiInteractionLink = Model<AiInteractionLinkFields>
+
+/// The properties of a `AiInteractionLink`, inherited ones included.
+public struct AiInteractionLinkFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.aiInteractionLink", fields: AiInteractionLinkFields())
+    public let displayName: Field<String>
+    public let linkType: Field<String>
+    public let linkUrl: Field<String>
+
+    private init() {
+        self.displayName = Field("displayName")
+        self.linkType = Field("linkType")
+        self.linkUrl = Field("linkUrl")
+    }
+}
+
+/// Its properties are listed in `AiInteractionMentionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionmention?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiInteractionMention`.
+public typealias AiInteractionMention = Model<AiInteractionMentionFields>
+
+/// The properties of a `AiInteractionMention`, inherited ones included.
+public struct AiInteractionMentionFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.aiInteractionMention", fields: AiInteractionMentionFields())
+    public let mentioned: Field<AiInteractionMentionedIdentitySet>
+    public let mentionId: Field<Int32>
+    public let mentionText: Field<String>
+
+    private init() {
+        self.mentioned = Field("mentioned")
+        self.mentionId = Field("mentionId")
+        self.mentionText = Field("mentionText")
+    }
+}
+
+/// Its properties are listed in `AiInteractionMentionedIdentitySetFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionmentionedidentityset?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiInteractionMentionedIdentitySet`.
+public typealias AiInteractionMentionedIdentitySet = Model<AiInteractionMentionedIdentitySetFields>
+
+/// The properties of a `AiInteractionMentionedIdentitySet`, inherited ones included.
+public struct AiInteractionMentionedIdentitySetFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionMentionedIdentitySet",
+        base: IdentitySet.self,
+        fields: AiInteractionMentionedIdentitySetFields()
+    )
+
+    public let application: Field<Identity>
+    public let device: Field<Identity>
+    public let user: Field<Identity>
+    public let conversation: Field<TeamworkConversationIdentity>
+    public let tag: Field<TeamworkTagIdentity>
+
+    private init() {
+        self.application = Field("application")
+        self.device = Field("device")
+        self.user = Field("user")
+        self.conversation = Field("conversation")
+        self.tag = Field("tag")
+    }
+}
+
+/// Its properties are listed in `AiInteractionPluginFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiinteractionplugin?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiInteractionPlugin`.
+public typealias AiInteractionPlugin = Model<AiInteractionPluginFields>
+
+/// The properties of a `AiInteractionPlugin`, inherited ones included.
+public struct AiInteractionPluginFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionPlugin",
+        base: AiInteractionEntity.self,
+        fields: AiInteractionPluginFields()
+    )
+
+    public let identifier: Field<String>
+    public let name: Field<String>
+    public let version: Field<String>
+
+    private init() {
+        self.identifier = Field("identifier")
+        self.name = Field("name")
+        self.version = Field("version")
+    }
+}
+
+/// Requests for one `AiInteraction`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.aiInteraction`.
+public struct AiInteractionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AiInteraction
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.aiInteraction", model: AiInteraction.self)
+}
+
+/// - Remark: Generated from `microsoft.graph.aiInteractionType`.
+public typealias AiInteractionType = OpenEnum<AiInteractionTypeValues>
+
+/// The values of `AiInteractionType` that the spec declares; others decode and re-encode too.
+public enum AiInteractionTypeValues: EnumValues {
+    public static let known: [String] = ["userPrompt", "aiResponse", "unknownFutureValue"]
+}
+
+extension AiInteractionType {
+    public static var userPrompt: Self { Self(rawValue: "userPrompt") }
+
+    public static var aiResponse: Self { Self(rawValue: "aiResponse") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AiOnlineMeetingFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aionlinemeeting?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiOnlineMeeting`.
+public typealias AiOnlineMeeting = Model<AiOnlineMeetingFields>
+
+/// The properties of a `AiOnlineMeeting`, inherited ones included.
+public struct AiOnlineMeetingFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiOnlineMeeting",
+        base: Entity.self,
+        fields: AiOnlineMeetingFields()
+    )
+
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("aiInsights")`).
+    public let aiInsights: Field<[CallAiInsight]>
+
+    private init() {
+        self.id = Field("id")
+        self.aiInsights = Field("aiInsights")
+    }
+}
+
+/// Requests for one `AiOnlineMeeting`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.aiOnlineMeeting`.
+public struct AiOnlineMeetingRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AiOnlineMeeting
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.aiOnlineMeeting",
+        model: AiOnlineMeeting.self,
+        children: [.init("aiInsights", "microsoft.graph.callAiInsight", collection: true)]
+    )
+
+    /// `aiInsights.request()` lists them; `aiInsights("callAiInsight-id")` addresses one.
+    public var aiInsights: CollectionRequestBuilder<CallAiInsightRequestBuilder> {
+        .init(client: client, path: path.appending("aiInsights"))
+    }
+}
+
+/// Its properties are listed in `AiUserFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/aiuser?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.aiUser`.
+public typealias AiUser = Model<AiUserFields>
+
+/// The properties of a `AiUser`, inherited ones included.
+public struct AiUserFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.aiUser", base: Entity.self, fields: AiUserFields())
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("interactionHistory")`).
+    public let interactionHistory: Field<AiInteractionHistory>
+
+    /// Present when the request expanded it (`expand("onlineMeetings")`).
+    public let onlineMeetings: Field<[AiOnlineMeeting]>
+
+    private init() {
+        self.id = Field("id")
+        self.interactionHistory = Field("interactionHistory")
+        self.onlineMeetings = Field("onlineMeetings")
+    }
+}
+
+/// Requests for one `AiUser`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.aiUser`.
+public struct AiUserRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AiUser
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.aiUser",
+        model: AiUser.self,
+        children: [
+            .init("interactionHistory", "microsoft.graph.aiInteractionHistory", collection: false),
+            .init("onlineMeetings", "microsoft.graph.aiOnlineMeeting", collection: true),
+        ]
+    )
+
+    public var interactionHistory: AiInteractionHistoryRequestBuilder {
+        .init(client: client, path: path.appending("interactionHistory"))
+    }
+
+    /// `onlineMeetings.request()` lists them; `onlineMeetings("aiOnlineMeeting-id")` addresses one.
+    public var onlineMeetings: CollectionRequestBuilder<AiOnlineMeetingRequestBuilder> {
+        .init(client: client, path: path.appending("onlineMeetings"))
+    }
+}
+
+/// Its properties are listed in `AirPrintSettingsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/airprintsettings?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.airPrintSettings`.
+public typealias AirPrintSettings = Model<AirPrintSettingsFields>
+
+/// The properties of a `AirPrintSettings`, inherited ones included.
+public struct AirPrintSettingsFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.airPrintSettings", fields: AirPrintSettingsFields())
+    public let incompatiblePrinters: Field<IncompatiblePrinterSettings>
+
+    private init() {
+        self.incompatiblePrinters = Field("incompatiblePrinters")
+    }
+}
+
+/// Its properties are listed in `AkamaiAttackGroupActionModelFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/akamaiattackgroupactionmodel?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.akamaiAttackGroupActionModel`.
+public typealias AkamaiAttackGroupActionModel = Model<AkamaiAttackGroupActionModelFields>
+
+/// The properties of a `AkamaiAttackGroupActionModel`, inherited ones included.
+public struct AkamaiAttackGroupActionModelFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.akamaiAttackGroupActionModel",
+        fields: AkamaiAttackGroupActionModelFields()
+    )
+
+    public let action: Field<String>
+    public let group: Field<String>
+
+    private init() {
+        self.action = Field("action")
+        self.group = Field("group")
+    }
+}
+
+/// Its properties are listed in `AkamaiCustomRuleModelFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/akamaicustomrulemodel?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.akamaiCustomRuleModel`.
+public typealias AkamaiCustomRuleModel = Model<AkamaiCustomRuleModelFields>
+
+/// The properties of a `AkamaiCustomRuleModel`, inherited ones included.
+public struct AkamaiCustomRuleModelFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.akamaiCustomRuleModel",
+        fields: AkamaiCustomRuleModelFields()
+    )
+    public let action: Field<String>
+    public let name: Field<String>
+    public let ruleId: Field<String>
+
+    private init() {
+        self.action = Field("action")
+        self.name = Field("name")
+        self.ruleId = Field("ruleId")
+    }
+}
+
+/// Its properties are listed in `AkamaiRapidRulesModelFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/akamairapidrulesmodel?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.akamaiRapidRulesModel`.
+public typealias AkamaiRapidRulesModel = Model<AkamaiRapidRulesModelFields>
+
+/// The properties of a `AkamaiRapidRulesModel`, inherited ones included.
+public struct AkamaiRapidRulesModelFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.akamaiRapidRulesModel",
+        fields: AkamaiRapidRulesModelFields()
+    )
+    public let defaultAction: Field<String>
+    public let isEnabled: Field<Bool>
+
+    private init() {
+        self.defaultAction = Field("defaultAction")
+        self.isEnabled = Field("isEnabled")
+    }
+}
+
+/// Its properties are listed in `AkamaiVerifiedDetailsModelFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/akamaiverifieddetailsmodel?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.akamaiVerifiedDetailsModel`.
+public typealias AkamaiVerifiedDetailsModel = Model<AkamaiVerifiedDetailsModelFields>
+
+/// The properties of a `AkamaiVerifiedDetailsModel`, inherited ones included.
+public struct AkamaiVerifiedDetailsModelFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.akamaiVerifiedDetailsModel",
+        base: WebApplicationFirewallVerifiedDetails.self,
+        fields: AkamaiVerifiedDetailsModelFields()
+    )
+
+    public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
+    public let activeAttackGroups: Field<[AkamaiAttackGroupActionModel]>
+    public let activeCustomRules: Field<[AkamaiCustomRuleModel]>
+    public let rapidRules: Field<AkamaiRapidRulesModel>
+
+    private init() {
+        self.dnsConfiguration = Field("dnsConfiguration")
+        self.activeAttackGroups = Field("activeAttackGroups")
+        self.activeCustomRules = Field("activeCustomRules")
+        self.rapidRules = Field("rapidRules")
+    }
+}
+
+/// Its properties are listed in `AkamaiWebApplicationFirewallProviderFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/akamaiwebapplicationfirewallprovider?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.akamaiWebApplicationFirewallProvider`.
+public typealias AkamaiWebApplicationFirewallProvider = Model<AkamaiWebApplicationFirewallProviderFields>
+
+/// The properties of a `AkamaiWebApplicationFirewallProvider`, inherited ones included.
+public struct AkamaiWebApplicationFirewallProviderFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.akamaiWebApplicationFirewallProvider",
+        base: WebApplicationFirewallProvider.self,
+        fields: AkamaiWebApplicationFirewallProviderFields()
+    )
+
+    public let id: Field<String>
+    public let displayName: Field<String>
+    public let accessToken: Field<String>
+    public let clientSecret: Field<String>
+    public let clientToken: Field<String>
+    public let hostPrefix: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.displayName = Field("displayName")
+        self.accessToken = Field("accessToken")
+        self.clientSecret = Field("clientSecret")
+        self.clientToken = Field("clientToken")
+        self.hostPrefix = Field("hostPrefix")
+    }
+}
+
+/// Requests for one `AkamaiWebApplicationFirewallProvider`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.akamaiWebApplicationFirewallProvider`.
+public struct AkamaiWebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AkamaiWebApplicationFirewallProvider
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.akamaiWebApplicationFirewallProvider",
+        model: AkamaiWebApplicationFirewallProvider.self,
+        operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.akamaiWebApplicationFirewallProvider/verify` (POST).
+    public func verify(hostName: String) -> OperationRequest<WebApplicationFirewallVerificationModel> {
+        var request = APIRequest(method: .post, path: path.appending("verify"))
+        var body = JSONObject()
+        body.set("hostName", hostName)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .model(WebApplicationFirewallVerificationModel.self)
+        )
+    }
+}
+
+/// Its properties are listed in `AlbumFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/album?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.album`.
+public typealias Album = Model<AlbumFields>
+
+/// The properties of a `Album`, inherited ones included.
+public struct AlbumFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.album", fields: AlbumFields())
+    public let coverImageItemId: Field<String>
+
+    private init() {
+        self.coverImageItemId = Field("coverImageItemId")
+    }
+}
+
+/// Its properties are listed in `AlertFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alert?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.alert`.
+public typealias Alert = Model<AlertFields>
+
+/// The properties of a `Alert`, inherited ones included.
+public struct AlertFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.alert", base: Entity.self, fields: AlertFields())
+    public let id: Field<String>
+    public let activityGroupName: Field<String>
+    public let alertDetections: Field<[AlertDetection]>
+    public let assignedTo: Field<String>
+    public let azureSubscriptionId: Field<String>
+    public let azureTenantId: Field<String>
+    public let category: Field<String>
+    public let closedDateTime: Field<Date>
+    public let cloudAppStates: Field<[CloudAppSecurityState]>
+    public let comments: Field<[String]>
+    public let confidence: Field<Int32>
+    public let createdDateTime: Field<Date>
+    public let description: Field<String>
+    public let detectionIds: Field<[String]>
+    public let eventDateTime: Field<Date>
+    public let feedback: Field<AlertFeedback>
+    public let fileStates: Field<[FileSecurityState]>
+    public let historyStates: Field<[AlertHistoryState]>
+    public let hostStates: Field<[HostSecurityState]>
+    public let incidentIds: Field<[String]>
+    public let investigationSecurityStates: Field<[InvestigationSecurityState]>
+    public let lastEventDateTime: Field<Date>
+    public let lastModifiedDateTime: Field<Date>
+    public let malwareStates: Field<[MalwareState]>
+    public let messageSecurityStates: Field<[MessageSecurityState]>
+    public let networkConnections: Field<[NetworkConnection]>
+    public let processes: Field<[Process]>
+    public let recommendedActions: Field<[String]>
+    public let registryKeyStates: Field<[RegistryKeyState]>
+    public let securityResources: Field<[SecurityResource]>
+    public let severity: Field<AlertSeverity>
+    public let sourceMaterials: Field<[String]>
+    public let status: Field<AlertStatus>
+    public let tags: Field<[String]>
+    public let title: Field<String>
+    public let triggers: Field<[AlertTrigger]>
+    public let uriClickSecurityStates: Field<[UriClickSecurityState]>
+    public let userStates: Field<[UserSecurityState]>
+    public let vendorInformation: Field<SecurityVendorInformation>
+    public let vulnerabilityStates: Field<[VulnerabilityState]>
+
+    private init() {
+        self.id = Field("id")
+        self.activityGroupName = Field("activityGroupName")
+        self.alertDetections = Field("alertDetections")
+        self.assignedTo = Field("assignedTo")
+        self.azureSubscriptionId = Field("azureSubscriptionId")
+        self.azureTenantId = Field("azureTenantId")
+        self.category = Field("category")
+        self.closedDateTime = Field("closedDateTime")
+        self.cloudAppStates = Field("cloudAppStates")
+        self.comments = Field("comments")
+        self.confidence = Field("confidence")
+        self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
+        self.detectionIds = Field("detectionIds")
+        self.eventDateTime = Field("eventDateTime")
+        self.feedback = Field("feedback")
+        self.fileStates = Field("fileStates")
+        self.historyStates = Field("historyStates")
+        self.hostStates = Field("hostStates")
+        self.incidentIds = Field("incidentIds")
+        self.investigationSecurityStates = Field("investigationSecurityStates")
+        self.lastEventDateTime = Field("lastEventDateTime")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.malwareStates = Field("malwareStates")
+        self.messageSecurityStates = Field("messageSecurityStates")
+        self.networkConnections = Field("networkConnections")
+        self.processes = Field("processes")
+        self.recommendedActions = Field("recommendedActions")
+        self.registryKeyStates = Field("registryKeyStates")
+        self.securityResources = Field("securityResources")
+        self.severity = Field("severity")
+        self.sourceMaterials = Field("sourceMaterials")
+        self.status = Field("status")
+        self.tags = Field("tags")
+        self.title = Field("title")
+        self.triggers = Field("triggers")
+        self.uriClickSecurityStates = Field("uriClickSecurityStates")
+        self.userStates = Field("userStates")
+        self.vendorInformation = Field("vendorInformation")
+        self.vulnerabilityStates = Field("vulnerabilityStates")
+    }
+}
+
+/// Its properties are listed in `AlertDetectionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alertdetection?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.alertDetection`.
+public typealias AlertDetection = Model<AlertDetectionFields>
+
+/// The properties of a `AlertDetection`, inherited ones included.
+public struct AlertDetectionFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.alertDetection", fields: AlertDetectionFields())
+    public let detectionType: Field<String>
+    public let method: Field<String>
+    public let name: Field<String>
+
+    private init() {
+        self.detectionType = Field("detectionType")
+        self.method = Field("method")
+        self.name = Field("name")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.alertFeedback`.
+public typealias AlertFeedback = OpenEnum<AlertFeedbackValues>
+
+/// The values of `AlertFeedback` that the spec declares; others decode and re-encode too.
+public enum AlertFeedbackValues: EnumValues {
+    public static let known: [String] = [
+        "unknown",
+        "truePositive",
+        "falsePositive",
+        "benignPositive",
+        "unknownFutureValue",
+    ]
+}
+
+extension AlertFeedback {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var truePositive: Self { Self(rawValue: "truePositive") }
+
+    public static var falsePositive: Self { Self(rawValue: "falsePositive") }
+
+    public static var benignPositive: Self { Self(rawValue: "benignPositive") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AlertHistoryStateFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alerthistorystate?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.alertHistoryState`.
+public typealias AlertHistoryState = Model<AlertHistoryStateFields>
+
+/// The properties of a `AlertHistoryState`, inherited ones included.
+public struct AlertHistoryStateFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.alertHistoryState", fields: AlertHistoryStateFields())
+    public let appId: Field<String>
+    public let assignedTo: Field<String>
+    public let comments: Field<[String]>
+    public let feedback: Field<AlertFeedback>
+    public let status: Field<AlertStatus>
+    public let updatedDateTime: Field<Date>
+    public let user: Field<String>
+
+    private init() {
+        self.appId = Field("appId")
+        self.assignedTo = Field("assignedTo")
+        self.comments = Field("comments")
+        self.feedback = Field("feedback")
+        self.status = Field("status")
+        self.updatedDateTime = Field("updatedDateTime")
+        self.user = Field("user")
+    }
+}
+
+/// Requests for one `Alert`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.alert`.
+public struct AlertRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Alert
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.alert", model: Alert.self)
+}
+
+/// - Remark: Generated from `microsoft.graph.alertSeverity`.
+public typealias AlertSeverity = OpenEnum<AlertSeverityValues>
+
+/// The values of `AlertSeverity` that the spec declares; others decode and re-encode too.
+public enum AlertSeverityValues: EnumValues {
+    public static let known: [String] = ["unknown", "informational", "low", "medium", "high", "unknownFutureValue"]
+}
+
+extension AlertSeverity {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var informational: Self { Self(rawValue: "informational") }
 
     public static var low: Self { Self(rawValue: "low") }
 
@@ -10300,1504 +2912,34 @@ extension DeviceThreatProtectionLevel {
 
     public static var high: Self { Self(rawValue: "high") }
 
-    public static var notSet: Self { Self(rawValue: "notSet") }
-}
-
-/// Its properties are listed in `DevicesFilterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/devicesfilter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.devicesFilter`.
-public typealias DevicesFilter = Model<DevicesFilterFields>
-
-/// The properties of a `DevicesFilter`, inherited ones included.
-public struct DevicesFilterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.devicesFilter", fields: DevicesFilterFields())
-    public let mode: Field<CrossTenantAccessPolicyTargetConfigurationAccessType>
-    public let rule: Field<String>
-
-    private init() {
-        self.mode = Field("mode")
-        self.rule = Field("rule")
-    }
-}
-
-/// Its properties are listed in `DiagnosticFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/diagnostic?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.diagnostic`.
-public typealias Diagnostic = Model<DiagnosticFields>
-
-/// The properties of a `Diagnostic`, inherited ones included.
-public struct DiagnosticFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.diagnostic", fields: DiagnosticFields())
-    public let message: Field<String>
-    public let url: Field<String>
-
-    private init() {
-        self.message = Field("message")
-        self.url = Field("url")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.diagnosticDataSubmissionMode`.
-public typealias DiagnosticDataSubmissionMode = OpenEnum<DiagnosticDataSubmissionModeValues>
-
-/// The values of `DiagnosticDataSubmissionMode` that the spec declares; others decode and re-encode too.
-public enum DiagnosticDataSubmissionModeValues: EnumValues {
-    public static let known: [String] = ["userDefined", "none", "basic", "enhanced", "full"]
-}
-
-extension DiagnosticDataSubmissionMode {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var basic: Self { Self(rawValue: "basic") }
-
-    public static var enhanced: Self { Self(rawValue: "enhanced") }
-
-    public static var full: Self { Self(rawValue: "full") }
-}
-
-/// Its properties are listed in `DictionariesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/dictionaries?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dictionaries`.
-public typealias Dictionaries = Model<DictionariesFields>
-
-/// The properties of a `Dictionaries`, inherited ones included.
-public struct DictionariesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.dictionaries",
-        derived: [SearchResourceMetadataDictionary.self],
-        fields: DictionariesFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `DictionaryModelFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/dictionary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.Dictionary`.
-public typealias DictionaryModel = Model<DictionaryModelFields>
-
-/// The properties of a `DictionaryModel`, inherited ones included.
-public struct DictionaryModelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.Dictionary",
-        derived: [
-            CustomMetadataDictionary.self,
-            FileStorageContainerCustomPropertyDictionary.self,
-            OpenComplexDictionaryType.self,
-            ResultTemplateDictionary.self,
-        ],
-        fields: DictionaryModelFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `DirectoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.directory`.
-public typealias Directory = Model<DirectoryFields>
-
-/// The properties of a `Directory`, inherited ones included.
-public struct DirectoryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.directory", base: Entity.self, fields: DirectoryFields())
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("administrativeUnits")`).
-    public let administrativeUnits: Field<[AdministrativeUnit]>
-
-    /// Present when the request expanded it (`expand("attributeSets")`).
-    public let attributeSets: Field<[AttributeSet]>
-
-    /// Present when the request expanded it (`expand("customSecurityAttributeDefinitions")`).
-    public let customSecurityAttributeDefinitions: Field<[CustomSecurityAttributeDefinition]>
-
-    /// Present when the request expanded it (`expand("deletedItems")`).
-    public let deletedItems: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("deviceLocalCredentials")`).
-    public let deviceLocalCredentials: Field<[DeviceLocalCredentialInfo]>
-
-    /// Present when the request expanded it (`expand("federationConfigurations")`).
-    public let federationConfigurations: Field<[IdentityProviderBase]>
-
-    /// Present when the request expanded it (`expand("onPremisesSynchronization")`).
-    public let onPremisesSynchronization: Field<[OnPremisesDirectorySynchronization]>
-
-    /// Present when the request expanded it (`expand("publicKeyInfrastructure")`).
-    public let publicKeyInfrastructure: Field<PublicKeyInfrastructureRoot>
-
-    /// Present when the request expanded it (`expand("recovery")`).
-    public let recovery: Field<EntraRecoveryServicesRecovery>
-
-    /// Present when the request expanded it (`expand("remoteTenantGroups")`).
-    public let remoteTenantGroups: Field<[RemoteTenantGroup]>
-
-    /// Present when the request expanded it (`expand("subscriptions")`).
-    public let subscriptions: Field<[CompanySubscription]>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnits = Field("administrativeUnits")
-        self.attributeSets = Field("attributeSets")
-        self.customSecurityAttributeDefinitions = Field("customSecurityAttributeDefinitions")
-        self.deletedItems = Field("deletedItems")
-        self.deviceLocalCredentials = Field("deviceLocalCredentials")
-        self.federationConfigurations = Field("federationConfigurations")
-        self.onPremisesSynchronization = Field("onPremisesSynchronization")
-        self.publicKeyInfrastructure = Field("publicKeyInfrastructure")
-        self.recovery = Field("recovery")
-        self.remoteTenantGroups = Field("remoteTenantGroups")
-        self.subscriptions = Field("subscriptions")
-    }
-}
-
-/// Its properties are listed in `DirectoryAuditFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryaudit?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.directoryAudit`.
-public typealias DirectoryAudit = Model<DirectoryAuditFields>
-
-/// The properties of a `DirectoryAudit`, inherited ones included.
-public struct DirectoryAuditFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.directoryAudit",
-        base: Entity.self,
-        fields: DirectoryAuditFields()
-    )
-
-    public let id: Field<String>
-    public let activityDateTime: Field<Date>
-    public let activityDisplayName: Field<String>
-    public let additionalDetails: Field<[KeyValue]>
-    public let category: Field<String>
-    public let correlationId: Field<String>
-    public let initiatedBy: Field<AuditActivityInitiator>
-    public let loggedByService: Field<String>
-    public let operationType: Field<String>
-    public let result: Field<OperationResult>
-    public let resultReason: Field<String>
-    public let targetResources: Field<[TargetResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.activityDateTime = Field("activityDateTime")
-        self.activityDisplayName = Field("activityDisplayName")
-        self.additionalDetails = Field("additionalDetails")
-        self.category = Field("category")
-        self.correlationId = Field("correlationId")
-        self.initiatedBy = Field("initiatedBy")
-        self.loggedByService = Field("loggedByService")
-        self.operationType = Field("operationType")
-        self.result = Field("result")
-        self.resultReason = Field("resultReason")
-        self.targetResources = Field("targetResources")
-    }
-}
-
-/// Requests for one `DirectoryAudit`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.directoryAudit`.
-public struct DirectoryAuditRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryAudit
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.directoryAudit", model: DirectoryAudit.self)
-}
-
-/// Its properties are listed in `DirectoryDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directorydefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.directoryDefinition`.
-public typealias DirectoryDefinition = Model<DirectoryDefinitionFields>
-
-/// The properties of a `DirectoryDefinition`, inherited ones included.
-public struct DirectoryDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.directoryDefinition",
-        base: Entity.self,
-        fields: DirectoryDefinitionFields()
-    )
-
-    public let id: Field<String>
-    public let discoverabilities: Field<DirectoryDefinitionDiscoverabilities>
-    public let discoveryDateTime: Field<Date>
-    public let name: Field<String>
-    public let objects: Field<[ObjectDefinition]>
-    public let readOnly: Field<Bool>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.discoverabilities = Field("discoverabilities")
-        self.discoveryDateTime = Field("discoveryDateTime")
-        self.name = Field("name")
-        self.objects = Field("objects")
-        self.readOnly = Field("readOnly")
-        self.version = Field("version")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.directoryDefinitionDiscoverabilities`.
-public typealias DirectoryDefinitionDiscoverabilities = OpenEnum<DirectoryDefinitionDiscoverabilitiesValues>
-
-/// The values of `DirectoryDefinitionDiscoverabilities` that the spec declares; others decode and re-encode too.
-public enum DirectoryDefinitionDiscoverabilitiesValues: FlagValues {
-    public static let known: [String] = [
-        "None",
-        "AttributeNames",
-        "AttributeDataTypes",
-        "AttributeReadOnly",
-        "ReferenceAttributes",
-        "UnknownFutureValue",
-    ]
-}
-
-extension DirectoryDefinitionDiscoverabilities {
-    public static var none: Self { Self(rawValue: "None") }
-
-    public static var attributeNames: Self { Self(rawValue: "AttributeNames") }
-
-    public static var attributeDataTypes: Self { Self(rawValue: "AttributeDataTypes") }
-
-    public static var attributeReadOnly: Self { Self(rawValue: "AttributeReadOnly") }
-
-    public static var referenceAttributes: Self { Self(rawValue: "ReferenceAttributes") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "UnknownFutureValue") }
-}
-
-/// Requests for one `DirectoryDefinition`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.directoryDefinition`.
-public struct DirectoryDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryDefinition
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryDefinition",
-        model: DirectoryDefinition.self,
-        operations: [.init("discover", .post, response: .model(DirectoryDefinition.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.directoryDefinition/discover` (POST).
-    public func discover() -> OperationRequest<DirectoryDefinition> {
-        let request = APIRequest(method: .post, path: path.appending("discover"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryDefinition.self))
-    }
-}
-
-/// Its properties are listed in `DirectoryObjectFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryobject?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.directoryObject`.
-public typealias DirectoryObject = Model<DirectoryObjectFields>
-
-/// The properties of a `DirectoryObject`, inherited ones included.
-public struct DirectoryObjectFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.directoryObject",
-        base: Entity.self,
-        derived: [
-            AdministrativeUnit.self,
-            Application.self,
-            AppRoleAssignment.self,
-            CertificateAuthorityDetail.self,
-            CertificateBasedAuthPki.self,
-            Contract.self,
-            Device.self,
-            DirectoryObjectPartnerReference.self,
-            DirectoryRole.self,
-            DirectoryRoleTemplate.self,
-            Endpoint.self,
-            ExtensionProperty.self,
-            FederatedTokenValidationPolicy.self,
-            Group.self,
-            GroupSettingTemplate.self,
-            Mailbox.self,
-            MultiTenantOrganizationMember.self,
-            Organization.self,
-            OrgContact.self,
-            PolicyBase.self,
-            RemoteTenantGroup.self,
-            ResourceSpecificPermissionGrant.self,
-            ServicePrincipal.self,
-            User.self,
-        ],
-        fields: DirectoryObjectFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-    }
-}
-
-/// Its properties are listed in `DirectoryObjectPartnerReferenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryobjectpartnerreference?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference`.
-public typealias DirectoryObjectPartnerReference = Model<DirectoryObjectPartnerReferenceFields>
-
-/// The properties of a `DirectoryObjectPartnerReference`, inherited ones included.
-public struct DirectoryObjectPartnerReferenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.directoryObjectPartnerReference",
-        base: DirectoryObject.self,
-        fields: DirectoryObjectPartnerReferenceFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalPartnerTenantId: Field<String>
-    public let objectType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalPartnerTenantId = Field("externalPartnerTenantId")
-        self.objectType = Field("objectType")
-    }
-}
-
-/// Requests for one `DirectoryObjectPartnerReference`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference`.
-public struct DirectoryObjectPartnerReferenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryObjectPartnerReference
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryObjectPartnerReference",
-        model: DirectoryObjectPartnerReference.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == DirectoryObjectPartnerReferenceRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/getAvailableExtensionProperties`
-    ///   (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `DirectoryObject`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.directoryObject`.
-public struct DirectoryObjectRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryObject
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryObject",
-        model: DirectoryObject.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.directoryObject/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObject/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObject/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObject/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObject/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == DirectoryObjectRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.directoryObject/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObject/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObject/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryObject/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `Directory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.directory`.
-public struct DirectoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Directory
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directory",
-        model: Directory.self,
-        children: [
-            .init("administrativeUnits", "microsoft.graph.administrativeUnit", collection: true),
-            .init("attributeSets", "microsoft.graph.attributeSet", collection: true),
-            .init(
-                "customSecurityAttributeDefinitions",
-                "microsoft.graph.customSecurityAttributeDefinition",
-                collection: true
-            ),
-            .init("deletedItems", "microsoft.graph.directoryObject", collection: true),
-            .init("deviceLocalCredentials", "microsoft.graph.deviceLocalCredentialInfo", collection: true),
-            .init("federationConfigurations", "microsoft.graph.identityProviderBase", collection: true),
-            .init("onPremisesSynchronization", "microsoft.graph.onPremisesDirectorySynchronization", collection: true),
-            .init("publicKeyInfrastructure", "microsoft.graph.publicKeyInfrastructureRoot", collection: false),
-            .init("recovery", "microsoft.graph.entraRecoveryServices.recovery", collection: false),
-            .init("remoteTenantGroups", "microsoft.graph.remoteTenantGroup", collection: true),
-            .init("subscriptions", "microsoft.graph.companySubscription", collection: true),
-        ]
-    )
-
-    /// `administrativeUnits.request()` lists them; `administrativeUnits("administrativeUnit-id")` addresses one.
-    public var administrativeUnits: CollectionRequestBuilder<AdministrativeUnitRequestBuilder> {
-        .init(client: client, path: path.appending("administrativeUnits"))
-    }
-
-    /// `attributeSets.request()` lists them; `attributeSets("attributeSet-id")` addresses one.
-    public var attributeSets: CollectionRequestBuilder<AttributeSetRequestBuilder> {
-        .init(client: client, path: path.appending("attributeSets"))
-    }
-
-    /// `customSecurityAttributeDefinitions.request()` lists them;
-    /// `customSecurityAttributeDefinitions("customSecurityAttributeDefinition-id")` addresses one.
-    public var customSecurityAttributeDefinitions:
-        CollectionRequestBuilder<CustomSecurityAttributeDefinitionRequestBuilder>
-    {
-        .init(client: client, path: path.appending("customSecurityAttributeDefinitions"))
-    }
-
-    /// `deletedItems.request()` lists them; `deletedItems("directoryObject-id")` addresses one.
-    public var deletedItems: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("deletedItems"))
-    }
-
-    /// `deviceLocalCredentials.request()` lists them; `deviceLocalCredentials("deviceLocalCredentialInfo-id")`
-    /// addresses one.
-    public var deviceLocalCredentials: CollectionRequestBuilder<DeviceLocalCredentialInfoRequestBuilder> {
-        .init(client: client, path: path.appending("deviceLocalCredentials"))
-    }
-
-    /// `federationConfigurations.request()` lists them; `federationConfigurations("identityProviderBase-id")` addresses
-    /// one.
-    public var federationConfigurations: CollectionRequestBuilder<IdentityProviderBaseRequestBuilder> {
-        .init(client: client, path: path.appending("federationConfigurations"))
-    }
-
-    /// `onPremisesSynchronization.request()` lists them;
-    /// `onPremisesSynchronization("onPremisesDirectorySynchronization-id")` addresses one.
-    public var onPremisesSynchronization: CollectionRequestBuilder<OnPremisesDirectorySynchronizationRequestBuilder> {
-        .init(client: client, path: path.appending("onPremisesSynchronization"))
-    }
-
-    public var publicKeyInfrastructure: PublicKeyInfrastructureRootRequestBuilder {
-        .init(client: client, path: path.appending("publicKeyInfrastructure"))
-    }
-
-    public var recovery: EntraRecoveryServicesRecoveryRequestBuilder {
-        .init(client: client, path: path.appending("recovery"))
-    }
-
-    /// `remoteTenantGroups.request()` lists them; `remoteTenantGroups("remoteTenantGroup-id")` addresses one.
-    public var remoteTenantGroups: CollectionRequestBuilder<RemoteTenantGroupRequestBuilder> {
-        .init(client: client, path: path.appending("remoteTenantGroups"))
-    }
-
-    /// `subscriptions.request()` lists them; `subscriptions("companySubscription-id")` addresses one.
-    public var subscriptions: CollectionRequestBuilder<CompanySubscriptionRequestBuilder> {
-        .init(client: client, path: path.appending("subscriptions"))
-    }
-}
-
-/// Its properties are listed in `DirectoryRoleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryrole?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.directoryRole`.
-public typealias DirectoryRole = Model<DirectoryRoleFields>
-
-/// The properties of a `DirectoryRole`, inherited ones included.
-public struct DirectoryRoleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.directoryRole",
-        base: DirectoryObject.self,
-        fields: DirectoryRoleFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let roleTemplateId: Field<String>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("scopedMembers")`).
-    public let scopedMembers: Field<[ScopedRoleMembership]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.roleTemplateId = Field("roleTemplateId")
-        self.members = Field("members")
-        self.scopedMembers = Field("scopedMembers")
-    }
-}
-
-/// Requests for one `DirectoryRole`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.directoryRole`.
-public struct DirectoryRoleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryRole
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryRole",
-        model: DirectoryRole.self,
-        children: [
-            .init("members", "microsoft.graph.directoryObject", collection: true),
-            .init("scopedMembers", "microsoft.graph.scopedRoleMembership", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryRole.self))),
-        ]
-    )
-
-    /// `members.request()` lists them; `members("directoryObject-id")` addresses one.
-    public var members: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-
-    /// `scopedMembers.request()` lists them; `scopedMembers("scopedRoleMembership-id")` addresses one.
-    public var scopedMembers: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
-        .init(client: client, path: path.appending("scopedMembers"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRole/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRole/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRole/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRole/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRole/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == DirectoryRoleRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.directoryRole/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRole/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRole/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRole/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryRole> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `DirectoryRoleTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/directoryroletemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.directoryRoleTemplate`.
-public typealias DirectoryRoleTemplate = Model<DirectoryRoleTemplateFields>
-
-/// The properties of a `DirectoryRoleTemplate`, inherited ones included.
-public struct DirectoryRoleTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.directoryRoleTemplate",
-        base: DirectoryObject.self,
-        fields: DirectoryRoleTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `DirectoryRoleTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.directoryRoleTemplate`.
-public struct DirectoryRoleTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryRoleTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryRoleTemplate",
-        model: DirectoryRoleTemplate.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == DirectoryRoleTemplateRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `DisableAndDeleteUserApplyActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/disableanddeleteuserapplyaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.disableAndDeleteUserApplyAction`.
-public typealias DisableAndDeleteUserApplyAction = Model<DisableAndDeleteUserApplyActionFields>
-
-/// The properties of a `DisableAndDeleteUserApplyAction`, inherited ones included.
-public struct DisableAndDeleteUserApplyActionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.disableAndDeleteUserApplyAction",
-        base: AccessReviewApplyAction.self,
-        fields: DisableAndDeleteUserApplyActionFields()
-    )
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.disableReason`.
-public typealias DisableReason = OpenEnum<DisableReasonValues>
-
-/// The values of `DisableReason` that the spec declares; others decode and re-encode too.
-public enum DisableReasonValues: EnumValues {
-    public static let known: [String] = ["none", "invalidBillingProfile", "userRequested", "unknownFutureValue"]
-}
-
-extension DisableReason {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var invalidBillingProfile: Self { Self(rawValue: "invalidBillingProfile") }
-
-    public static var userRequested: Self { Self(rawValue: "userRequested") }
-
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// - Remark: Generated from `microsoft.graph.diskType`.
-public typealias DiskType = OpenEnum<DiskTypeValues>
+/// - Remark: Generated from `microsoft.graph.alertStatus`.
+public typealias AlertStatus = OpenEnum<AlertStatusValues>
 
-/// The values of `DiskType` that the spec declares; others decode and re-encode too.
-public enum DiskTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "hdd", "ssd", "unknownFutureValue"]
+/// The values of `AlertStatus` that the spec declares; others decode and re-encode too.
+public enum AlertStatusValues: EnumValues {
+    public static let known: [String] = [
+        "unknown",
+        "newAlert",
+        "inProgress",
+        "resolved",
+        "dismissed",
+        "unknownFutureValue",
+    ]
 }
 
-extension DiskType {
+extension AlertStatus {
     public static var unknown: Self { Self(rawValue: "unknown") }
 
-    public static var hdd: Self { Self(rawValue: "hdd") }
+    public static var newAlert: Self { Self(rawValue: "newAlert") }
 
-    public static var ssd: Self { Self(rawValue: "ssd") }
+    public static var inProgress: Self { Self(rawValue: "inProgress") }
 
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
+    public static var resolved: Self { Self(rawValue: "resolved") }
 
-/// Its properties are listed in `DisplayNameLocalizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/displaynamelocalization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.displayNameLocalization`.
-public typealias DisplayNameLocalization = Model<DisplayNameLocalizationFields>
-
-/// The properties of a `DisplayNameLocalization`, inherited ones included.
-public struct DisplayNameLocalizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.displayNameLocalization",
-        fields: DisplayNameLocalizationFields()
-    )
-
-    public let displayName: Field<String>
-    public let languageTag: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.languageTag = Field("languageTag")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.dlpAction`.
-public typealias DlpAction = OpenEnum<DlpActionValues>
-
-/// The values of `DlpAction` that the spec declares; others decode and re-encode too.
-public enum DlpActionValues: EnumValues {
-    public static let known: [String] = [
-        "notifyUser",
-        "blockAccess",
-        "deviceRestriction",
-        "browserRestriction",
-        "unknownFutureValue",
-        "restrictAccess",
-        "generateAlert",
-        "generateIncidentReportAction",
-        "sPBlockAnonymousAccess",
-        "sPRuntimeAccessControl",
-        "sPSharingNotifyUser",
-        "sPSharingGenerateIncidentReport",
-        "restrictWebGrounding",
-    ]
-}
-
-extension DlpAction {
-    public static var notifyUser: Self { Self(rawValue: "notifyUser") }
-
-    public static var blockAccess: Self { Self(rawValue: "blockAccess") }
-
-    public static var deviceRestriction: Self { Self(rawValue: "deviceRestriction") }
-
-    public static var browserRestriction: Self { Self(rawValue: "browserRestriction") }
+    public static var dismissed: Self { Self(rawValue: "dismissed") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var restrictAccess: Self { Self(rawValue: "restrictAccess") }
-
-    public static var generateAlert: Self { Self(rawValue: "generateAlert") }
-
-    public static var generateIncidentReportAction: Self { Self(rawValue: "generateIncidentReportAction") }
-
-    public static var sPBlockAnonymousAccess: Self { Self(rawValue: "sPBlockAnonymousAccess") }
-
-    public static var sPRuntimeAccessControl: Self { Self(rawValue: "sPRuntimeAccessControl") }
-
-    public static var sPSharingNotifyUser: Self { Self(rawValue: "sPSharingNotifyUser") }
-
-    public static var sPSharingGenerateIncidentReport: Self { Self(rawValue: "sPSharingGenerateIncidentReport") }
-
-    public static var restrictWebGrounding: Self { Self(rawValue: "restrictWebGrounding") }
-}
-
-/// Its properties are listed in `DlpActionInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/dlpactioninfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dlpActionInfo`.
-public typealias DlpActionInfo = Model<DlpActionInfoFields>
-
-/// The properties of a `DlpActionInfo`, inherited ones included.
-public struct DlpActionInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.dlpActionInfo",
-        derived: [RestrictAccessActionBase.self],
-        fields: DlpActionInfoFields()
-    )
-
-    public let action: Field<DlpAction>
-
-    private init() {
-        self.action = Field("action")
-    }
-}
-
-/// Its properties are listed in `DocumentSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/documentset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.documentSet`.
-public typealias DocumentSet = Model<DocumentSetFields>
-
-/// The properties of a `DocumentSet`, inherited ones included.
-public struct DocumentSetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.documentSet", fields: DocumentSetFields())
-    public let allowedContentTypes: Field<[ContentTypeInfo]>
-    public let defaultContents: Field<[DocumentSetContent]>
-    public let propagateWelcomePageChanges: Field<Bool>
-    public let shouldPrefixNameToFile: Field<Bool>
-    public let welcomePageUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("sharedColumns")`).
-    public let sharedColumns: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("welcomePageColumns")`).
-    public let welcomePageColumns: Field<[ColumnDefinition]>
-
-    private init() {
-        self.allowedContentTypes = Field("allowedContentTypes")
-        self.defaultContents = Field("defaultContents")
-        self.propagateWelcomePageChanges = Field("propagateWelcomePageChanges")
-        self.shouldPrefixNameToFile = Field("shouldPrefixNameToFile")
-        self.welcomePageUrl = Field("welcomePageUrl")
-        self.sharedColumns = Field("sharedColumns")
-        self.welcomePageColumns = Field("welcomePageColumns")
-    }
-}
-
-/// Its properties are listed in `DocumentSetContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/documentsetcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.documentSetContent`.
-public typealias DocumentSetContent = Model<DocumentSetContentFields>
-
-/// The properties of a `DocumentSetContent`, inherited ones included.
-public struct DocumentSetContentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.documentSetContent", fields: DocumentSetContentFields())
-    public let contentType: Field<ContentTypeInfo>
-    public let fileName: Field<String>
-    public let folderName: Field<String>
-
-    private init() {
-        self.contentType = Field("contentType")
-        self.fileName = Field("fileName")
-        self.folderName = Field("folderName")
-    }
-}
-
-/// Its properties are listed in `DocumentSetVersionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/documentsetversion?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.documentSetVersion`.
-public typealias DocumentSetVersion = Model<DocumentSetVersionFields>
-
-/// The properties of a `DocumentSetVersion`, inherited ones included.
-public struct DocumentSetVersionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.documentSetVersion",
-        base: ListItemVersion.self,
-        fields: DocumentSetVersionFields()
-    )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publication: Field<PublicationFacet>
-
-    /// Present when the request expanded it (`expand("fields")`).
-    public let fields: Field<FieldValueSet>
-
-    public let comment: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let items: Field<[DocumentSetVersionItem]>
-    public let shouldCaptureMinorVersion: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publication = Field("publication")
-        self.fields = Field("fields")
-        self.comment = Field("comment")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.items = Field("items")
-        self.shouldCaptureMinorVersion = Field("shouldCaptureMinorVersion")
-    }
-}
-
-/// Its properties are listed in `DocumentSetVersionItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/documentsetversionitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.documentSetVersionItem`.
-public typealias DocumentSetVersionItem = Model<DocumentSetVersionItemFields>
-
-/// The properties of a `DocumentSetVersionItem`, inherited ones included.
-public struct DocumentSetVersionItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.documentSetVersionItem",
-        fields: DocumentSetVersionItemFields()
-    )
-
-    public let itemId: Field<String>
-    public let title: Field<String>
-    public let versionId: Field<String>
-
-    private init() {
-        self.itemId = Field("itemId")
-        self.title = Field("title")
-        self.versionId = Field("versionId")
-    }
-}
-
-/// Requests for one `DocumentSetVersion`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.documentSetVersion`.
-public struct DocumentSetVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DocumentSetVersion
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.documentSetVersion",
-        model: DocumentSetVersion.self,
-        children: [.init("fields", "microsoft.graph.fieldValueSet", collection: false)],
-        operations: [.init("restore", .post), .init("restoreVersion", .post)]
-    )
-
-    public var fields: FieldValueSetRequestBuilder { .init(client: client, path: path.appending("fields")) }
-
-    /// - Remark: Generated from `microsoft.graph.documentSetVersion/restore` (POST).
-    public func restore() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.documentSetVersion/restoreVersion` (POST).
-    public func restoreVersion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("restoreVersion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `DomainFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domain?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.domain`.
-public typealias Domain = Model<DomainFields>
-
-/// The properties of a `Domain`, inherited ones included.
-public struct DomainFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.domain", base: Entity.self, fields: DomainFields())
-    public let id: Field<String>
-    public let authenticationType: Field<String>
-    public let availabilityStatus: Field<String>
-    public let isAdminManaged: Field<Bool>
-    public let isDefault: Field<Bool>
-    public let isInitial: Field<Bool>
-    public let isRoot: Field<Bool>
-    public let isVerified: Field<Bool>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let passwordNotificationWindowInDays: Field<Int32>
-    public let passwordValidityPeriodInDays: Field<Int32>
-    public let state: Field<DomainState>
-    public let supportedServices: Field<[String]>
-
-    /// Present when the request expanded it (`expand("domainNameReferences")`).
-    public let domainNameReferences: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("federationConfiguration")`).
-    public let federationConfiguration: Field<[InternalDomainFederation]>
-
-    /// Present when the request expanded it (`expand("rootDomain")`).
-    public let rootDomain: Field<Domain>
-
-    /// Present when the request expanded it (`expand("serviceConfigurationRecords")`).
-    public let serviceConfigurationRecords: Field<[DomainDnsRecord]>
-
-    /// Present when the request expanded it (`expand("verificationDnsRecords")`).
-    public let verificationDnsRecords: Field<[DomainDnsRecord]>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationType = Field("authenticationType")
-        self.availabilityStatus = Field("availabilityStatus")
-        self.isAdminManaged = Field("isAdminManaged")
-        self.isDefault = Field("isDefault")
-        self.isInitial = Field("isInitial")
-        self.isRoot = Field("isRoot")
-        self.isVerified = Field("isVerified")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.passwordNotificationWindowInDays = Field("passwordNotificationWindowInDays")
-        self.passwordValidityPeriodInDays = Field("passwordValidityPeriodInDays")
-        self.state = Field("state")
-        self.supportedServices = Field("supportedServices")
-        self.domainNameReferences = Field("domainNameReferences")
-        self.federationConfiguration = Field("federationConfiguration")
-        self.rootDomain = Field("rootDomain")
-        self.serviceConfigurationRecords = Field("serviceConfigurationRecords")
-        self.verificationDnsRecords = Field("verificationDnsRecords")
-    }
-}
-
-/// Its properties are listed in `DomainDnsCnameRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnscnamerecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.domainDnsCnameRecord`.
-public typealias DomainDnsCnameRecord = Model<DomainDnsCnameRecordFields>
-
-/// The properties of a `DomainDnsCnameRecord`, inherited ones included.
-public struct DomainDnsCnameRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.domainDnsCnameRecord",
-        base: DomainDnsRecord.self,
-        fields: DomainDnsCnameRecordFields()
-    )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let canonicalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.canonicalName = Field("canonicalName")
-    }
-}
-
-/// Requests for one `DomainDnsCnameRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.domainDnsCnameRecord`.
-public struct DomainDnsCnameRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsCnameRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsCnameRecord", model: DomainDnsCnameRecord.self)
-}
-
-/// Its properties are listed in `DomainDnsMxRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnsmxrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.domainDnsMxRecord`.
-public typealias DomainDnsMxRecord = Model<DomainDnsMxRecordFields>
-
-/// The properties of a `DomainDnsMxRecord`, inherited ones included.
-public struct DomainDnsMxRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.domainDnsMxRecord",
-        base: DomainDnsRecord.self,
-        fields: DomainDnsMxRecordFields()
-    )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let mailExchange: Field<String>
-    public let preference: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.mailExchange = Field("mailExchange")
-        self.preference = Field("preference")
-    }
 }

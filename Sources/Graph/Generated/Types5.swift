@@ -4,1048 +4,429 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Requests for one `DomainDnsMxRecord`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AlertTriggerFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.domainDnsMxRecord`.
-public struct DomainDnsMxRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsMxRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alerttrigger?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.alertTrigger`.
+public typealias AlertTrigger = Model<AlertTriggerFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsMxRecord", model: DomainDnsMxRecord.self)
-}
-
-/// Its properties are listed in `DomainDnsRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnsrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.domainDnsRecord`.
-public typealias DomainDnsRecord = Model<DomainDnsRecordFields>
-
-/// The properties of a `DomainDnsRecord`, inherited ones included.
-public struct DomainDnsRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.domainDnsRecord",
-        base: Entity.self,
-        derived: [
-            DomainDnsCnameRecord.self,
-            DomainDnsMxRecord.self,
-            DomainDnsSrvRecord.self,
-            DomainDnsTxtRecord.self,
-            DomainDnsUnavailableRecord.self,
-        ],
-        fields: DomainDnsRecordFields()
-    )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-    }
-}
-
-/// Requests for one `DomainDnsRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.domainDnsRecord`.
-public struct DomainDnsRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsRecord", model: DomainDnsRecord.self)
-}
-
-/// Its properties are listed in `DomainDnsSrvRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnssrvrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.domainDnsSrvRecord`.
-public typealias DomainDnsSrvRecord = Model<DomainDnsSrvRecordFields>
-
-/// The properties of a `DomainDnsSrvRecord`, inherited ones included.
-public struct DomainDnsSrvRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.domainDnsSrvRecord",
-        base: DomainDnsRecord.self,
-        fields: DomainDnsSrvRecordFields()
-    )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let nameTarget: Field<String>
-    public let port: Field<Int32>
-    public let priority: Field<Int32>
-    public let `protocol`: Field<String>
-    public let service: Field<String>
-    public let weight: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.nameTarget = Field("nameTarget")
-        self.port = Field("port")
-        self.priority = Field("priority")
-        self.protocol = Field("protocol")
-        self.service = Field("service")
-        self.weight = Field("weight")
-    }
-}
-
-/// Requests for one `DomainDnsSrvRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.domainDnsSrvRecord`.
-public struct DomainDnsSrvRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsSrvRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsSrvRecord", model: DomainDnsSrvRecord.self)
-}
-
-/// Its properties are listed in `DomainDnsTxtRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnstxtrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.domainDnsTxtRecord`.
-public typealias DomainDnsTxtRecord = Model<DomainDnsTxtRecordFields>
-
-/// The properties of a `DomainDnsTxtRecord`, inherited ones included.
-public struct DomainDnsTxtRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.domainDnsTxtRecord",
-        base: DomainDnsRecord.self,
-        fields: DomainDnsTxtRecordFields()
-    )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let text: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.text = Field("text")
-    }
-}
-
-/// Requests for one `DomainDnsTxtRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.domainDnsTxtRecord`.
-public struct DomainDnsTxtRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsTxtRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsTxtRecord", model: DomainDnsTxtRecord.self)
-}
-
-/// Its properties are listed in `DomainDnsUnavailableRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domaindnsunavailablerecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.domainDnsUnavailableRecord`.
-public typealias DomainDnsUnavailableRecord = Model<DomainDnsUnavailableRecordFields>
-
-/// The properties of a `DomainDnsUnavailableRecord`, inherited ones included.
-public struct DomainDnsUnavailableRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.domainDnsUnavailableRecord",
-        base: DomainDnsRecord.self,
-        fields: DomainDnsUnavailableRecordFields()
-    )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let description: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.description = Field("description")
-    }
-}
-
-/// Requests for one `DomainDnsUnavailableRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.domainDnsUnavailableRecord`.
-public struct DomainDnsUnavailableRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsUnavailableRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.domainDnsUnavailableRecord",
-        model: DomainDnsUnavailableRecord.self
-    )
-}
-
-/// Its properties are listed in `DomainIdentitySourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domainidentitysource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.domainIdentitySource`.
-public typealias DomainIdentitySource = Model<DomainIdentitySourceFields>
-
-/// The properties of a `DomainIdentitySource`, inherited ones included.
-public struct DomainIdentitySourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.domainIdentitySource",
-        base: IdentitySource.self,
-        fields: DomainIdentitySourceFields()
-    )
-
-    public let displayName: Field<String>
-    public let domainName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
-    }
-}
-
-/// Requests for one `Domain`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.domain`.
-public struct DomainRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Domain
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.domain",
-        model: Domain.self,
-        children: [
-            .init("domainNameReferences", "microsoft.graph.directoryObject", collection: true),
-            .init("federationConfiguration", "microsoft.graph.internalDomainFederation", collection: true),
-            .init("rootDomain", "microsoft.graph.domain", collection: false),
-            .init("serviceConfigurationRecords", "microsoft.graph.domainDnsRecord", collection: true),
-            .init("verificationDnsRecords", "microsoft.graph.domainDnsRecord", collection: true),
-        ],
-        operations: [
-            .init("forceDelete", .post),
-            .init("promote", .post, response: .boolean),
-            .init("verify", .post, response: .model(Domain.self)),
-        ]
-    )
-
-    /// `domainNameReferences.request()` lists them; `domainNameReferences("directoryObject-id")` addresses one.
-    public var domainNameReferences: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("domainNameReferences"))
-    }
-
-    /// `federationConfiguration.request()` lists them; `federationConfiguration("internalDomainFederation-id")`
-    /// addresses one.
-    public var federationConfiguration: CollectionRequestBuilder<InternalDomainFederationRequestBuilder> {
-        .init(client: client, path: path.appending("federationConfiguration"))
-    }
-
-    public var rootDomain: DomainRequestBuilder { .init(client: client, path: path.appending("rootDomain")) }
-
-    /// `serviceConfigurationRecords.request()` lists them; `serviceConfigurationRecords("domainDnsRecord-id")`
-    /// addresses one.
-    public var serviceConfigurationRecords: CollectionRequestBuilder<DomainDnsRecordRequestBuilder> {
-        .init(client: client, path: path.appending("serviceConfigurationRecords"))
-    }
-
-    /// `verificationDnsRecords.request()` lists them; `verificationDnsRecords("domainDnsRecord-id")` addresses one.
-    public var verificationDnsRecords: CollectionRequestBuilder<DomainDnsRecordRequestBuilder> {
-        .init(client: client, path: path.appending("verificationDnsRecords"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.domain/forceDelete` (POST).
-    public func forceDelete(disableUserAccounts: Bool) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("forceDelete"))
-        var body = JSONObject()
-        body.set("disableUserAccounts", disableUserAccounts)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.domain/promote` (POST).
-    public func promote() -> OperationRequest<Bool> {
-        let request = APIRequest(method: .post, path: path.appending("promote"))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.domain/verify` (POST).
-    public func verify() -> OperationRequest<Domain> {
-        let request = APIRequest(method: .post, path: path.appending("verify"))
-        return OperationRequest(client: client, request: request, decoder: .model(Domain.self))
-    }
-}
-
-/// Its properties are listed in `DomainStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/domainstate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.domainState`.
-public typealias DomainState = Model<DomainStateFields>
-
-/// The properties of a `DomainState`, inherited ones included.
-public struct DomainStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.domainState", fields: DomainStateFields())
-    public let lastActionDateTime: Field<Date>
-    public let operation: Field<String>
-    public let status: Field<String>
-
-    private init() {
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.operation = Field("operation")
-        self.status = Field("status")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.driftStatus`.
-public typealias DriftStatus = OpenEnum<DriftStatusValues>
-
-/// The values of `DriftStatus` that the spec declares; others decode and re-encode too.
-public enum DriftStatusValues: EnumValues {
-    public static let known: [String] = ["active", "fixed", "unknownFutureValue"]
-}
-
-extension DriftStatus {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var fixed: Self { Self(rawValue: "fixed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `DriftedPropertyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driftedproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driftedProperty`.
-public typealias DriftedProperty = Model<DriftedPropertyFields>
-
-/// The properties of a `DriftedProperty`, inherited ones included.
-public struct DriftedPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.driftedProperty", fields: DriftedPropertyFields())
-
-    /// Set by the service: read it, do not send it.
-    public let currentValue: Field<JSONValue>
-
-    /// Set by the service: read it, do not send it.
-    public let desiredValue: Field<JSONValue>
-
-    /// Set by the service: read it, do not send it.
-    public let propertyName: Field<String>
-
-    private init() {
-        self.currentValue = Field("currentValue")
-        self.desiredValue = Field("desiredValue")
-        self.propertyName = Field("propertyName")
-    }
-}
-
-/// Its properties are listed in `DriveFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/drive?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.drive`.
-public typealias Drive = Model<DriveFields>
-
-/// The properties of a `Drive`, inherited ones included.
-public struct DriveFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.drive", base: BaseItem.self, fields: DriveFields())
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
+/// The properties of a `AlertTrigger`, inherited ones included.
+public struct AlertTriggerFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.alertTrigger", fields: AlertTriggerFields())
     public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let driveType: Field<String>
-    public let owner: Field<IdentitySet>
-    public let quota: Field<Quota>
-    public let sharePointIds: Field<SharepointIds>
-    public let system: Field<SystemFacet>
-
-    /// Present when the request expanded it (`expand("bundles")`).
-    public let bundles: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("following")`).
-    public let following: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("list")`).
-    public let list: Field<List>
-
-    /// Present when the request expanded it (`expand("root")`).
-    public let root: Field<DriveItem>
-
-    /// Present when the request expanded it (`expand("special")`).
-    public let special: Field<[DriveItem]>
+    public let type: Field<String>
+    public let value: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
         self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.driveType = Field("driveType")
-        self.owner = Field("owner")
-        self.quota = Field("quota")
-        self.sharePointIds = Field("sharePointIds")
-        self.system = Field("system")
-        self.bundles = Field("bundles")
-        self.following = Field("following")
-        self.items = Field("items")
-        self.list = Field("list")
-        self.root = Field("root")
-        self.special = Field("special")
+        self.type = Field("type")
+        self.value = Field("value")
     }
 }
 
-/// Its properties are listed in `DriveItemFields`; read and write them as `value.name`.
+/// Its properties are listed in `AllAllowedScopesFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveItem`.
-public typealias DriveItem = Model<DriveItemFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/allallowedscopes?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.allAllowedScopes`.
+public typealias AllAllowedScopes = Model<AllAllowedScopesFields>
 
-/// The properties of a `DriveItem`, inherited ones included.
-public struct DriveItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.driveItem", base: BaseItem.self, fields: DriveItemFields())
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let audio: Field<Audio>
-    public let bundle: Field<Bundle>
-    public let cTag: Field<String>
-    public let deleted: Field<Deleted>
-    public let file: Field<File>
-    public let fileSystemInfo: Field<FileSystemInfo>
-    public let folder: Field<Folder>
-    public let image: Field<Image>
-    public let location: Field<GeoCoordinates>
-    public let malware: Field<Malware>
-    public let package: Field<Package>
-    public let pendingOperations: Field<PendingOperations>
-    public let photo: Field<Photo>
-    public let publication: Field<PublicationFacet>
-    public let remoteItem: Field<RemoteItem>
-    public let root: Field<Root>
-    public let searchResult: Field<SearchResult>
-    public let shared: Field<Shared>
-    public let sharepointIds: Field<SharepointIds>
-    public let size: Field<Int64>
-    public let specialFolder: Field<SpecialFolder>
-    public let video: Field<Video>
-    public let webDavUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("analytics")`).
-    public let analytics: Field<ItemAnalytics>
-
-    /// Present when the request expanded it (`expand("children")`).
-    public let children: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("listItem")`).
-    public let listItem: Field<ListItem>
-
-    /// Present when the request expanded it (`expand("permissions")`).
-    public let permissions: Field<[Permission]>
-
-    /// Present when the request expanded it (`expand("retentionLabel")`).
-    public let retentionLabel: Field<ItemRetentionLabel>
-
-    /// Present when the request expanded it (`expand("subscriptions")`).
-    public let subscriptions: Field<[Subscription]>
-
-    /// Present when the request expanded it (`expand("thumbnails")`).
-    public let thumbnails: Field<[ThumbnailSet]>
-
-    /// Present when the request expanded it (`expand("versions")`).
-    public let versions: Field<[DriveItemVersion]>
-
-    /// Present when the request expanded it (`expand("workbook")`).
-    public let workbook: Field<Workbook>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.audio = Field("audio")
-        self.bundle = Field("bundle")
-        self.cTag = Field("cTag")
-        self.deleted = Field("deleted")
-        self.file = Field("file")
-        self.fileSystemInfo = Field("fileSystemInfo")
-        self.folder = Field("folder")
-        self.image = Field("image")
-        self.location = Field("location")
-        self.malware = Field("malware")
-        self.package = Field("package")
-        self.pendingOperations = Field("pendingOperations")
-        self.photo = Field("photo")
-        self.publication = Field("publication")
-        self.remoteItem = Field("remoteItem")
-        self.root = Field("root")
-        self.searchResult = Field("searchResult")
-        self.shared = Field("shared")
-        self.sharepointIds = Field("sharepointIds")
-        self.size = Field("size")
-        self.specialFolder = Field("specialFolder")
-        self.video = Field("video")
-        self.webDavUrl = Field("webDavUrl")
-        self.analytics = Field("analytics")
-        self.children = Field("children")
-        self.listItem = Field("listItem")
-        self.permissions = Field("permissions")
-        self.retentionLabel = Field("retentionLabel")
-        self.subscriptions = Field("subscriptions")
-        self.thumbnails = Field("thumbnails")
-        self.versions = Field("versions")
-        self.workbook = Field("workbook")
-    }
-}
-
-/// Requests for one `DriveItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.driveItem`.
-public struct DriveItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveItem",
-        model: DriveItem.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
-            .init("children", "microsoft.graph.driveItem", collection: true),
-            .init("listItem", "microsoft.graph.listItem", collection: false),
-            .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("retentionLabel", "microsoft.graph.itemRetentionLabel", collection: false),
-            .init("subscriptions", "microsoft.graph.subscription", collection: true),
-            .init("thumbnails", "microsoft.graph.thumbnailSet", collection: true),
-            .init("versions", "microsoft.graph.driveItemVersion", collection: true),
-            .init("workbook", "microsoft.graph.workbook", collection: false),
-        ],
-        operations: [
-            .init("assignSensitivityLabel", .post),
-            .init("checkin", .post),
-            .init("checkout", .post),
-            .init("copy", .post, monitor: true),
-            .init("createLink", .post, response: .model(Permission.self)),
-            .init("createUploadSession", .post, response: .model(UploadSession.self)),
-            .init("discardCheckout", .post),
-            .init("extractSensitivityLabels", .post, response: .model(ExtractSensitivityLabelsResult.self)),
-            .init("follow", .post, response: .model(DriveItem.self)),
-            .init("invite", .post, response: .collection(.model(Permission.self))),
-            .init("permanentDelete", .post),
-            .init("preview", .post, response: .model(ItemPreviewInfo.self)),
-            .init("restore", .post, response: .model(DriveItem.self)),
-            .init("unfollow", .post),
-            .init("validatePermission", .post),
-            .init("delta", .get, response: .collection(.model(DriveItem.self))),
-            .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
-            .init("search", .get, response: .collection(.model(DriveItem.self))),
-        ]
+/// The properties of a `AllAllowedScopes`, inherited ones included.
+public struct AllAllowedScopesFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.allAllowedScopes",
+        base: InheritableScopes.self,
+        fields: AllAllowedScopesFields()
     )
 
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
-
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
-    }
-
-    public var analytics: ItemAnalyticsRequestBuilder { .init(client: client, path: path.appending("analytics")) }
-
-    /// `children.request()` lists them; `children("driveItem-id")` addresses one.
-    public var children: CollectionRequestBuilder<DriveItemRequestBuilder> {
-        .init(client: client, path: path.appending("children"))
-    }
-
-    public var listItem: ListItemRequestBuilder { .init(client: client, path: path.appending("listItem")) }
-
-    /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
-    public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
-        .init(client: client, path: path.appending("permissions"))
-    }
-
-    public var retentionLabel: ItemRetentionLabelRequestBuilder {
-        .init(client: client, path: path.appending("retentionLabel"))
-    }
-
-    /// `subscriptions.request()` lists them; `subscriptions("subscription-id")` addresses one.
-    public var subscriptions: CollectionRequestBuilder<SubscriptionRequestBuilder> {
-        .init(client: client, path: path.appending("subscriptions"))
-    }
-
-    /// `thumbnails.request()` lists them; `thumbnails("thumbnailSet-id")` addresses one.
-    public var thumbnails: CollectionRequestBuilder<ThumbnailSetRequestBuilder> {
-        .init(client: client, path: path.appending("thumbnails"))
-    }
-
-    /// `versions.request()` lists them; `versions("driveItemVersion-id")` addresses one.
-    public var versions: CollectionRequestBuilder<DriveItemVersionRequestBuilder> {
-        .init(client: client, path: path.appending("versions"))
-    }
-
-    public var workbook: WorkbookRequestBuilder { .init(client: client, path: path.appending("workbook")) }
-
-    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
-    public var content: StreamRequestBuilder<DriveItem> { .init(client: client, path: path.appending("content")) }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/assignSensitivityLabel` (POST).
-    public func assignSensitivityLabel(
-        sensitivityLabelId: String,
-        assignmentMethod: SensitivityLabelAssignmentMethod,
-        justificationText: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assignSensitivityLabel"))
-        var body = JSONObject()
-        body.set("sensitivityLabelId", sensitivityLabelId)
-        body.set("assignmentMethod", assignmentMethod)
-        body.set("justificationText", justificationText)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/checkin` (POST).
-    public func checkin(checkInAs: String, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("checkin"))
-        var body = JSONObject()
-        body.set("checkInAs", checkInAs)
-        body.set("comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/checkout` (POST).
-    public func checkout() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("checkout"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/copy` (POST).
-    public func copy(
-        name: String,
-        parentReference: ItemReference,
-        childrenOnly: Bool? = nil,
-        includeAllVersionHistory: Bool? = nil
-    ) -> OperationRequest<OperationMonitor<AsyncJobStatus>> {
-        var request = APIRequest(method: .post, path: path.appending("copy"))
-        var body = JSONObject()
-        body.set("name", name)
-        body.set("parentReference", parentReference)
-        if let childrenOnly { body.set("childrenOnly", childrenOnly) }
-        if let includeAllVersionHistory { body.set("includeAllVersionHistory", includeAllVersionHistory) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .monitor(AsyncJobStatus.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/createLink` (POST).
-    public func createLink(
-        type: String,
-        scope: String,
-        expirationDateTime: Date,
-        password: String,
-        message: String,
-        recipients: [DriveRecipient],
-        retainInheritedPermissions: Bool,
-        sendNotification: Bool? = nil
-    ) -> OperationRequest<Permission> {
-        var request = APIRequest(method: .post, path: path.appending("createLink"))
-        var body = JSONObject()
-        body.set("type", type)
-        body.set("scope", scope)
-        body.set("expirationDateTime", expirationDateTime)
-        body.set("password", password)
-        body.set("message", message)
-        body.set("recipients", recipients)
-        body.set("retainInheritedPermissions", retainInheritedPermissions)
-        if let sendNotification { body.set("sendNotification", sendNotification) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Permission.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/createUploadSession` (POST).
-    public func createUploadSession(item: DriveItemUploadableProperties) -> OperationRequest<UploadSession> {
-        var request = APIRequest(method: .post, path: path.appending("createUploadSession"))
-        var body = JSONObject()
-        body.set("item", item)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UploadSession.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/discardCheckout` (POST).
-    public func discardCheckout() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("discardCheckout"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/extractSensitivityLabels` (POST).
-    public func extractSensitivityLabels() -> OperationRequest<ExtractSensitivityLabelsResult> {
-        let request = APIRequest(method: .post, path: path.appending("extractSensitivityLabels"))
-        return OperationRequest(client: client, request: request, decoder: .model(ExtractSensitivityLabelsResult.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/follow` (POST).
-    public func follow() -> OperationRequest<DriveItem> {
-        let request = APIRequest(method: .post, path: path.appending("follow"))
-        return OperationRequest(client: client, request: request, decoder: .model(DriveItem.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/invite` (POST).
-    public func invite(
-        requireSignIn: Bool,
-        roles: [String],
-        sendInvitation: Bool,
-        message: String,
-        recipients: [DriveRecipient],
-        retainInheritedPermissions: Bool,
-        expirationDateTime: String,
-        password: String
-    ) -> OperationRequest<[Permission]> {
-        var request = APIRequest(method: .post, path: path.appending("invite"))
-        var body = JSONObject()
-        body.set("requireSignIn", requireSignIn)
-        body.set("roles", roles)
-        body.set("sendInvitation", sendInvitation)
-        body.set("message", message)
-        body.set("recipients", recipients)
-        body.set("retainInheritedPermissions", retainInheritedPermissions)
-        body.set("expirationDateTime", expirationDateTime)
-        body.set("password", password)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([Permission].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/preview` (POST).
-    public func preview(page: String, zoom: Double) -> OperationRequest<ItemPreviewInfo> {
-        var request = APIRequest(method: .post, path: path.appending("preview"))
-        var body = JSONObject()
-        body.set("page", page)
-        body.set("zoom", zoom)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(ItemPreviewInfo.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/restore` (POST).
-    public func restore(parentReference: ItemReference, name: String) -> OperationRequest<DriveItem> {
-        var request = APIRequest(method: .post, path: path.appending("restore"))
-        var body = JSONObject()
-        body.set("parentReference", parentReference)
-        body.set("name", name)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(DriveItem.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/unfollow` (POST).
-    public func unfollow() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("unfollow"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/validatePermission` (POST).
-    public func validatePermission(challengeToken: String, password: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validatePermission"))
-        var body = JSONObject()
-        body.set("challengeToken", challengeToken)
-        body.set("password", password)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/delta` (GET).
-    public func delta() -> CollectionRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/delta` (GET).
-    public func delta(token: String) -> CollectionRequest<DriveItem> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "delta", parameters: [("token", ODataLiteral(json: token))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/getActivitiesByInterval` (GET).
-    public func getActivitiesByInterval() -> CollectionRequest<ItemActivityStat> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getActivitiesByInterval", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/getActivitiesByInterval` (GET).
-    public func getActivitiesByInterval(
-        startDateTime: String,
-        endDateTime: String,
-        interval: String
-    ) -> CollectionRequest<ItemActivityStat> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getActivitiesByInterval",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                    ("interval", ODataLiteral(json: interval)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveItem/search` (GET).
-    public func search(q: String) -> CollectionRequest<DriveItem> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `DriveItemSourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitemsource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveItemSource`.
-public typealias DriveItemSource = Model<DriveItemSourceFields>
-
-/// The properties of a `DriveItemSource`, inherited ones included.
-public struct DriveItemSourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.driveItemSource", fields: DriveItemSourceFields())
-    public let application: Field<DriveItemSourceApplication>
-    public let externalId: Field<String>
+    public let kind: Field<ScopeCollectionKind>
 
     private init() {
-        self.application = Field("application")
-        self.externalId = Field("externalId")
+        self.kind = Field("kind")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.driveItemSourceApplication`.
-public typealias DriveItemSourceApplication = OpenEnum<DriveItemSourceApplicationValues>
+/// Its properties are listed in `AllDeviceRegistrationMembershipFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alldeviceregistrationmembership?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.allDeviceRegistrationMembership`.
+public typealias AllDeviceRegistrationMembership = Model<AllDeviceRegistrationMembershipFields>
 
-/// The values of `DriveItemSourceApplication` that the spec declares; others decode and re-encode too.
-public enum DriveItemSourceApplicationValues: EnumValues {
+/// The properties of a `AllDeviceRegistrationMembership`, inherited ones included.
+public struct AllDeviceRegistrationMembershipFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.allDeviceRegistrationMembership",
+        base: DeviceRegistrationMembership.self,
+        fields: AllDeviceRegistrationMembershipFields()
+    )
+
+    private init() {
+    }
+}
+
+/// Its properties are listed in `AllDevicesAssignmentTargetFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alldevicesassignmenttarget?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.allDevicesAssignmentTarget`.
+public typealias AllDevicesAssignmentTarget = Model<AllDevicesAssignmentTargetFields>
+
+/// The properties of a `AllDevicesAssignmentTarget`, inherited ones included.
+public struct AllDevicesAssignmentTargetFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.allDevicesAssignmentTarget",
+        base: DeviceAndAppManagementAssignmentTarget.self,
+        fields: AllDevicesAssignmentTargetFields()
+    )
+
+    private init() {
+    }
+}
+
+/// Its properties are listed in `AllDomainsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alldomains?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.allDomains`.
+public typealias AllDomains = Model<AllDomainsFields>
+
+/// The properties of a `AllDomains`, inherited ones included.
+public struct AllDomainsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.allDomains",
+        base: ValidatingDomains.self,
+        fields: AllDomainsFields()
+    )
+
+    public let rootDomains: Field<RootDomains>
+
+    private init() {
+        self.rootDomains = Field("rootDomains")
+    }
+}
+
+/// Its properties are listed in `AllLicensedUsersAssignmentTargetFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alllicensedusersassignmenttarget?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.allLicensedUsersAssignmentTarget`.
+public typealias AllLicensedUsersAssignmentTarget = Model<AllLicensedUsersAssignmentTargetFields>
+
+/// The properties of a `AllLicensedUsersAssignmentTarget`, inherited ones included.
+public struct AllLicensedUsersAssignmentTargetFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.allLicensedUsersAssignmentTarget",
+        base: DeviceAndAppManagementAssignmentTarget.self,
+        fields: AllLicensedUsersAssignmentTargetFields()
+    )
+
+    private init() {
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.allowInvitesFrom`.
+public typealias AllowInvitesFrom = OpenEnum<AllowInvitesFromValues>
+
+/// The values of `AllowInvitesFrom` that the spec declares; others decode and re-encode too.
+public enum AllowInvitesFromValues: EnumValues {
     public static let known: [String] = [
-        "teams",
-        "yammer",
-        "sharePoint",
-        "oneDrive",
-        "stream",
-        "powerPoint",
-        "office",
-        "loki",
-        "loop",
-        "other",
+        "none",
+        "adminsAndGuestInviters",
+        "adminsGuestInvitersAndAllMembers",
+        "everyone",
         "unknownFutureValue",
     ]
 }
 
-extension DriveItemSourceApplication {
-    public static var teams: Self { Self(rawValue: "teams") }
+extension AllowInvitesFrom {
+    public static var none: Self { Self(rawValue: "none") }
 
-    public static var yammer: Self { Self(rawValue: "yammer") }
+    public static var adminsAndGuestInviters: Self { Self(rawValue: "adminsAndGuestInviters") }
 
-    public static var sharePoint: Self { Self(rawValue: "sharePoint") }
+    public static var adminsGuestInvitersAndAllMembers: Self { Self(rawValue: "adminsGuestInvitersAndAllMembers") }
 
-    public static var oneDrive: Self { Self(rawValue: "oneDrive") }
-
-    public static var stream: Self { Self(rawValue: "stream") }
-
-    public static var powerPoint: Self { Self(rawValue: "powerPoint") }
-
-    public static var office: Self { Self(rawValue: "office") }
-
-    public static var loki: Self { Self(rawValue: "loki") }
-
-    public static var loop: Self { Self(rawValue: "loop") }
-
-    public static var other: Self { Self(rawValue: "other") }
+    public static var everyone: Self { Self(rawValue: "everyone") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `DriveItemUploadablePropertiesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitemuploadableproperties?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveItemUploadableProperties`.
-public typealias DriveItemUploadableProperties = Model<DriveItemUploadablePropertiesFields>
+/// - Remark: Generated from `microsoft.graph.allowedLobbyAdmitterRoles`.
+public typealias AllowedLobbyAdmitterRoles = OpenEnum<AllowedLobbyAdmitterRolesValues>
 
-/// The properties of a `DriveItemUploadableProperties`, inherited ones included.
-public struct DriveItemUploadablePropertiesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.driveItemUploadableProperties",
-        fields: DriveItemUploadablePropertiesFields()
-    )
-
-    public let description: Field<String>
-    public let driveItemSource: Field<DriveItemSource>
-    public let fileSize: Field<Int64>
-    public let fileSystemInfo: Field<FileSystemInfo>
-    public let mediaSource: Field<MediaSource>
-    public let name: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.driveItemSource = Field("driveItemSource")
-        self.fileSize = Field("fileSize")
-        self.fileSystemInfo = Field("fileSystemInfo")
-        self.mediaSource = Field("mediaSource")
-        self.name = Field("name")
-    }
+/// The values of `AllowedLobbyAdmitterRoles` that the spec declares; others decode and re-encode too.
+public enum AllowedLobbyAdmitterRolesValues: EnumValues {
+    public static let known: [String] = [
+        "organizerAndCoOrganizersAndPresenters",
+        "organizerAndCoOrganizers",
+        "unknownFutureValue",
+    ]
 }
 
-/// Its properties are listed in `DriveItemVersionFields`; read and write them as `value.name`.
+extension AllowedLobbyAdmitterRoles {
+    public static var organizerAndCoOrganizersAndPresenters: Self {
+        Self(rawValue: "organizerAndCoOrganizersAndPresenters")
+    }
+
+    public static var organizerAndCoOrganizers: Self { Self(rawValue: "organizerAndCoOrganizers") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.allowedTargetScope`.
+public typealias AllowedTargetScope = OpenEnum<AllowedTargetScopeValues>
+
+/// The values of `AllowedTargetScope` that the spec declares; others decode and re-encode too.
+public enum AllowedTargetScopeValues: EnumValues {
+    public static let known: [String] = [
+        "notSpecified",
+        "specificDirectoryUsers",
+        "specificConnectedOrganizationUsers",
+        "specificDirectoryServicePrincipals",
+        "allMemberUsers",
+        "allDirectoryUsers",
+        "allDirectoryServicePrincipals",
+        "allConfiguredConnectedOrganizationUsers",
+        "allExternalUsers",
+        "allDirectoryAgentIdentities",
+        "unknownFutureValue",
+    ]
+}
+
+extension AllowedTargetScope {
+    public static var notSpecified: Self { Self(rawValue: "notSpecified") }
+
+    public static var specificDirectoryUsers: Self { Self(rawValue: "specificDirectoryUsers") }
+
+    public static var specificConnectedOrganizationUsers: Self { Self(rawValue: "specificConnectedOrganizationUsers") }
+
+    public static var specificDirectoryServicePrincipals: Self { Self(rawValue: "specificDirectoryServicePrincipals") }
+
+    public static var allMemberUsers: Self { Self(rawValue: "allMemberUsers") }
+
+    public static var allDirectoryUsers: Self { Self(rawValue: "allDirectoryUsers") }
+
+    public static var allDirectoryServicePrincipals: Self { Self(rawValue: "allDirectoryServicePrincipals") }
+
+    public static var allConfiguredConnectedOrganizationUsers: Self {
+        Self(rawValue: "allConfiguredConnectedOrganizationUsers")
+    }
+
+    public static var allExternalUsers: Self { Self(rawValue: "allExternalUsers") }
+
+    public static var allDirectoryAgentIdentities: Self { Self(rawValue: "allDirectoryAgentIdentities") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AllowedValueFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveitemversion?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveItemVersion`.
-public typealias DriveItemVersion = Model<DriveItemVersionFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/allowedvalue?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.allowedValue`.
+public typealias AllowedValue = Model<AllowedValueFields>
 
-/// The properties of a `DriveItemVersion`, inherited ones included.
-public struct DriveItemVersionFields: FieldSet {
+/// The properties of a `AllowedValue`, inherited ones included.
+public struct AllowedValueFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.driveItemVersion",
-        base: BaseItemVersion.self,
-        fields: DriveItemVersionFields()
+        "microsoft.graph.allowedValue",
+        base: Entity.self,
+        fields: AllowedValueFields()
     )
-
     public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publication: Field<PublicationFacet>
-    public let size: Field<Int64>
+    public let isActive: Field<Bool>
 
     private init() {
         self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publication = Field("publication")
-        self.size = Field("size")
+        self.isActive = Field("isActive")
     }
 }
 
-/// Requests for one `DriveItemVersion`: `request()` reads, updates or deletes it.
+/// Requests for one `AllowedValue`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.driveItemVersion`.
-public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveItemVersion
+/// - Remark: Generated from `microsoft.graph.allowedValue`.
+public struct AllowedValueRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AllowedValue
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.allowedValue", model: AllowedValue.self)
+}
+
+/// Its properties are listed in `AlterationResponseFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alterationresponse?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.alterationResponse`.
+public typealias AlterationResponse = Model<AlterationResponseFields>
+
+/// The properties of a `AlterationResponse`, inherited ones included.
+public struct AlterationResponseFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.alterationResponse", fields: AlterationResponseFields())
+    public let originalQueryString: Field<String>
+    public let queryAlteration: Field<SearchAlteration>
+    public let queryAlterationType: Field<SearchAlterationType>
+
+    private init() {
+        self.originalQueryString = Field("originalQueryString")
+        self.queryAlteration = Field("queryAlteration")
+        self.queryAlterationType = Field("queryAlterationType")
+    }
+}
+
+/// Its properties are listed in `AlteredQueryTokenFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alteredquerytoken?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.alteredQueryToken`.
+public typealias AlteredQueryToken = Model<AlteredQueryTokenFields>
+
+/// The properties of a `AlteredQueryToken`, inherited ones included.
+public struct AlteredQueryTokenFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.alteredQueryToken", fields: AlteredQueryTokenFields())
+    public let length: Field<Int32>
+    public let offset: Field<Int32>
+    public let suggestion: Field<String>
+
+    private init() {
+        self.length = Field("length")
+        self.offset = Field("offset")
+        self.suggestion = Field("suggestion")
+    }
+}
+
+/// Its properties are listed in `AlternativeSecurityIdFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/alternativesecurityid?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.alternativeSecurityId`.
+public typealias AlternativeSecurityId = Model<AlternativeSecurityIdFields>
+
+/// The properties of a `AlternativeSecurityId`, inherited ones included.
+public struct AlternativeSecurityIdFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.alternativeSecurityId",
+        fields: AlternativeSecurityIdFields()
+    )
+    public let identityProvider: Field<String>
+    public let key: Field<Data>
+    public let type: Field<Int32>
+
+    private init() {
+        self.identityProvider = Field("identityProvider")
+        self.key = Field("key")
+        self.type = Field("type")
+    }
+}
+
+/// Its properties are listed in `AndroidCompliancePolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidcompliancepolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidCompliancePolicy`.
+public typealias AndroidCompliancePolicy = Model<AndroidCompliancePolicyFields>
+
+/// The properties of a `AndroidCompliancePolicy`, inherited ones included.
+public struct AndroidCompliancePolicyFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidCompliancePolicy",
+        base: DeviceCompliancePolicy.self,
+        fields: AndroidCompliancePolicyFields()
+    )
+
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let lastModifiedDateTime: Field<Date>
+    public let version: Field<Int32>
+
+    /// Present when the request expanded it (`expand("assignments")`).
+    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
+
+    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
+    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
+
+    /// Present when the request expanded it (`expand("deviceStatuses")`).
+    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
+
+    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
+    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
+
+    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
+    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
+
+    /// Present when the request expanded it (`expand("userStatuses")`).
+    public let userStatuses: Field<[DeviceComplianceUserStatus]>
+
+    /// Present when the request expanded it (`expand("userStatusOverview")`).
+    public let userStatusOverview: Field<DeviceComplianceUserOverview>
+
+    public let deviceThreatProtectionEnabled: Field<Bool>
+    public let deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>
+    public let minAndroidSecurityPatchLevel: Field<String>
+    public let osMaximumVersion: Field<String>
+    public let osMinimumVersion: Field<String>
+    public let passwordExpirationDays: Field<Int32>
+    public let passwordMinimumLength: Field<Int32>
+    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
+    public let passwordPreviousPasswordBlockCount: Field<Int32>
+    public let passwordRequired: Field<Bool>
+    public let passwordRequiredType: Field<AndroidRequiredPasswordType>
+    public let securityBlockJailbrokenDevices: Field<Bool>
+    public let securityDisableUsbDebugging: Field<Bool>
+    public let securityPreventInstallAppsFromUnknownSources: Field<Bool>
+    public let securityRequireCompanyPortalAppIntegrity: Field<Bool>
+    public let securityRequireGooglePlayServices: Field<Bool>
+    public let securityRequireSafetyNetAttestationBasicIntegrity: Field<Bool>
+    public let securityRequireSafetyNetAttestationCertifiedDevice: Field<Bool>
+    public let securityRequireUpToDateSecurityProviders: Field<Bool>
+    public let securityRequireVerifyApps: Field<Bool>
+    public let storageRequireEncryption: Field<Bool>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.version = Field("version")
+        self.assignments = Field("assignments")
+        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
+        self.deviceStatuses = Field("deviceStatuses")
+        self.deviceStatusOverview = Field("deviceStatusOverview")
+        self.scheduledActionsForRule = Field("scheduledActionsForRule")
+        self.userStatuses = Field("userStatuses")
+        self.userStatusOverview = Field("userStatusOverview")
+        self.deviceThreatProtectionEnabled = Field("deviceThreatProtectionEnabled")
+        self.deviceThreatProtectionRequiredSecurityLevel = Field("deviceThreatProtectionRequiredSecurityLevel")
+        self.minAndroidSecurityPatchLevel = Field("minAndroidSecurityPatchLevel")
+        self.osMaximumVersion = Field("osMaximumVersion")
+        self.osMinimumVersion = Field("osMinimumVersion")
+        self.passwordExpirationDays = Field("passwordExpirationDays")
+        self.passwordMinimumLength = Field("passwordMinimumLength")
+        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
+        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
+        self.passwordRequired = Field("passwordRequired")
+        self.passwordRequiredType = Field("passwordRequiredType")
+        self.securityBlockJailbrokenDevices = Field("securityBlockJailbrokenDevices")
+        self.securityDisableUsbDebugging = Field("securityDisableUsbDebugging")
+        self.securityPreventInstallAppsFromUnknownSources = Field("securityPreventInstallAppsFromUnknownSources")
+        self.securityRequireCompanyPortalAppIntegrity = Field("securityRequireCompanyPortalAppIntegrity")
+        self.securityRequireGooglePlayServices = Field("securityRequireGooglePlayServices")
+        self.securityRequireSafetyNetAttestationBasicIntegrity = Field(
+            "securityRequireSafetyNetAttestationBasicIntegrity"
+        )
+        self.securityRequireSafetyNetAttestationCertifiedDevice = Field(
+            "securityRequireSafetyNetAttestationCertifiedDevice"
+        )
+        self.securityRequireUpToDateSecurityProviders = Field("securityRequireUpToDateSecurityProviders")
+        self.securityRequireVerifyApps = Field("securityRequireVerifyApps")
+        self.storageRequireEncryption = Field("storageRequireEncryption")
+    }
+}
+
+/// Requests for one `AndroidCompliancePolicy`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.androidCompliancePolicy`.
+public struct AndroidCompliancePolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidCompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1056,718 +437,101 @@ public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.driveItemVersion",
-        model: DriveItemVersion.self,
-        operations: [.init("restoreVersion", .post)]
+        "microsoft.graph.androidCompliancePolicy",
+        model: AndroidCompliancePolicy.self,
+        children: [
+            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+            .init(
+                "scheduledActionsForRule",
+                "microsoft.graph.deviceComplianceScheduledActionForRule",
+                collection: true
+            ),
+            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+        ],
+        operations: [
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
+        ]
     )
 
-    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
-    public var content: StreamRequestBuilder<DriveItemVersion> {
-        .init(client: client, path: path.appending("content"))
+    /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
+    public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("assignments"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.driveItemVersion/restoreVersion` (POST).
-    public func restoreVersion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("restoreVersion"))
+    /// `deviceSettingStateSummaries.request()` lists them;
+    /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
+        .init(client: client, path: path.appending("deviceSettingStateSummaries"))
+    }
+
+    /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceComplianceDeviceStatus-id")` addresses one.
+    public var deviceStatuses: CollectionRequestBuilder<DeviceComplianceDeviceStatusRequestBuilder> {
+        .init(client: client, path: path.appending("deviceStatuses"))
+    }
+
+    public var deviceStatusOverview: DeviceComplianceDeviceOverviewRequestBuilder {
+        .init(client: client, path: path.appending("deviceStatusOverview"))
+    }
+
+    /// `scheduledActionsForRule.request()` lists them;
+    /// `scheduledActionsForRule("deviceComplianceScheduledActionForRule-id")` addresses one.
+    public var scheduledActionsForRule: CollectionRequestBuilder<DeviceComplianceScheduledActionForRuleRequestBuilder> {
+        .init(client: client, path: path.appending("scheduledActionsForRule"))
+    }
+
+    /// `userStatuses.request()` lists them; `userStatuses("deviceComplianceUserStatus-id")` addresses one.
+    public var userStatuses: CollectionRequestBuilder<DeviceComplianceUserStatusRequestBuilder> {
+        .init(client: client, path: path.appending("userStatuses"))
+    }
+
+    public var userStatusOverview: DeviceComplianceUserOverviewRequestBuilder {
+        .init(client: client, path: path.appending("userStatusOverview"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy/assign` (POST).
+    public func assign(
+        assignments: [DeviceCompliancePolicyAssignment]
+    ) -> OperationRequest<[DeviceCompliancePolicyAssignment]> {
+        var request = APIRequest(method: .post, path: path.appending("assign"))
+        var body = JSONObject()
+        body.set("assignments", assignments)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .value([DeviceCompliancePolicyAssignment].self)
+        )
+    }
+
+    /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy/scheduleActionsForRules` (POST).
+    public func scheduleActionsForRules(
+        deviceComplianceScheduledActionForRules: [DeviceComplianceScheduledActionForRule]
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("scheduleActionsForRules"))
+        var body = JSONObject()
+        body.set("deviceComplianceScheduledActionForRules", deviceComplianceScheduledActionForRules)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `DriveProtectionRuleFields`; read and write them as `value.name`.
+/// Its properties are listed in `AndroidCustomConfigurationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveprotectionrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveProtectionRule`.
-public typealias DriveProtectionRule = Model<DriveProtectionRuleFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidcustomconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidCustomConfiguration`.
+public typealias AndroidCustomConfiguration = Model<AndroidCustomConfigurationFields>
 
-/// The properties of a `DriveProtectionRule`, inherited ones included.
-public struct DriveProtectionRuleFields: FieldSet {
+/// The properties of a `AndroidCustomConfiguration`, inherited ones included.
+public struct AndroidCustomConfigurationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.driveProtectionRule",
-        base: ProtectionRuleBase.self,
-        fields: DriveProtectionRuleFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let isAutoApplyEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionRuleStatus>
-    public let driveExpression: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.isAutoApplyEnabled = Field("isAutoApplyEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.driveExpression = Field("driveExpression")
-    }
-}
-
-/// Requests for one `DriveProtectionRule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.driveProtectionRule`.
-public struct DriveProtectionRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveProtectionRule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveProtectionRule",
-        model: DriveProtectionRule.self,
-        operations: [
-            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, response: .model(ProtectionRuleBase.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.driveProtectionRule/deleteAndUnprotect` (POST).
-    public func deleteAndUnprotect() -> OperationRequest<ProtectionRuleBase> {
-        let request = APIRequest(method: .post, path: path.appending("deleteAndUnprotect"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionRuleBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveProtectionRule/run` (POST).
-    public func run() -> OperationRequest<ProtectionRuleBase> {
-        let request = APIRequest(method: .post, path: path.appending("run"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionRuleBase.self))
-    }
-}
-
-/// Its properties are listed in `DriveProtectionUnitFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveprotectionunit?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveProtectionUnit`.
-public typealias DriveProtectionUnit = Model<DriveProtectionUnitFields>
-
-/// The properties of a `DriveProtectionUnit`, inherited ones included.
-public struct DriveProtectionUnitFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.driveProtectionUnit",
-        base: ProtectionUnitBase.self,
-        fields: DriveProtectionUnitFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let offboardRequestedDateTime: Field<Date>
-    public let policyId: Field<String>
-    public let protectionSources: Field<ProtectionSource>
-    public let status: Field<ProtectionUnitStatus>
-    public let directoryObjectId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let email: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.offboardRequestedDateTime = Field("offboardRequestedDateTime")
-        self.policyId = Field("policyId")
-        self.protectionSources = Field("protectionSources")
-        self.status = Field("status")
-        self.directoryObjectId = Field("directoryObjectId")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-    }
-}
-
-/// Requests for one `DriveProtectionUnit`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.driveProtectionUnit`.
-public struct DriveProtectionUnitRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveProtectionUnit
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveProtectionUnit",
-        model: DriveProtectionUnit.self,
-        operations: [
-            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.driveProtectionUnit/cancelOffboard` (POST).
-    public func cancelOffboard() -> OperationRequest<ProtectionUnitBase> {
-        let request = APIRequest(method: .post, path: path.appending("cancelOffboard"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.driveProtectionUnit/offboard` (POST).
-    public func offboard() -> OperationRequest<ProtectionUnitBase> {
-        let request = APIRequest(method: .post, path: path.appending("offboard"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
-    }
-}
-
-/// Its properties are listed in `DriveProtectionUnitsBulkAdditionJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driveprotectionunitsbulkadditionjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveProtectionUnitsBulkAdditionJob`.
-public typealias DriveProtectionUnitsBulkAdditionJob = Model<DriveProtectionUnitsBulkAdditionJobFields>
-
-/// The properties of a `DriveProtectionUnitsBulkAdditionJob`, inherited ones included.
-public struct DriveProtectionUnitsBulkAdditionJobFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
-        base: ProtectionUnitsBulkJobBase.self,
-        fields: DriveProtectionUnitsBulkAdditionJobFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionUnitsBulkJobStatus>
-    public let directoryObjectIds: Field<[String]>
-    public let drives: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.directoryObjectIds = Field("directoryObjectIds")
-        self.drives = Field("drives")
-    }
-}
-
-/// Requests for one `DriveProtectionUnitsBulkAdditionJob`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.driveProtectionUnitsBulkAdditionJob`.
-public struct DriveProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveProtectionUnitsBulkAdditionJob
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
-        model: DriveProtectionUnitsBulkAdditionJob.self
-    )
-}
-
-/// Its properties are listed in `DriveRecipientFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driverecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveRecipient`.
-public typealias DriveRecipient = Model<DriveRecipientFields>
-
-/// The properties of a `DriveRecipient`, inherited ones included.
-public struct DriveRecipientFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.driveRecipient", fields: DriveRecipientFields())
-    public let alias: Field<String>
-    public let email: Field<String>
-    public let objectId: Field<String>
-
-    private init() {
-        self.alias = Field("alias")
-        self.email = Field("email")
-        self.objectId = Field("objectId")
-    }
-}
-
-/// Requests for one `Drive`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.drive`.
-public struct DriveRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Drive
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.drive",
-        model: Drive.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("bundles", "microsoft.graph.driveItem", collection: true),
-            .init("following", "microsoft.graph.driveItem", collection: true),
-            .init("items", "microsoft.graph.driveItem", collection: true),
-            .init("list", "microsoft.graph.list", collection: false),
-            .init("root", "microsoft.graph.driveItem", collection: false),
-            .init("special", "microsoft.graph.driveItem", collection: true),
-        ],
-        operations: [
-            .init("recent", .get, response: .collection(.model(DriveItem.self))),
-            .init("search", .get, response: .collection(.model(DriveItem.self))),
-            .init("sharedWithMe", .get, response: .collection(.model(DriveItem.self))),
-        ]
-    )
-
-    public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
-
-    public var lastModifiedByUser: UserRequestBuilder {
-        .init(client: client, path: path.appending("lastModifiedByUser"))
-    }
-
-    /// `bundles.request()` lists them; `bundles("driveItem-id")` addresses one.
-    public var bundles: CollectionRequestBuilder<DriveItemRequestBuilder> {
-        .init(client: client, path: path.appending("bundles"))
-    }
-
-    /// `following.request()` lists them; `following("driveItem-id")` addresses one.
-    public var following: CollectionRequestBuilder<DriveItemRequestBuilder> {
-        .init(client: client, path: path.appending("following"))
-    }
-
-    /// `items.request()` lists them; `items("driveItem-id")` addresses one.
-    public var items: CollectionRequestBuilder<DriveItemRequestBuilder> {
-        .init(client: client, path: path.appending("items"))
-    }
-
-    public var list: ListRequestBuilder { .init(client: client, path: path.appending("list")) }
-
-    public var root: DriveItemRequestBuilder { .init(client: client, path: path.appending("root")) }
-
-    /// `special.request()` lists them; `special("driveItem-id")` addresses one.
-    public var special: CollectionRequestBuilder<DriveItemRequestBuilder> {
-        .init(client: client, path: path.appending("special"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.drive/recent` (GET).
-    public func recent() -> CollectionRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "recent", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.drive/search` (GET).
-    public func search(q: String) -> CollectionRequest<DriveItem> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "search", parameters: [("q", ODataLiteral(json: q))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.drive/sharedWithMe` (GET).
-    public func sharedWithMe() -> CollectionRequest<DriveItem> {
-        let request = APIRequest(method: .get, path: path.appending(function: "sharedWithMe", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `DriveRestoreArtifactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/driverestoreartifact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveRestoreArtifact`.
-public typealias DriveRestoreArtifact = Model<DriveRestoreArtifactFields>
-
-/// The properties of a `DriveRestoreArtifact`, inherited ones included.
-public struct DriveRestoreArtifactFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.driveRestoreArtifact",
-        base: RestoreArtifactBase.self,
-        fields: DriveRestoreArtifactFields()
-    )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    public let restoredSiteId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteWebUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-        self.restoredSiteId = Field("restoredSiteId")
-        self.restoredSiteName = Field("restoredSiteName")
-        self.restoredSiteWebUrl = Field("restoredSiteWebUrl")
-    }
-}
-
-/// Requests for one `DriveRestoreArtifact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.driveRestoreArtifact`.
-public struct DriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveRestoreArtifact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveRestoreArtifact",
-        model: DriveRestoreArtifact.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
-
-    public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
-}
-
-/// Its properties are listed in `DriveRestoreArtifactsBulkAdditionRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/driverestoreartifactsbulkadditionrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.driveRestoreArtifactsBulkAdditionRequest`.
-public typealias DriveRestoreArtifactsBulkAdditionRequest = Model<DriveRestoreArtifactsBulkAdditionRequestFields>
-
-/// The properties of a `DriveRestoreArtifactsBulkAdditionRequest`, inherited ones included.
-public struct DriveRestoreArtifactsBulkAdditionRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.driveRestoreArtifactsBulkAdditionRequest",
-        base: RestoreArtifactsBulkRequestBase.self,
-        fields: DriveRestoreArtifactsBulkAdditionRequestFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionTimePeriod: Field<TimePeriod>
-    public let protectionUnitIds: Field<[String]>
-    public let restorePointPreference: Field<RestorePointPreference>
-    public let status: Field<RestoreArtifactsBulkRequestStatus>
-    public let tags: Field<RestorePointTags>
-    public let directoryObjectIds: Field<[String]>
-    public let drives: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.destinationType = Field("destinationType")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionTimePeriod = Field("protectionTimePeriod")
-        self.protectionUnitIds = Field("protectionUnitIds")
-        self.restorePointPreference = Field("restorePointPreference")
-        self.status = Field("status")
-        self.tags = Field("tags")
-        self.directoryObjectIds = Field("directoryObjectIds")
-        self.drives = Field("drives")
-    }
-}
-
-/// Requests for one `DriveRestoreArtifactsBulkAdditionRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.driveRestoreArtifactsBulkAdditionRequest`.
-public struct DriveRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveRestoreArtifactsBulkAdditionRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveRestoreArtifactsBulkAdditionRequest",
-        model: DriveRestoreArtifactsBulkAdditionRequest.self
-    )
-}
-
-/// Its properties are listed in `DropInPlaceModeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/dropinplacemode?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.dropInPlaceMode`.
-public typealias DropInPlaceMode = Model<DropInPlaceModeFields>
-
-/// The properties of a `DropInPlaceMode`, inherited ones included.
-public struct DropInPlaceModeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.dropInPlaceMode",
-        base: PlaceMode.self,
-        fields: DropInPlaceModeFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `EBookInstallSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ebookinstallsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.eBookInstallSummary`.
-public typealias EBookInstallSummary = Model<EBookInstallSummaryFields>
-
-/// The properties of a `EBookInstallSummary`, inherited ones included.
-public struct EBookInstallSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.eBookInstallSummary",
-        base: Entity.self,
-        fields: EBookInstallSummaryFields()
-    )
-
-    public let id: Field<String>
-    public let failedDeviceCount: Field<Int32>
-    public let failedUserCount: Field<Int32>
-    public let installedDeviceCount: Field<Int32>
-    public let installedUserCount: Field<Int32>
-    public let notInstalledDeviceCount: Field<Int32>
-    public let notInstalledUserCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.failedDeviceCount = Field("failedDeviceCount")
-        self.failedUserCount = Field("failedUserCount")
-        self.installedDeviceCount = Field("installedDeviceCount")
-        self.installedUserCount = Field("installedUserCount")
-        self.notInstalledDeviceCount = Field("notInstalledDeviceCount")
-        self.notInstalledUserCount = Field("notInstalledUserCount")
-    }
-}
-
-/// Requests for one `EBookInstallSummary`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.eBookInstallSummary`.
-public struct EBookInstallSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EBookInstallSummary
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.eBookInstallSummary", model: EBookInstallSummary.self)
-}
-
-/// Its properties are listed in `EdgeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/edge?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.edge`.
-public typealias Edge = Model<EdgeFields>
-
-/// The properties of a `Edge`, inherited ones included.
-public struct EdgeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.edge", base: Entity.self, fields: EdgeFields())
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("internetExplorerMode")`).
-    public let internetExplorerMode: Field<InternetExplorerMode>
-
-    private init() {
-        self.id = Field("id")
-        self.internetExplorerMode = Field("internetExplorerMode")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.edgeCookiePolicy`.
-public typealias EdgeCookiePolicy = OpenEnum<EdgeCookiePolicyValues>
-
-/// The values of `EdgeCookiePolicy` that the spec declares; others decode and re-encode too.
-public enum EdgeCookiePolicyValues: EnumValues {
-    public static let known: [String] = ["userDefined", "allow", "blockThirdParty", "blockAll"]
-}
-
-extension EdgeCookiePolicy {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var allow: Self { Self(rawValue: "allow") }
-
-    public static var blockThirdParty: Self { Self(rawValue: "blockThirdParty") }
-
-    public static var blockAll: Self { Self(rawValue: "blockAll") }
-}
-
-/// Requests for one `Edge`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.edge`.
-public struct EdgeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Edge
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.edge",
-        model: Edge.self,
-        children: [.init("internetExplorerMode", "microsoft.graph.internetExplorerMode", collection: false)]
-    )
-
-    public var internetExplorerMode: InternetExplorerModeRequestBuilder {
-        .init(client: client, path: path.appending("internetExplorerMode"))
-    }
-}
-
-/// Its properties are listed in `EdgeSearchEngineFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/edgesearchengine?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.edgeSearchEngine`.
-public typealias EdgeSearchEngine = Model<EdgeSearchEngineFields>
-
-/// The properties of a `EdgeSearchEngine`, inherited ones included.
-public struct EdgeSearchEngineFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.edgeSearchEngine",
-        base: EdgeSearchEngineBase.self,
-        fields: EdgeSearchEngineFields()
-    )
-
-    public let edgeSearchEngineType: Field<EdgeSearchEngineType>
-
-    private init() {
-        self.edgeSearchEngineType = Field("edgeSearchEngineType")
-    }
-}
-
-/// Its properties are listed in `EdgeSearchEngineBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/edgesearchenginebase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.edgeSearchEngineBase`.
-public typealias EdgeSearchEngineBase = Model<EdgeSearchEngineBaseFields>
-
-/// The properties of a `EdgeSearchEngineBase`, inherited ones included.
-public struct EdgeSearchEngineBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.edgeSearchEngineBase",
-        derived: [EdgeSearchEngine.self, EdgeSearchEngineCustom.self],
-        fields: EdgeSearchEngineBaseFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `EdgeSearchEngineCustomFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/edgesearchenginecustom?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.edgeSearchEngineCustom`.
-public typealias EdgeSearchEngineCustom = Model<EdgeSearchEngineCustomFields>
-
-/// The properties of a `EdgeSearchEngineCustom`, inherited ones included.
-public struct EdgeSearchEngineCustomFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.edgeSearchEngineCustom",
-        base: EdgeSearchEngineBase.self,
-        fields: EdgeSearchEngineCustomFields()
-    )
-
-    public let edgeSearchEngineOpenSearchXmlUrl: Field<String>
-
-    private init() {
-        self.edgeSearchEngineOpenSearchXmlUrl = Field("edgeSearchEngineOpenSearchXmlUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.edgeSearchEngineType`.
-public typealias EdgeSearchEngineType = OpenEnum<EdgeSearchEngineTypeValues>
-
-/// The values of `EdgeSearchEngineType` that the spec declares; others decode and re-encode too.
-public enum EdgeSearchEngineTypeValues: EnumValues {
-    public static let known: [String] = ["default", "bing"]
-}
-
-extension EdgeSearchEngineType {
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    public static var bing: Self { Self(rawValue: "bing") }
-}
-
-/// Its properties are listed in `EditActionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/editaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.editAction`.
-public typealias EditAction = Model<EditActionFields>
-
-/// The properties of a `EditAction`, inherited ones included.
-public struct EditActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.editAction", fields: EditActionFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `EditionUpgradeConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/editionupgradeconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration`.
-public typealias EditionUpgradeConfiguration = Model<EditionUpgradeConfigurationFields>
-
-/// The properties of a `EditionUpgradeConfiguration`, inherited ones included.
-public struct EditionUpgradeConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.editionUpgradeConfiguration",
+        "microsoft.graph.androidCustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: EditionUpgradeConfigurationFields()
+        fields: AndroidCustomConfigurationFields()
     )
 
     public let id: Field<String>
@@ -1795,10 +559,7 @@ public struct EditionUpgradeConfigurationFields: FieldSet {
     /// Present when the request expanded it (`expand("userStatusOverview")`).
     public let userStatusOverview: Field<DeviceConfigurationUserOverview>
 
-    public let license: Field<String>
-    public let licenseType: Field<EditionUpgradeLicenseType>
-    public let productKey: Field<String>
-    public let targetEdition: Field<Windows10EditionType>
+    public let omaSettings: Field<[OmaSetting]>
 
     private init() {
         self.id = Field("id")
@@ -1813,18 +574,15 @@ public struct EditionUpgradeConfigurationFields: FieldSet {
         self.deviceStatusOverview = Field("deviceStatusOverview")
         self.userStatuses = Field("userStatuses")
         self.userStatusOverview = Field("userStatusOverview")
-        self.license = Field("license")
-        self.licenseType = Field("licenseType")
-        self.productKey = Field("productKey")
-        self.targetEdition = Field("targetEdition")
+        self.omaSettings = Field("omaSettings")
     }
 }
 
-/// Requests for one `EditionUpgradeConfiguration`: `request()` reads, updates or deletes it.
+/// Requests for one `AndroidCustomConfiguration`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration`.
-public struct EditionUpgradeConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EditionUpgradeConfiguration
+/// - Remark: Generated from `microsoft.graph.androidCustomConfiguration`.
+public struct AndroidCustomConfigurationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidCustomConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1835,8 +593,8 @@ public struct EditionUpgradeConfigurationRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.editionUpgradeConfiguration",
-        model: EditionUpgradeConfiguration.self,
+        "microsoft.graph.androidCustomConfiguration",
+        model: AndroidCustomConfiguration.self,
         children: [
             .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
             .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
@@ -1880,7 +638,7 @@ public struct EditionUpgradeConfigurationRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration/assign` (POST).
+    /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration/assign` (POST).
     public func assign(
         assignments: [DeviceConfigurationAssignment]
     ) -> OperationRequest<[DeviceConfigurationAssignment]> {
@@ -1891,7 +649,7 @@ public struct EditionUpgradeConfigurationRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([DeviceConfigurationAssignment].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration/getOmaSettingPlainTextValue` (GET).
+    /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration/getOmaSettingPlainTextValue` (GET).
     public func getOmaSettingPlainTextValue(secretReferenceValueId: String) -> OperationRequest<String> {
         let request = APIRequest(
             method: .get,
@@ -1904,948 +662,163 @@ public struct EditionUpgradeConfigurationRequestBuilder: ModelRequestBuilder {
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.editionUpgradeLicenseType`.
-public typealias EditionUpgradeLicenseType = OpenEnum<EditionUpgradeLicenseTypeValues>
-
-/// The values of `EditionUpgradeLicenseType` that the spec declares; others decode and re-encode too.
-public enum EditionUpgradeLicenseTypeValues: EnumValues {
-    public static let known: [String] = ["productKey", "licenseFile"]
-}
-
-extension EditionUpgradeLicenseType {
-    public static var productKey: Self { Self(rawValue: "productKey") }
-
-    public static var licenseFile: Self { Self(rawValue: "licenseFile") }
-}
-
-/// - Remark: Generated from `microsoft.graph.educationAddToCalendarOptions`.
-public typealias EducationAddToCalendarOptions = OpenEnum<EducationAddToCalendarOptionsValues>
-
-/// The values of `EducationAddToCalendarOptions` that the spec declares; others decode and re-encode too.
-public enum EducationAddToCalendarOptionsValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "studentsAndPublisher",
-        "studentsAndTeamOwners",
-        "unknownFutureValue",
-        "studentsOnly",
-    ]
-}
-
-extension EducationAddToCalendarOptions {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var studentsAndPublisher: Self { Self(rawValue: "studentsAndPublisher") }
-
-    public static var studentsAndTeamOwners: Self { Self(rawValue: "studentsAndTeamOwners") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var studentsOnly: Self { Self(rawValue: "studentsOnly") }
-}
-
-/// - Remark: Generated from `microsoft.graph.educationAddedStudentAction`.
-public typealias EducationAddedStudentAction = OpenEnum<EducationAddedStudentActionValues>
-
-/// The values of `EducationAddedStudentAction` that the spec declares; others decode and re-encode too.
-public enum EducationAddedStudentActionValues: EnumValues {
-    public static let known: [String] = ["none", "assignIfOpen", "unknownFutureValue"]
-}
-
-extension EducationAddedStudentAction {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var assignIfOpen: Self { Self(rawValue: "assignIfOpen") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EducationAiFeedbackAudienceEngagementSettingsFields`; read and write them as
-/// `value.name`.
+/// Its properties are listed in `AndroidGeneralDeviceConfigurationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/educationaifeedbackaudienceengagementsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAiFeedbackAudienceEngagementSettings`.
-public typealias EducationAiFeedbackAudienceEngagementSettings =
-    Model<EducationAiFeedbackAudienceEngagementSettingsFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidgeneraldeviceconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration`.
+public typealias AndroidGeneralDeviceConfiguration = Model<AndroidGeneralDeviceConfigurationFields>
 
-/// The properties of a `EducationAiFeedbackAudienceEngagementSettings`, inherited ones included.
-public struct EducationAiFeedbackAudienceEngagementSettingsFields: FieldSet {
+/// The properties of a `AndroidGeneralDeviceConfiguration`, inherited ones included.
+public struct AndroidGeneralDeviceConfigurationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackAudienceEngagementSettings",
-        fields: EducationAiFeedbackAudienceEngagementSettingsFields()
-    )
-
-    public let areEngagementStrategiesEnabled: Field<Bool>
-    public let isCallToActionEnabled: Field<Bool>
-    public let isEmotionalAndIntellectualAppealEnabled: Field<Bool>
-
-    private init() {
-        self.areEngagementStrategiesEnabled = Field("areEngagementStrategiesEnabled")
-        self.isCallToActionEnabled = Field("isCallToActionEnabled")
-        self.isEmotionalAndIntellectualAppealEnabled = Field("isEmotionalAndIntellectualAppealEnabled")
-    }
-}
-
-/// Its properties are listed in `EducationAiFeedbackContentSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationaifeedbackcontentsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAiFeedbackContentSettings`.
-public typealias EducationAiFeedbackContentSettings = Model<EducationAiFeedbackContentSettingsFields>
-
-/// The properties of a `EducationAiFeedbackContentSettings`, inherited ones included.
-public struct EducationAiFeedbackContentSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackContentSettings",
-        fields: EducationAiFeedbackContentSettingsFields()
-    )
-
-    public let isMessageClarityEnabled: Field<Bool>
-    public let isQualityOfInformationEnabled: Field<Bool>
-    public let isSpeechOrganizationEnabled: Field<Bool>
-
-    private init() {
-        self.isMessageClarityEnabled = Field("isMessageClarityEnabled")
-        self.isQualityOfInformationEnabled = Field("isQualityOfInformationEnabled")
-        self.isSpeechOrganizationEnabled = Field("isSpeechOrganizationEnabled")
-    }
-}
-
-/// Its properties are listed in `EducationAiFeedbackCriteriaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationaifeedbackcriteria?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAiFeedbackCriteria`.
-public typealias EducationAiFeedbackCriteria = Model<EducationAiFeedbackCriteriaFields>
-
-/// The properties of a `EducationAiFeedbackCriteria`, inherited ones included.
-public struct EducationAiFeedbackCriteriaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackCriteria",
-        fields: EducationAiFeedbackCriteriaFields()
-    )
-
-    public let aiFeedbackSettings: Field<EducationAiFeedbackSettings>
-    public let speechType: Field<EducationSpeechType>
-
-    private init() {
-        self.aiFeedbackSettings = Field("aiFeedbackSettings")
-        self.speechType = Field("speechType")
-    }
-}
-
-/// Its properties are listed in `EducationAiFeedbackDeliverySettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationaifeedbackdeliverysettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAiFeedbackDeliverySettings`.
-public typealias EducationAiFeedbackDeliverySettings = Model<EducationAiFeedbackDeliverySettingsFields>
-
-/// The properties of a `EducationAiFeedbackDeliverySettings`, inherited ones included.
-public struct EducationAiFeedbackDeliverySettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackDeliverySettings",
-        fields: EducationAiFeedbackDeliverySettingsFields()
-    )
-
-    public let areRhetoricalTechniquesEnabled: Field<Bool>
-    public let isLanguageUseEnabled: Field<Bool>
-    public let isStyleEnabled: Field<Bool>
-
-    private init() {
-        self.areRhetoricalTechniquesEnabled = Field("areRhetoricalTechniquesEnabled")
-        self.isLanguageUseEnabled = Field("isLanguageUseEnabled")
-        self.isStyleEnabled = Field("isStyleEnabled")
-    }
-}
-
-/// Its properties are listed in `EducationAiFeedbackSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationaifeedbacksettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAiFeedbackSettings`.
-public typealias EducationAiFeedbackSettings = Model<EducationAiFeedbackSettingsFields>
-
-/// The properties of a `EducationAiFeedbackSettings`, inherited ones included.
-public struct EducationAiFeedbackSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackSettings",
-        fields: EducationAiFeedbackSettingsFields()
-    )
-
-    public let audienceEngagementSettings: Field<EducationAiFeedbackAudienceEngagementSettings>
-    public let contentSettings: Field<EducationAiFeedbackContentSettings>
-    public let deliverySettings: Field<EducationAiFeedbackDeliverySettings>
-
-    private init() {
-        self.audienceEngagementSettings = Field("audienceEngagementSettings")
-        self.contentSettings = Field("contentSettings")
-        self.deliverySettings = Field("deliverySettings")
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignment`.
-public typealias EducationAssignment = Model<EducationAssignmentFields>
-
-/// The properties of a `EducationAssignment`, inherited ones included.
-public struct EducationAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignment",
-        base: Entity.self,
-        fields: EducationAssignmentFields()
+        "microsoft.graph.androidGeneralDeviceConfiguration",
+        base: DeviceConfiguration.self,
+        fields: AndroidGeneralDeviceConfigurationFields()
     )
 
     public let id: Field<String>
-    public let addedStudentAction: Field<EducationAddedStudentAction>
-    public let addToCalendarAction: Field<EducationAddToCalendarOptions>
-    public let allowLateSubmissions: Field<Bool>
-    public let allowStudentsToAddResourcesToSubmission: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let assignDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let assignedDateTime: Field<Date>
-
-    public let assignTo: Field<EducationAssignmentRecipient>
-    public let classId: Field<String>
-    public let closeDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-    public let dueDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let feedbackResourcesFolderUrl: Field<String>
-
-    public let grading: Field<EducationAssignmentGradeType>
-    public let instructions: Field<EducationItemBody>
-    public let languageTag: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let moduleUrl: Field<String>
-    public let notificationChannelUrl: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let resourcesFolderUrl: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<EducationAssignmentStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[EducationCategory]>
-
-    /// Present when the request expanded it (`expand("gradingCategory")`).
-    public let gradingCategory: Field<EducationGradingCategory>
-
-    /// Present when the request expanded it (`expand("gradingScheme")`).
-    public let gradingScheme: Field<EducationGradingScheme>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[EducationAssignmentResource]>
-
-    /// Present when the request expanded it (`expand("rubric")`).
-    public let rubric: Field<EducationRubric>
-
-    /// Present when the request expanded it (`expand("submissions")`).
-    public let submissions: Field<[EducationSubmission]>
-
-    private init() {
-        self.id = Field("id")
-        self.addedStudentAction = Field("addedStudentAction")
-        self.addToCalendarAction = Field("addToCalendarAction")
-        self.allowLateSubmissions = Field("allowLateSubmissions")
-        self.allowStudentsToAddResourcesToSubmission = Field("allowStudentsToAddResourcesToSubmission")
-        self.assignDateTime = Field("assignDateTime")
-        self.assignedDateTime = Field("assignedDateTime")
-        self.assignTo = Field("assignTo")
-        self.classId = Field("classId")
-        self.closeDateTime = Field("closeDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.dueDateTime = Field("dueDateTime")
-        self.feedbackResourcesFolderUrl = Field("feedbackResourcesFolderUrl")
-        self.grading = Field("grading")
-        self.instructions = Field("instructions")
-        self.languageTag = Field("languageTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.moduleUrl = Field("moduleUrl")
-        self.notificationChannelUrl = Field("notificationChannelUrl")
-        self.resourcesFolderUrl = Field("resourcesFolderUrl")
-        self.status = Field("status")
-        self.webUrl = Field("webUrl")
-        self.categories = Field("categories")
-        self.gradingCategory = Field("gradingCategory")
-        self.gradingScheme = Field("gradingScheme")
-        self.resources = Field("resources")
-        self.rubric = Field("rubric")
-        self.submissions = Field("submissions")
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentClassRecipientFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentclassrecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentClassRecipient`.
-public typealias EducationAssignmentClassRecipient = Model<EducationAssignmentClassRecipientFields>
-
-/// The properties of a `EducationAssignmentClassRecipient`, inherited ones included.
-public struct EducationAssignmentClassRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentClassRecipient",
-        base: EducationAssignmentRecipient.self,
-        fields: EducationAssignmentClassRecipientFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentDefaultsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentdefaults?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentDefaults`.
-public typealias EducationAssignmentDefaults = Model<EducationAssignmentDefaultsFields>
-
-/// The properties of a `EducationAssignmentDefaults`, inherited ones included.
-public struct EducationAssignmentDefaultsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentDefaults",
-        base: Entity.self,
-        fields: EducationAssignmentDefaultsFields()
-    )
-
-    public let id: Field<String>
-    public let addedStudentAction: Field<EducationAddedStudentAction>
-    public let addToCalendarAction: Field<EducationAddToCalendarOptions>
-    public let dueTime: Field<TimeOfDay>
-    public let notificationChannelUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.addedStudentAction = Field("addedStudentAction")
-        self.addToCalendarAction = Field("addToCalendarAction")
-        self.dueTime = Field("dueTime")
-        self.notificationChannelUrl = Field("notificationChannelUrl")
-    }
-}
-
-/// Requests for one `EducationAssignmentDefaults`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationAssignmentDefaults`.
-public struct EducationAssignmentDefaultsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationAssignmentDefaults
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationAssignmentDefaults",
-        model: EducationAssignmentDefaults.self
-    )
-}
-
-/// Its properties are listed in `EducationAssignmentGradeFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentgrade?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentGrade`.
-public typealias EducationAssignmentGrade = Model<EducationAssignmentGradeFields>
-
-/// The properties of a `EducationAssignmentGrade`, inherited ones included.
-public struct EducationAssignmentGradeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentGrade",
-        derived: [EducationAssignmentPointsGrade.self],
-        fields: EducationAssignmentGradeFields()
-    )
-
-    public let gradedBy: Field<IdentitySet>
-    public let gradedDateTime: Field<Date>
-
-    private init() {
-        self.gradedBy = Field("gradedBy")
-        self.gradedDateTime = Field("gradedDateTime")
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentGradeTypeFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentgradetype?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentGradeType`.
-public typealias EducationAssignmentGradeType = Model<EducationAssignmentGradeTypeFields>
-
-/// The properties of a `EducationAssignmentGradeType`, inherited ones included.
-public struct EducationAssignmentGradeTypeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentGradeType",
-        derived: [EducationAssignmentPointsGradeType.self],
-        fields: EducationAssignmentGradeTypeFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentGroupRecipientFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentgrouprecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentGroupRecipient`.
-public typealias EducationAssignmentGroupRecipient = Model<EducationAssignmentGroupRecipientFields>
-
-/// The properties of a `EducationAssignmentGroupRecipient`, inherited ones included.
-public struct EducationAssignmentGroupRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentGroupRecipient",
-        base: EducationAssignmentRecipient.self,
-        fields: EducationAssignmentGroupRecipientFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentIndividualRecipientFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/educationassignmentindividualrecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentIndividualRecipient`.
-public typealias EducationAssignmentIndividualRecipient = Model<EducationAssignmentIndividualRecipientFields>
-
-/// The properties of a `EducationAssignmentIndividualRecipient`, inherited ones included.
-public struct EducationAssignmentIndividualRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentIndividualRecipient",
-        base: EducationAssignmentRecipient.self,
-        fields: EducationAssignmentIndividualRecipientFields()
-    )
-
-    public let recipients: Field<[String]>
-
-    private init() {
-        self.recipients = Field("recipients")
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentPointsGradeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentpointsgrade?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentPointsGrade`.
-public typealias EducationAssignmentPointsGrade = Model<EducationAssignmentPointsGradeFields>
-
-/// The properties of a `EducationAssignmentPointsGrade`, inherited ones included.
-public struct EducationAssignmentPointsGradeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentPointsGrade",
-        base: EducationAssignmentGrade.self,
-        fields: EducationAssignmentPointsGradeFields()
-    )
-
-    public let gradedBy: Field<IdentitySet>
-    public let gradedDateTime: Field<Date>
-    public let points: Field<Float>
-
-    private init() {
-        self.gradedBy = Field("gradedBy")
-        self.gradedDateTime = Field("gradedDateTime")
-        self.points = Field("points")
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentPointsGradeTypeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentpointsgradetype?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentPointsGradeType`.
-public typealias EducationAssignmentPointsGradeType = Model<EducationAssignmentPointsGradeTypeFields>
-
-/// The properties of a `EducationAssignmentPointsGradeType`, inherited ones included.
-public struct EducationAssignmentPointsGradeTypeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentPointsGradeType",
-        base: EducationAssignmentGradeType.self,
-        fields: EducationAssignmentPointsGradeTypeFields()
-    )
-
-    public let maxPoints: Field<Float>
-
-    private init() {
-        self.maxPoints = Field("maxPoints")
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentRecipientFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentrecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentRecipient`.
-public typealias EducationAssignmentRecipient = Model<EducationAssignmentRecipientFields>
-
-/// The properties of a `EducationAssignmentRecipient`, inherited ones included.
-public struct EducationAssignmentRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentRecipient",
-        derived: [
-            EducationAssignmentClassRecipient.self,
-            EducationAssignmentGroupRecipient.self,
-            EducationAssignmentIndividualRecipient.self,
-        ],
-        fields: EducationAssignmentRecipientFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Requests for one `EducationAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationAssignment`.
-public struct EducationAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationAssignment",
-        model: EducationAssignment.self,
-        children: [
-            .init("categories", "microsoft.graph.educationCategory", collection: true),
-            .init("gradingCategory", "microsoft.graph.educationGradingCategory", collection: false),
-            .init("gradingScheme", "microsoft.graph.educationGradingScheme", collection: false),
-            .init("resources", "microsoft.graph.educationAssignmentResource", collection: true),
-            .init("rubric", "microsoft.graph.educationRubric", collection: false),
-            .init("submissions", "microsoft.graph.educationSubmission", collection: true),
-        ],
-        operations: [
-            .init("activate", .post, response: .model(EducationAssignment.self)),
-            .init("deactivate", .post, response: .model(EducationAssignment.self)),
-            .init("publish", .post, response: .model(EducationAssignment.self)),
-            .init("setUpFeedbackResourcesFolder", .post, response: .model(EducationAssignment.self)),
-            .init("setUpResourcesFolder", .post, response: .model(EducationAssignment.self)),
-            .init("delta", .get, onCollection: true, response: .collection(.model(EducationAssignment.self))),
-        ]
-    )
-
-    /// `categories.request()` lists them; `categories("educationCategory-id")` addresses one.
-    public var categories: CollectionRequestBuilder<EducationCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("categories"))
-    }
-
-    public var gradingCategory: EducationGradingCategoryRequestBuilder {
-        .init(client: client, path: path.appending("gradingCategory"))
-    }
-
-    public var gradingScheme: EducationGradingSchemeRequestBuilder {
-        .init(client: client, path: path.appending("gradingScheme"))
-    }
-
-    /// `resources.request()` lists them; `resources("educationAssignmentResource-id")` addresses one.
-    public var resources: CollectionRequestBuilder<EducationAssignmentResourceRequestBuilder> {
-        .init(client: client, path: path.appending("resources"))
-    }
-
-    public var rubric: EducationRubricRequestBuilder { .init(client: client, path: path.appending("rubric")) }
-
-    /// `submissions.request()` lists them; `submissions("educationSubmission-id")` addresses one.
-    public var submissions: CollectionRequestBuilder<EducationSubmissionRequestBuilder> {
-        .init(client: client, path: path.appending("submissions"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationAssignment/activate` (POST).
-    public func activate() -> OperationRequest<EducationAssignment> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationAssignment.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationAssignment/deactivate` (POST).
-    public func deactivate() -> OperationRequest<EducationAssignment> {
-        let request = APIRequest(method: .post, path: path.appending("deactivate"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationAssignment.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationAssignment/publish` (POST).
-    public func publish() -> OperationRequest<EducationAssignment> {
-        let request = APIRequest(method: .post, path: path.appending("publish"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationAssignment.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationAssignment/setUpFeedbackResourcesFolder` (POST).
-    public func setUpFeedbackResourcesFolder() -> OperationRequest<EducationAssignment> {
-        let request = APIRequest(method: .post, path: path.appending("setUpFeedbackResourcesFolder"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationAssignment.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationAssignment/setUpResourcesFolder` (POST).
-    public func setUpResourcesFolder() -> OperationRequest<EducationAssignment> {
-        let request = APIRequest(method: .post, path: path.appending("setUpResourcesFolder"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationAssignment.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == EducationAssignmentRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.educationAssignment/delta` (GET).
-    public func delta() -> CollectionRequest<EducationAssignment> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentResource`.
-public typealias EducationAssignmentResource = Model<EducationAssignmentResourceFields>
-
-/// The properties of a `EducationAssignmentResource`, inherited ones included.
-public struct EducationAssignmentResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentResource",
-        base: Entity.self,
-        fields: EducationAssignmentResourceFields()
-    )
-
-    public let id: Field<String>
-    public let distributeForStudentWork: Field<Bool>
-    public let resource: Field<EducationResource>
-
-    /// Present when the request expanded it (`expand("dependentResources")`).
-    public let dependentResources: Field<[EducationAssignmentResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.distributeForStudentWork = Field("distributeForStudentWork")
-        self.resource = Field("resource")
-        self.dependentResources = Field("dependentResources")
-    }
-}
-
-/// Requests for one `EducationAssignmentResource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationAssignmentResource`.
-public struct EducationAssignmentResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationAssignmentResource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationAssignmentResource",
-        model: EducationAssignmentResource.self,
-        children: [.init("dependentResources", "microsoft.graph.educationAssignmentResource", collection: true)]
-    )
-
-    /// `dependentResources.request()` lists them; `dependentResources("educationAssignmentResource-id")` addresses one.
-    public var dependentResources: CollectionRequestBuilder<EducationAssignmentResourceRequestBuilder> {
-        .init(client: client, path: path.appending("dependentResources"))
-    }
-}
-
-/// Its properties are listed in `EducationAssignmentSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationassignmentsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationAssignmentSettings`.
-public typealias EducationAssignmentSettings = Model<EducationAssignmentSettingsFields>
-
-/// The properties of a `EducationAssignmentSettings`, inherited ones included.
-public struct EducationAssignmentSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAssignmentSettings",
-        base: Entity.self,
-        fields: EducationAssignmentSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let submissionAnimationDisabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("defaultGradingScheme")`).
-    public let defaultGradingScheme: Field<EducationGradingScheme>
-
-    /// Present when the request expanded it (`expand("gradingCategories")`).
-    public let gradingCategories: Field<[EducationGradingCategory]>
-
-    /// Present when the request expanded it (`expand("gradingSchemes")`).
-    public let gradingSchemes: Field<[EducationGradingScheme]>
-
-    private init() {
-        self.id = Field("id")
-        self.submissionAnimationDisabled = Field("submissionAnimationDisabled")
-        self.defaultGradingScheme = Field("defaultGradingScheme")
-        self.gradingCategories = Field("gradingCategories")
-        self.gradingSchemes = Field("gradingSchemes")
-    }
-}
-
-/// Requests for one `EducationAssignmentSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationAssignmentSettings`.
-public struct EducationAssignmentSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationAssignmentSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationAssignmentSettings",
-        model: EducationAssignmentSettings.self,
-        children: [
-            .init("defaultGradingScheme", "microsoft.graph.educationGradingScheme", collection: false),
-            .init("gradingCategories", "microsoft.graph.educationGradingCategory", collection: true),
-            .init("gradingSchemes", "microsoft.graph.educationGradingScheme", collection: true),
-        ]
-    )
-
-    public var defaultGradingScheme: EducationGradingSchemeRequestBuilder {
-        .init(client: client, path: path.appending("defaultGradingScheme"))
-    }
-
-    /// `gradingCategories.request()` lists them; `gradingCategories("educationGradingCategory-id")` addresses one.
-    public var gradingCategories: CollectionRequestBuilder<EducationGradingCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("gradingCategories"))
-    }
-
-    /// `gradingSchemes.request()` lists them; `gradingSchemes("educationGradingScheme-id")` addresses one.
-    public var gradingSchemes: CollectionRequestBuilder<EducationGradingSchemeRequestBuilder> {
-        .init(client: client, path: path.appending("gradingSchemes"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.educationAssignmentStatus`.
-public typealias EducationAssignmentStatus = OpenEnum<EducationAssignmentStatusValues>
-
-/// The values of `EducationAssignmentStatus` that the spec declares; others decode and re-encode too.
-public enum EducationAssignmentStatusValues: EnumValues {
-    public static let known: [String] = ["draft", "published", "assigned", "unknownFutureValue", "inactive"]
-}
-
-extension EducationAssignmentStatus {
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var assigned: Self { Self(rawValue: "assigned") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var inactive: Self { Self(rawValue: "inactive") }
-}
-
-/// Its properties are listed in `EducationCategoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationcategory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationCategory`.
-public typealias EducationCategory = Model<EducationCategoryFields>
-
-/// The properties of a `EducationCategory`, inherited ones included.
-public struct EducationCategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationCategory",
-        base: Entity.self,
-        fields: EducationCategoryFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `EducationCategory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationCategory`.
-public struct EducationCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationCategory
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationCategory",
-        model: EducationCategory.self,
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationCategory.self)))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == EducationCategoryRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.educationCategory/delta` (GET).
-    public func delta() -> CollectionRequest<EducationCategory> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `EducationChannelResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationchannelresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationChannelResource`.
-public typealias EducationChannelResource = Model<EducationChannelResourceFields>
-
-/// The properties of a `EducationChannelResource`, inherited ones included.
-public struct EducationChannelResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationChannelResource",
-        base: EducationResource.self,
-        fields: EducationChannelResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let url: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `EducationClassFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationclass?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationClass`.
-public typealias EducationClass = Model<EducationClassFields>
-
-/// The properties of a `EducationClass`, inherited ones included.
-public struct EducationClassFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationClass",
-        base: Entity.self,
-        fields: EducationClassFields()
-    )
-
-    public let id: Field<String>
-    public let classCode: Field<String>
-    public let course: Field<EducationCourse>
-    public let createdBy: Field<IdentitySet>
     public let description: Field<String>
     public let displayName: Field<String>
-    public let externalId: Field<String>
-    public let externalName: Field<String>
-    public let externalSource: Field<EducationExternalSource>
-    public let externalSourceDetail: Field<String>
-    public let grade: Field<String>
-    public let mailNickname: Field<String>
-    public let term: Field<EducationTerm>
-
-    /// Present when the request expanded it (`expand("assignmentCategories")`).
-    public let assignmentCategories: Field<[EducationCategory]>
-
-    /// Present when the request expanded it (`expand("assignmentDefaults")`).
-    public let assignmentDefaults: Field<EducationAssignmentDefaults>
+    public let lastModifiedDateTime: Field<Date>
+    public let version: Field<Int32>
 
     /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EducationAssignment]>
+    public let assignments: Field<[DeviceConfigurationAssignment]>
 
-    /// Present when the request expanded it (`expand("assignmentSettings")`).
-    public let assignmentSettings: Field<EducationAssignmentSettings>
+    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
+    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
 
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
+    /// Present when the request expanded it (`expand("deviceStatuses")`).
+    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
 
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[EducationUser]>
+    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
+    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
 
-    /// Present when the request expanded it (`expand("modules")`).
-    public let modules: Field<[EducationModule]>
+    /// Present when the request expanded it (`expand("userStatuses")`).
+    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
 
-    /// Present when the request expanded it (`expand("schools")`).
-    public let schools: Field<[EducationSchool]>
+    /// Present when the request expanded it (`expand("userStatusOverview")`).
+    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
 
-    /// Present when the request expanded it (`expand("teachers")`).
-    public let teachers: Field<[EducationUser]>
+    public let appsBlockClipboardSharing: Field<Bool>
+    public let appsBlockCopyPaste: Field<Bool>
+    public let appsBlockYouTube: Field<Bool>
+    public let appsHideList: Field<[AppListItem]>
+    public let appsInstallAllowList: Field<[AppListItem]>
+    public let appsLaunchBlockList: Field<[AppListItem]>
+    public let bluetoothBlocked: Field<Bool>
+    public let cameraBlocked: Field<Bool>
+    public let cellularBlockDataRoaming: Field<Bool>
+    public let cellularBlockMessaging: Field<Bool>
+    public let cellularBlockVoiceRoaming: Field<Bool>
+    public let cellularBlockWiFiTethering: Field<Bool>
+    public let compliantAppListType: Field<AppListType>
+    public let compliantAppsList: Field<[AppListItem]>
+    public let deviceSharingAllowed: Field<Bool>
+    public let diagnosticDataBlockSubmission: Field<Bool>
+    public let factoryResetBlocked: Field<Bool>
+    public let googleAccountBlockAutoSync: Field<Bool>
+    public let googlePlayStoreBlocked: Field<Bool>
+    public let kioskModeApps: Field<[AppListItem]>
+    public let kioskModeBlockSleepButton: Field<Bool>
+    public let kioskModeBlockVolumeButtons: Field<Bool>
+    public let locationServicesBlocked: Field<Bool>
+    public let nfcBlocked: Field<Bool>
+    public let passwordBlockFingerprintUnlock: Field<Bool>
+    public let passwordBlockTrustAgents: Field<Bool>
+    public let passwordExpirationDays: Field<Int32>
+    public let passwordMinimumLength: Field<Int32>
+    public let passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
+    public let passwordPreviousPasswordBlockCount: Field<Int32>
+    public let passwordRequired: Field<Bool>
+    public let passwordRequiredType: Field<AndroidRequiredPasswordType>
+    public let passwordSignInFailureCountBeforeFactoryReset: Field<Int32>
+    public let powerOffBlocked: Field<Bool>
+    public let screenCaptureBlocked: Field<Bool>
+    public let securityRequireVerifyApps: Field<Bool>
+    public let storageBlockGoogleBackup: Field<Bool>
+    public let storageBlockRemovableStorage: Field<Bool>
+    public let storageRequireDeviceEncryption: Field<Bool>
+    public let storageRequireRemovableStorageEncryption: Field<Bool>
+    public let voiceAssistantBlocked: Field<Bool>
+    public let voiceDialingBlocked: Field<Bool>
+    public let webBrowserBlockAutofill: Field<Bool>
+    public let webBrowserBlocked: Field<Bool>
+    public let webBrowserBlockJavaScript: Field<Bool>
+    public let webBrowserBlockPopups: Field<Bool>
+    public let webBrowserCookieSettings: Field<WebBrowserCookieSettings>
+    public let wiFiBlocked: Field<Bool>
 
     private init() {
         self.id = Field("id")
-        self.classCode = Field("classCode")
-        self.course = Field("course")
-        self.createdBy = Field("createdBy")
+        self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
         self.displayName = Field("displayName")
-        self.externalId = Field("externalId")
-        self.externalName = Field("externalName")
-        self.externalSource = Field("externalSource")
-        self.externalSourceDetail = Field("externalSourceDetail")
-        self.grade = Field("grade")
-        self.mailNickname = Field("mailNickname")
-        self.term = Field("term")
-        self.assignmentCategories = Field("assignmentCategories")
-        self.assignmentDefaults = Field("assignmentDefaults")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.version = Field("version")
         self.assignments = Field("assignments")
-        self.assignmentSettings = Field("assignmentSettings")
-        self.group = Field("group")
-        self.members = Field("members")
-        self.modules = Field("modules")
-        self.schools = Field("schools")
-        self.teachers = Field("teachers")
+        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
+        self.deviceStatuses = Field("deviceStatuses")
+        self.deviceStatusOverview = Field("deviceStatusOverview")
+        self.userStatuses = Field("userStatuses")
+        self.userStatusOverview = Field("userStatusOverview")
+        self.appsBlockClipboardSharing = Field("appsBlockClipboardSharing")
+        self.appsBlockCopyPaste = Field("appsBlockCopyPaste")
+        self.appsBlockYouTube = Field("appsBlockYouTube")
+        self.appsHideList = Field("appsHideList")
+        self.appsInstallAllowList = Field("appsInstallAllowList")
+        self.appsLaunchBlockList = Field("appsLaunchBlockList")
+        self.bluetoothBlocked = Field("bluetoothBlocked")
+        self.cameraBlocked = Field("cameraBlocked")
+        self.cellularBlockDataRoaming = Field("cellularBlockDataRoaming")
+        self.cellularBlockMessaging = Field("cellularBlockMessaging")
+        self.cellularBlockVoiceRoaming = Field("cellularBlockVoiceRoaming")
+        self.cellularBlockWiFiTethering = Field("cellularBlockWiFiTethering")
+        self.compliantAppListType = Field("compliantAppListType")
+        self.compliantAppsList = Field("compliantAppsList")
+        self.deviceSharingAllowed = Field("deviceSharingAllowed")
+        self.diagnosticDataBlockSubmission = Field("diagnosticDataBlockSubmission")
+        self.factoryResetBlocked = Field("factoryResetBlocked")
+        self.googleAccountBlockAutoSync = Field("googleAccountBlockAutoSync")
+        self.googlePlayStoreBlocked = Field("googlePlayStoreBlocked")
+        self.kioskModeApps = Field("kioskModeApps")
+        self.kioskModeBlockSleepButton = Field("kioskModeBlockSleepButton")
+        self.kioskModeBlockVolumeButtons = Field("kioskModeBlockVolumeButtons")
+        self.locationServicesBlocked = Field("locationServicesBlocked")
+        self.nfcBlocked = Field("nfcBlocked")
+        self.passwordBlockFingerprintUnlock = Field("passwordBlockFingerprintUnlock")
+        self.passwordBlockTrustAgents = Field("passwordBlockTrustAgents")
+        self.passwordExpirationDays = Field("passwordExpirationDays")
+        self.passwordMinimumLength = Field("passwordMinimumLength")
+        self.passwordMinutesOfInactivityBeforeScreenTimeout = Field("passwordMinutesOfInactivityBeforeScreenTimeout")
+        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
+        self.passwordRequired = Field("passwordRequired")
+        self.passwordRequiredType = Field("passwordRequiredType")
+        self.passwordSignInFailureCountBeforeFactoryReset = Field("passwordSignInFailureCountBeforeFactoryReset")
+        self.powerOffBlocked = Field("powerOffBlocked")
+        self.screenCaptureBlocked = Field("screenCaptureBlocked")
+        self.securityRequireVerifyApps = Field("securityRequireVerifyApps")
+        self.storageBlockGoogleBackup = Field("storageBlockGoogleBackup")
+        self.storageBlockRemovableStorage = Field("storageBlockRemovableStorage")
+        self.storageRequireDeviceEncryption = Field("storageRequireDeviceEncryption")
+        self.storageRequireRemovableStorageEncryption = Field("storageRequireRemovableStorageEncryption")
+        self.voiceAssistantBlocked = Field("voiceAssistantBlocked")
+        self.voiceDialingBlocked = Field("voiceDialingBlocked")
+        self.webBrowserBlockAutofill = Field("webBrowserBlockAutofill")
+        self.webBrowserBlocked = Field("webBrowserBlocked")
+        self.webBrowserBlockJavaScript = Field("webBrowserBlockJavaScript")
+        self.webBrowserBlockPopups = Field("webBrowserBlockPopups")
+        self.webBrowserCookieSettings = Field("webBrowserCookieSettings")
+        self.wiFiBlocked = Field("wiFiBlocked")
     }
 }
 
-/// Requests for one `EducationClass`: `request()` reads, updates or deletes it.
+/// Requests for one `AndroidGeneralDeviceConfiguration`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.educationClass`.
-public struct EducationClassRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationClass
+/// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration`.
+public struct AndroidGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidGeneralDeviceConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2856,7917 +829,165 @@ public struct EducationClassRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.educationClass",
-        model: EducationClass.self,
+        "microsoft.graph.androidGeneralDeviceConfiguration",
+        model: AndroidGeneralDeviceConfiguration.self,
         children: [
-            .init("assignmentCategories", "microsoft.graph.educationCategory", collection: true),
-            .init("assignmentDefaults", "microsoft.graph.educationAssignmentDefaults", collection: false),
-            .init("assignments", "microsoft.graph.educationAssignment", collection: true),
-            .init("assignmentSettings", "microsoft.graph.educationAssignmentSettings", collection: false),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("members", "microsoft.graph.educationUser", collection: true),
-            .init("modules", "microsoft.graph.educationModule", collection: true),
-            .init("schools", "microsoft.graph.educationSchool", collection: true),
-            .init("teachers", "microsoft.graph.educationUser", collection: true),
+            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
         ],
         operations: [
-            .init("getRecentlyModifiedSubmissions", .get, response: .collection(.model(EducationSubmission.self))),
-            .init("delta", .get, onCollection: true, response: .collection(.model(EducationClass.self))),
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
         ]
     )
 
-    /// `assignmentCategories.request()` lists them; `assignmentCategories("educationCategory-id")` addresses one.
-    public var assignmentCategories: CollectionRequestBuilder<EducationCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("assignmentCategories"))
-    }
-
-    public var assignmentDefaults: EducationAssignmentDefaultsRequestBuilder {
-        .init(client: client, path: path.appending("assignmentDefaults"))
-    }
-
-    /// `assignments.request()` lists them; `assignments("educationAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<EducationAssignmentRequestBuilder> {
+    /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
-    public var assignmentSettings: EducationAssignmentSettingsRequestBuilder {
-        .init(client: client, path: path.appending("assignmentSettings"))
+    /// `deviceSettingStateSummaries.request()` lists them;
+    /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
+        .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-
-    /// `members.request()` lists them; `members("educationUser-id")` addresses one.
-    public var members: CollectionRequestBuilder<EducationUserRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-
-    /// `modules.request()` lists them; `modules("educationModule-id")` addresses one.
-    public var modules: CollectionRequestBuilder<EducationModuleRequestBuilder> {
-        .init(client: client, path: path.appending("modules"))
-    }
-
-    /// `schools.request()` lists them; `schools("educationSchool-id")` addresses one.
-    public var schools: CollectionRequestBuilder<EducationSchoolRequestBuilder> {
-        .init(client: client, path: path.appending("schools"))
-    }
-
-    /// `teachers.request()` lists them; `teachers("educationUser-id")` addresses one.
-    public var teachers: CollectionRequestBuilder<EducationUserRequestBuilder> {
-        .init(client: client, path: path.appending("teachers"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationClass/getRecentlyModifiedSubmissions` (GET).
-    public func getRecentlyModifiedSubmissions() -> CollectionRequest<EducationSubmission> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getRecentlyModifiedSubmissions", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-extension CollectionRequestBuilder where Item == EducationClassRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.educationClass/delta` (GET).
-    public func delta() -> CollectionRequest<EducationClass> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `EducationCourseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationcourse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationCourse`.
-public typealias EducationCourse = Model<EducationCourseFields>
-
-/// The properties of a `EducationCourse`, inherited ones included.
-public struct EducationCourseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationCourse", fields: EducationCourseFields())
-    public let courseNumber: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalId: Field<String>
-    public let subject: Field<String>
-
-    private init() {
-        self.courseNumber = Field("courseNumber")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalId = Field("externalId")
-        self.subject = Field("subject")
-    }
-}
-
-/// Its properties are listed in `EducationExcelResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationexcelresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationExcelResource`.
-public typealias EducationExcelResource = Model<EducationExcelResourceFields>
-
-/// The properties of a `EducationExcelResource`, inherited ones included.
-public struct EducationExcelResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationExcelResource",
-        base: EducationResource.self,
-        fields: EducationExcelResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
-}
-
-/// Its properties are listed in `EducationExternalResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationexternalresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationExternalResource`.
-public typealias EducationExternalResource = Model<EducationExternalResourceFields>
-
-/// The properties of a `EducationExternalResource`, inherited ones included.
-public struct EducationExternalResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationExternalResource",
-        base: EducationResource.self,
-        fields: EducationExternalResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let webUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.educationExternalSource`.
-public typealias EducationExternalSource = OpenEnum<EducationExternalSourceValues>
-
-/// The values of `EducationExternalSource` that the spec declares; others decode and re-encode too.
-public enum EducationExternalSourceValues: EnumValues {
-    public static let known: [String] = ["sis", "manual", "unknownFutureValue"]
-}
-
-extension EducationExternalSource {
-    public static var sis: Self { Self(rawValue: "sis") }
-
-    public static var manual: Self { Self(rawValue: "manual") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EducationFeedbackFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationfeedback?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationFeedback`.
-public typealias EducationFeedback = Model<EducationFeedbackFields>
-
-/// The properties of a `EducationFeedback`, inherited ones included.
-public struct EducationFeedbackFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationFeedback", fields: EducationFeedbackFields())
-    public let feedbackBy: Field<IdentitySet>
-    public let feedbackDateTime: Field<Date>
-    public let text: Field<EducationItemBody>
-
-    private init() {
-        self.feedbackBy = Field("feedbackBy")
-        self.feedbackDateTime = Field("feedbackDateTime")
-        self.text = Field("text")
-    }
-}
-
-/// Its properties are listed in `EducationFeedbackOutcomeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationfeedbackoutcome?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationFeedbackOutcome`.
-public typealias EducationFeedbackOutcome = Model<EducationFeedbackOutcomeFields>
-
-/// The properties of a `EducationFeedbackOutcome`, inherited ones included.
-public struct EducationFeedbackOutcomeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationFeedbackOutcome",
-        base: EducationOutcome.self,
-        fields: EducationFeedbackOutcomeFields()
-    )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let feedback: Field<EducationFeedback>
-    public let publishedFeedback: Field<EducationFeedback>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.feedback = Field("feedback")
-        self.publishedFeedback = Field("publishedFeedback")
-    }
-}
-
-/// Requests for one `EducationFeedbackOutcome`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationFeedbackOutcome`.
-public struct EducationFeedbackOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationFeedbackOutcome
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationFeedbackOutcome",
-        model: EducationFeedbackOutcome.self
-    )
-}
-
-/// Its properties are listed in `EducationFeedbackResourceOutcomeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationfeedbackresourceoutcome?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationFeedbackResourceOutcome`.
-public typealias EducationFeedbackResourceOutcome = Model<EducationFeedbackResourceOutcomeFields>
-
-/// The properties of a `EducationFeedbackResourceOutcome`, inherited ones included.
-public struct EducationFeedbackResourceOutcomeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationFeedbackResourceOutcome",
-        base: EducationOutcome.self,
-        fields: EducationFeedbackResourceOutcomeFields()
-    )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let feedbackResource: Field<EducationResource>
-    public let resourceStatus: Field<EducationFeedbackResourceOutcomeStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.feedbackResource = Field("feedbackResource")
-        self.resourceStatus = Field("resourceStatus")
-    }
-}
-
-/// Requests for one `EducationFeedbackResourceOutcome`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationFeedbackResourceOutcome`.
-public struct EducationFeedbackResourceOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationFeedbackResourceOutcome
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationFeedbackResourceOutcome",
-        model: EducationFeedbackResourceOutcome.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.educationFeedbackResourceOutcomeStatus`.
-public typealias EducationFeedbackResourceOutcomeStatus = OpenEnum<EducationFeedbackResourceOutcomeStatusValues>
-
-/// The values of `EducationFeedbackResourceOutcomeStatus` that the spec declares; others decode and re-encode too.
-public enum EducationFeedbackResourceOutcomeStatusValues: EnumValues {
-    public static let known: [String] = [
-        "notPublished",
-        "pendingPublish",
-        "published",
-        "failedPublish",
-        "unknownFutureValue",
-    ]
-}
-
-extension EducationFeedbackResourceOutcomeStatus {
-    public static var notPublished: Self { Self(rawValue: "notPublished") }
-
-    public static var pendingPublish: Self { Self(rawValue: "pendingPublish") }
-
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var failedPublish: Self { Self(rawValue: "failedPublish") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EducationFileResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationfileresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationFileResource`.
-public typealias EducationFileResource = Model<EducationFileResourceFields>
-
-/// The properties of a `EducationFileResource`, inherited ones included.
-public struct EducationFileResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationFileResource",
-        base: EducationResource.self,
-        fields: EducationFileResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.educationGender`.
-public typealias EducationGender = OpenEnum<EducationGenderValues>
-
-/// The values of `EducationGender` that the spec declares; others decode and re-encode too.
-public enum EducationGenderValues: EnumValues {
-    public static let known: [String] = ["female", "male", "other", "unknownFutureValue"]
-}
-
-extension EducationGender {
-    public static var female: Self { Self(rawValue: "female") }
-
-    public static var male: Self { Self(rawValue: "male") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EducationGradingCategoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationgradingcategory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationGradingCategory`.
-public typealias EducationGradingCategory = Model<EducationGradingCategoryFields>
-
-/// The properties of a `EducationGradingCategory`, inherited ones included.
-public struct EducationGradingCategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationGradingCategory",
-        base: Entity.self,
-        fields: EducationGradingCategoryFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let percentageWeight: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.percentageWeight = Field("percentageWeight")
-    }
-}
-
-/// Requests for one `EducationGradingCategory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationGradingCategory`.
-public struct EducationGradingCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationGradingCategory
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationGradingCategory",
-        model: EducationGradingCategory.self
-    )
-}
-
-/// Its properties are listed in `EducationGradingSchemeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationgradingscheme?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationGradingScheme`.
-public typealias EducationGradingScheme = Model<EducationGradingSchemeFields>
-
-/// The properties of a `EducationGradingScheme`, inherited ones included.
-public struct EducationGradingSchemeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationGradingScheme",
-        base: Entity.self,
-        fields: EducationGradingSchemeFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let grades: Field<[EducationGradingSchemeGrade]>
-    public let hidePointsDuringGrading: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.grades = Field("grades")
-        self.hidePointsDuringGrading = Field("hidePointsDuringGrading")
-    }
-}
-
-/// Its properties are listed in `EducationGradingSchemeGradeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationgradingschemegrade?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationGradingSchemeGrade`.
-public typealias EducationGradingSchemeGrade = Model<EducationGradingSchemeGradeFields>
-
-/// The properties of a `EducationGradingSchemeGrade`, inherited ones included.
-public struct EducationGradingSchemeGradeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationGradingSchemeGrade",
-        fields: EducationGradingSchemeGradeFields()
-    )
-
-    public let defaultPercentage: Field<Float>
-    public let displayName: Field<String>
-    public let minPercentage: Field<Float>
-
-    private init() {
-        self.defaultPercentage = Field("defaultPercentage")
-        self.displayName = Field("displayName")
-        self.minPercentage = Field("minPercentage")
-    }
-}
-
-/// Requests for one `EducationGradingScheme`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationGradingScheme`.
-public struct EducationGradingSchemeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationGradingScheme
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationGradingScheme",
-        model: EducationGradingScheme.self
-    )
-}
-
-/// Its properties are listed in `EducationItemBodyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationitembody?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationItemBody`.
-public typealias EducationItemBody = Model<EducationItemBodyFields>
-
-/// The properties of a `EducationItemBody`, inherited ones included.
-public struct EducationItemBodyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationItemBody", fields: EducationItemBodyFields())
-    public let content: Field<String>
-    public let contentType: Field<BodyType>
-
-    private init() {
-        self.content = Field("content")
-        self.contentType = Field("contentType")
-    }
-}
-
-/// Its properties are listed in `EducationLinkResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationlinkresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationLinkResource`.
-public typealias EducationLinkResource = Model<EducationLinkResourceFields>
-
-/// The properties of a `EducationLinkResource`, inherited ones included.
-public struct EducationLinkResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationLinkResource",
-        base: EducationResource.self,
-        fields: EducationLinkResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let link: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.link = Field("link")
-    }
-}
-
-/// Its properties are listed in `EducationLinkedAssignmentResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationlinkedassignmentresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationLinkedAssignmentResource`.
-public typealias EducationLinkedAssignmentResource = Model<EducationLinkedAssignmentResourceFields>
-
-/// The properties of a `EducationLinkedAssignmentResource`, inherited ones included.
-public struct EducationLinkedAssignmentResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationLinkedAssignmentResource",
-        base: EducationResource.self,
-        fields: EducationLinkedAssignmentResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let url: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `EducationMediaResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationmediaresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationMediaResource`.
-public typealias EducationMediaResource = Model<EducationMediaResourceFields>
-
-/// The properties of a `EducationMediaResource`, inherited ones included.
-public struct EducationMediaResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationMediaResource",
-        base: EducationResource.self,
-        fields: EducationMediaResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
-}
-
-/// Its properties are listed in `EducationModuleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationmodule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationModule`.
-public typealias EducationModule = Model<EducationModuleFields>
-
-/// The properties of a `EducationModule`, inherited ones included.
-public struct EducationModuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationModule",
-        base: Entity.self,
-        fields: EducationModuleFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isPinned: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let resourcesFolderUrl: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<EducationModuleStatus>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[EducationModuleResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isPinned = Field("isPinned")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.resourcesFolderUrl = Field("resourcesFolderUrl")
-        self.status = Field("status")
-        self.resources = Field("resources")
-    }
-}
-
-/// Requests for one `EducationModule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationModule`.
-public struct EducationModuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationModule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationModule",
-        model: EducationModule.self,
-        children: [.init("resources", "microsoft.graph.educationModuleResource", collection: true)],
-        operations: [
-            .init("pin", .post, response: .model(EducationModule.self)),
-            .init("publish", .post, response: .model(EducationModule.self)),
-            .init("setUpResourcesFolder", .post, response: .model(EducationModule.self)),
-            .init("unpin", .post, response: .model(EducationModule.self)),
-        ]
-    )
-
-    /// `resources.request()` lists them; `resources("educationModuleResource-id")` addresses one.
-    public var resources: CollectionRequestBuilder<EducationModuleResourceRequestBuilder> {
-        .init(client: client, path: path.appending("resources"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationModule/pin` (POST).
-    public func pin() -> OperationRequest<EducationModule> {
-        let request = APIRequest(method: .post, path: path.appending("pin"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationModule.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationModule/publish` (POST).
-    public func publish() -> OperationRequest<EducationModule> {
-        let request = APIRequest(method: .post, path: path.appending("publish"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationModule.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationModule/setUpResourcesFolder` (POST).
-    public func setUpResourcesFolder() -> OperationRequest<EducationModule> {
-        let request = APIRequest(method: .post, path: path.appending("setUpResourcesFolder"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationModule.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationModule/unpin` (POST).
-    public func unpin() -> OperationRequest<EducationModule> {
-        let request = APIRequest(method: .post, path: path.appending("unpin"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationModule.self))
-    }
-}
-
-/// Its properties are listed in `EducationModuleResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationmoduleresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationModuleResource`.
-public typealias EducationModuleResource = Model<EducationModuleResourceFields>
-
-/// The properties of a `EducationModuleResource`, inherited ones included.
-public struct EducationModuleResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationModuleResource",
-        base: Entity.self,
-        fields: EducationModuleResourceFields()
-    )
-
-    public let id: Field<String>
-    public let resource: Field<EducationResource>
-
-    private init() {
-        self.id = Field("id")
-        self.resource = Field("resource")
-    }
-}
-
-/// Requests for one `EducationModuleResource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationModuleResource`.
-public struct EducationModuleResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationModuleResource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationModuleResource",
-        model: EducationModuleResource.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.educationModuleStatus`.
-public typealias EducationModuleStatus = OpenEnum<EducationModuleStatusValues>
-
-/// The values of `EducationModuleStatus` that the spec declares; others decode and re-encode too.
-public enum EducationModuleStatusValues: EnumValues {
-    public static let known: [String] = ["draft", "published", "unknownFutureValue"]
-}
-
-extension EducationModuleStatus {
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EducationOnPremisesInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationonpremisesinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationOnPremisesInfo`.
-public typealias EducationOnPremisesInfo = Model<EducationOnPremisesInfoFields>
-
-/// The properties of a `EducationOnPremisesInfo`, inherited ones included.
-public struct EducationOnPremisesInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationOnPremisesInfo",
-        fields: EducationOnPremisesInfoFields()
-    )
-
-    public let immutableId: Field<String>
-
-    private init() {
-        self.immutableId = Field("immutableId")
-    }
-}
-
-/// Its properties are listed in `EducationOrganizationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationorganization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationOrganization`.
-public typealias EducationOrganization = Model<EducationOrganizationFields>
-
-/// The properties of a `EducationOrganization`, inherited ones included.
-public struct EducationOrganizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationOrganization",
-        base: Entity.self,
-        derived: [EducationSchool.self],
-        fields: EducationOrganizationFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalSource: Field<EducationExternalSource>
-    public let externalSourceDetail: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalSource = Field("externalSource")
-        self.externalSourceDetail = Field("externalSourceDetail")
-    }
-}
-
-/// Requests for one `EducationOrganization`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationOrganization`.
-public struct EducationOrganizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationOrganization
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.educationOrganization", model: EducationOrganization.self)
-}
-
-/// Its properties are listed in `EducationOutcomeFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationoutcome?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationOutcome`.
-public typealias EducationOutcome = Model<EducationOutcomeFields>
-
-/// The properties of a `EducationOutcome`, inherited ones included.
-public struct EducationOutcomeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationOutcome",
-        base: Entity.self,
-        derived: [
-            EducationFeedbackOutcome.self,
-            EducationFeedbackResourceOutcome.self,
-            EducationPointsOutcome.self,
-            EducationRubricOutcome.self,
-        ],
-        fields: EducationOutcomeFields()
-    )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Requests for one `EducationOutcome`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationOutcome`.
-public struct EducationOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationOutcome
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.educationOutcome", model: EducationOutcome.self)
-}
-
-/// Its properties are listed in `EducationPointsOutcomeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationpointsoutcome?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationPointsOutcome`.
-public typealias EducationPointsOutcome = Model<EducationPointsOutcomeFields>
-
-/// The properties of a `EducationPointsOutcome`, inherited ones included.
-public struct EducationPointsOutcomeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationPointsOutcome",
-        base: EducationOutcome.self,
-        fields: EducationPointsOutcomeFields()
-    )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let points: Field<EducationAssignmentPointsGrade>
-    public let publishedPoints: Field<EducationAssignmentPointsGrade>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.points = Field("points")
-        self.publishedPoints = Field("publishedPoints")
-    }
-}
-
-/// Requests for one `EducationPointsOutcome`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationPointsOutcome`.
-public struct EducationPointsOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationPointsOutcome
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationPointsOutcome",
-        model: EducationPointsOutcome.self
-    )
-}
-
-/// Its properties are listed in `EducationPowerPointResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationpowerpointresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationPowerPointResource`.
-public typealias EducationPowerPointResource = Model<EducationPowerPointResourceFields>
-
-/// The properties of a `EducationPowerPointResource`, inherited ones included.
-public struct EducationPowerPointResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationPowerPointResource",
-        base: EducationResource.self,
-        fields: EducationPowerPointResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
-}
-
-/// Its properties are listed in `EducationResourceFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationResource`.
-public typealias EducationResource = Model<EducationResourceFields>
-
-/// The properties of a `EducationResource`, inherited ones included.
-public struct EducationResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationResource",
-        derived: [
-            EducationChannelResource.self,
-            EducationExcelResource.self,
-            EducationExternalResource.self,
-            EducationFileResource.self,
-            EducationLinkedAssignmentResource.self,
-            EducationLinkResource.self,
-            EducationMediaResource.self,
-            EducationPowerPointResource.self,
-            EducationSpeakerProgressResource.self,
-            EducationTeamsAppResource.self,
-            EducationWordResource.self,
-        ],
-        fields: EducationResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Its properties are listed in `EducationRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationRoot`.
-public typealias EducationRoot = Model<EducationRootFields>
-
-/// The properties of a `EducationRoot`, inherited ones included.
-public struct EducationRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationRoot", fields: EducationRootFields())
-
-    /// Present when the request expanded it (`expand("classes")`).
-    public let classes: Field<[EducationClass]>
-
-    /// Present when the request expanded it (`expand("me")`).
-    public let me: Field<EducationUser>
-
-    /// Present when the request expanded it (`expand("reports")`).
-    public let reports: Field<ReportsRoot>
-
-    /// Present when the request expanded it (`expand("schools")`).
-    public let schools: Field<[EducationSchool]>
-
-    /// Present when the request expanded it (`expand("users")`).
-    public let users: Field<[EducationUser]>
-
-    private init() {
-        self.classes = Field("classes")
-        self.me = Field("me")
-        self.reports = Field("reports")
-        self.schools = Field("schools")
-        self.users = Field("users")
-    }
-}
-
-/// Requests for one `EducationRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationRoot`.
-public struct EducationRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationRoot",
-        model: EducationRoot.self,
-        children: [
-            .init("classes", "microsoft.graph.educationClass", collection: true),
-            .init("me", "microsoft.graph.educationUser", collection: false),
-            .init("reports", "microsoft.graph.reportsRoot", collection: false),
-            .init("schools", "microsoft.graph.educationSchool", collection: true),
-            .init("users", "microsoft.graph.educationUser", collection: true),
-        ]
-    )
-
-    /// `classes.request()` lists them; `classes("educationClass-id")` addresses one.
-    public var classes: CollectionRequestBuilder<EducationClassRequestBuilder> {
-        .init(client: client, path: path.appending("classes"))
-    }
-
-    public var me: EducationUserRequestBuilder { .init(client: client, path: path.appending("me")) }
-
-    public var reports: ReportsRootRequestBuilder { .init(client: client, path: path.appending("reports")) }
-
-    /// `schools.request()` lists them; `schools("educationSchool-id")` addresses one.
-    public var schools: CollectionRequestBuilder<EducationSchoolRequestBuilder> {
-        .init(client: client, path: path.appending("schools"))
-    }
-
-    /// `users.request()` lists them; `users("educationUser-id")` addresses one.
-    public var users: CollectionRequestBuilder<EducationUserRequestBuilder> {
-        .init(client: client, path: path.appending("users"))
-    }
-}
-
-/// Its properties are listed in `EducationRubricFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationrubric?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationRubric`.
-public typealias EducationRubric = Model<EducationRubricFields>
-
-/// The properties of a `EducationRubric`, inherited ones included.
-public struct EducationRubricFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationRubric",
-        base: Entity.self,
-        fields: EducationRubricFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<EducationItemBody>
-    public let displayName: Field<String>
-    public let grading: Field<EducationAssignmentGradeType>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let levels: Field<[RubricLevel]>
-    public let qualities: Field<[RubricQuality]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.grading = Field("grading")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.levels = Field("levels")
-        self.qualities = Field("qualities")
-    }
-}
-
-/// Its properties are listed in `EducationRubricOutcomeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationrubricoutcome?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationRubricOutcome`.
-public typealias EducationRubricOutcome = Model<EducationRubricOutcomeFields>
-
-/// The properties of a `EducationRubricOutcome`, inherited ones included.
-public struct EducationRubricOutcomeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationRubricOutcome",
-        base: EducationOutcome.self,
-        fields: EducationRubricOutcomeFields()
-    )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publishedRubricQualityFeedback: Field<[RubricQualityFeedbackModel]>
-    public let publishedRubricQualitySelectedLevels: Field<[RubricQualitySelectedColumnModel]>
-    public let rubricQualityFeedback: Field<[RubricQualityFeedbackModel]>
-    public let rubricQualitySelectedLevels: Field<[RubricQualitySelectedColumnModel]>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publishedRubricQualityFeedback = Field("publishedRubricQualityFeedback")
-        self.publishedRubricQualitySelectedLevels = Field("publishedRubricQualitySelectedLevels")
-        self.rubricQualityFeedback = Field("rubricQualityFeedback")
-        self.rubricQualitySelectedLevels = Field("rubricQualitySelectedLevels")
-    }
-}
-
-/// Requests for one `EducationRubricOutcome`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationRubricOutcome`.
-public struct EducationRubricOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationRubricOutcome
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationRubricOutcome",
-        model: EducationRubricOutcome.self
-    )
-}
-
-/// Requests for one `EducationRubric`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationRubric`.
-public struct EducationRubricRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationRubric
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.educationRubric", model: EducationRubric.self)
-}
-
-/// Its properties are listed in `EducationSchoolFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationschool?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSchool`.
-public typealias EducationSchool = Model<EducationSchoolFields>
-
-/// The properties of a `EducationSchool`, inherited ones included.
-public struct EducationSchoolFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSchool",
-        base: EducationOrganization.self,
-        fields: EducationSchoolFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalSource: Field<EducationExternalSource>
-    public let externalSourceDetail: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let createdBy: Field<IdentitySet>
-    public let externalId: Field<String>
-    public let externalPrincipalId: Field<String>
-    public let fax: Field<String>
-    public let highestGrade: Field<String>
-    public let lowestGrade: Field<String>
-    public let phone: Field<String>
-    public let principalEmail: Field<String>
-    public let principalName: Field<String>
-    public let schoolNumber: Field<String>
-
-    /// Present when the request expanded it (`expand("administrativeUnit")`).
-    public let administrativeUnit: Field<AdministrativeUnit>
-
-    /// Present when the request expanded it (`expand("classes")`).
-    public let classes: Field<[EducationClass]>
-
-    /// Present when the request expanded it (`expand("users")`).
-    public let users: Field<[EducationUser]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalSource = Field("externalSource")
-        self.externalSourceDetail = Field("externalSourceDetail")
-        self.address = Field("address")
-        self.createdBy = Field("createdBy")
-        self.externalId = Field("externalId")
-        self.externalPrincipalId = Field("externalPrincipalId")
-        self.fax = Field("fax")
-        self.highestGrade = Field("highestGrade")
-        self.lowestGrade = Field("lowestGrade")
-        self.phone = Field("phone")
-        self.principalEmail = Field("principalEmail")
-        self.principalName = Field("principalName")
-        self.schoolNumber = Field("schoolNumber")
-        self.administrativeUnit = Field("administrativeUnit")
-        self.classes = Field("classes")
-        self.users = Field("users")
-    }
-}
-
-/// Requests for one `EducationSchool`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationSchool`.
-public struct EducationSchoolRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationSchool
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationSchool",
-        model: EducationSchool.self,
-        children: [
-            .init("administrativeUnit", "microsoft.graph.administrativeUnit", collection: false),
-            .init("classes", "microsoft.graph.educationClass", collection: true),
-            .init("users", "microsoft.graph.educationUser", collection: true),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationSchool.self)))]
-    )
-
-    public var administrativeUnit: AdministrativeUnitRequestBuilder {
-        .init(client: client, path: path.appending("administrativeUnit"))
-    }
-
-    /// `classes.request()` lists them; `classes("educationClass-id")` addresses one.
-    public var classes: CollectionRequestBuilder<EducationClassRequestBuilder> {
-        .init(client: client, path: path.appending("classes"))
-    }
-
-    /// `users.request()` lists them; `users("educationUser-id")` addresses one.
-    public var users: CollectionRequestBuilder<EducationUserRequestBuilder> {
-        .init(client: client, path: path.appending("users"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == EducationSchoolRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.educationSchool/delta` (GET).
-    public func delta() -> CollectionRequest<EducationSchool> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `EducationSpeakerCoachAudienceEngagementSettingsFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/educationspeakercoachaudienceengagementsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSpeakerCoachAudienceEngagementSettings`.
-public typealias EducationSpeakerCoachAudienceEngagementSettings =
-    Model<EducationSpeakerCoachAudienceEngagementSettingsFields>
-
-/// The properties of a `EducationSpeakerCoachAudienceEngagementSettings`, inherited ones included.
-public struct EducationSpeakerCoachAudienceEngagementSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSpeakerCoachAudienceEngagementSettings",
-        fields: EducationSpeakerCoachAudienceEngagementSettingsFields()
-    )
-
-    public let isBodyLanguageEnabled: Field<Bool>
-
-    private init() {
-        self.isBodyLanguageEnabled = Field("isBodyLanguageEnabled")
-    }
-}
-
-/// Its properties are listed in `EducationSpeakerCoachContentSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/educationspeakercoachcontentsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSpeakerCoachContentSettings`.
-public typealias EducationSpeakerCoachContentSettings = Model<EducationSpeakerCoachContentSettingsFields>
-
-/// The properties of a `EducationSpeakerCoachContentSettings`, inherited ones included.
-public struct EducationSpeakerCoachContentSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSpeakerCoachContentSettings",
-        fields: EducationSpeakerCoachContentSettingsFields()
-    )
-
-    public let isInclusivenessEnabled: Field<Bool>
-    public let isRepetitiveLanguageEnabled: Field<Bool>
-
-    private init() {
-        self.isInclusivenessEnabled = Field("isInclusivenessEnabled")
-        self.isRepetitiveLanguageEnabled = Field("isRepetitiveLanguageEnabled")
-    }
-}
-
-/// Its properties are listed in `EducationSpeakerCoachDeliverySettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/educationspeakercoachdeliverysettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSpeakerCoachDeliverySettings`.
-public typealias EducationSpeakerCoachDeliverySettings = Model<EducationSpeakerCoachDeliverySettingsFields>
-
-/// The properties of a `EducationSpeakerCoachDeliverySettings`, inherited ones included.
-public struct EducationSpeakerCoachDeliverySettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSpeakerCoachDeliverySettings",
-        fields: EducationSpeakerCoachDeliverySettingsFields()
-    )
-
-    public let areFillerWordsEnabled: Field<Bool>
-    public let isPaceEnabled: Field<Bool>
-    public let isPitchEnabled: Field<Bool>
-    public let isPronunciationEnabled: Field<Bool>
-
-    private init() {
-        self.areFillerWordsEnabled = Field("areFillerWordsEnabled")
-        self.isPaceEnabled = Field("isPaceEnabled")
-        self.isPitchEnabled = Field("isPitchEnabled")
-        self.isPronunciationEnabled = Field("isPronunciationEnabled")
-    }
-}
-
-/// Its properties are listed in `EducationSpeakerCoachSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationspeakercoachsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSpeakerCoachSettings`.
-public typealias EducationSpeakerCoachSettings = Model<EducationSpeakerCoachSettingsFields>
-
-/// The properties of a `EducationSpeakerCoachSettings`, inherited ones included.
-public struct EducationSpeakerCoachSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSpeakerCoachSettings",
-        fields: EducationSpeakerCoachSettingsFields()
-    )
-
-    public let audienceEngagementSettings: Field<EducationSpeakerCoachAudienceEngagementSettings>
-    public let contentSettings: Field<EducationSpeakerCoachContentSettings>
-    public let deliverySettings: Field<EducationSpeakerCoachDeliverySettings>
-
-    private init() {
-        self.audienceEngagementSettings = Field("audienceEngagementSettings")
-        self.contentSettings = Field("contentSettings")
-        self.deliverySettings = Field("deliverySettings")
-    }
-}
-
-/// Its properties are listed in `EducationSpeakerProgressResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationspeakerprogressresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSpeakerProgressResource`.
-public typealias EducationSpeakerProgressResource = Model<EducationSpeakerProgressResourceFields>
-
-/// The properties of a `EducationSpeakerProgressResource`, inherited ones included.
-public struct EducationSpeakerProgressResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSpeakerProgressResource",
-        base: EducationResource.self,
-        fields: EducationSpeakerProgressResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let aiFeedbackCriteria: Field<EducationAiFeedbackCriteria>
-    public let isAiFeedbackEnabled: Field<Bool>
-    public let isVideoRequired: Field<Bool>
-    public let maxRecordingAttempts: Field<Int32>
-    public let presentationTitle: Field<String>
-    public let recordingTimeLimitInMinutes: Field<Int32>
-    public let showRehearsalReportToStudentBeforeMediaUpload: Field<Bool>
-    public let speakerCoachSettings: Field<EducationSpeakerCoachSettings>
-    public let spokenLanguageLocale: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.aiFeedbackCriteria = Field("aiFeedbackCriteria")
-        self.isAiFeedbackEnabled = Field("isAiFeedbackEnabled")
-        self.isVideoRequired = Field("isVideoRequired")
-        self.maxRecordingAttempts = Field("maxRecordingAttempts")
-        self.presentationTitle = Field("presentationTitle")
-        self.recordingTimeLimitInMinutes = Field("recordingTimeLimitInMinutes")
-        self.showRehearsalReportToStudentBeforeMediaUpload = Field("showRehearsalReportToStudentBeforeMediaUpload")
-        self.speakerCoachSettings = Field("speakerCoachSettings")
-        self.spokenLanguageLocale = Field("spokenLanguageLocale")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.educationSpeechType`.
-public typealias EducationSpeechType = OpenEnum<EducationSpeechTypeValues>
-
-/// The values of `EducationSpeechType` that the spec declares; others decode and re-encode too.
-public enum EducationSpeechTypeValues: EnumValues {
-    public static let known: [String] = ["informative", "personal", "persuasive", "unknownFutureValue"]
-}
-
-extension EducationSpeechType {
-    public static var informative: Self { Self(rawValue: "informative") }
-
-    public static var personal: Self { Self(rawValue: "personal") }
-
-    public static var persuasive: Self { Self(rawValue: "persuasive") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EducationStudentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationstudent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationStudent`.
-public typealias EducationStudent = Model<EducationStudentFields>
-
-/// The properties of a `EducationStudent`, inherited ones included.
-public struct EducationStudentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationStudent", fields: EducationStudentFields())
-    public let birthDate: Field<CalendarDate>
-    public let externalId: Field<String>
-    public let gender: Field<EducationGender>
-    public let grade: Field<String>
-    public let graduationYear: Field<String>
-    public let studentNumber: Field<String>
-
-    private init() {
-        self.birthDate = Field("birthDate")
-        self.externalId = Field("externalId")
-        self.gender = Field("gender")
-        self.grade = Field("grade")
-        self.graduationYear = Field("graduationYear")
-        self.studentNumber = Field("studentNumber")
-    }
-}
-
-/// Its properties are listed in `EducationSubmissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationsubmission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSubmission`.
-public typealias EducationSubmission = Model<EducationSubmissionFields>
-
-/// The properties of a `EducationSubmission`, inherited ones included.
-public struct EducationSubmissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSubmission",
-        base: Entity.self,
-        fields: EducationSubmissionFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let assignmentId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let excusedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let excusedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let reassignedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let reassignedDateTime: Field<Date>
-
-    public let recipient: Field<EducationSubmissionRecipient>
-
-    /// Set by the service: read it, do not send it.
-    public let resourcesFolderUrl: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let returnedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let returnedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<EducationSubmissionStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let submittedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let submittedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let unsubmittedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let unsubmittedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("outcomes")`).
-    public let outcomes: Field<[EducationOutcome]>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[EducationSubmissionResource]>
-
-    /// Present when the request expanded it (`expand("submittedResources")`).
-    public let submittedResources: Field<[EducationSubmissionResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignmentId = Field("assignmentId")
-        self.excusedBy = Field("excusedBy")
-        self.excusedDateTime = Field("excusedDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.reassignedBy = Field("reassignedBy")
-        self.reassignedDateTime = Field("reassignedDateTime")
-        self.recipient = Field("recipient")
-        self.resourcesFolderUrl = Field("resourcesFolderUrl")
-        self.returnedBy = Field("returnedBy")
-        self.returnedDateTime = Field("returnedDateTime")
-        self.status = Field("status")
-        self.submittedBy = Field("submittedBy")
-        self.submittedDateTime = Field("submittedDateTime")
-        self.unsubmittedBy = Field("unsubmittedBy")
-        self.unsubmittedDateTime = Field("unsubmittedDateTime")
-        self.webUrl = Field("webUrl")
-        self.outcomes = Field("outcomes")
-        self.resources = Field("resources")
-        self.submittedResources = Field("submittedResources")
-    }
-}
-
-/// Its properties are listed in `EducationSubmissionIndividualRecipientFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/educationsubmissionindividualrecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSubmissionIndividualRecipient`.
-public typealias EducationSubmissionIndividualRecipient = Model<EducationSubmissionIndividualRecipientFields>
-
-/// The properties of a `EducationSubmissionIndividualRecipient`, inherited ones included.
-public struct EducationSubmissionIndividualRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSubmissionIndividualRecipient",
-        base: EducationSubmissionRecipient.self,
-        fields: EducationSubmissionIndividualRecipientFields()
-    )
-
-    public let userId: Field<String>
-
-    private init() {
-        self.userId = Field("userId")
-    }
-}
-
-/// Its properties are listed in `EducationSubmissionRecipientFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationsubmissionrecipient?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSubmissionRecipient`.
-public typealias EducationSubmissionRecipient = Model<EducationSubmissionRecipientFields>
-
-/// The properties of a `EducationSubmissionRecipient`, inherited ones included.
-public struct EducationSubmissionRecipientFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSubmissionRecipient",
-        derived: [EducationSubmissionIndividualRecipient.self],
-        fields: EducationSubmissionRecipientFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Requests for one `EducationSubmission`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationSubmission`.
-public struct EducationSubmissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationSubmission
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationSubmission",
-        model: EducationSubmission.self,
-        children: [
-            .init("outcomes", "microsoft.graph.educationOutcome", collection: true),
-            .init("resources", "microsoft.graph.educationSubmissionResource", collection: true),
-            .init("submittedResources", "microsoft.graph.educationSubmissionResource", collection: true),
-        ],
-        operations: [
-            .init("excuse", .post, response: .model(EducationSubmission.self)),
-            .init("reassign", .post, response: .model(EducationSubmission.self)),
-            .init("return", .post, response: .model(EducationSubmission.self)),
-            .init("setUpResourcesFolder", .post, response: .model(EducationSubmission.self)),
-            .init("submit", .post, response: .model(EducationSubmission.self)),
-            .init("unsubmit", .post, response: .model(EducationSubmission.self)),
-        ]
-    )
-
-    /// `outcomes.request()` lists them; `outcomes("educationOutcome-id")` addresses one.
-    public var outcomes: CollectionRequestBuilder<EducationOutcomeRequestBuilder> {
-        .init(client: client, path: path.appending("outcomes"))
-    }
-
-    /// `resources.request()` lists them; `resources("educationSubmissionResource-id")` addresses one.
-    public var resources: CollectionRequestBuilder<EducationSubmissionResourceRequestBuilder> {
-        .init(client: client, path: path.appending("resources"))
-    }
-
-    /// `submittedResources.request()` lists them; `submittedResources("educationSubmissionResource-id")` addresses one.
-    public var submittedResources: CollectionRequestBuilder<EducationSubmissionResourceRequestBuilder> {
-        .init(client: client, path: path.appending("submittedResources"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationSubmission/excuse` (POST).
-    public func excuse() -> OperationRequest<EducationSubmission> {
-        let request = APIRequest(method: .post, path: path.appending("excuse"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationSubmission.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationSubmission/reassign` (POST).
-    public func reassign() -> OperationRequest<EducationSubmission> {
-        let request = APIRequest(method: .post, path: path.appending("reassign"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationSubmission.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.educationSubmission/return` (POST).
-    public func `return`() -> OperationRequest<EducationSubmission> {
-        let request = APIRequest(method: .post, path: path.appending("return"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationSubmission.self))
+    /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
+        .init(client: client, path: path.appending("deviceStatuses"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.educationSubmission/setUpResourcesFolder` (POST).
-    public func setUpResourcesFolder() -> OperationRequest<EducationSubmission> {
-        let request = APIRequest(method: .post, path: path.appending("setUpResourcesFolder"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationSubmission.self))
+    public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
+        .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.educationSubmission/submit` (POST).
-    public func submit() -> OperationRequest<EducationSubmission> {
-        let request = APIRequest(method: .post, path: path.appending("submit"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationSubmission.self))
+    /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
+        .init(client: client, path: path.appending("userStatuses"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.educationSubmission/unsubmit` (POST).
-    public func unsubmit() -> OperationRequest<EducationSubmission> {
-        let request = APIRequest(method: .post, path: path.appending("unsubmit"))
-        return OperationRequest(client: client, request: request, decoder: .model(EducationSubmission.self))
+    public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
+        .init(client: client, path: path.appending("userStatusOverview"))
     }
-}
-
-/// Its properties are listed in `EducationSubmissionResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationsubmissionresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationSubmissionResource`.
-public typealias EducationSubmissionResource = Model<EducationSubmissionResourceFields>
-
-/// The properties of a `EducationSubmissionResource`, inherited ones included.
-public struct EducationSubmissionResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSubmissionResource",
-        base: Entity.self,
-        fields: EducationSubmissionResourceFields()
-    )
-
-    public let id: Field<String>
-    public let assignmentResourceUrl: Field<String>
-    public let resource: Field<EducationResource>
-
-    /// Present when the request expanded it (`expand("dependentResources")`).
-    public let dependentResources: Field<[EducationSubmissionResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignmentResourceUrl = Field("assignmentResourceUrl")
-        self.resource = Field("resource")
-        self.dependentResources = Field("dependentResources")
-    }
-}
-
-/// Requests for one `EducationSubmissionResource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationSubmissionResource`.
-public struct EducationSubmissionResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationSubmissionResource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationSubmissionResource",
-        model: EducationSubmissionResource.self,
-        children: [.init("dependentResources", "microsoft.graph.educationSubmissionResource", collection: true)]
-    )
-
-    /// `dependentResources.request()` lists them; `dependentResources("educationSubmissionResource-id")` addresses one.
-    public var dependentResources: CollectionRequestBuilder<EducationSubmissionResourceRequestBuilder> {
-        .init(client: client, path: path.appending("dependentResources"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.educationSubmissionStatus`.
-public typealias EducationSubmissionStatus = OpenEnum<EducationSubmissionStatusValues>
-
-/// The values of `EducationSubmissionStatus` that the spec declares; others decode and re-encode too.
-public enum EducationSubmissionStatusValues: EnumValues {
-    public static let known: [String] = [
-        "working",
-        "submitted",
-        "released",
-        "returned",
-        "unknownFutureValue",
-        "reassigned",
-        "excused",
-    ]
-}
-
-extension EducationSubmissionStatus {
-    public static var working: Self { Self(rawValue: "working") }
-
-    public static var submitted: Self { Self(rawValue: "submitted") }
-
-    public static var released: Self { Self(rawValue: "released") }
-
-    public static var returned: Self { Self(rawValue: "returned") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var reassigned: Self { Self(rawValue: "reassigned") }
-
-    public static var excused: Self { Self(rawValue: "excused") }
-}
-
-/// Its properties are listed in `EducationTeacherFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationteacher?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationTeacher`.
-public typealias EducationTeacher = Model<EducationTeacherFields>
-
-/// The properties of a `EducationTeacher`, inherited ones included.
-public struct EducationTeacherFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationTeacher", fields: EducationTeacherFields())
-    public let externalId: Field<String>
-    public let teacherNumber: Field<String>
-
-    private init() {
-        self.externalId = Field("externalId")
-        self.teacherNumber = Field("teacherNumber")
-    }
-}
-
-/// Its properties are listed in `EducationTeamsAppResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationteamsappresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationTeamsAppResource`.
-public typealias EducationTeamsAppResource = Model<EducationTeamsAppResourceFields>
-
-/// The properties of a `EducationTeamsAppResource`, inherited ones included.
-public struct EducationTeamsAppResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationTeamsAppResource",
-        base: EducationResource.self,
-        fields: EducationTeamsAppResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let appIconWebUrl: Field<String>
-    public let appId: Field<String>
-    public let teamsEmbeddedContentUrl: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.appIconWebUrl = Field("appIconWebUrl")
-        self.appId = Field("appId")
-        self.teamsEmbeddedContentUrl = Field("teamsEmbeddedContentUrl")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Its properties are listed in `EducationTermFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationterm?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationTerm`.
-public typealias EducationTerm = Model<EducationTermFields>
-
-/// The properties of a `EducationTerm`, inherited ones included.
-public struct EducationTermFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationTerm", fields: EducationTermFields())
-    public let displayName: Field<String>
-    public let endDate: Field<CalendarDate>
-    public let externalId: Field<String>
-    public let startDate: Field<CalendarDate>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.endDate = Field("endDate")
-        self.externalId = Field("externalId")
-        self.startDate = Field("startDate")
-    }
-}
-
-/// Its properties are listed in `EducationUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationuser?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationUser`.
-public typealias EducationUser = Model<EducationUserFields>
-
-/// The properties of a `EducationUser`, inherited ones included.
-public struct EducationUserFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationUser",
-        base: Entity.self,
-        fields: EducationUserFields()
-    )
-
-    public let id: Field<String>
-    public let accountEnabled: Field<Bool>
-    public let assignedLicenses: Field<[AssignedLicense]>
-    public let assignedPlans: Field<[AssignedPlan]>
-    public let businessPhones: Field<[String]>
-    public let createdBy: Field<IdentitySet>
-    public let department: Field<String>
-    public let displayName: Field<String>
-    public let externalSource: Field<EducationExternalSource>
-    public let externalSourceDetail: Field<String>
-    public let givenName: Field<String>
-    public let mail: Field<String>
-    public let mailingAddress: Field<PhysicalAddress>
-    public let mailNickname: Field<String>
-    public let middleName: Field<String>
-    public let mobilePhone: Field<String>
-    public let officeLocation: Field<String>
-    public let onPremisesInfo: Field<EducationOnPremisesInfo>
-    public let passwordPolicies: Field<String>
-    public let passwordProfile: Field<PasswordProfile>
-    public let preferredLanguage: Field<String>
-    public let primaryRole: Field<EducationUserRole>
-    public let provisionedPlans: Field<[ProvisionedPlan]>
-    public let refreshTokensValidFromDateTime: Field<Date>
-    public let relatedContacts: Field<[RelatedContact]>
-    public let residenceAddress: Field<PhysicalAddress>
-    public let showInAddressList: Field<Bool>
-    public let student: Field<EducationStudent>
-    public let surname: Field<String>
-    public let teacher: Field<EducationTeacher>
-    public let usageLocation: Field<String>
-    public let userPrincipalName: Field<String>
-    public let userType: Field<String>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EducationAssignment]>
-
-    /// Present when the request expanded it (`expand("classes")`).
-    public let classes: Field<[EducationClass]>
-
-    /// Present when the request expanded it (`expand("rubrics")`).
-    public let rubrics: Field<[EducationRubric]>
-
-    /// Present when the request expanded it (`expand("schools")`).
-    public let schools: Field<[EducationSchool]>
-
-    /// Present when the request expanded it (`expand("taughtClasses")`).
-    public let taughtClasses: Field<[EducationClass]>
-
-    /// Present when the request expanded it (`expand("user")`).
-    public let user: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.accountEnabled = Field("accountEnabled")
-        self.assignedLicenses = Field("assignedLicenses")
-        self.assignedPlans = Field("assignedPlans")
-        self.businessPhones = Field("businessPhones")
-        self.createdBy = Field("createdBy")
-        self.department = Field("department")
-        self.displayName = Field("displayName")
-        self.externalSource = Field("externalSource")
-        self.externalSourceDetail = Field("externalSourceDetail")
-        self.givenName = Field("givenName")
-        self.mail = Field("mail")
-        self.mailingAddress = Field("mailingAddress")
-        self.mailNickname = Field("mailNickname")
-        self.middleName = Field("middleName")
-        self.mobilePhone = Field("mobilePhone")
-        self.officeLocation = Field("officeLocation")
-        self.onPremisesInfo = Field("onPremisesInfo")
-        self.passwordPolicies = Field("passwordPolicies")
-        self.passwordProfile = Field("passwordProfile")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.primaryRole = Field("primaryRole")
-        self.provisionedPlans = Field("provisionedPlans")
-        self.refreshTokensValidFromDateTime = Field("refreshTokensValidFromDateTime")
-        self.relatedContacts = Field("relatedContacts")
-        self.residenceAddress = Field("residenceAddress")
-        self.showInAddressList = Field("showInAddressList")
-        self.student = Field("student")
-        self.surname = Field("surname")
-        self.teacher = Field("teacher")
-        self.usageLocation = Field("usageLocation")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userType = Field("userType")
-        self.assignments = Field("assignments")
-        self.classes = Field("classes")
-        self.rubrics = Field("rubrics")
-        self.schools = Field("schools")
-        self.taughtClasses = Field("taughtClasses")
-        self.user = Field("user")
-    }
-}
-
-/// Requests for one `EducationUser`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.educationUser`.
-public struct EducationUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationUser
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationUser",
-        model: EducationUser.self,
-        children: [
-            .init("assignments", "microsoft.graph.educationAssignment", collection: true),
-            .init("classes", "microsoft.graph.educationClass", collection: true),
-            .init("rubrics", "microsoft.graph.educationRubric", collection: true),
-            .init("schools", "microsoft.graph.educationSchool", collection: true),
-            .init("taughtClasses", "microsoft.graph.educationClass", collection: true),
-            .init("user", "microsoft.graph.user", collection: false),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationUser.self)))]
-    )
-
-    /// `assignments.request()` lists them; `assignments("educationAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<EducationAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// `classes.request()` lists them; `classes("educationClass-id")` addresses one.
-    public var classes: CollectionRequestBuilder<EducationClassRequestBuilder> {
-        .init(client: client, path: path.appending("classes"))
-    }
-
-    /// `rubrics.request()` lists them; `rubrics("educationRubric-id")` addresses one.
-    public var rubrics: CollectionRequestBuilder<EducationRubricRequestBuilder> {
-        .init(client: client, path: path.appending("rubrics"))
-    }
-
-    /// `schools.request()` lists them; `schools("educationSchool-id")` addresses one.
-    public var schools: CollectionRequestBuilder<EducationSchoolRequestBuilder> {
-        .init(client: client, path: path.appending("schools"))
-    }
-
-    /// `taughtClasses.request()` lists them; `taughtClasses("educationClass-id")` addresses one.
-    public var taughtClasses: CollectionRequestBuilder<EducationClassRequestBuilder> {
-        .init(client: client, path: path.appending("taughtClasses"))
-    }
-
-    public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
-}
-
-extension CollectionRequestBuilder where Item == EducationUserRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.educationUser/delta` (GET).
-    public func delta() -> CollectionRequest<EducationUser> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.educationUserRole`.
-public typealias EducationUserRole = OpenEnum<EducationUserRoleValues>
-
-/// The values of `EducationUserRole` that the spec declares; others decode and re-encode too.
-public enum EducationUserRoleValues: EnumValues {
-    public static let known: [String] = ["student", "teacher", "none", "unknownFutureValue"]
-}
-
-extension EducationUserRole {
-    public static var student: Self { Self(rawValue: "student") }
-
-    public static var teacher: Self { Self(rawValue: "teacher") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EducationWordResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/educationwordresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.educationWordResource`.
-public typealias EducationWordResource = Model<EducationWordResourceFields>
-
-/// The properties of a `EducationWordResource`, inherited ones included.
-public struct EducationWordResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationWordResource",
-        base: EducationResource.self,
-        fields: EducationWordResourceFields()
-    )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.eligibilityFilteringEnabledEntities`.
-public typealias EligibilityFilteringEnabledEntities = OpenEnum<EligibilityFilteringEnabledEntitiesValues>
-
-/// The values of `EligibilityFilteringEnabledEntities` that the spec declares; others decode and re-encode too.
-public enum EligibilityFilteringEnabledEntitiesValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "swapRequest",
-        "offerShiftRequest",
-        "unknownFutureValue",
-        "timeOffReason",
-    ]
-}
-
-extension EligibilityFilteringEnabledEntities {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var swapRequest: Self { Self(rawValue: "swapRequest") }
-
-    public static var offerShiftRequest: Self { Self(rawValue: "offerShiftRequest") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var timeOffReason: Self { Self(rawValue: "timeOffReason") }
-}
-
-/// - Remark: Generated from `microsoft.graph.eligibilityScheduleFilterByCurrentUserOptions`.
-public typealias EligibilityScheduleFilterByCurrentUserOptions =
-    OpenEnum<EligibilityScheduleFilterByCurrentUserOptionsValues>
-
-/// The values of `EligibilityScheduleFilterByCurrentUserOptions` that the spec declares; others decode and re-encode
-/// too.
-public enum EligibilityScheduleFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "unknownFutureValue"]
-}
-
-extension EligibilityScheduleFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.eligibilityScheduleInstanceFilterByCurrentUserOptions`.
-public typealias EligibilityScheduleInstanceFilterByCurrentUserOptions =
-    OpenEnum<EligibilityScheduleInstanceFilterByCurrentUserOptionsValues>
-
-/// The values of `EligibilityScheduleInstanceFilterByCurrentUserOptions` that the spec declares; others decode and
-/// re-encode too.
-public enum EligibilityScheduleInstanceFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "unknownFutureValue"]
-}
-
-extension EligibilityScheduleInstanceFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.eligibilityScheduleRequestFilterByCurrentUserOptions`.
-public typealias EligibilityScheduleRequestFilterByCurrentUserOptions =
-    OpenEnum<EligibilityScheduleRequestFilterByCurrentUserOptionsValues>
-
-/// The values of `EligibilityScheduleRequestFilterByCurrentUserOptions` that the spec declares; others decode and
-/// re-encode too.
-public enum EligibilityScheduleRequestFilterByCurrentUserOptionsValues: EnumValues {
-    public static let known: [String] = ["principal", "createdBy", "approver", "unknownFutureValue"]
-}
-
-extension EligibilityScheduleRequestFilterByCurrentUserOptions {
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var createdBy: Self { Self(rawValue: "createdBy") }
-
-    public static var approver: Self { Self(rawValue: "approver") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EmailAddressFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailaddress?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emailAddress`.
-public typealias EmailAddress = Model<EmailAddressFields>
-
-/// The properties of a `EmailAddress`, inherited ones included.
-public struct EmailAddressFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.emailAddress", fields: EmailAddressFields())
-    public let address: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.address = Field("address")
-        self.name = Field("name")
-    }
-}
-
-/// Its properties are listed in `EmailAuthenticationMethodFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailauthenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emailAuthenticationMethod`.
-public typealias EmailAuthenticationMethod = Model<EmailAuthenticationMethodFields>
-
-/// The properties of a `EmailAuthenticationMethod`, inherited ones included.
-public struct EmailAuthenticationMethodFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.emailAuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: EmailAuthenticationMethodFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let emailAddress: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.emailAddress = Field("emailAddress")
-    }
-}
-
-/// Its properties are listed in `EmailAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/emailauthenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emailAuthenticationMethodConfiguration`.
-public typealias EmailAuthenticationMethodConfiguration = Model<EmailAuthenticationMethodConfigurationFields>
-
-/// The properties of a `EmailAuthenticationMethodConfiguration`, inherited ones included.
-public struct EmailAuthenticationMethodConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.emailAuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: EmailAuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let allowExternalIdToUseEmailOtp: Field<ExternalEmailOtpState>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.allowExternalIdToUseEmailOtp = Field("allowExternalIdToUseEmailOtp")
-        self.includeTargets = Field("includeTargets")
-    }
-}
-
-/// Requests for one `EmailAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.emailAuthenticationMethodConfiguration`.
-public struct EmailAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmailAuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emailAuthenticationMethodConfiguration",
-        model: EmailAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
-    public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
-}
-
-/// Requests for one `EmailAuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.emailAuthenticationMethod`.
-public struct EmailAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmailAuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emailAuthenticationMethod",
-        model: EmailAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
 
-    /// - Remark: Generated from `microsoft.graph.emailAuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
+    /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration/assign` (POST).
+    public func assign(
+        assignments: [DeviceConfigurationAssignment]
+    ) -> OperationRequest<[DeviceConfigurationAssignment]> {
+        var request = APIRequest(method: .post, path: path.appending("assign"))
         var body = JSONObject()
-        body.set("newPassword", newPassword)
+        body.set("assignments", assignments)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
+        return OperationRequest(client: client, request: request, decoder: .value([DeviceConfigurationAssignment].self))
     }
-}
 
-/// Its properties are listed in `EmailDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emaildetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emailDetails`.
-public typealias EmailDetails = Model<EmailDetailsFields>
-
-/// The properties of a `EmailDetails`, inherited ones included.
-public struct EmailDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.emailDetails", fields: EmailDetailsFields())
-    public let body: Field<String>
-    public let senderEmailAddress: Field<String>
-    public let subject: Field<String>
-
-    private init() {
-        self.body = Field("body")
-        self.senderEmailAddress = Field("senderEmailAddress")
-        self.subject = Field("subject")
-    }
-}
-
-/// Its properties are listed in `EmailFileAssessmentRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailfileassessmentrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emailFileAssessmentRequest`.
-public typealias EmailFileAssessmentRequest = Model<EmailFileAssessmentRequestFields>
-
-/// The properties of a `EmailFileAssessmentRequest`, inherited ones included.
-public struct EmailFileAssessmentRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.emailFileAssessmentRequest",
-        base: ThreatAssessmentRequest.self,
-        fields: EmailFileAssessmentRequestFields()
-    )
-
-    public let id: Field<String>
-    public let category: Field<ThreatCategory>
-    public let contentType: Field<ThreatAssessmentContentType>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let expectedAssessment: Field<ThreatExpectedAssessment>
-    public let requestSource: Field<ThreatAssessmentRequestSource>
-    public let status: Field<ThreatAssessmentStatus>
-
-    /// Present when the request expanded it (`expand("results")`).
-    public let results: Field<[ThreatAssessmentResult]>
-
-    public let contentData: Field<String>
-    public let destinationRoutingReason: Field<MailDestinationRoutingReason>
-    public let recipientEmail: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.contentType = Field("contentType")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.expectedAssessment = Field("expectedAssessment")
-        self.requestSource = Field("requestSource")
-        self.status = Field("status")
-        self.results = Field("results")
-        self.contentData = Field("contentData")
-        self.destinationRoutingReason = Field("destinationRoutingReason")
-        self.recipientEmail = Field("recipientEmail")
-    }
-}
-
-/// Requests for one `EmailFileAssessmentRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.emailFileAssessmentRequest`.
-public struct EmailFileAssessmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmailFileAssessmentRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emailFileAssessmentRequest",
-        model: EmailFileAssessmentRequest.self,
-        children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
-    )
-
-    /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
-    public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
-        .init(client: client, path: path.appending("results"))
-    }
-}
-
-/// Its properties are listed in `EmailIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emailIdentity`.
-public typealias EmailIdentity = Model<EmailIdentityFields>
-
-/// The properties of a `EmailIdentity`, inherited ones included.
-public struct EmailIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.emailIdentity",
-        base: Identity.self,
-        fields: EmailIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let email: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.email = Field("email")
-    }
-}
-
-/// Its properties are listed in `EmailNotificationsSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailnotificationssetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emailNotificationsSetting`.
-public typealias EmailNotificationsSetting = Model<EmailNotificationsSettingFields>
-
-/// The properties of a `EmailNotificationsSetting`, inherited ones included.
-public struct EmailNotificationsSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.emailNotificationsSetting",
-        base: Entity.self,
-        fields: EmailNotificationsSettingFields()
-    )
-
-    public let id: Field<String>
-    public let additionalEvents: Field<NotificationEventsType>
-    public let isEnabled: Field<Bool>
-    public let recipients: Field<NotificationRecipients>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalEvents = Field("additionalEvents")
-        self.isEnabled = Field("isEnabled")
-        self.recipients = Field("recipients")
-    }
-}
-
-/// Requests for one `EmailNotificationsSetting`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.emailNotificationsSetting`.
-public struct EmailNotificationsSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmailNotificationsSetting
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emailNotificationsSetting",
-        model: EmailNotificationsSetting.self
-    )
-}
-
-/// Its properties are listed in `EmailPayloadDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailpayloaddetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emailPayloadDetail`.
-public typealias EmailPayloadDetail = Model<EmailPayloadDetailFields>
-
-/// The properties of a `EmailPayloadDetail`, inherited ones included.
-public struct EmailPayloadDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.emailPayloadDetail",
-        base: PayloadDetail.self,
-        fields: EmailPayloadDetailFields()
-    )
-
-    public let coachmarks: Field<[PayloadCoachmark]>
-    public let content: Field<String>
-    public let phishingUrl: Field<String>
-    public let fromEmail: Field<String>
-    public let fromName: Field<String>
-    public let isExternalSender: Field<Bool>
-    public let subject: Field<String>
-
-    private init() {
-        self.coachmarks = Field("coachmarks")
-        self.content = Field("content")
-        self.phishingUrl = Field("phishingUrl")
-        self.fromEmail = Field("fromEmail")
-        self.fromName = Field("fromName")
-        self.isExternalSender = Field("isExternalSender")
-        self.subject = Field("subject")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.emailRole`.
-public typealias EmailRole = OpenEnum<EmailRoleValues>
-
-/// The values of `EmailRole` that the spec declares; others decode and re-encode too.
-public enum EmailRoleValues: EnumValues {
-    public static let known: [String] = ["unknown", "sender", "recipient", "unknownFutureValue"]
-}
-
-extension EmailRole {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var sender: Self { Self(rawValue: "sender") }
-
-    public static var recipient: Self { Self(rawValue: "recipient") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EmailSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emailsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emailSettings`.
-public typealias EmailSettings = Model<EmailSettingsFields>
-
-/// The properties of a `EmailSettings`, inherited ones included.
-public struct EmailSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.emailSettings", fields: EmailSettingsFields())
-    public let senderDomain: Field<String>
-    public let useCompanyBranding: Field<Bool>
-
-    private init() {
-        self.senderDomain = Field("senderDomain")
-        self.useCompanyBranding = Field("useCompanyBranding")
-    }
-}
-
-/// Its properties are listed in `EmergencyCallEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emergencycallevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emergencyCallEvent`.
-public typealias EmergencyCallEvent = Model<EmergencyCallEventFields>
-
-/// The properties of a `EmergencyCallEvent`, inherited ones included.
-public struct EmergencyCallEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.emergencyCallEvent",
-        base: CallEvent.self,
-        fields: EmergencyCallEventFields()
-    )
-
-    public let id: Field<String>
-    public let callEventType: Field<CallEventType>
-    public let eventDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("participants")`).
-    public let participants: Field<[Participant]>
-
-    public let callerInfo: Field<EmergencyCallerInfo>
-    public let emergencyNumberDialed: Field<String>
-    public let policyName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.callEventType = Field("callEventType")
-        self.eventDateTime = Field("eventDateTime")
-        self.participants = Field("participants")
-        self.callerInfo = Field("callerInfo")
-        self.emergencyNumberDialed = Field("emergencyNumberDialed")
-        self.policyName = Field("policyName")
-    }
-}
-
-/// Requests for one `EmergencyCallEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.emergencyCallEvent`.
-public struct EmergencyCallEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmergencyCallEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emergencyCallEvent",
-        model: EmergencyCallEvent.self,
-        children: [.init("participants", "microsoft.graph.participant", collection: true)]
-    )
-
-    /// `participants.request()` lists them; `participants("participant-id")` addresses one.
-    public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
-        .init(client: client, path: path.appending("participants"))
-    }
-}
-
-/// Its properties are listed in `EmergencyCallerInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/emergencycallerinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.emergencyCallerInfo`.
-public typealias EmergencyCallerInfo = Model<EmergencyCallerInfoFields>
-
-/// The properties of a `EmergencyCallerInfo`, inherited ones included.
-public struct EmergencyCallerInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.emergencyCallerInfo", fields: EmergencyCallerInfoFields())
-    public let displayName: Field<String>
-    public let location: Field<Location>
-    public let phoneNumber: Field<String>
-    public let tenantId: Field<String>
-    public let upn: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.location = Field("location")
-        self.phoneNumber = Field("phoneNumber")
-        self.tenantId = Field("tenantId")
-        self.upn = Field("upn")
-    }
-}
-
-/// Its properties are listed in `EmployeeExperienceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/employeeexperience?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.employeeExperience`.
-public typealias EmployeeExperience = Model<EmployeeExperienceFields>
-
-/// The properties of a `EmployeeExperience`, inherited ones included.
-public struct EmployeeExperienceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.employeeExperience", fields: EmployeeExperienceFields())
-
-    /// Present when the request expanded it (`expand("communities")`).
-    public let communities: Field<[Community]>
-
-    /// Present when the request expanded it (`expand("engagementAsyncOperations")`).
-    public let engagementAsyncOperations: Field<[EngagementAsyncOperation]>
-
-    /// Present when the request expanded it (`expand("learningCourseActivities")`).
-    public let learningCourseActivities: Field<[LearningCourseActivity]>
-
-    /// Present when the request expanded it (`expand("learningProviders")`).
-    public let learningProviders: Field<[LearningProvider]>
-
-    /// Present when the request expanded it (`expand("roles")`).
-    public let roles: Field<[EngagementRole]>
-
-    private init() {
-        self.communities = Field("communities")
-        self.engagementAsyncOperations = Field("engagementAsyncOperations")
-        self.learningCourseActivities = Field("learningCourseActivities")
-        self.learningProviders = Field("learningProviders")
-        self.roles = Field("roles")
-    }
-}
-
-/// Requests for one `EmployeeExperience`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.employeeExperience`.
-public struct EmployeeExperienceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmployeeExperience
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.employeeExperience",
-        model: EmployeeExperience.self,
-        children: [
-            .init("communities", "microsoft.graph.community", collection: true),
-            .init("engagementAsyncOperations", "microsoft.graph.engagementAsyncOperation", collection: true),
-            .init("learningCourseActivities", "microsoft.graph.learningCourseActivity", collection: true),
-            .init("learningProviders", "microsoft.graph.learningProvider", collection: true),
-            .init("roles", "microsoft.graph.engagementRole", collection: true),
-        ]
-    )
-
-    /// `communities.request()` lists them; `communities("community-id")` addresses one.
-    public var communities: CollectionRequestBuilder<CommunityRequestBuilder> {
-        .init(client: client, path: path.appending("communities"))
-    }
-
-    /// `engagementAsyncOperations.request()` lists them; `engagementAsyncOperations("engagementAsyncOperation-id")`
-    /// addresses one.
-    public var engagementAsyncOperations: CollectionRequestBuilder<EngagementAsyncOperationRequestBuilder> {
-        .init(client: client, path: path.appending("engagementAsyncOperations"))
-    }
-
-    /// `learningCourseActivities.request()` lists them; `learningCourseActivities("learningCourseActivity-id")`
-    /// addresses one.
-    public var learningCourseActivities: CollectionRequestBuilder<LearningCourseActivityRequestBuilder> {
-        .init(client: client, path: path.appending("learningCourseActivities"))
-    }
-
-    /// `learningProviders.request()` lists them; `learningProviders("learningProvider-id")` addresses one.
-    public var learningProviders: CollectionRequestBuilder<LearningProviderRequestBuilder> {
-        .init(client: client, path: path.appending("learningProviders"))
-    }
-
-    /// `roles.request()` lists them; `roles("engagementRole-id")` addresses one.
-    public var roles: CollectionRequestBuilder<EngagementRoleRequestBuilder> {
-        .init(client: client, path: path.appending("roles"))
-    }
-}
-
-/// Its properties are listed in `EmployeeExperienceUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/employeeexperienceuser?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.employeeExperienceUser`.
-public typealias EmployeeExperienceUser = Model<EmployeeExperienceUserFields>
-
-/// The properties of a `EmployeeExperienceUser`, inherited ones included.
-public struct EmployeeExperienceUserFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.employeeExperienceUser",
-        base: Entity.self,
-        fields: EmployeeExperienceUserFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("assignedRoles")`).
-    public let assignedRoles: Field<[EngagementRole]>
-
-    /// Present when the request expanded it (`expand("learningCourseActivities")`).
-    public let learningCourseActivities: Field<[LearningCourseActivity]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedRoles = Field("assignedRoles")
-        self.learningCourseActivities = Field("learningCourseActivities")
-    }
-}
-
-/// Requests for one `EmployeeExperienceUser`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.employeeExperienceUser`.
-public struct EmployeeExperienceUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmployeeExperienceUser
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.employeeExperienceUser",
-        model: EmployeeExperienceUser.self,
-        children: [
-            .init("assignedRoles", "microsoft.graph.engagementRole", collection: true),
-            .init("learningCourseActivities", "microsoft.graph.learningCourseActivity", collection: true),
-        ]
-    )
-
-    /// `assignedRoles.request()` lists them; `assignedRoles("engagementRole-id")` addresses one.
-    public var assignedRoles: CollectionRequestBuilder<EngagementRoleRequestBuilder> {
-        .init(client: client, path: path.appending("assignedRoles"))
-    }
-
-    /// `learningCourseActivities.request()` lists them; `learningCourseActivities("learningCourseActivity-id")`
-    /// addresses one.
-    public var learningCourseActivities: CollectionRequestBuilder<LearningCourseActivityRequestBuilder> {
-        .init(client: client, path: path.appending("learningCourseActivities"))
-    }
-}
-
-/// Its properties are listed in `EmployeeOrgDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/employeeorgdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.employeeOrgData`.
-public typealias EmployeeOrgData = Model<EmployeeOrgDataFields>
-
-/// The properties of a `EmployeeOrgData`, inherited ones included.
-public struct EmployeeOrgDataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.employeeOrgData", fields: EmployeeOrgDataFields())
-    public let costCenter: Field<String>
-    public let division: Field<String>
-
-    private init() {
-        self.costCenter = Field("costCenter")
-        self.division = Field("division")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.enablement`.
-public typealias Enablement = OpenEnum<EnablementValues>
-
-/// The values of `Enablement` that the spec declares; others decode and re-encode too.
-public enum EnablementValues: EnumValues {
-    public static let known: [String] = ["notConfigured", "enabled", "disabled"]
-}
-
-extension Enablement {
-    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
-
-    public static var enabled: Self { Self(rawValue: "enabled") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-}
-
-/// Its properties are listed in `EndUserNotificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endusernotification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.endUserNotification`.
-public typealias EndUserNotification = Model<EndUserNotificationFields>
-
-/// The properties of a `EndUserNotification`, inherited ones included.
-public struct EndUserNotificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.endUserNotification",
-        base: Entity.self,
-        fields: EndUserNotificationFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let notificationType: Field<EndUserNotificationType>
-    public let source: Field<SimulationContentSource>
-    public let status: Field<SimulationContentStatus>
-    public let supportedLocales: Field<[String]>
-
-    /// Present when the request expanded it (`expand("details")`).
-    public let details: Field<[EndUserNotificationDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notificationType = Field("notificationType")
-        self.source = Field("source")
-        self.status = Field("status")
-        self.supportedLocales = Field("supportedLocales")
-        self.details = Field("details")
-    }
-}
-
-/// Its properties are listed in `EndUserNotificationDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endusernotificationdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.endUserNotificationDetail`.
-public typealias EndUserNotificationDetail = Model<EndUserNotificationDetailFields>
-
-/// The properties of a `EndUserNotificationDetail`, inherited ones included.
-public struct EndUserNotificationDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.endUserNotificationDetail",
-        base: Entity.self,
-        fields: EndUserNotificationDetailFields()
-    )
-
-    public let id: Field<String>
-    public let emailContent: Field<String>
-    public let isDefaultLangauge: Field<Bool>
-    public let language: Field<String>
-    public let locale: Field<String>
-    public let sentFrom: Field<EmailIdentity>
-    public let subject: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.emailContent = Field("emailContent")
-        self.isDefaultLangauge = Field("isDefaultLangauge")
-        self.language = Field("language")
-        self.locale = Field("locale")
-        self.sentFrom = Field("sentFrom")
-        self.subject = Field("subject")
-    }
-}
-
-/// Requests for one `EndUserNotificationDetail`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.endUserNotificationDetail`.
-public struct EndUserNotificationDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EndUserNotificationDetail
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.endUserNotificationDetail",
-        model: EndUserNotificationDetail.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.endUserNotificationPreference`.
-public typealias EndUserNotificationPreference = OpenEnum<EndUserNotificationPreferenceValues>
-
-/// The values of `EndUserNotificationPreference` that the spec declares; others decode and re-encode too.
-public enum EndUserNotificationPreferenceValues: EnumValues {
-    public static let known: [String] = ["unknown", "microsoft", "custom", "unknownFutureValue"]
-}
-
-extension EndUserNotificationPreference {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var microsoft: Self { Self(rawValue: "microsoft") }
-
-    public static var custom: Self { Self(rawValue: "custom") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `EndUserNotification`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.endUserNotification`.
-public struct EndUserNotificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EndUserNotification
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.endUserNotification",
-        model: EndUserNotification.self,
-        children: [.init("details", "microsoft.graph.endUserNotificationDetail", collection: true)]
-    )
-
-    /// `details.request()` lists them; `details("endUserNotificationDetail-id")` addresses one.
-    public var details: CollectionRequestBuilder<EndUserNotificationDetailRequestBuilder> {
-        .init(client: client, path: path.appending("details"))
-    }
-}
-
-/// Its properties are listed in `EndUserNotificationSettingFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endusernotificationsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.endUserNotificationSetting`.
-public typealias EndUserNotificationSetting = Model<EndUserNotificationSettingFields>
-
-/// The properties of a `EndUserNotificationSetting`, inherited ones included.
-public struct EndUserNotificationSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.endUserNotificationSetting",
-        derived: [NoTrainingNotificationSetting.self, TrainingNotificationSetting.self],
-        fields: EndUserNotificationSettingFields()
-    )
-
-    public let notificationPreference: Field<EndUserNotificationPreference>
-    public let positiveReinforcement: Field<PositiveReinforcementNotification>
-    public let settingType: Field<EndUserNotificationSettingType>
-
-    private init() {
-        self.notificationPreference = Field("notificationPreference")
-        self.positiveReinforcement = Field("positiveReinforcement")
-        self.settingType = Field("settingType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.endUserNotificationSettingType`.
-public typealias EndUserNotificationSettingType = OpenEnum<EndUserNotificationSettingTypeValues>
-
-/// The values of `EndUserNotificationSettingType` that the spec declares; others decode and re-encode too.
-public enum EndUserNotificationSettingTypeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "noTraining",
-        "trainingSelected",
-        "noNotification",
-        "unknownFutureValue",
-    ]
-}
-
-extension EndUserNotificationSettingType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var noTraining: Self { Self(rawValue: "noTraining") }
-
-    public static var trainingSelected: Self { Self(rawValue: "trainingSelected") }
-
-    public static var noNotification: Self { Self(rawValue: "noNotification") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.endUserNotificationType`.
-public typealias EndUserNotificationType = OpenEnum<EndUserNotificationTypeValues>
-
-/// The values of `EndUserNotificationType` that the spec declares; others decode and re-encode too.
-public enum EndUserNotificationTypeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "positiveReinforcement",
-        "noTraining",
-        "trainingAssignment",
-        "trainingReminder",
-        "unknownFutureValue",
-    ]
-}
-
-extension EndUserNotificationType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var positiveReinforcement: Self { Self(rawValue: "positiveReinforcement") }
-
-    public static var noTraining: Self { Self(rawValue: "noTraining") }
-
-    public static var trainingAssignment: Self { Self(rawValue: "trainingAssignment") }
-
-    public static var trainingReminder: Self { Self(rawValue: "trainingReminder") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EndUserSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endusersettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.endUserSettings`.
-public typealias EndUserSettings = Model<EndUserSettingsFields>
-
-/// The properties of a `EndUserSettings`, inherited ones included.
-public struct EndUserSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.endUserSettings",
-        base: ControlConfiguration.self,
-        fields: EndUserSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<String>
-    public let createdDateTime: Field<Date>
-    public let isEnabled: Field<Bool>
-    public let modifiedBy: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let relatedPeopleInsightLevel: Field<AccessPackageSuggestionRelatedPeopleInsightLevel>
-    public let showApproverDetailsToMembers: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.isEnabled = Field("isEnabled")
-        self.modifiedBy = Field("modifiedBy")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.relatedPeopleInsightLevel = Field("relatedPeopleInsightLevel")
-        self.showApproverDetailsToMembers = Field("showApproverDetailsToMembers")
-    }
-}
-
-/// Requests for one `EndUserSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.endUserSettings`.
-public struct EndUserSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EndUserSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.endUserSettings", model: EndUserSettings.self)
-}
-
-/// Its properties are listed in `EndpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/endpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.endpoint`.
-public typealias Endpoint = Model<EndpointFields>
-
-/// The properties of a `Endpoint`, inherited ones included.
-public struct EndpointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.endpoint",
-        base: DirectoryObject.self,
-        fields: EndpointFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let capability: Field<String>
-    public let providerId: Field<String>
-    public let providerName: Field<String>
-    public let providerResourceId: Field<String>
-    public let uri: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.capability = Field("capability")
-        self.providerId = Field("providerId")
-        self.providerName = Field("providerName")
-        self.providerResourceId = Field("providerResourceId")
-        self.uri = Field("uri")
-    }
-}
-
-/// Requests for one `Endpoint`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.endpoint`.
-public struct EndpointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Endpoint
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.endpoint",
-        model: Endpoint.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.endpoint/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.endpoint/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.endpoint/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.endpoint/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.endpoint/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == EndpointRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.endpoint/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.endpoint/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.endpoint/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.endpoint/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.endpointType`.
-public typealias EndpointType = OpenEnum<EndpointTypeValues>
-
-/// The values of `EndpointType` that the spec declares; others decode and re-encode too.
-public enum EndpointTypeValues: EnumValues {
-    public static let known: [String] = [
-        "default",
-        "voicemail",
-        "skypeForBusiness",
-        "skypeForBusinessVoipPhone",
-        "unknownFutureValue",
-    ]
-}
-
-extension EndpointType {
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    public static var voicemail: Self { Self(rawValue: "voicemail") }
-
-    public static var skypeForBusiness: Self { Self(rawValue: "skypeForBusiness") }
-
-    public static var skypeForBusinessVoipPhone: Self { Self(rawValue: "skypeForBusinessVoipPhone") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EngagementAsyncOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementasyncoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementAsyncOperation`.
-public typealias EngagementAsyncOperation = Model<EngagementAsyncOperationFields>
-
-/// The properties of a `EngagementAsyncOperation`, inherited ones included.
-public struct EngagementAsyncOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementAsyncOperation",
-        base: LongRunningOperation.self,
-        fields: EngagementAsyncOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let resourceLocation: Field<String>
-    public let status: Field<LongRunningOperationStatus>
-    public let statusDetail: Field<String>
-    public let operationType: Field<EngagementAsyncOperationType>
-    public let resourceId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-        self.statusDetail = Field("statusDetail")
-        self.operationType = Field("operationType")
-        self.resourceId = Field("resourceId")
-    }
-}
-
-/// Requests for one `EngagementAsyncOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.engagementAsyncOperation`.
-public struct EngagementAsyncOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementAsyncOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementAsyncOperation",
-        model: EngagementAsyncOperation.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.engagementAsyncOperationType`.
-public typealias EngagementAsyncOperationType = OpenEnum<EngagementAsyncOperationTypeValues>
-
-/// The values of `EngagementAsyncOperationType` that the spec declares; others decode and re-encode too.
-public enum EngagementAsyncOperationTypeValues: EnumValues {
-    public static let known: [String] = ["createCommunity", "unknownFutureValue"]
-}
-
-extension EngagementAsyncOperationType {
-    public static var createCommunity: Self { Self(rawValue: "createCommunity") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EngagementConversationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementconversation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementConversation`.
-public typealias EngagementConversation = Model<EngagementConversationFields>
-
-/// The properties of a `EngagementConversation`, inherited ones included.
-public struct EngagementConversationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementConversation",
-        base: Entity.self,
-        derived: [OnlineMeetingEngagementConversation.self],
-        fields: EngagementConversationFields()
-    )
-
-    public let id: Field<String>
-    public let creationMode: Field<EngagementCreationMode>
-    public let starterId: Field<String>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("starter")`).
-    public let starter: Field<EngagementConversationMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.creationMode = Field("creationMode")
-        self.starterId = Field("starterId")
-        self.messages = Field("messages")
-        self.starter = Field("starter")
-    }
-}
-
-/// Its properties are listed in `EngagementConversationDiscussionMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/engagementconversationdiscussionmessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementConversationDiscussionMessage`.
-public typealias EngagementConversationDiscussionMessage = Model<EngagementConversationDiscussionMessageFields>
-
-/// The properties of a `EngagementConversationDiscussionMessage`, inherited ones included.
-public struct EngagementConversationDiscussionMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementConversationDiscussionMessage",
-        base: EngagementConversationMessage.self,
-        fields: EngagementConversationDiscussionMessageFields()
-    )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let creationMode: Field<EngagementCreationMode>
-    public let from: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let replyToId: Field<String>
-
-    /// Present when the request expanded it (`expand("conversation")`).
-    public let conversation: Field<EngagementConversation>
-
-    /// Present when the request expanded it (`expand("reactions")`).
-    public let reactions: Field<[EngagementConversationMessageReaction]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("replyTo")`).
-    public let replyTo: Field<EngagementConversationMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationMode = Field("creationMode")
-        self.from = Field("from")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.replyToId = Field("replyToId")
-        self.conversation = Field("conversation")
-        self.reactions = Field("reactions")
-        self.replies = Field("replies")
-        self.replyTo = Field("replyTo")
-    }
-}
-
-/// Requests for one `EngagementConversationDiscussionMessage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.engagementConversationDiscussionMessage`.
-public struct EngagementConversationDiscussionMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationDiscussionMessage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationDiscussionMessage",
-        model: EngagementConversationDiscussionMessage.self,
-        children: [
-            .init("conversation", "microsoft.graph.engagementConversation", collection: false),
-            .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
-            .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
-
-    public var conversation: EngagementConversationRequestBuilder {
-        .init(client: client, path: path.appending("conversation"))
-    }
-
-    /// `reactions.request()` lists them; `reactions("engagementConversationMessageReaction-id")` addresses one.
-    public var reactions: CollectionRequestBuilder<EngagementConversationMessageReactionRequestBuilder> {
-        .init(client: client, path: path.appending("reactions"))
-    }
-
-    /// `replies.request()` lists them; `replies("engagementConversationMessage-id")` addresses one.
-    public var replies: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
-        .init(client: client, path: path.appending("replies"))
-    }
-
-    public var replyTo: EngagementConversationMessageRequestBuilder {
-        .init(client: client, path: path.appending("replyTo"))
-    }
-}
-
-/// Its properties are listed in `EngagementConversationMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementconversationmessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementConversationMessage`.
-public typealias EngagementConversationMessage = Model<EngagementConversationMessageFields>
-
-/// The properties of a `EngagementConversationMessage`, inherited ones included.
-public struct EngagementConversationMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementConversationMessage",
-        base: Entity.self,
-        derived: [
-            EngagementConversationDiscussionMessage.self,
-            EngagementConversationQuestionMessage.self,
-            EngagementConversationSystemMessage.self,
-        ],
-        fields: EngagementConversationMessageFields()
-    )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let creationMode: Field<EngagementCreationMode>
-    public let from: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let replyToId: Field<String>
-
-    /// Present when the request expanded it (`expand("conversation")`).
-    public let conversation: Field<EngagementConversation>
-
-    /// Present when the request expanded it (`expand("reactions")`).
-    public let reactions: Field<[EngagementConversationMessageReaction]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("replyTo")`).
-    public let replyTo: Field<EngagementConversationMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationMode = Field("creationMode")
-        self.from = Field("from")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.replyToId = Field("replyToId")
-        self.conversation = Field("conversation")
-        self.reactions = Field("reactions")
-        self.replies = Field("replies")
-        self.replyTo = Field("replyTo")
-    }
-}
-
-/// Its properties are listed in `EngagementConversationMessageReactionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/engagementconversationmessagereaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementConversationMessageReaction`.
-public typealias EngagementConversationMessageReaction = Model<EngagementConversationMessageReactionFields>
-
-/// The properties of a `EngagementConversationMessageReaction`, inherited ones included.
-public struct EngagementConversationMessageReactionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementConversationMessageReaction",
-        base: Entity.self,
-        fields: EngagementConversationMessageReactionFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let reactionBy: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let reactionType: Field<EngagementConversationMessageReactionType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.reactionBy = Field("reactionBy")
-        self.reactionType = Field("reactionType")
-    }
-}
-
-/// Requests for one `EngagementConversationMessageReaction`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.engagementConversationMessageReaction`.
-public struct EngagementConversationMessageReactionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationMessageReaction
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationMessageReaction",
-        model: EngagementConversationMessageReaction.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.engagementConversationMessageReactionType`.
-public typealias EngagementConversationMessageReactionType = OpenEnum<EngagementConversationMessageReactionTypeValues>
-
-/// The values of `EngagementConversationMessageReactionType` that the spec declares; others decode and re-encode too.
-public enum EngagementConversationMessageReactionTypeValues: EnumValues {
-    public static let known: [String] = [
-        "like",
-        "love",
-        "celebrate",
-        "thank",
-        "laugh",
-        "sad",
-        "happy",
-        "excited",
-        "smile",
-        "silly",
-        "intenseLaugh",
-        "starStruck",
-        "goofy",
-        "thinking",
-        "surprised",
-        "mindBlown",
-        "scared",
-        "crying",
-        "shocked",
-        "angry",
-        "agree",
-        "praise",
-        "takingNotes",
-        "heartBroken",
-        "support",
-        "confirmed",
-        "watching",
-        "brain",
-        "medal",
-        "bullseye",
-        "unknownFutureValue",
-    ]
-}
-
-extension EngagementConversationMessageReactionType {
-    public static var like: Self { Self(rawValue: "like") }
-
-    public static var love: Self { Self(rawValue: "love") }
-
-    public static var celebrate: Self { Self(rawValue: "celebrate") }
-
-    public static var thank: Self { Self(rawValue: "thank") }
-
-    public static var laugh: Self { Self(rawValue: "laugh") }
-
-    public static var sad: Self { Self(rawValue: "sad") }
-
-    public static var happy: Self { Self(rawValue: "happy") }
-
-    public static var excited: Self { Self(rawValue: "excited") }
-
-    public static var smile: Self { Self(rawValue: "smile") }
-
-    public static var silly: Self { Self(rawValue: "silly") }
-
-    public static var intenseLaugh: Self { Self(rawValue: "intenseLaugh") }
-
-    public static var starStruck: Self { Self(rawValue: "starStruck") }
-
-    public static var goofy: Self { Self(rawValue: "goofy") }
-
-    public static var thinking: Self { Self(rawValue: "thinking") }
-
-    public static var surprised: Self { Self(rawValue: "surprised") }
-
-    public static var mindBlown: Self { Self(rawValue: "mindBlown") }
-
-    public static var scared: Self { Self(rawValue: "scared") }
-
-    public static var crying: Self { Self(rawValue: "crying") }
-
-    public static var shocked: Self { Self(rawValue: "shocked") }
-
-    public static var angry: Self { Self(rawValue: "angry") }
-
-    public static var agree: Self { Self(rawValue: "agree") }
-
-    public static var praise: Self { Self(rawValue: "praise") }
-
-    public static var takingNotes: Self { Self(rawValue: "takingNotes") }
-
-    public static var heartBroken: Self { Self(rawValue: "heartBroken") }
-
-    public static var support: Self { Self(rawValue: "support") }
-
-    public static var confirmed: Self { Self(rawValue: "confirmed") }
-
-    public static var watching: Self { Self(rawValue: "watching") }
-
-    public static var brain: Self { Self(rawValue: "brain") }
-
-    public static var medal: Self { Self(rawValue: "medal") }
-
-    public static var bullseye: Self { Self(rawValue: "bullseye") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `EngagementConversationMessage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.engagementConversationMessage`.
-public struct EngagementConversationMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationMessage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationMessage",
-        model: EngagementConversationMessage.self,
-        children: [
-            .init("conversation", "microsoft.graph.engagementConversation", collection: false),
-            .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
-            .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
-
-    public var conversation: EngagementConversationRequestBuilder {
-        .init(client: client, path: path.appending("conversation"))
-    }
-
-    /// `reactions.request()` lists them; `reactions("engagementConversationMessageReaction-id")` addresses one.
-    public var reactions: CollectionRequestBuilder<EngagementConversationMessageReactionRequestBuilder> {
-        .init(client: client, path: path.appending("reactions"))
-    }
-
-    /// `replies.request()` lists them; `replies("engagementConversationMessage-id")` addresses one.
-    public var replies: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
-        .init(client: client, path: path.appending("replies"))
-    }
-
-    public var replyTo: EngagementConversationMessageRequestBuilder {
-        .init(client: client, path: path.appending("replyTo"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.engagementConversationModerationState`.
-public typealias EngagementConversationModerationState = OpenEnum<EngagementConversationModerationStateValues>
-
-/// The values of `EngagementConversationModerationState` that the spec declares; others decode and re-encode too.
-public enum EngagementConversationModerationStateValues: EnumValues {
-    public static let known: [String] = ["published", "pendingReview", "dismissed", "unknownFutureValue"]
-}
-
-extension EngagementConversationModerationState {
-    public static var published: Self { Self(rawValue: "published") }
-
-    public static var pendingReview: Self { Self(rawValue: "pendingReview") }
-
-    public static var dismissed: Self { Self(rawValue: "dismissed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EngagementConversationQuestionMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/engagementconversationquestionmessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementConversationQuestionMessage`.
-public typealias EngagementConversationQuestionMessage = Model<EngagementConversationQuestionMessageFields>
-
-/// The properties of a `EngagementConversationQuestionMessage`, inherited ones included.
-public struct EngagementConversationQuestionMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementConversationQuestionMessage",
-        base: EngagementConversationMessage.self,
-        fields: EngagementConversationQuestionMessageFields()
-    )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let creationMode: Field<EngagementCreationMode>
-    public let from: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let replyToId: Field<String>
-
-    /// Present when the request expanded it (`expand("conversation")`).
-    public let conversation: Field<EngagementConversation>
-
-    /// Present when the request expanded it (`expand("reactions")`).
-    public let reactions: Field<[EngagementConversationMessageReaction]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("replyTo")`).
-    public let replyTo: Field<EngagementConversationMessage>
-
-    public let title: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationMode = Field("creationMode")
-        self.from = Field("from")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.replyToId = Field("replyToId")
-        self.conversation = Field("conversation")
-        self.reactions = Field("reactions")
-        self.replies = Field("replies")
-        self.replyTo = Field("replyTo")
-        self.title = Field("title")
-    }
-}
-
-/// Requests for one `EngagementConversationQuestionMessage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.engagementConversationQuestionMessage`.
-public struct EngagementConversationQuestionMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationQuestionMessage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationQuestionMessage",
-        model: EngagementConversationQuestionMessage.self,
-        children: [
-            .init("conversation", "microsoft.graph.engagementConversation", collection: false),
-            .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
-            .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
-
-    public var conversation: EngagementConversationRequestBuilder {
-        .init(client: client, path: path.appending("conversation"))
-    }
-
-    /// `reactions.request()` lists them; `reactions("engagementConversationMessageReaction-id")` addresses one.
-    public var reactions: CollectionRequestBuilder<EngagementConversationMessageReactionRequestBuilder> {
-        .init(client: client, path: path.appending("reactions"))
-    }
-
-    /// `replies.request()` lists them; `replies("engagementConversationMessage-id")` addresses one.
-    public var replies: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
-        .init(client: client, path: path.appending("replies"))
-    }
-
-    public var replyTo: EngagementConversationMessageRequestBuilder {
-        .init(client: client, path: path.appending("replyTo"))
-    }
-}
-
-/// Requests for one `EngagementConversation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.engagementConversation`.
-public struct EngagementConversationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversation",
-        model: EngagementConversation.self,
-        children: [
-            .init("messages", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("starter", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
-
-    /// `messages.request()` lists them; `messages("engagementConversationMessage-id")` addresses one.
-    public var messages: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
-        .init(client: client, path: path.appending("messages"))
-    }
-
-    public var starter: EngagementConversationMessageRequestBuilder {
-        .init(client: client, path: path.appending("starter"))
-    }
-}
-
-/// Its properties are listed in `EngagementConversationSystemMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementconversationsystemmessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementConversationSystemMessage`.
-public typealias EngagementConversationSystemMessage = Model<EngagementConversationSystemMessageFields>
-
-/// The properties of a `EngagementConversationSystemMessage`, inherited ones included.
-public struct EngagementConversationSystemMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementConversationSystemMessage",
-        base: EngagementConversationMessage.self,
-        fields: EngagementConversationSystemMessageFields()
-    )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let creationMode: Field<EngagementCreationMode>
-    public let from: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let replyToId: Field<String>
-
-    /// Present when the request expanded it (`expand("conversation")`).
-    public let conversation: Field<EngagementConversation>
-
-    /// Present when the request expanded it (`expand("reactions")`).
-    public let reactions: Field<[EngagementConversationMessageReaction]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("replyTo")`).
-    public let replyTo: Field<EngagementConversationMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationMode = Field("creationMode")
-        self.from = Field("from")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.replyToId = Field("replyToId")
-        self.conversation = Field("conversation")
-        self.reactions = Field("reactions")
-        self.replies = Field("replies")
-        self.replyTo = Field("replyTo")
-    }
-}
-
-/// Requests for one `EngagementConversationSystemMessage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.engagementConversationSystemMessage`.
-public struct EngagementConversationSystemMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationSystemMessage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationSystemMessage",
-        model: EngagementConversationSystemMessage.self,
-        children: [
-            .init("conversation", "microsoft.graph.engagementConversation", collection: false),
-            .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
-            .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
-
-    public var conversation: EngagementConversationRequestBuilder {
-        .init(client: client, path: path.appending("conversation"))
-    }
-
-    /// `reactions.request()` lists them; `reactions("engagementConversationMessageReaction-id")` addresses one.
-    public var reactions: CollectionRequestBuilder<EngagementConversationMessageReactionRequestBuilder> {
-        .init(client: client, path: path.appending("reactions"))
-    }
-
-    /// `replies.request()` lists them; `replies("engagementConversationMessage-id")` addresses one.
-    public var replies: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
-        .init(client: client, path: path.appending("replies"))
-    }
-
-    public var replyTo: EngagementConversationMessageRequestBuilder {
-        .init(client: client, path: path.appending("replyTo"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.engagementCreationMode`.
-public typealias EngagementCreationMode = OpenEnum<EngagementCreationModeValues>
-
-/// The values of `EngagementCreationMode` that the spec declares; others decode and re-encode too.
-public enum EngagementCreationModeValues: EnumValues {
-    public static let known: [String] = ["none", "migration", "unknownFutureValue"]
-}
-
-extension EngagementCreationMode {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var migration: Self { Self(rawValue: "migration") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EngagementIdentitySetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementidentityset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementIdentitySet`.
-public typealias EngagementIdentitySet = Model<EngagementIdentitySetFields>
-
-/// The properties of a `EngagementIdentitySet`, inherited ones included.
-public struct EngagementIdentitySetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementIdentitySet",
-        base: IdentitySet.self,
-        fields: EngagementIdentitySetFields()
-    )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-    public let audience: Field<Identity>
-    public let group: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-        self.audience = Field("audience")
-        self.group = Field("group")
-    }
-}
-
-/// Its properties are listed in `EngagementRoleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementrole?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementRole`.
-public typealias EngagementRole = Model<EngagementRoleFields>
-
-/// The properties of a `EngagementRole`, inherited ones included.
-public struct EngagementRoleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementRole",
-        base: Entity.self,
-        fields: EngagementRoleFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[EngagementRoleMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.members = Field("members")
-    }
-}
-
-/// Its properties are listed in `EngagementRoleMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/engagementrolemember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.engagementRoleMember`.
-public typealias EngagementRoleMember = Model<EngagementRoleMemberFields>
-
-/// The properties of a `EngagementRoleMember`, inherited ones included.
-public struct EngagementRoleMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.engagementRoleMember",
-        base: Entity.self,
-        fields: EngagementRoleMemberFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let userId: Field<String>
-
-    /// Present when the request expanded it (`expand("user")`).
-    public let user: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.userId = Field("userId")
-        self.user = Field("user")
-    }
-}
-
-/// Requests for one `EngagementRoleMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.engagementRoleMember`.
-public struct EngagementRoleMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementRoleMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementRoleMember",
-        model: EngagementRoleMember.self,
-        children: [.init("user", "microsoft.graph.user", collection: false)]
-    )
-
-    public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
-}
-
-/// Requests for one `EngagementRole`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.engagementRole`.
-public struct EngagementRoleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementRole
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementRole",
-        model: EngagementRole.self,
-        children: [.init("members", "microsoft.graph.engagementRoleMember", collection: true)]
-    )
-
-    /// `members.request()` lists them; `members("engagementRoleMember-id")` addresses one.
-    public var members: CollectionRequestBuilder<EngagementRoleMemberRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-}
-
-/// Its properties are listed in `EnrollmentConfigurationAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enrollmentconfigurationassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.enrollmentConfigurationAssignment`.
-public typealias EnrollmentConfigurationAssignment = Model<EnrollmentConfigurationAssignmentFields>
-
-/// The properties of a `EnrollmentConfigurationAssignment`, inherited ones included.
-public struct EnrollmentConfigurationAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.enrollmentConfigurationAssignment",
-        base: Entity.self,
-        fields: EnrollmentConfigurationAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `EnrollmentConfigurationAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.enrollmentConfigurationAssignment`.
-public struct EnrollmentConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EnrollmentConfigurationAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.enrollmentConfigurationAssignment",
-        model: EnrollmentConfigurationAssignment.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.enrollmentState`.
-public typealias EnrollmentState = OpenEnum<EnrollmentStateValues>
-
-/// The values of `EnrollmentState` that the spec declares; others decode and re-encode too.
-public enum EnrollmentStateValues: EnumValues {
-    public static let known: [String] = ["unknown", "enrolled", "pendingReset", "failed", "notContacted"]
-}
-
-extension EnrollmentState {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var enrolled: Self { Self(rawValue: "enrolled") }
-
-    public static var pendingReset: Self { Self(rawValue: "pendingReset") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var notContacted: Self { Self(rawValue: "notContacted") }
-}
-
-/// Its properties are listed in `EnrollmentTroubleshootingEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enrollmenttroubleshootingevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.enrollmentTroubleshootingEvent`.
-public typealias EnrollmentTroubleshootingEvent = Model<EnrollmentTroubleshootingEventFields>
-
-/// The properties of a `EnrollmentTroubleshootingEvent`, inherited ones included.
-public struct EnrollmentTroubleshootingEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.enrollmentTroubleshootingEvent",
-        base: DeviceManagementTroubleshootingEvent.self,
-        fields: EnrollmentTroubleshootingEventFields()
-    )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let deviceId: Field<String>
-    public let enrollmentType: Field<DeviceEnrollmentType>
-    public let failureCategory: Field<DeviceEnrollmentFailureReason>
-    public let failureReason: Field<String>
-    public let managedDeviceIdentifier: Field<String>
-    public let operatingSystem: Field<String>
-    public let osVersion: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.deviceId = Field("deviceId")
-        self.enrollmentType = Field("enrollmentType")
-        self.failureCategory = Field("failureCategory")
-        self.failureReason = Field("failureReason")
-        self.managedDeviceIdentifier = Field("managedDeviceIdentifier")
-        self.operatingSystem = Field("operatingSystem")
-        self.osVersion = Field("osVersion")
-        self.userId = Field("userId")
-    }
-}
-
-/// Requests for one `EnrollmentTroubleshootingEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.enrollmentTroubleshootingEvent`.
-public struct EnrollmentTroubleshootingEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EnrollmentTroubleshootingEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.enrollmentTroubleshootingEvent",
-        model: EnrollmentTroubleshootingEvent.self
-    )
-}
-
-/// Its properties are listed in `EnterpriseCodeSigningCertificateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enterprisecodesigningcertificate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.enterpriseCodeSigningCertificate`.
-public typealias EnterpriseCodeSigningCertificate = Model<EnterpriseCodeSigningCertificateFields>
-
-/// The properties of a `EnterpriseCodeSigningCertificate`, inherited ones included.
-public struct EnterpriseCodeSigningCertificateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.enterpriseCodeSigningCertificate",
-        base: Entity.self,
-        fields: EnterpriseCodeSigningCertificateFields()
-    )
-
-    public let id: Field<String>
-    public let content: Field<Data>
-    public let expirationDateTime: Field<Date>
-    public let issuer: Field<String>
-    public let issuerName: Field<String>
-    public let status: Field<CertificateStatus>
-    public let subject: Field<String>
-    public let subjectName: Field<String>
-    public let uploadDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.content = Field("content")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.issuer = Field("issuer")
-        self.issuerName = Field("issuerName")
-        self.status = Field("status")
-        self.subject = Field("subject")
-        self.subjectName = Field("subjectName")
-        self.uploadDateTime = Field("uploadDateTime")
-    }
-}
-
-/// Requests for one `EnterpriseCodeSigningCertificate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.enterpriseCodeSigningCertificate`.
-public struct EnterpriseCodeSigningCertificateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EnterpriseCodeSigningCertificate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.enterpriseCodeSigningCertificate",
-        model: EnterpriseCodeSigningCertificate.self
-    )
-}
-
-/// Its properties are listed in `EntitlementManagementFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entitlementmanagement?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entitlementManagement`.
-public typealias EntitlementManagement = Model<EntitlementManagementFields>
-
-/// The properties of a `EntitlementManagement`, inherited ones included.
-public struct EntitlementManagementFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entitlementManagement",
-        base: Entity.self,
-        fields: EntitlementManagementFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("accessPackageAssignmentApprovals")`).
-    public let accessPackageAssignmentApprovals: Field<[Approval]>
-
-    /// Present when the request expanded it (`expand("accessPackages")`).
-    public let accessPackages: Field<[AccessPackage]>
-
-    /// Present when the request expanded it (`expand("accessPackageSuggestions")`).
-    public let accessPackageSuggestions: Field<[AccessPackageSuggestion]>
-
-    /// Present when the request expanded it (`expand("assignmentPolicies")`).
-    public let assignmentPolicies: Field<[AccessPackageAssignmentPolicy]>
-
-    /// Present when the request expanded it (`expand("assignmentRequests")`).
-    public let assignmentRequests: Field<[AccessPackageAssignmentRequest]>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[AccessPackageAssignment]>
-
-    /// Present when the request expanded it (`expand("availableAccessPackages")`).
-    public let availableAccessPackages: Field<[AvailableAccessPackage]>
-
-    /// Present when the request expanded it (`expand("catalogs")`).
-    public let catalogs: Field<[AccessPackageCatalog]>
-
-    /// Present when the request expanded it (`expand("connectedOrganizations")`).
-    public let connectedOrganizations: Field<[ConnectedOrganization]>
-
-    /// Present when the request expanded it (`expand("controlConfigurations")`).
-    public let controlConfigurations: Field<[ControlConfiguration]>
-
-    /// Present when the request expanded it (`expand("resourceEnvironments")`).
-    public let resourceEnvironments: Field<[AccessPackageResourceEnvironment]>
-
-    /// Present when the request expanded it (`expand("resourceRequests")`).
-    public let resourceRequests: Field<[AccessPackageResourceRequest]>
-
-    /// Present when the request expanded it (`expand("resourceRoleScopes")`).
-    public let resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[AccessPackageResource]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<EntitlementManagementSettings>
-
-    /// Present when the request expanded it (`expand("subjects")`).
-    public let subjects: Field<[AccessPackageSubject]>
-
-    private init() {
-        self.id = Field("id")
-        self.accessPackageAssignmentApprovals = Field("accessPackageAssignmentApprovals")
-        self.accessPackages = Field("accessPackages")
-        self.accessPackageSuggestions = Field("accessPackageSuggestions")
-        self.assignmentPolicies = Field("assignmentPolicies")
-        self.assignmentRequests = Field("assignmentRequests")
-        self.assignments = Field("assignments")
-        self.availableAccessPackages = Field("availableAccessPackages")
-        self.catalogs = Field("catalogs")
-        self.connectedOrganizations = Field("connectedOrganizations")
-        self.controlConfigurations = Field("controlConfigurations")
-        self.resourceEnvironments = Field("resourceEnvironments")
-        self.resourceRequests = Field("resourceRequests")
-        self.resourceRoleScopes = Field("resourceRoleScopes")
-        self.resources = Field("resources")
-        self.settings = Field("settings")
-        self.subjects = Field("subjects")
-    }
-}
-
-/// Requests for one `EntitlementManagement`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.entitlementManagement`.
-public struct EntitlementManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntitlementManagement
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entitlementManagement",
-        model: EntitlementManagement.self,
-        children: [
-            .init("accessPackageAssignmentApprovals", "microsoft.graph.approval", collection: true),
-            .init("accessPackages", "microsoft.graph.accessPackage", collection: true),
-            .init("accessPackageSuggestions", "microsoft.graph.accessPackageSuggestion", collection: true),
-            .init("assignmentPolicies", "microsoft.graph.accessPackageAssignmentPolicy", collection: true),
-            .init("assignmentRequests", "microsoft.graph.accessPackageAssignmentRequest", collection: true),
-            .init("assignments", "microsoft.graph.accessPackageAssignment", collection: true),
-            .init("availableAccessPackages", "microsoft.graph.availableAccessPackage", collection: true),
-            .init("catalogs", "microsoft.graph.accessPackageCatalog", collection: true),
-            .init("connectedOrganizations", "microsoft.graph.connectedOrganization", collection: true),
-            .init("controlConfigurations", "microsoft.graph.controlConfiguration", collection: true),
-            .init("resourceEnvironments", "microsoft.graph.accessPackageResourceEnvironment", collection: true),
-            .init("resourceRequests", "microsoft.graph.accessPackageResourceRequest", collection: true),
-            .init("resourceRoleScopes", "microsoft.graph.accessPackageResourceRoleScope", collection: true),
-            .init("resources", "microsoft.graph.accessPackageResource", collection: true),
-            .init("settings", "microsoft.graph.entitlementManagementSettings", collection: false),
-            .init("subjects", "microsoft.graph.accessPackageSubject", collection: true),
-        ]
-    )
-
-    /// `accessPackageAssignmentApprovals.request()` lists them; `accessPackageAssignmentApprovals("approval-id")`
-    /// addresses one.
-    public var accessPackageAssignmentApprovals: CollectionRequestBuilder<ApprovalRequestBuilder> {
-        .init(client: client, path: path.appending("accessPackageAssignmentApprovals"))
-    }
-
-    /// `accessPackages.request()` lists them; `accessPackages("accessPackage-id")` addresses one.
-    public var accessPackages: CollectionRequestBuilder<AccessPackageRequestBuilder> {
-        .init(client: client, path: path.appending("accessPackages"))
-    }
-
-    /// `accessPackageSuggestions.request()` lists them; `accessPackageSuggestions("accessPackageSuggestion-id")`
-    /// addresses one.
-    public var accessPackageSuggestions: CollectionRequestBuilder<AccessPackageSuggestionRequestBuilder> {
-        .init(client: client, path: path.appending("accessPackageSuggestions"))
-    }
-
-    /// `assignmentPolicies.request()` lists them; `assignmentPolicies("accessPackageAssignmentPolicy-id")` addresses
-    /// one.
-    public var assignmentPolicies: CollectionRequestBuilder<AccessPackageAssignmentPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("assignmentPolicies"))
-    }
-
-    /// `assignmentRequests.request()` lists them; `assignmentRequests("accessPackageAssignmentRequest-id")` addresses
-    /// one.
-    public var assignmentRequests: CollectionRequestBuilder<AccessPackageAssignmentRequestRequestBuilder> {
-        .init(client: client, path: path.appending("assignmentRequests"))
-    }
-
-    /// `assignments.request()` lists them; `assignments("accessPackageAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<AccessPackageAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// `availableAccessPackages.request()` lists them; `availableAccessPackages("availableAccessPackage-id")` addresses
-    /// one.
-    public var availableAccessPackages: CollectionRequestBuilder<AvailableAccessPackageRequestBuilder> {
-        .init(client: client, path: path.appending("availableAccessPackages"))
-    }
-
-    /// `catalogs.request()` lists them; `catalogs("accessPackageCatalog-id")` addresses one.
-    public var catalogs: CollectionRequestBuilder<AccessPackageCatalogRequestBuilder> {
-        .init(client: client, path: path.appending("catalogs"))
-    }
-
-    /// `connectedOrganizations.request()` lists them; `connectedOrganizations("connectedOrganization-id")` addresses
-    /// one.
-    public var connectedOrganizations: CollectionRequestBuilder<ConnectedOrganizationRequestBuilder> {
-        .init(client: client, path: path.appending("connectedOrganizations"))
-    }
-
-    /// `controlConfigurations.request()` lists them; `controlConfigurations("controlConfiguration-id")` addresses one.
-    public var controlConfigurations: CollectionRequestBuilder<ControlConfigurationRequestBuilder> {
-        .init(client: client, path: path.appending("controlConfigurations"))
-    }
-
-    /// `resourceEnvironments.request()` lists them; `resourceEnvironments("accessPackageResourceEnvironment-id")`
-    /// addresses one.
-    public var resourceEnvironments: CollectionRequestBuilder<AccessPackageResourceEnvironmentRequestBuilder> {
-        .init(client: client, path: path.appending("resourceEnvironments"))
-    }
-
-    /// `resourceRequests.request()` lists them; `resourceRequests("accessPackageResourceRequest-id")` addresses one.
-    public var resourceRequests: CollectionRequestBuilder<AccessPackageResourceRequestRequestBuilder> {
-        .init(client: client, path: path.appending("resourceRequests"))
-    }
-
-    /// `resourceRoleScopes.request()` lists them; `resourceRoleScopes("accessPackageResourceRoleScope-id")` addresses
-    /// one.
-    public var resourceRoleScopes: CollectionRequestBuilder<AccessPackageResourceRoleScopeRequestBuilder> {
-        .init(client: client, path: path.appending("resourceRoleScopes"))
-    }
-
-    /// `resources.request()` lists them; `resources("accessPackageResource-id")` addresses one.
-    public var resources: CollectionRequestBuilder<AccessPackageResourceRequestBuilder> {
-        .init(client: client, path: path.appending("resources"))
-    }
-
-    public var settings: EntitlementManagementSettingsRequestBuilder {
-        .init(client: client, path: path.appending("settings"))
-    }
-
-    /// `subjects.request()` lists them; `subjects("accessPackageSubject-id")` addresses one.
-    public var subjects: CollectionRequestBuilder<AccessPackageSubjectRequestBuilder> {
-        .init(client: client, path: path.appending("subjects"))
-    }
-}
-
-/// Its properties are listed in `EntitlementManagementScheduleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entitlementmanagementschedule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entitlementManagementSchedule`.
-public typealias EntitlementManagementSchedule = Model<EntitlementManagementScheduleFields>
-
-/// The properties of a `EntitlementManagementSchedule`, inherited ones included.
-public struct EntitlementManagementScheduleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entitlementManagementSchedule",
-        fields: EntitlementManagementScheduleFields()
-    )
-
-    public let expiration: Field<ExpirationPattern>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.expiration = Field("expiration")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Its properties are listed in `EntitlementManagementSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entitlementmanagementsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entitlementManagementSettings`.
-public typealias EntitlementManagementSettings = Model<EntitlementManagementSettingsFields>
-
-/// The properties of a `EntitlementManagementSettings`, inherited ones included.
-public struct EntitlementManagementSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entitlementManagementSettings",
-        base: Entity.self,
-        fields: EntitlementManagementSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let durationUntilExternalUserDeletedAfterBlocked: Field<String>
-    public let externalUserLifecycleAction: Field<AccessPackageExternalUserLifecycleAction>
-
-    private init() {
-        self.id = Field("id")
-        self.durationUntilExternalUserDeletedAfterBlocked = Field("durationUntilExternalUserDeletedAfterBlocked")
-        self.externalUserLifecycleAction = Field("externalUserLifecycleAction")
-    }
-}
-
-/// Requests for one `EntitlementManagementSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.entitlementManagementSettings`.
-public struct EntitlementManagementSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntitlementManagementSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entitlementManagementSettings",
-        model: EntitlementManagementSettings.self
-    )
-}
-
-/// Its properties are listed in `EntityFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entity`.
-public typealias Entity = Model<EntityFields>
-
-/// The properties of a `Entity`, inherited ones included.
-public struct EntityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entity",
-        derived: [
-            AccessPackage.self,
-            AccessPackageAssignment.self,
-            AccessPackageAssignmentPolicy.self,
-            AccessPackageAssignmentRequest.self,
-            AccessPackageCatalog.self,
-            AccessPackageQuestion.self,
-            AccessPackageResource.self,
-            AccessPackageResourceEnvironment.self,
-            AccessPackageResourceRequest.self,
-            AccessPackageResourceRole.self,
-            AccessPackageResourceRoleScope.self,
-            AccessPackageResourceScope.self,
-            AccessPackageSubject.self,
-            AccessPackageSuggestion.self,
-            AccessReviewHistoryDefinition.self,
-            AccessReviewHistoryInstance.self,
-            AccessReviewInstance.self,
-            AccessReviewInstanceDecisionItem.self,
-            AccessReviewReviewer.self,
-            AccessReviewScheduleDefinition.self,
-            AccessReviewSet.self,
-            AccessReviewStage.self,
-            ActivitiesContainer.self,
-            ActivityHistoryItem.self,
-            AdhocCall.self,
-            AdminConsentRequestPolicy.self,
-            AdminMicrosoft365Apps.self,
-            AdminReportSettings.self,
-            Agreement.self,
-            AgreementAcceptance.self,
-            AgreementFileProperties.self,
-            AiInteraction.self,
-            AiInteractionHistory.self,
-            AiOnlineMeeting.self,
-            AiUser.self,
-            Alert.self,
-            AllowedValue.self,
-            AppCatalogs.self,
-            AppConsentApprovalRoute.self,
-            AppConsentRequest.self,
-            ApplePushNotificationCertificate.self,
-            ApplicationTemplate.self,
-            AppLogCollectionRequest.self,
-            Approval.self,
-            ApprovalStage.self,
-            ApprovedClientApp.self,
-            AppScope.self,
-            Attachment.self,
-            AttachmentBase.self,
-            AttachmentSession.self,
-            AttackSimulationRoot.self,
-            AttendanceRecord.self,
-            AttributeMappingFunctionSchema.self,
-            AttributeSet.self,
-            AudioRoutingGroup.self,
-            AuditEvent.self,
-            Authentication.self,
-            AuthenticationCombinationConfiguration.self,
-            AuthenticationContextClassReference.self,
-            AuthenticationEventListener.self,
-            AuthenticationEventsFlow.self,
-            AuthenticationFlowsPolicy.self,
-            AuthenticationMethod.self,
-            AuthenticationMethodConfiguration.self,
-            AuthenticationMethodModeDetail.self,
-            AuthenticationMethodsPolicy.self,
-            AuthenticationMethodsRoot.self,
-            AuthenticationMethodTarget.self,
-            AuthenticationStrengthPolicy.self,
-            AuthenticationStrengthRoot.self,
-            AuthoredNote.self,
-            AvailableAccessPackage.self,
-            BackupRestoreRoot.self,
-            BaseItem.self,
-            BaseItemVersion.self,
-            BaseMapFeature.self,
-            Bitlocker.self,
-            BitlockerRecoveryKey.self,
-            BookingAppointment.self,
-            BookingBusiness.self,
-            BookingCurrency.self,
-            BookingCustomerBase.self,
-            BookingCustomQuestion.self,
-            BookingService.self,
-            BookingStaffMemberBase.self,
-            BrowserSharedCookie.self,
-            BrowserSite.self,
-            BrowserSiteList.self,
-            BrowseSessionBase.self,
-            BulkUpload.self,
-            OutlookCalendar.self,
-            CalendarGroup.self,
-            CalendarPermission.self,
-            Call.self,
-            CallAiInsight.self,
-            CallEvent.self,
-            CallRecording.self,
-            CallTranscript.self,
-            CanvasLayout.self,
-            CaPoliciesDeletableRoot.self,
-            CertificateBasedAuthConfiguration.self,
-            ChangeTrackedEntity.self,
-            Channel.self,
-            Chat.self,
-            ChatMessage.self,
-            ChatMessageInfo.self,
-            ChecklistItem.self,
-            CloudClipboardItem.self,
-            CloudClipboardRoot.self,
-            CloudPC.self,
-            CloudPcAuditEvent.self,
-            CloudPcDeviceImage.self,
-            CloudPcGalleryImage.self,
-            CloudPcOnPremisesConnection.self,
-            CloudPcProvisioningPolicy.self,
-            CloudPcProvisioningPolicyAssignment.self,
-            CloudPcReport.self,
-            CloudPcServicePlan.self,
-            CloudPcUserSetting.self,
-            CloudPcUserSettingAssignment.self,
-            ColumnDefinition.self,
-            ColumnLink.self,
-            CommsOperation.self,
-            Community.self,
-            CompanySubscription.self,
-            ComplianceManagementPartner.self,
-            ConditionalAccessRoot.self,
-            ConditionalAccessTemplate.self,
-            ConfigurationBaseline.self,
-            ConfigurationDrift.self,
-            ConfigurationManagement.self,
-            ConfigurationMonitor.self,
-            ConfigurationMonitoringResult.self,
-            ConfigurationSnapshotJob.self,
-            ConnectedOrganization.self,
-            ContactFolder.self,
-            ContentActivity.self,
-            ContentSharingSession.self,
-            ContentType.self,
-            ControlConfiguration.self,
-            Conversation.self,
-            ConversationMember.self,
-            ConversationThread.self,
-            CopilotAdmin.self,
-            CopilotAdminCatalog.self,
-            CopilotAdminLimitedMode.self,
-            CopilotAdminSetting.self,
-            CopilotPackage.self,
-            CopilotReportRoot.self,
-            CrossTenantAccessPolicyConfigurationDefault.self,
-            CustomCalloutExtension.self,
-            CustomDataProvidedResourceFile.self,
-            CustomDataProvidedResourceUploadSession.self,
-            CustomExtensionStageSetting.self,
-            CustomSecurityAttributeDefinition.self,
-            DataPolicyOperation.self,
-            DataSecurityAndGovernance.self,
-            DelegatedAdminAccessAssignment.self,
-            DelegatedAdminCustomer.self,
-            DelegatedAdminRelationship.self,
-            DelegatedAdminRelationshipOperation.self,
-            DelegatedAdminRelationshipRequest.self,
-            DelegatedAdminServiceManagementDetail.self,
-            DelegatedPermissionClassification.self,
-            DeletedChat.self,
-            DeletedItemContainer.self,
-            DeletedTeam.self,
-            DeltaParticipants.self,
-            DetectedApp.self,
-            DeviceAppManagement.self,
-            DeviceCategory.self,
-            DeviceComplianceActionItem.self,
-            DeviceComplianceDeviceOverview.self,
-            DeviceComplianceDeviceStatus.self,
-            DeviceCompliancePolicy.self,
-            DeviceCompliancePolicyAssignment.self,
-            DeviceCompliancePolicyDeviceStateSummary.self,
-            DeviceCompliancePolicySettingStateSummary.self,
-            DeviceCompliancePolicyState.self,
-            DeviceComplianceScheduledActionForRule.self,
-            DeviceComplianceSettingState.self,
-            DeviceComplianceUserOverview.self,
-            DeviceComplianceUserStatus.self,
-            DeviceConfiguration.self,
-            DeviceConfigurationAssignment.self,
-            DeviceConfigurationDeviceOverview.self,
-            DeviceConfigurationDeviceStateSummary.self,
-            DeviceConfigurationDeviceStatus.self,
-            DeviceConfigurationState.self,
-            DeviceConfigurationUserOverview.self,
-            DeviceConfigurationUserStatus.self,
-            DeviceEnrollmentConfiguration.self,
-            DeviceInstallState.self,
-            DeviceLocalCredentialInfo.self,
-            DeviceLogCollectionResponse.self,
-            DeviceManagement.self,
-            DeviceManagementCachedReportConfiguration.self,
-            DeviceManagementExchangeConnector.self,
-            DeviceManagementExportJob.self,
-            DeviceManagementPartner.self,
-            DeviceManagementReports.self,
-            DeviceManagementTroubleshootingEvent.self,
-            DeviceRegistrationPolicy.self,
-            Directory.self,
-            DirectoryAudit.self,
-            DirectoryDefinition.self,
-            DirectoryObject.self,
-            Domain.self,
-            DomainDnsRecord.self,
-            EBookInstallSummary.self,
-            Edge.self,
-            EducationAssignment.self,
-            EducationAssignmentDefaults.self,
-            EducationAssignmentResource.self,
-            EducationAssignmentSettings.self,
-            EducationCategory.self,
-            EducationClass.self,
-            EducationGradingCategory.self,
-            EducationGradingScheme.self,
-            EducationModule.self,
-            EducationModuleResource.self,
-            EducationOrganization.self,
-            EducationOutcome.self,
-            EducationRubric.self,
-            EducationSubmission.self,
-            EducationSubmissionResource.self,
-            EducationUser.self,
-            EmailNotificationsSetting.self,
-            EmployeeExperienceUser.self,
-            EndUserNotification.self,
-            EndUserNotificationDetail.self,
-            EngagementConversation.self,
-            EngagementConversationMessage.self,
-            EngagementConversationMessageReaction.self,
-            EngagementRole.self,
-            EngagementRoleMember.self,
-            EnrollmentConfigurationAssignment.self,
-            EnterpriseCodeSigningCertificate.self,
-            EntitlementManagement.self,
-            EntitlementManagementSettings.self,
-            ExchangeAdmin.self,
-            ExchangeMessageTrace.self,
-            ExchangeMessageTraceDetail.self,
-            ExchangeSettings.self,
-            Extension.self,
-            ExternalDomainName.self,
-            FeatureRolloutPolicy.self,
-            FederatedIdentityCredential.self,
-            FieldValueSet.self,
-            FileStorage.self,
-            FileStorageContainer.self,
-            FileStorageContainerType.self,
-            FileStorageContainerTypeRegistration.self,
-            FilterOperatorSchema.self,
-            FraudProtectionProvider.self,
-            GovernanceInsight.self,
-            GranularRestoreArtifactBase.self,
-            GroupLifecyclePolicy.self,
-            GroupSetting.self,
-            HorizontalSection.self,
-            HorizontalSectionColumn.self,
-            IdentityApiConnector.self,
-            IdentityContainer.self,
-            IdentityProvider.self,
-            IdentityProviderBase.self,
-            IdentityUserFlow.self,
-            IdentityUserFlowAttribute.self,
-            IdentityUserFlowAttributeAssignment.self,
-            IdentityVerifiedIdRoot.self,
-            ImportedWindowsAutopilotDeviceIdentity.self,
-            ImportedWindowsAutopilotDeviceIdentityUpload.self,
-            InferenceClassification.self,
-            InferenceClassificationOverride.self,
-            InsightsSettings.self,
-            InternetExplorerMode.self,
-            Invitation.self,
-            IosLobAppProvisioningConfigurationAssignment.self,
-            IosUpdateDeviceStatus.self,
-            ItemActivity.self,
-            ItemActivityStat.self,
-            ItemAnalytics.self,
-            ItemRetentionLabel.self,
-            LabelContentRight.self,
-            LandingPage.self,
-            LandingPageDetail.self,
-            LearningContent.self,
-            LearningCourseActivity.self,
-            LearningProvider.self,
-            LicenseDetails.self,
-            LinkedResource.self,
-            LocalizedNotificationMessage.self,
-            LoginPage.self,
-            LongRunningOperation.self,
-            M365AppsInstallationOptions.self,
-            MailboxFolder.self,
-            MailFolder.self,
-            MalwareStateForWindowsDevice.self,
-            ManagedAppOperation.self,
-            ManagedAppPolicy.self,
-            ManagedAppPolicyDeploymentSummary.self,
-            ManagedAppRegistration.self,
-            ManagedAppStatus.self,
-            ManagedDevice.self,
-            ManagedDeviceMobileAppConfiguration.self,
-            ManagedDeviceMobileAppConfigurationAssignment.self,
-            ManagedDeviceMobileAppConfigurationDeviceStatus.self,
-            ManagedDeviceMobileAppConfigurationDeviceSummary.self,
-            ManagedDeviceMobileAppConfigurationUserStatus.self,
-            ManagedDeviceMobileAppConfigurationUserSummary.self,
-            ManagedDeviceOverview.self,
-            ManagedEBook.self,
-            ManagedEBookAssignment.self,
-            ManagedMobileApp.self,
-            MeetingAttendanceReport.self,
-            MessageRule.self,
-            MessageTracingRoot.self,
-            MobileApp.self,
-            MobileAppAssignment.self,
-            MobileAppCategory.self,
-            MobileAppContent.self,
-            MobileAppContentFile.self,
-            MobileAppRelationship.self,
-            MobileAppTroubleshootingEvent.self,
-            MobileContainedApp.self,
-            MobileThreatDefenseConnector.self,
-            MultiTenantOrganization.self,
-            MultiTenantOrganizationIdentitySyncPolicyTemplate.self,
-            MultiTenantOrganizationJoinRequestRecord.self,
-            MultiTenantOrganizationPartnerConfigurationTemplate.self,
-            MultiValueLegacyExtendedProperty.self,
-            NotificationMessageTemplate.self,
-            OAuth2PermissionGrant.self,
-            OfficeGraphInsights.self,
-            Onenote.self,
-            OnenoteEntityBaseModel.self,
-            OnlineMeetingBase.self,
-            OnPremisesConditionalAccessSettings.self,
-            OnPremisesDirectorySynchronization.self,
-            OnPremisesSyncBehavior.self,
-            Operation.self,
-            OrganizationalBrandingProperties.self,
-            OutlookCategory.self,
-            OutlookItem.self,
-            OutlookUser.self,
-            OwnerlessGroupPolicy.self,
-            Participant.self,
-            ParticipantJoiningNotification.self,
-            ParticipantLeftNotification.self,
-            Partners.self,
-            PasskeyProfile.self,
-            Payload.self,
-            PeopleAdminSettings.self,
-            Permission.self,
-            PermissionGrantConditionSet.self,
-            Person.self,
-            PinnedChatMessageInfo.self,
-            Place.self,
-            Planner.self,
-            PlannerAssignedToTaskBoardTaskFormat.self,
-            PlannerBucket.self,
-            PlannerBucketTaskBoardTaskFormat.self,
-            PlannerGroup.self,
-            PlannerPlan.self,
-            PlannerPlanDetails.self,
-            PlannerProgressTaskBoardTaskFormat.self,
-            PlannerTask.self,
-            PlannerTaskDetails.self,
-            PlannerUser.self,
-            PolicyRoot.self,
-            PolicyTemplate.self,
-            Presence.self,
-            PrintConnector.self,
-            PrintDocument.self,
-            PrinterBase.self,
-            PrintJob.self,
-            PrintOperation.self,
-            PrintService.self,
-            PrintServiceEndpoint.self,
-            PrintTask.self,
-            PrintTaskDefinition.self,
-            PrintTaskTrigger.self,
-            PrintUsage.self,
-            PrivilegedAccessGroup.self,
-            PrivilegedAccessRoot.self,
-            PrivilegedAccessSchedule.self,
-            PrivilegedAccessScheduleInstance.self,
-            ProfileCardProperty.self,
-            ProfilePhoto.self,
-            ProfilePropertySetting.self,
-            ProfileSource.self,
-            PronounsSettings.self,
-            ProtectionPolicyBase.self,
-            ProtectionRuleBase.self,
-            ProtectionUnitBase.self,
-            ProtectionUnitsBulkJobBase.self,
-            ProvisioningObjectSummary.self,
-            PublicKeyInfrastructureRoot.self,
-            QrCode.self,
-            QrPin.self,
-            RbacApplication.self,
-            ReadingAssignmentSubmission.self,
-            ReadingCoachPassage.self,
-            ReflectCheckInResponse.self,
-            RelyingPartyDetailedSummary.self,
-            RemoteAssistancePartner.self,
-            RemoteDesktopSecurityConfiguration.self,
-            ReportsRoot.self,
-            Request.self,
-            ResourceOperation.self,
-            RestoreArtifactBase.self,
-            RestoreArtifactsBulkRequestBase.self,
-            RestorePoint.self,
-            RestoreSessionBase.self,
-            RiskDetection.self,
-            RiskyServicePrincipal.self,
-            RiskyUser.self,
-            RoleAssignment.self,
-            RoleDefinition.self,
-            Schedule.self,
-            SchemaExtension.self,
-            ScopedRoleMembership.self,
-            SearchEntity.self,
-            SecureScore.self,
-            SecureScoreControlProfile.self,
-            SecurityReportsRoot.self,
-            SensitivityLabel.self,
-            ServiceAnnouncement.self,
-            ServiceAnnouncementAttachment.self,
-            ServiceAnnouncementBase.self,
-            ServiceApp.self,
-            ServiceHealth.self,
-            ServicePrincipalRiskDetection.self,
-            ServiceProviderConstraints.self,
-            SettingStateDeviceSummary.self,
-            SharedInsight.self,
-            Sharepoint.self,
-            SharePointGroup.self,
-            SharePointGroupMember.self,
-            SharePointMigrationEvent.self,
-            SharePointMigrationJob.self,
-            SharepointSettings.self,
-            SignIn.self,
-            Simulation.self,
-            SimulationAutomation.self,
-            SimulationAutomationRun.self,
-            SingleValueLegacyExtendedProperty.self,
-            SoftwareUpdateStatusSummary.self,
-            SpeakerAssignmentSubmission.self,
-            StorageQuotaBreakdown.self,
-            StorageSettings.self,
-            SubjectRightsRequest.self,
-            SubscribedSku.self,
-            Subscription.self,
-            Synchronization.self,
-            SynchronizationJob.self,
-            SynchronizationSchema.self,
-            SynchronizationTemplate.self,
-            TargetDeviceGroup.self,
-            TargetedManagedAppPolicyAssignment.self,
-            Team.self,
-            TeamInfo.self,
-            TeamsApp.self,
-            TeamsAppDefinition.self,
-            TeamsAppInstallation.self,
-            TeamsAppSettings.self,
-            TeamsAsyncOperation.self,
-            TeamsTab.self,
-            TeamsTemplate.self,
-            Teamwork.self,
-            TeamworkBot.self,
-            TeamworkHostedContent.self,
-            TeamworkTag.self,
-            TeamworkTagMember.self,
-            TenantProtectionScopeContainer.self,
-            TermsAndConditions.self,
-            TermsAndConditionsAcceptanceStatus.self,
-            TermsAndConditionsAssignment.self,
-            TermsOfUseContainer.self,
-            ThreatAssessmentRequest.self,
-            ThreatAssessmentResult.self,
-            ThumbnailSet.self,
-            Todo.self,
-            TodoTask.self,
-            TodoTaskList.self,
-            Training.self,
-            TrainingLanguageDetail.self,
-            Trending.self,
-            UnifiedRbacResourceAction.self,
-            UnifiedRbacResourceNamespace.self,
-            UnifiedRoleAssignment.self,
-            UnifiedRoleDefinition.self,
-            UnifiedRoleManagementPolicy.self,
-            UnifiedRoleManagementPolicyAssignment.self,
-            UnifiedRoleManagementPolicyRule.self,
-            UnifiedRoleScheduleBase.self,
-            UnifiedRoleScheduleInstanceBase.self,
-            UnifiedStorageQuota.self,
-            UsageRightsIncluded.self,
-            UsedInsight.self,
-            UserActivity.self,
-            UserExperienceAnalyticsAppHealthApplicationPerformance.self,
-            UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails.self,
-            UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId.self,
-            UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion.self,
-            UserExperienceAnalyticsAppHealthDeviceModelPerformance.self,
-            UserExperienceAnalyticsAppHealthDevicePerformance.self,
-            UserExperienceAnalyticsAppHealthDevicePerformanceDetails.self,
-            UserExperienceAnalyticsAppHealthOSVersionPerformance.self,
-            UserExperienceAnalyticsBaseline.self,
-            UserExperienceAnalyticsCategory.self,
-            UserExperienceAnalyticsDevicePerformance.self,
-            UserExperienceAnalyticsDeviceScores.self,
-            UserExperienceAnalyticsDeviceStartupHistory.self,
-            UserExperienceAnalyticsDeviceStartupProcess.self,
-            UserExperienceAnalyticsDeviceStartupProcessPerformance.self,
-            UserExperienceAnalyticsMetric.self,
-            UserExperienceAnalyticsMetricHistory.self,
-            UserExperienceAnalyticsModelScores.self,
-            UserExperienceAnalyticsOverview.self,
-            UserExperienceAnalyticsScoreHistory.self,
-            UserExperienceAnalyticsWorkFromAnywhereDevice.self,
-            UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric.self,
-            UserExperienceAnalyticsWorkFromAnywhereMetric.self,
-            UserExperienceAnalyticsWorkFromAnywhereModelPerformance.self,
-            UserFlowLanguageConfiguration.self,
-            UserFlowLanguagePage.self,
-            UserInsightsSettings.self,
-            UserInstallStateSummary.self,
-            UserProtectionScopeContainer.self,
-            UserRegistrationDetails.self,
-            UserSettings.self,
-            UserSolutionRoot.self,
-            UserStorage.self,
-            UserTeamwork.self,
-            VerifiedIdProfile.self,
-            VerticalSection.self,
-            VirtualEndpoint.self,
-            VirtualEvent.self,
-            VirtualEventPresenter.self,
-            VirtualEventRegistration.self,
-            VirtualEventRegistrationConfiguration.self,
-            VirtualEventRegistrationQuestionBase.self,
-            VirtualEventsRoot.self,
-            VppToken.self,
-            WebApplicationFirewallProvider.self,
-            WebApplicationFirewallVerificationModel.self,
-            WebPart.self,
-            WindowsAutopilotDeploymentProfile.self,
-            WindowsAutopilotDeploymentProfileAssignment.self,
-            WindowsAutopilotDeviceIdentity.self,
-            WindowsDeviceMalwareState.self,
-            WindowsInformationProtectionAppLearningSummary.self,
-            WindowsInformationProtectionAppLockerFile.self,
-            WindowsInformationProtectionNetworkLearningSummary.self,
-            WindowsMalwareInformation.self,
-            WindowsProtectionState.self,
-            WindowsSetting.self,
-            WindowsSettingInstance.self,
-            Workbook.self,
-            WorkbookApplication.self,
-            WorkbookChart.self,
-            WorkbookChartAreaFormat.self,
-            WorkbookChartAxes.self,
-            WorkbookChartAxis.self,
-            WorkbookChartAxisFormat.self,
-            WorkbookChartAxisTitle.self,
-            WorkbookChartAxisTitleFormat.self,
-            WorkbookChartDataLabelFormat.self,
-            WorkbookChartDataLabels.self,
-            WorkbookChartFill.self,
-            WorkbookChartFont.self,
-            WorkbookChartGridlines.self,
-            WorkbookChartGridlinesFormat.self,
-            WorkbookChartLegend.self,
-            WorkbookChartLegendFormat.self,
-            WorkbookChartLineFormat.self,
-            WorkbookChartPoint.self,
-            WorkbookChartPointFormat.self,
-            WorkbookChartSeries.self,
-            WorkbookChartSeriesFormat.self,
-            WorkbookChartTitle.self,
-            WorkbookChartTitleFormat.self,
-            WorkbookComment.self,
-            WorkbookCommentReply.self,
-            WorkbookFilter.self,
-            WorkbookFormatProtection.self,
-            WorkbookFunctionResult.self,
-            WorkbookFunctions.self,
-            WorkbookNamedItem.self,
-            WorkbookOperation.self,
-            WorkbookPivotTable.self,
-            WorkbookRange.self,
-            WorkbookRangeBorder.self,
-            WorkbookRangeFill.self,
-            WorkbookRangeFont.self,
-            WorkbookRangeFormat.self,
-            WorkbookRangeSort.self,
-            WorkbookRangeView.self,
-            WorkbookTable.self,
-            WorkbookTableColumn.self,
-            WorkbookTableRow.self,
-            WorkbookTableSort.self,
-            WorkbookWorksheet.self,
-            WorkbookWorksheetProtection.self,
-            WorkHoursAndLocationsSetting.self,
-            WorkingTimeSchedule.self,
-            WorkPlanOccurrence.self,
-            WorkPlanRecurrence.self,
-            CallRecordsCallRecord.self,
-            CallRecordsParticipantBase.self,
-            CallRecordsSegment.self,
-            CallRecordsSession.self,
-            EntraRecoveryServicesRecovery.self,
-            EntraRecoveryServicesRecoveryChangeObjectBase.self,
-            EntraRecoveryServicesRecoveryJobBase.self,
-            EntraRecoveryServicesSnapshot.self,
-            ExternalConnectorsConnectionOperation.self,
-            ExternalConnectorsExternalActivity.self,
-            ExternalConnectorsExternalConnection.self,
-            ExternalConnectorsExternalGroup.self,
-            ExternalConnectorsExternalItem.self,
-            ExternalConnectorsIdentity.self,
-            ExternalConnectorsSchema.self,
-            IdentityGovernanceInsights.self,
-            IdentityGovernanceLifecycleManagementSettings.self,
-            IdentityGovernanceLifecycleWorkflowsContainer.self,
-            IdentityGovernanceRun.self,
-            IdentityGovernanceTask.self,
-            IdentityGovernanceTaskDefinition.self,
-            IdentityGovernanceTaskProcessingResult.self,
-            IdentityGovernanceTaskReport.self,
-            IdentityGovernanceUserProcessingResult.self,
-            IdentityGovernanceWorkflowTemplate.self,
-            PartnersBillingAzureUsage.self,
-            PartnersBillingBilledReconciliation.self,
-            PartnersBillingBilledUsage.self,
-            PartnersBillingBilling.self,
-            PartnersBillingBillingReconciliation.self,
-            PartnersBillingManifest.self,
-            PartnersBillingOperation.self,
-            PartnersBillingUnbilledReconciliation.self,
-            PartnersBillingUnbilledUsage.self,
-            SearchSearchAnswer.self,
-            SecurityAlert.self,
-            SecurityAnalyzedEmail.self,
-            SecurityArticle.self,
-            SecurityArtifact.self,
-            SecurityAuditCoreRoot.self,
-            SecurityAuditLogQuery.self,
-            SecurityAuditLogRecord.self,
-            SecurityAutoAuditingConfiguration.self,
-            SecurityCase.self,
-            SecurityCaseOperation.self,
-            SecurityCasesRoot.self,
-            SecurityCollaborationRoot.self,
-            SecurityDataSet.self,
-            SecurityDataSource.self,
-            SecurityDataSourceContainer.self,
-            SecurityEdiscoveryCaseMember.self,
-            SecurityEdiscoveryCaseSettings.self,
-            SecurityFilePlanDescriptor.self,
-            SecurityFilePlanDescriptorTemplate.self,
-            SecurityHealthIssue.self,
-            SecurityHostPair.self,
-            SecurityHostPort.self,
-            SecurityHostReputation.self,
-            SecurityIdentityAccounts.self,
-            SecurityIdentityContainer.self,
-            SecurityIncident.self,
-            SecurityIndicator.self,
-            SecurityIntelligenceProfile.self,
-            SecurityLabelsRoot.self,
-            SecurityNetworkAdapter.self,
-            SecurityRetentionEvent.self,
-            SecurityRetentionEventType.self,
-            SecurityRetentionLabel.self,
-            SecuritySearch.self,
-            SecuritySensor.self,
-            SecuritySensorCandidate.self,
-            SecuritySensorCandidateActivationConfiguration.self,
-            SecuritySettingsContainer.self,
-            SecuritySubdomain.self,
-            SecurityTag.self,
-            SecurityThreatIntelligence.self,
-            SecurityTriggersRoot.self,
-            SecurityTriggerTypesRoot.self,
-            SecurityVulnerability.self,
-            SecurityVulnerabilityComponent.self,
-            SecurityWhoisBaseRecord.self,
-            TeamsAdministrationNumberAssignment.self,
-            TeamsAdministrationPolicyIdentifierDetail.self,
-            TeamsAdministrationTeamsAdminRoot.self,
-            TeamsAdministrationTeamsPolicyAssignment.self,
-            TeamsAdministrationTeamsPolicyUserAssignment.self,
-            TeamsAdministrationTeamsUserConfiguration.self,
-            TeamsAdministrationTelephoneNumberLongRunningOperation.self,
-            TeamsAdministrationTelephoneNumberManagementRoot.self,
-            TermStoreGroup.self,
-            TermStoreRelation.self,
-            TermStoreSet.self,
-            TermStoreStore.self,
-            TermStoreTerm.self,
-        ],
-        fields: EntityFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `Entity`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.entity`.
-public struct EntityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Entity
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.entity", model: Entity.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.entityType`.
-public typealias EntityType = OpenEnum<EntityTypeValues>
-
-/// The values of `EntityType` that the spec declares; others decode and re-encode too.
-public enum EntityTypeValues: EnumValues {
-    public static let known: [String] = [
-        "event",
-        "message",
-        "driveItem",
-        "externalItem",
-        "site",
-        "list",
-        "listItem",
-        "drive",
-        "unknownFutureValue",
-        "chatMessage",
-        "person",
-        "acronym",
-        "bookmark",
-    ]
-}
-
-extension EntityType {
-    public static var event: Self { Self(rawValue: "event") }
-
-    public static var message: Self { Self(rawValue: "message") }
-
-    public static var driveItem: Self { Self(rawValue: "driveItem") }
-
-    public static var externalItem: Self { Self(rawValue: "externalItem") }
-
-    public static var site: Self { Self(rawValue: "site") }
-
-    public static var list: Self { Self(rawValue: "list") }
-
-    public static var listItem: Self { Self(rawValue: "listItem") }
-
-    public static var drive: Self { Self(rawValue: "drive") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var chatMessage: Self { Self(rawValue: "chatMessage") }
-
-    public static var person: Self { Self(rawValue: "person") }
-
-    public static var acronym: Self { Self(rawValue: "acronym") }
-
-    public static var bookmark: Self { Self(rawValue: "bookmark") }
-}
-
-/// Its properties are listed in `EntraRecoveryServicesEntityTypeAndIdsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-entitytypeandids?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.entityTypeAndIds`.
-public typealias EntraRecoveryServicesEntityTypeAndIds = Model<EntraRecoveryServicesEntityTypeAndIdsFields>
-
-/// The properties of a `EntraRecoveryServicesEntityTypeAndIds`, inherited ones included.
-public struct EntraRecoveryServicesEntityTypeAndIdsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.entityTypeAndIds",
-        fields: EntraRecoveryServicesEntityTypeAndIdsFields()
-    )
-
-    public let entityIds: Field<[String]>
-    public let entityType: Field<EntraRecoveryServicesResourceTypeName>
-
-    private init() {
-        self.entityIds = Field("entityIds")
-        self.entityType = Field("entityType")
-    }
-}
-
-/// Its properties are listed in `EntraRecoveryServicesRecoveryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recovery?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recovery`.
-public typealias EntraRecoveryServicesRecovery = Model<EntraRecoveryServicesRecoveryFields>
-
-/// The properties of a `EntraRecoveryServicesRecovery`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.recovery",
-        base: Entity.self,
-        fields: EntraRecoveryServicesRecoveryFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[EntraRecoveryServicesRecoveryJobBase]>
-
-    /// Present when the request expanded it (`expand("snapshots")`).
-    public let snapshots: Field<[EntraRecoveryServicesSnapshot]>
-
-    private init() {
-        self.id = Field("id")
-        self.jobs = Field("jobs")
-        self.snapshots = Field("snapshots")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryAction`.
-public typealias EntraRecoveryServicesRecoveryAction = OpenEnum<EntraRecoveryServicesRecoveryActionValues>
-
-/// The values of `EntraRecoveryServicesRecoveryAction` that the spec declares; others decode and re-encode too.
-public enum EntraRecoveryServicesRecoveryActionValues: EnumValues {
-    public static let known: [String] = ["softDelete", "update", "restore", "unknownFutureValue"]
-}
-
-extension EntraRecoveryServicesRecoveryAction {
-    public static var softDelete: Self { Self(rawValue: "softDelete") }
-
-    public static var update: Self { Self(rawValue: "update") }
-
-    public static var restore: Self { Self(rawValue: "restore") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `EntraRecoveryServicesRecoveryChangeObjectBaseFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoverychangeobjectbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase`.
-public typealias EntraRecoveryServicesRecoveryChangeObjectBase =
-    Model<EntraRecoveryServicesRecoveryChangeObjectBaseFields>
-
-/// The properties of a `EntraRecoveryServicesRecoveryChangeObjectBase`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryChangeObjectBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase",
-        base: Entity.self,
-        fields: EntraRecoveryServicesRecoveryChangeObjectBaseFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let entityTypeName: Field<EntraRecoveryServicesResourceTypeName>
-    public let failureMessage: Field<String>
-    public let recoveryAction: Field<EntraRecoveryServicesRecoveryAction>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.entityTypeName = Field("entityTypeName")
-        self.failureMessage = Field("failureMessage")
-        self.recoveryAction = Field("recoveryAction")
-    }
-}
-
-/// Requests for one `EntraRecoveryServicesRecoveryChangeObjectBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase`.
-public struct EntraRecoveryServicesRecoveryChangeObjectBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecoveryChangeObjectBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase",
-        model: EntraRecoveryServicesRecoveryChangeObjectBase.self
-    )
-}
-
-/// Its properties are listed in `EntraRecoveryServicesRecoveryJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJob`.
-public typealias EntraRecoveryServicesRecoveryJob = Model<EntraRecoveryServicesRecoveryJobFields>
-
-/// The properties of a `EntraRecoveryServicesRecoveryJob`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryJobFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.recoveryJob",
-        base: EntraRecoveryServicesRecoveryJobBase.self,
-        fields: EntraRecoveryServicesRecoveryJobFields()
-    )
-
-    public let id: Field<String>
-    public let filteringCriteria: Field<EntraRecoveryServicesRecoveryJobFilteringCriteriaBase>
-    public let jobCompletionDateTime: Field<Date>
-    public let jobStartDateTime: Field<Date>
-    public let status: Field<EntraRecoveryServicesRecoveryStatus>
-    public let targetStateDateTime: Field<Date>
-    public let totalChangedLinksCalculated: Field<Int32>
-    public let totalChangedObjectsCalculated: Field<Int32>
-    public let totalFailedChanges: Field<Int32>
-    public let totalLinksModified: Field<Int32>
-    public let totalObjectsModified: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.filteringCriteria = Field("filteringCriteria")
-        self.jobCompletionDateTime = Field("jobCompletionDateTime")
-        self.jobStartDateTime = Field("jobStartDateTime")
-        self.status = Field("status")
-        self.targetStateDateTime = Field("targetStateDateTime")
-        self.totalChangedLinksCalculated = Field("totalChangedLinksCalculated")
-        self.totalChangedObjectsCalculated = Field("totalChangedObjectsCalculated")
-        self.totalFailedChanges = Field("totalFailedChanges")
-        self.totalLinksModified = Field("totalLinksModified")
-        self.totalObjectsModified = Field("totalObjectsModified")
-    }
-}
-
-/// Its properties are listed in `EntraRecoveryServicesRecoveryJobBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjobbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobBase`.
-public typealias EntraRecoveryServicesRecoveryJobBase = Model<EntraRecoveryServicesRecoveryJobBaseFields>
-
-/// The properties of a `EntraRecoveryServicesRecoveryJobBase`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryJobBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.recoveryJobBase",
-        base: Entity.self,
-        derived: [EntraRecoveryServicesRecoveryJob.self, EntraRecoveryServicesRecoveryPreviewJob.self],
-        fields: EntraRecoveryServicesRecoveryJobBaseFields()
-    )
-
-    public let id: Field<String>
-    public let filteringCriteria: Field<EntraRecoveryServicesRecoveryJobFilteringCriteriaBase>
-    public let jobCompletionDateTime: Field<Date>
-    public let jobStartDateTime: Field<Date>
-    public let status: Field<EntraRecoveryServicesRecoveryStatus>
-    public let targetStateDateTime: Field<Date>
-    public let totalChangedLinksCalculated: Field<Int32>
-    public let totalChangedObjectsCalculated: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.filteringCriteria = Field("filteringCriteria")
-        self.jobCompletionDateTime = Field("jobCompletionDateTime")
-        self.jobStartDateTime = Field("jobStartDateTime")
-        self.status = Field("status")
-        self.targetStateDateTime = Field("targetStateDateTime")
-        self.totalChangedLinksCalculated = Field("totalChangedLinksCalculated")
-        self.totalChangedObjectsCalculated = Field("totalChangedObjectsCalculated")
-    }
-}
-
-/// Requests for one `EntraRecoveryServicesRecoveryJobBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobBase`.
-public struct EntraRecoveryServicesRecoveryJobBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecoveryJobBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recoveryJobBase",
-        model: EntraRecoveryServicesRecoveryJobBase.self,
-        operations: [.init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel")]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobBase/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.entraRecoveryServices.cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjobentitynameandidsfilter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobEntityNameAndIdsFilter`.
-public typealias EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilter =
-    Model<EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields>
-
-/// The properties of a `EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilter`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.recoveryJobEntityNameAndIdsFilter",
-        base: EntraRecoveryServicesRecoveryJobFilteringCriteriaBase.self,
-        fields: EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields()
-    )
-
-    public let filterValues: Field<[EntraRecoveryServicesEntityTypeAndIds]>
-
-    private init() {
-        self.filterValues = Field("filterValues")
-    }
-}
-
-/// Its properties are listed in `EntraRecoveryServicesRecoveryJobEntityNamesFilterFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjobentitynamesfilter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobEntityNamesFilter`.
-public typealias EntraRecoveryServicesRecoveryJobEntityNamesFilter =
-    Model<EntraRecoveryServicesRecoveryJobEntityNamesFilterFields>
-
-/// The properties of a `EntraRecoveryServicesRecoveryJobEntityNamesFilter`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryJobEntityNamesFilterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.recoveryJobEntityNamesFilter",
-        base: EntraRecoveryServicesRecoveryJobFilteringCriteriaBase.self,
-        fields: EntraRecoveryServicesRecoveryJobEntityNamesFilterFields()
-    )
-
-    public let entityTypes: Field<[EntraRecoveryServicesResourceTypeName]>
-
-    private init() {
-        self.entityTypes = Field("entityTypes")
-    }
-}
-
-/// Its properties are listed in `EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoveryjobfilteringcriteriabase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobFilteringCriteriaBase`.
-public typealias EntraRecoveryServicesRecoveryJobFilteringCriteriaBase =
-    Model<EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields>
-
-/// The properties of a `EntraRecoveryServicesRecoveryJobFilteringCriteriaBase`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.recoveryJobFilteringCriteriaBase",
-        derived: [
-            EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilter.self,
-            EntraRecoveryServicesRecoveryJobEntityNamesFilter.self,
-        ],
-        fields: EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Requests for one `EntraRecoveryServicesRecoveryJob`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJob`.
-public struct EntraRecoveryServicesRecoveryJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecoveryJob
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recoveryJob",
-        model: EntraRecoveryServicesRecoveryJob.self,
-        operations: [
-            .init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel"),
-            .init(
-                "getFailedChanges",
-                .get,
-                path: "microsoft.graph.entraRecoveryServices.getFailedChanges",
-                response: .collection(.model(EntraRecoveryServicesRecoveryChangeObjectBase.self))
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJob/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.entraRecoveryServices.cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJob/getFailedChanges` (GET).
-    public func getFailedChanges() -> CollectionRequest<EntraRecoveryServicesRecoveryChangeObjectBase> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "microsoft.graph.entraRecoveryServices.getFailedChanges", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `EntraRecoveryServicesRecoveryPreviewJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-recoverypreviewjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryPreviewJob`.
-public typealias EntraRecoveryServicesRecoveryPreviewJob = Model<EntraRecoveryServicesRecoveryPreviewJobFields>
-
-/// The properties of a `EntraRecoveryServicesRecoveryPreviewJob`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryPreviewJobFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.recoveryPreviewJob",
-        base: EntraRecoveryServicesRecoveryJobBase.self,
-        fields: EntraRecoveryServicesRecoveryPreviewJobFields()
-    )
-
-    public let id: Field<String>
-    public let filteringCriteria: Field<EntraRecoveryServicesRecoveryJobFilteringCriteriaBase>
-    public let jobCompletionDateTime: Field<Date>
-    public let jobStartDateTime: Field<Date>
-    public let status: Field<EntraRecoveryServicesRecoveryStatus>
-    public let targetStateDateTime: Field<Date>
-    public let totalChangedLinksCalculated: Field<Int32>
-    public let totalChangedObjectsCalculated: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.filteringCriteria = Field("filteringCriteria")
-        self.jobCompletionDateTime = Field("jobCompletionDateTime")
-        self.jobStartDateTime = Field("jobStartDateTime")
-        self.status = Field("status")
-        self.targetStateDateTime = Field("targetStateDateTime")
-        self.totalChangedLinksCalculated = Field("totalChangedLinksCalculated")
-        self.totalChangedObjectsCalculated = Field("totalChangedObjectsCalculated")
-    }
-}
-
-/// Requests for one `EntraRecoveryServicesRecoveryPreviewJob`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryPreviewJob`.
-public struct EntraRecoveryServicesRecoveryPreviewJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecoveryPreviewJob
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recoveryPreviewJob",
-        model: EntraRecoveryServicesRecoveryPreviewJob.self,
-        operations: [
-            .init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel"),
-            .init(
-                "getChanges",
-                .get,
-                path: "microsoft.graph.entraRecoveryServices.getChanges",
-                response: .collection(.model(EntraRecoveryServicesRecoveryChangeObjectBase.self))
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryPreviewJob/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.entraRecoveryServices.cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryPreviewJob/getChanges` (GET).
-    public func getChanges() -> CollectionRequest<EntraRecoveryServicesRecoveryChangeObjectBase> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "microsoft.graph.entraRecoveryServices.getChanges", parameters: [])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `EntraRecoveryServicesRecovery`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recovery`.
-public struct EntraRecoveryServicesRecoveryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecovery
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recovery",
-        model: EntraRecoveryServicesRecovery.self,
-        children: [
-            .init("jobs", "microsoft.graph.entraRecoveryServices.recoveryJobBase", collection: true),
-            .init("snapshots", "microsoft.graph.entraRecoveryServices.snapshot", collection: true),
-        ]
-    )
-
-    /// `jobs.request()` lists them; `jobs("recoveryJobBase-id")` addresses one.
-    public var jobs: CollectionRequestBuilder<EntraRecoveryServicesRecoveryJobBaseRequestBuilder> {
-        .init(client: client, path: path.appending("jobs"))
-    }
-
-    /// `snapshots.request()` lists them; `snapshots("snapshot-id")` addresses one.
-    public var snapshots: CollectionRequestBuilder<EntraRecoveryServicesSnapshotRequestBuilder> {
-        .init(client: client, path: path.appending("snapshots"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryStatus`.
-public typealias EntraRecoveryServicesRecoveryStatus = OpenEnum<EntraRecoveryServicesRecoveryStatusValues>
-
-/// The values of `EntraRecoveryServicesRecoveryStatus` that the spec declares; others decode and re-encode too.
-public enum EntraRecoveryServicesRecoveryStatusValues: EnumValues {
-    public static let known: [String] = [
-        "initialized",
-        "running",
-        "successful",
-        "failed",
-        "abandoned",
-        "unknownFutureValue",
-        "calculating",
-        "loadingData",
-    ]
-}
-
-extension EntraRecoveryServicesRecoveryStatus {
-    public static var initialized: Self { Self(rawValue: "initialized") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var successful: Self { Self(rawValue: "successful") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var abandoned: Self { Self(rawValue: "abandoned") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var calculating: Self { Self(rawValue: "calculating") }
-
-    public static var loadingData: Self { Self(rawValue: "loadingData") }
-}
-
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.resourceTypeName`.
-public typealias EntraRecoveryServicesResourceTypeName = OpenEnum<EntraRecoveryServicesResourceTypeNameValues>
-
-/// The values of `EntraRecoveryServicesResourceTypeName` that the spec declares; others decode and re-encode too.
-public enum EntraRecoveryServicesResourceTypeNameValues: EnumValues {
-    public static let known: [String] = [
-        "user",
-        "group",
-        "conditionalAccessPolicy",
-        "namedLocationPolicy",
-        "authenticationMethodPolicy",
-        "authorizationPolicy",
-        "authenticationStrengthPolicy",
-        "application",
-        "servicePrincipal",
-        "unknownFutureValue",
-        "oAuth2PermissionGrant",
-        "appRoleAssignment",
-        "organization",
-    ]
-}
-
-extension EntraRecoveryServicesResourceTypeName {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var conditionalAccessPolicy: Self { Self(rawValue: "conditionalAccessPolicy") }
-
-    public static var namedLocationPolicy: Self { Self(rawValue: "namedLocationPolicy") }
-
-    public static var authenticationMethodPolicy: Self { Self(rawValue: "authenticationMethodPolicy") }
-
-    public static var authorizationPolicy: Self { Self(rawValue: "authorizationPolicy") }
-
-    public static var authenticationStrengthPolicy: Self { Self(rawValue: "authenticationStrengthPolicy") }
-
-    public static var application: Self { Self(rawValue: "application") }
-
-    public static var servicePrincipal: Self { Self(rawValue: "servicePrincipal") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var oAuth2PermissionGrant: Self { Self(rawValue: "oAuth2PermissionGrant") }
-
-    public static var appRoleAssignment: Self { Self(rawValue: "appRoleAssignment") }
-
-    public static var organization: Self { Self(rawValue: "organization") }
-}
-
-/// Its properties are listed in `EntraRecoveryServicesSnapshotFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/entrarecoveryservices-snapshot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.snapshot`.
-public typealias EntraRecoveryServicesSnapshot = Model<EntraRecoveryServicesSnapshotFields>
-
-/// The properties of a `EntraRecoveryServicesSnapshot`, inherited ones included.
-public struct EntraRecoveryServicesSnapshotFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entraRecoveryServices.snapshot",
-        base: Entity.self,
-        fields: EntraRecoveryServicesSnapshotFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let totalChangedObjects: Field<Int32>
-
-    /// Present when the request expanded it (`expand("recoveryJobs")`).
-    public let recoveryJobs: Field<[EntraRecoveryServicesRecoveryJob]>
-
-    /// Present when the request expanded it (`expand("recoveryPreviewJobs")`).
-    public let recoveryPreviewJobs: Field<[EntraRecoveryServicesRecoveryPreviewJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.totalChangedObjects = Field("totalChangedObjects")
-        self.recoveryJobs = Field("recoveryJobs")
-        self.recoveryPreviewJobs = Field("recoveryPreviewJobs")
-    }
-}
-
-/// Requests for one `EntraRecoveryServicesSnapshot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.snapshot`.
-public struct EntraRecoveryServicesSnapshotRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesSnapshot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.snapshot",
-        model: EntraRecoveryServicesSnapshot.self,
-        children: [
-            .init("recoveryJobs", "microsoft.graph.entraRecoveryServices.recoveryJob", collection: true),
-            .init("recoveryPreviewJobs", "microsoft.graph.entraRecoveryServices.recoveryPreviewJob", collection: true),
-        ]
-    )
-
-    /// `recoveryJobs.request()` lists them; `recoveryJobs("recoveryJob-id")` addresses one.
-    public var recoveryJobs: CollectionRequestBuilder<EntraRecoveryServicesRecoveryJobRequestBuilder> {
-        .init(client: client, path: path.appending("recoveryJobs"))
-    }
-
-    /// `recoveryPreviewJobs.request()` lists them; `recoveryPreviewJobs("recoveryPreviewJob-id")` addresses one.
-    public var recoveryPreviewJobs: CollectionRequestBuilder<EntraRecoveryServicesRecoveryPreviewJobRequestBuilder> {
-        .init(client: client, path: path.appending("recoveryPreviewJobs"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.entryExportStatus`.
-public typealias EntryExportStatus = OpenEnum<EntryExportStatusValues>
-
-/// The values of `EntryExportStatus` that the spec declares; others decode and re-encode too.
-public enum EntryExportStatusValues: EnumValues {
-    public static let known: [String] = ["Noop", "Success", "RetryableError", "PermanentError", "Error"]
-}
-
-extension EntryExportStatus {
-    public static var noop: Self { Self(rawValue: "Noop") }
-
-    public static var success: Self { Self(rawValue: "Success") }
-
-    public static var retryableError: Self { Self(rawValue: "RetryableError") }
-
-    public static var permanentError: Self { Self(rawValue: "PermanentError") }
-
-    public static var error: Self { Self(rawValue: "Error") }
-}
-
-/// - Remark: Generated from `microsoft.graph.entrySyncOperation`.
-public typealias EntrySyncOperation = OpenEnum<EntrySyncOperationValues>
-
-/// The values of `EntrySyncOperation` that the spec declares; others decode and re-encode too.
-public enum EntrySyncOperationValues: EnumValues {
-    public static let known: [String] = ["None", "Add", "Delete", "Update"]
-}
-
-extension EntrySyncOperation {
-    public static var none: Self { Self(rawValue: "None") }
-
-    public static var add: Self { Self(rawValue: "Add") }
-
-    public static var delete: Self { Self(rawValue: "Delete") }
-
-    public static var update: Self { Self(rawValue: "Update") }
-}
-
-/// Its properties are listed in `EnumeratedDeviceRegistrationMembershipFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/enumerateddeviceregistrationmembership?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.enumeratedDeviceRegistrationMembership`.
-public typealias EnumeratedDeviceRegistrationMembership = Model<EnumeratedDeviceRegistrationMembershipFields>
-
-/// The properties of a `EnumeratedDeviceRegistrationMembership`, inherited ones included.
-public struct EnumeratedDeviceRegistrationMembershipFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.enumeratedDeviceRegistrationMembership",
-        base: DeviceRegistrationMembership.self,
-        fields: EnumeratedDeviceRegistrationMembershipFields()
-    )
-
-    public let groups: Field<[String]>
-    public let users: Field<[String]>
-
-    private init() {
-        self.groups = Field("groups")
-        self.users = Field("users")
-    }
-}
-
-/// Its properties are listed in `EnumeratedDomainsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enumerateddomains?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.enumeratedDomains`.
-public typealias EnumeratedDomains = Model<EnumeratedDomainsFields>
-
-/// The properties of a `EnumeratedDomains`, inherited ones included.
-public struct EnumeratedDomainsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.enumeratedDomains",
-        base: ValidatingDomains.self,
-        fields: EnumeratedDomainsFields()
-    )
-
-    public let rootDomains: Field<RootDomains>
-    public let domainNames: Field<[String]>
-
-    private init() {
-        self.rootDomains = Field("rootDomains")
-        self.domainNames = Field("domainNames")
-    }
-}
-
-/// Its properties are listed in `EnumeratedScopesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/enumeratedscopes?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.enumeratedScopes`.
-public typealias EnumeratedScopes = Model<EnumeratedScopesFields>
-
-/// The properties of a `EnumeratedScopes`, inherited ones included.
-public struct EnumeratedScopesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.enumeratedScopes",
-        base: InheritableScopes.self,
-        fields: EnumeratedScopesFields()
-    )
-
-    public let kind: Field<ScopeCollectionKind>
-    public let scopes: Field<[String]>
-
-    private init() {
-        self.kind = Field("kind")
-        self.scopes = Field("scopes")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.errorCorrectionLevel`.
-public typealias ErrorCorrectionLevel = OpenEnum<ErrorCorrectionLevelValues>
-
-/// The values of `ErrorCorrectionLevel` that the spec declares; others decode and re-encode too.
-public enum ErrorCorrectionLevelValues: EnumValues {
-    public static let known: [String] = ["l", "m", "q", "h", "unknownFutureValue"]
-}
-
-extension ErrorCorrectionLevel {
-    public static var l: Self { Self(rawValue: "l") }
-
-    public static var m: Self { Self(rawValue: "m") }
-
-    public static var q: Self { Self(rawValue: "q") }
-
-    public static var h: Self { Self(rawValue: "h") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ErrorDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/errordetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.errorDetail`.
-public typealias ErrorDetail = Model<ErrorDetailFields>
-
-/// The properties of a `ErrorDetail`, inherited ones included.
-public struct ErrorDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.errorDetail", fields: ErrorDetailFields())
-
-    /// Set by the service: read it, do not send it.
-    public let errorMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceInstanceName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceType: Field<String>
-
-    private init() {
-        self.errorMessage = Field("errorMessage")
-        self.resourceInstanceName = Field("resourceInstanceName")
-        self.resourceType = Field("resourceType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.escrowBehavior`.
-public typealias EscrowBehavior = OpenEnum<EscrowBehaviorValues>
-
-/// The values of `EscrowBehavior` that the spec declares; others decode and re-encode too.
-public enum EscrowBehaviorValues: EnumValues {
-    public static let known: [String] = ["Default", "IgnoreLookupReferenceResolutionFailure"]
-}
-
-extension EscrowBehavior {
-    public static var `default`: Self { Self(rawValue: "Default") }
-
-    public static var ignoreLookupReferenceResolutionFailure: Self {
-        Self(rawValue: "IgnoreLookupReferenceResolutionFailure")
-    }
-}
-
-/// Its properties are listed in `EventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/event?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.event`.
-public typealias Event = Model<EventFields>
-
-/// The properties of a `Event`, inherited ones included.
-public struct EventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.event", base: OutlookItem.self, fields: EventFields())
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let allowNewTimeProposals: Field<Bool>
-    public let attendees: Field<[Attendee]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let cancelledOccurrences: Field<[String]>
-    public let end: Field<DateTimeTimeZone>
-    public let hasAttachments: Field<Bool>
-    public let hideAttendees: Field<Bool>
-    public let iCalUId: Field<String>
-    public let importance: Field<Importance>
-    public let isAllDay: Field<Bool>
-    public let isCancelled: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isOnlineMeeting: Field<Bool>
-    public let isOrganizer: Field<Bool>
-    public let isReminderOn: Field<Bool>
-    public let location: Field<Location>
-    public let locations: Field<[Location]>
-    public let onlineMeeting: Field<OnlineMeetingInfo>
-    public let onlineMeetingProvider: Field<OnlineMeetingProviderType>
-    public let onlineMeetingUrl: Field<String>
-    public let organizer: Field<Recipient>
-    public let originalEndTimeZone: Field<String>
-    public let originalStart: Field<Date>
-    public let originalStartTimeZone: Field<String>
-    public let recurrence: Field<PatternedRecurrence>
-    public let reminderMinutesBeforeStart: Field<Int32>
-    public let responseRequested: Field<Bool>
-    public let responseStatus: Field<ResponseStatus>
-    public let sensitivity: Field<Sensitivity>
-    public let seriesMasterId: Field<String>
-    public let showAs: Field<FreeBusyStatus>
-    public let start: Field<DateTimeTimeZone>
-    public let subject: Field<String>
-    public let transactionId: Field<String>
-    public let type: Field<EventType>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("calendar")`).
-    public let calendar: Field<OutlookCalendar>
-
-    /// Present when the request expanded it (`expand("exceptionOccurrences")`).
-    public let exceptionOccurrences: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("instances")`).
-    public let instances: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.allowNewTimeProposals = Field("allowNewTimeProposals")
-        self.attendees = Field("attendees")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.cancelledOccurrences = Field("cancelledOccurrences")
-        self.end = Field("end")
-        self.hasAttachments = Field("hasAttachments")
-        self.hideAttendees = Field("hideAttendees")
-        self.iCalUId = Field("iCalUId")
-        self.importance = Field("importance")
-        self.isAllDay = Field("isAllDay")
-        self.isCancelled = Field("isCancelled")
-        self.isDraft = Field("isDraft")
-        self.isOnlineMeeting = Field("isOnlineMeeting")
-        self.isOrganizer = Field("isOrganizer")
-        self.isReminderOn = Field("isReminderOn")
-        self.location = Field("location")
-        self.locations = Field("locations")
-        self.onlineMeeting = Field("onlineMeeting")
-        self.onlineMeetingProvider = Field("onlineMeetingProvider")
-        self.onlineMeetingUrl = Field("onlineMeetingUrl")
-        self.organizer = Field("organizer")
-        self.originalEndTimeZone = Field("originalEndTimeZone")
-        self.originalStart = Field("originalStart")
-        self.originalStartTimeZone = Field("originalStartTimeZone")
-        self.recurrence = Field("recurrence")
-        self.reminderMinutesBeforeStart = Field("reminderMinutesBeforeStart")
-        self.responseRequested = Field("responseRequested")
-        self.responseStatus = Field("responseStatus")
-        self.sensitivity = Field("sensitivity")
-        self.seriesMasterId = Field("seriesMasterId")
-        self.showAs = Field("showAs")
-        self.start = Field("start")
-        self.subject = Field("subject")
-        self.transactionId = Field("transactionId")
-        self.type = Field("type")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.calendar = Field("calendar")
-        self.exceptionOccurrences = Field("exceptionOccurrences")
-        self.extensions = Field("extensions")
-        self.instances = Field("instances")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
-}
-
-/// Its properties are listed in `EventMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/eventmessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.eventMessage`.
-public typealias EventMessage = Model<EventMessageFields>
-
-/// The properties of a `EventMessage`, inherited ones included.
-public struct EventMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.eventMessage",
-        base: Message.self,
-        derived: [EventMessageRequest.self, EventMessageResponse.self],
-        fields: EventMessageFields()
-    )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let isAllDay: Field<Bool>
-    public let isDelegated: Field<Bool>
-    public let isOutOfDate: Field<Bool>
-    public let location: Field<Location>
-    public let meetingMessageType: Field<MeetingMessageType>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let type: Field<EventType>
-
-    /// Present when the request expanded it (`expand("event")`).
-    public let event: Field<Event>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-        self.endDateTime = Field("endDateTime")
-        self.isAllDay = Field("isAllDay")
-        self.isDelegated = Field("isDelegated")
-        self.isOutOfDate = Field("isOutOfDate")
-        self.location = Field("location")
-        self.meetingMessageType = Field("meetingMessageType")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.event = Field("event")
-    }
-}
-
-/// Its properties are listed in `EventMessageDetailFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/eventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.eventMessageDetail`.
-public typealias EventMessageDetail = Model<EventMessageDetailFields>
-
-/// The properties of a `EventMessageDetail`, inherited ones included.
-public struct EventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.eventMessageDetail",
-        derived: [
-            CallEndedEventMessageDetail.self,
-            CallRecordingEventMessageDetail.self,
-            CallStartedEventMessageDetail.self,
-            CallTranscriptEventMessageDetail.self,
-            ChannelAddedEventMessageDetail.self,
-            ChannelDeletedEventMessageDetail.self,
-            ChannelDescriptionUpdatedEventMessageDetail.self,
-            ChannelRenamedEventMessageDetail.self,
-            ChannelSetAsFavoriteByDefaultEventMessageDetail.self,
-            ChannelUnsetAsFavoriteByDefaultEventMessageDetail.self,
-            ChatRenamedEventMessageDetail.self,
-            ConversationMemberRoleUpdatedEventMessageDetail.self,
-            MeetingPolicyUpdatedEventMessageDetail.self,
-            MembersAddedEventMessageDetail.self,
-            MembersDeletedEventMessageDetail.self,
-            MembersJoinedEventMessageDetail.self,
-            MembersLeftEventMessageDetail.self,
-            MessagePinnedEventMessageDetail.self,
-            MessageUnpinnedEventMessageDetail.self,
-            TabUpdatedEventMessageDetail.self,
-            TeamArchivedEventMessageDetail.self,
-            TeamCreatedEventMessageDetail.self,
-            TeamDescriptionUpdatedEventMessageDetail.self,
-            TeamJoiningDisabledEventMessageDetail.self,
-            TeamJoiningEnabledEventMessageDetail.self,
-            TeamRenamedEventMessageDetail.self,
-            TeamsAppInstalledEventMessageDetail.self,
-            TeamsAppRemovedEventMessageDetail.self,
-            TeamsAppUpgradedEventMessageDetail.self,
-            TeamUnarchivedEventMessageDetail.self,
-        ],
-        fields: EventMessageDetailFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `EventMessageRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/eventmessagerequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.eventMessageRequest`.
-public typealias EventMessageRequest = Model<EventMessageRequestFields>
-
-/// The properties of a `EventMessageRequest`, inherited ones included.
-public struct EventMessageRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.eventMessageRequest",
-        base: EventMessage.self,
-        fields: EventMessageRequestFields()
-    )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let isAllDay: Field<Bool>
-    public let isDelegated: Field<Bool>
-    public let isOutOfDate: Field<Bool>
-    public let location: Field<Location>
-    public let meetingMessageType: Field<MeetingMessageType>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let type: Field<EventType>
-
-    /// Present when the request expanded it (`expand("event")`).
-    public let event: Field<Event>
-
-    public let allowNewTimeProposals: Field<Bool>
-    public let meetingRequestType: Field<MeetingRequestType>
-    public let previousEndDateTime: Field<DateTimeTimeZone>
-    public let previousLocation: Field<Location>
-    public let previousStartDateTime: Field<DateTimeTimeZone>
-    public let responseRequested: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-        self.endDateTime = Field("endDateTime")
-        self.isAllDay = Field("isAllDay")
-        self.isDelegated = Field("isDelegated")
-        self.isOutOfDate = Field("isOutOfDate")
-        self.location = Field("location")
-        self.meetingMessageType = Field("meetingMessageType")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.event = Field("event")
-        self.allowNewTimeProposals = Field("allowNewTimeProposals")
-        self.meetingRequestType = Field("meetingRequestType")
-        self.previousEndDateTime = Field("previousEndDateTime")
-        self.previousLocation = Field("previousLocation")
-        self.previousStartDateTime = Field("previousStartDateTime")
-        self.responseRequested = Field("responseRequested")
-    }
-}
-
-/// Requests for one `EventMessage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.eventMessage`.
-public struct EventMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EventMessage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.eventMessage",
-        model: EventMessage.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-            .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
-    public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var event: EventRequestBuilder {
-        .init(client: client, path: path.appending("event", refusing: [.patch, .put, .delete]))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/copy` (POST).
-    public func copy(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("copy"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/createForward` (POST).
-    public func createForward(
-        toRecipients: [Recipient],
-        message: Message,
-        comment: String
-    ) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createForward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/createReply` (POST).
-    public func createReply(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/createReplyAll` (POST).
-    public func createReplyAll(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReplyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/forward` (POST).
-    public func forward(toRecipients: [Recipient], message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("forward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/move` (POST).
-    public func move(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("move"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/reply` (POST).
-    public func reply(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("reply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/replyAll` (POST).
-    public func replyAll(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("replyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessage/send` (POST).
-    public func send() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("send"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == EventMessageRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.eventMessage/delta` (GET).
-    public func delta() -> CollectionRequest<Message> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `EventMessageRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.eventMessageRequest`.
-public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EventMessageRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.eventMessageRequest",
-        model: EventMessageRequest.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-            .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
-    public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var event: EventRequestBuilder {
-        .init(client: client, path: path.appending("event", refusing: [.patch, .put, .delete]))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/copy` (POST).
-    public func copy(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("copy"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/createForward` (POST).
-    public func createForward(
-        toRecipients: [Recipient],
-        message: Message,
-        comment: String
-    ) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createForward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/createReply` (POST).
-    public func createReply(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/createReplyAll` (POST).
-    public func createReplyAll(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReplyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/forward` (POST).
-    public func forward(toRecipients: [Recipient], message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("forward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/move` (POST).
-    public func move(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("move"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/reply` (POST).
-    public func reply(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("reply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/replyAll` (POST).
-    public func replyAll(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("replyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/send` (POST).
-    public func send() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("send"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == EventMessageRequestRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/delta` (GET).
-    public func delta() -> CollectionRequest<Message> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `EventMessageResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/eventmessageresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.eventMessageResponse`.
-public typealias EventMessageResponse = Model<EventMessageResponseFields>
-
-/// The properties of a `EventMessageResponse`, inherited ones included.
-public struct EventMessageResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.eventMessageResponse",
-        base: EventMessage.self,
-        fields: EventMessageResponseFields()
-    )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let isAllDay: Field<Bool>
-    public let isDelegated: Field<Bool>
-    public let isOutOfDate: Field<Bool>
-    public let location: Field<Location>
-    public let meetingMessageType: Field<MeetingMessageType>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let type: Field<EventType>
-
-    /// Present when the request expanded it (`expand("event")`).
-    public let event: Field<Event>
-
-    public let proposedNewTime: Field<TimeSlot>
-    public let responseType: Field<ResponseType>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-        self.endDateTime = Field("endDateTime")
-        self.isAllDay = Field("isAllDay")
-        self.isDelegated = Field("isDelegated")
-        self.isOutOfDate = Field("isOutOfDate")
-        self.location = Field("location")
-        self.meetingMessageType = Field("meetingMessageType")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.event = Field("event")
-        self.proposedNewTime = Field("proposedNewTime")
-        self.responseType = Field("responseType")
-    }
-}
-
-/// Requests for one `EventMessageResponse`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.eventMessageResponse`.
-public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EventMessageResponse
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.eventMessageResponse",
-        model: EventMessageResponse.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-            .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
-    public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var event: EventRequestBuilder {
-        .init(client: client, path: path.appending("event", refusing: [.patch, .put, .delete]))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/copy` (POST).
-    public func copy(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("copy"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/createForward` (POST).
-    public func createForward(
-        toRecipients: [Recipient],
-        message: Message,
-        comment: String
-    ) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createForward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/createReply` (POST).
-    public func createReply(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/createReplyAll` (POST).
-    public func createReplyAll(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReplyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/forward` (POST).
-    public func forward(toRecipients: [Recipient], message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("forward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/move` (POST).
-    public func move(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("move"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/reply` (POST).
-    public func reply(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("reply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/replyAll` (POST).
-    public func replyAll(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("replyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/send` (POST).
-    public func send() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("send"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == EventMessageResponseRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/delta` (GET).
-    public func delta() -> CollectionRequest<Message> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `Event`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.event`.
-public struct EventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Event
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.event",
-        model: Event.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "PATCH PUT DELETE"),
-            .init(
-                "exceptionOccurrences",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init(
-                "instances",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("accept", .post),
-            .init("cancel", .post),
-            .init("decline", .post),
-            .init("dismissReminder", .post),
-            .init("forward", .post),
-            .init("permanentDelete", .post),
-            .init("snoozeReminder", .post),
-            .init("tentativelyAccept", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Event.self))),
-        ]
-    )
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
-    public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var calendar: OutlookCalendarRequestBuilder {
-        .init(client: client, path: path.appending("calendar", refusing: [.patch, .put, .delete]))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `exceptionOccurrences.request()` lists them; `exceptionOccurrences("event-id")` addresses one.
-    public var exceptionOccurrences: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("exceptionOccurrences", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `instances.request()` lists them; `instances("event-id")` addresses one.
-    public var instances: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("instances", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.event/accept` (POST).
-    public func accept(sendResponse: Bool, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("accept"))
-        var body = JSONObject()
-        body.set("SendResponse", sendResponse)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.event/cancel` (POST).
-    public func cancel(comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("cancel"))
-        var body = JSONObject()
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.event/decline` (POST).
-    public func decline(proposedNewTime: TimeSlot, sendResponse: Bool, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("decline"))
-        var body = JSONObject()
-        body.set("ProposedNewTime", proposedNewTime)
-        body.set("SendResponse", sendResponse)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.event/dismissReminder` (POST).
-    public func dismissReminder() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("dismissReminder"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.event/forward` (POST).
-    public func forward(toRecipients: [Recipient], comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("forward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.event/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.event/snoozeReminder` (POST).
-    public func snoozeReminder(newReminderTime: DateTimeTimeZone) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("snoozeReminder"))
-        var body = JSONObject()
-        body.set("NewReminderTime", newReminderTime)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.event/tentativelyAccept` (POST).
-    public func tentativelyAccept(
-        proposedNewTime: TimeSlot,
-        sendResponse: Bool,
-        comment: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("tentativelyAccept"))
-        var body = JSONObject()
-        body.set("ProposedNewTime", proposedNewTime)
-        body.set("SendResponse", sendResponse)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == EventRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.event/delta` (GET).
-    public func delta() -> CollectionRequest<Event> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.eventType`.
-public typealias EventType = OpenEnum<EventTypeValues>
-
-/// The values of `EventType` that the spec declares; others decode and re-encode too.
-public enum EventTypeValues: EnumValues {
-    public static let known: [String] = ["singleInstance", "occurrence", "exception", "seriesMaster"]
-}
-
-extension EventType {
-    public static var singleInstance: Self { Self(rawValue: "singleInstance") }
-
-    public static var occurrence: Self { Self(rawValue: "occurrence") }
-
-    public static var exception: Self { Self(rawValue: "exception") }
-
-    public static var seriesMaster: Self { Self(rawValue: "seriesMaster") }
-}
-
-/// Its properties are listed in `ExchangeAdminFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangeadmin?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.exchangeAdmin`.
-public typealias ExchangeAdmin = Model<ExchangeAdminFields>
-
-/// The properties of a `ExchangeAdmin`, inherited ones included.
-public struct ExchangeAdminFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.exchangeAdmin",
-        base: Entity.self,
-        fields: ExchangeAdminFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("mailboxes")`).
-    public let mailboxes: Field<[Mailbox]>
-
-    /// Present when the request expanded it (`expand("tracing")`).
-    public let tracing: Field<MessageTracingRoot>
-
-    private init() {
-        self.id = Field("id")
-        self.mailboxes = Field("mailboxes")
-        self.tracing = Field("tracing")
-    }
-}
-
-/// Requests for one `ExchangeAdmin`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.exchangeAdmin`.
-public struct ExchangeAdminRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeAdmin
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.exchangeAdmin",
-        model: ExchangeAdmin.self,
-        children: [
-            .init("mailboxes", "microsoft.graph.mailbox", collection: true),
-            .init("tracing", "microsoft.graph.messageTracingRoot", collection: false),
-        ]
-    )
-
-    /// `mailboxes.request()` lists them; `mailboxes("mailbox-id")` addresses one.
-    public var mailboxes: CollectionRequestBuilder<MailboxRequestBuilder> {
-        .init(client: client, path: path.appending("mailboxes"))
-    }
-
-    public var tracing: MessageTracingRootRequestBuilder { .init(client: client, path: path.appending("tracing")) }
-}
-
-/// - Remark: Generated from `microsoft.graph.exchangeIdFormat`.
-public typealias ExchangeIdFormat = OpenEnum<ExchangeIdFormatValues>
-
-/// The values of `ExchangeIdFormat` that the spec declares; others decode and re-encode too.
-public enum ExchangeIdFormatValues: EnumValues {
-    public static let known: [String] = ["entryId", "ewsId", "immutableEntryId", "restId", "restImmutableEntryId"]
-}
-
-extension ExchangeIdFormat {
-    public static var entryId: Self { Self(rawValue: "entryId") }
-
-    public static var ewsId: Self { Self(rawValue: "ewsId") }
-
-    public static var immutableEntryId: Self { Self(rawValue: "immutableEntryId") }
-
-    public static var restId: Self { Self(rawValue: "restId") }
-
-    public static var restImmutableEntryId: Self { Self(rawValue: "restImmutableEntryId") }
-}
-
-/// Its properties are listed in `ExchangeMessageTraceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangemessagetrace?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.exchangeMessageTrace`.
-public typealias ExchangeMessageTrace = Model<ExchangeMessageTraceFields>
-
-/// The properties of a `ExchangeMessageTrace`, inherited ones included.
-public struct ExchangeMessageTraceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.exchangeMessageTrace",
-        base: Entity.self,
-        fields: ExchangeMessageTraceFields()
-    )
-
-    public let id: Field<String>
-    public let fromIP: Field<String>
-    public let messageId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let recipientAddress: Field<String>
-    public let senderAddress: Field<String>
-    public let size: Field<Int32>
-    public let status: Field<ExchangeMessageTraceStatus>
-    public let subject: Field<String>
-    public let toIP: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.fromIP = Field("fromIP")
-        self.messageId = Field("messageId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.recipientAddress = Field("recipientAddress")
-        self.senderAddress = Field("senderAddress")
-        self.size = Field("size")
-        self.status = Field("status")
-        self.subject = Field("subject")
-        self.toIP = Field("toIP")
-    }
-}
-
-/// Its properties are listed in `ExchangeMessageTraceDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangemessagetracedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.exchangeMessageTraceDetail`.
-public typealias ExchangeMessageTraceDetail = Model<ExchangeMessageTraceDetailFields>
-
-/// The properties of a `ExchangeMessageTraceDetail`, inherited ones included.
-public struct ExchangeMessageTraceDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.exchangeMessageTraceDetail",
-        base: Entity.self,
-        fields: ExchangeMessageTraceDetailFields()
-    )
-
-    public let id: Field<String>
-    public let action: Field<String>
-    public let data: Field<String>
-    public let dateTime: Field<Date>
-    public let description: Field<String>
-    public let event: Field<String>
-    public let messageId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.data = Field("data")
-        self.dateTime = Field("dateTime")
-        self.description = Field("description")
-        self.event = Field("event")
-        self.messageId = Field("messageId")
-    }
-}
-
-/// Requests for one `ExchangeMessageTraceDetail`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.exchangeMessageTraceDetail`.
-public struct ExchangeMessageTraceDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeMessageTraceDetail
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.exchangeMessageTraceDetail",
-        model: ExchangeMessageTraceDetail.self
-    )
-}
-
-/// Requests for one `ExchangeMessageTrace`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.exchangeMessageTrace`.
-public struct ExchangeMessageTraceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeMessageTrace
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.exchangeMessageTrace",
-        model: ExchangeMessageTrace.self,
-        operations: [
-            .init("getDetailsByRecipient", .get, response: .collection(.model(ExchangeMessageTraceDetail.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.exchangeMessageTrace/getDetailsByRecipient` (GET).
-    public func getDetailsByRecipient(recipientAddress: String) -> CollectionRequest<ExchangeMessageTraceDetail> {
+    /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration/getOmaSettingPlainTextValue` (GET).
+    public func getOmaSettingPlainTextValue(secretReferenceValueId: String) -> OperationRequest<String> {
         let request = APIRequest(
             method: .get,
             path: path.appending(
-                function: "getDetailsByRecipient",
-                parameters: [("recipientAddress", ODataLiteral(json: recipientAddress))]
+                function: "getOmaSettingPlainTextValue",
+                parameters: [("secretReferenceValueId", ODataLiteral(json: secretReferenceValueId))]
             )
         )
-        return CollectionRequest(client: client, request: request)
+        return OperationRequest(client: client, request: request, decoder: .value(String.self))
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.exchangeMessageTraceStatus`.
-public typealias ExchangeMessageTraceStatus = OpenEnum<ExchangeMessageTraceStatusValues>
-
-/// The values of `ExchangeMessageTraceStatus` that the spec declares; others decode and re-encode too.
-public enum ExchangeMessageTraceStatusValues: EnumValues {
-    public static let known: [String] = [
-        "gettingStatus",
-        "pending",
-        "failed",
-        "delivered",
-        "expanded",
-        "quarantined",
-        "filteredAsSpam",
-        "unknownFutureValue",
-    ]
-}
-
-extension ExchangeMessageTraceStatus {
-    public static var gettingStatus: Self { Self(rawValue: "gettingStatus") }
-
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var delivered: Self { Self(rawValue: "delivered") }
-
-    public static var expanded: Self { Self(rawValue: "expanded") }
-
-    public static var quarantined: Self { Self(rawValue: "quarantined") }
-
-    public static var filteredAsSpam: Self { Self(rawValue: "filteredAsSpam") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExchangeProtectionPolicyFields`; read and write them as `value.name`.
+/// Its properties are listed in `AndroidLobAppFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangeprotectionpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy`.
-public typealias ExchangeProtectionPolicy = Model<ExchangeProtectionPolicyFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidlobapp?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidLobApp`.
+public typealias AndroidLobApp = Model<AndroidLobAppFields>
 
-/// The properties of a `ExchangeProtectionPolicy`, inherited ones included.
-public struct ExchangeProtectionPolicyFields: FieldSet {
+/// The properties of a `AndroidLobApp`, inherited ones included.
+public struct AndroidLobAppFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.exchangeProtectionPolicy",
-        base: ProtectionPolicyBase.self,
-        fields: ExchangeProtectionPolicyFields()
+        "microsoft.graph.androidLobApp",
+        base: MobileLobApp.self,
+        fields: AndroidLobAppFields()
     )
 
     public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
+
+    public let description: Field<String>
+    public let developer: Field<String>
     public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
+    public let informationUrl: Field<String>
+    public let isFeatured: Field<Bool>
+    public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
     public let lastModifiedDateTime: Field<Date>
-    public let protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>
-    public let retentionSettings: Field<[RetentionSetting]>
-    public let status: Field<ProtectionPolicyStatus>
 
-    /// Present when the request expanded it (`expand("mailboxInclusionRules")`).
-    public let mailboxInclusionRules: Field<[MailboxProtectionRule]>
+    public let notes: Field<String>
+    public let owner: Field<String>
+    public let privacyInformationUrl: Field<String>
+    public let publisher: Field<String>
 
-    /// Present when the request expanded it (`expand("mailboxProtectionUnits")`).
-    public let mailboxProtectionUnits: Field<[MailboxProtectionUnit]>
+    /// Set by the service: read it, do not send it.
+    public let publishingState: Field<MobileAppPublishingState>
 
-    /// Present when the request expanded it (`expand("mailboxProtectionUnitsBulkAdditionJobs")`).
-    public let mailboxProtectionUnitsBulkAdditionJobs: Field<[MailboxProtectionUnitsBulkAdditionJob]>
+    /// Present when the request expanded it (`expand("assignments")`).
+    public let assignments: Field<[MobileAppAssignment]>
+
+    /// Present when the request expanded it (`expand("categories")`).
+    public let categories: Field<[MobileAppCategory]>
+
+    public let committedContentVersion: Field<String>
+    public let fileName: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let size: Field<Int64>
+
+    /// Present when the request expanded it (`expand("contentVersions")`).
+    public let contentVersions: Field<[MobileAppContent]>
+
+    public let minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>
+    public let packageId: Field<String>
+    public let versionCode: Field<String>
+    public let versionName: Field<String>
 
     private init() {
         self.id = Field("id")
-        self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
+        self.developer = Field("developer")
         self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
+        self.informationUrl = Field("informationUrl")
+        self.isFeatured = Field("isFeatured")
+        self.largeIcon = Field("largeIcon")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionPolicyArtifactCount = Field("protectionPolicyArtifactCount")
-        self.retentionSettings = Field("retentionSettings")
-        self.status = Field("status")
-        self.mailboxInclusionRules = Field("mailboxInclusionRules")
-        self.mailboxProtectionUnits = Field("mailboxProtectionUnits")
-        self.mailboxProtectionUnitsBulkAdditionJobs = Field("mailboxProtectionUnitsBulkAdditionJobs")
+        self.notes = Field("notes")
+        self.owner = Field("owner")
+        self.privacyInformationUrl = Field("privacyInformationUrl")
+        self.publisher = Field("publisher")
+        self.publishingState = Field("publishingState")
+        self.assignments = Field("assignments")
+        self.categories = Field("categories")
+        self.committedContentVersion = Field("committedContentVersion")
+        self.fileName = Field("fileName")
+        self.size = Field("size")
+        self.contentVersions = Field("contentVersions")
+        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
+        self.packageId = Field("packageId")
+        self.versionCode = Field("versionCode")
+        self.versionName = Field("versionName")
     }
 }
 
-/// Requests for one `ExchangeProtectionPolicy`: `request()` reads, updates or deletes it.
+/// Requests for one `AndroidLobApp`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy`.
-public struct ExchangeProtectionPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeProtectionPolicy
+/// - Remark: Generated from `microsoft.graph.androidLobApp`.
+public struct AndroidLobAppRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidLobApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -10777,111 +998,162 @@ public struct ExchangeProtectionPolicyRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.exchangeProtectionPolicy",
-        model: ExchangeProtectionPolicy.self,
+        "microsoft.graph.androidLobApp",
+        model: AndroidLobApp.self,
         children: [
-            .init("mailboxInclusionRules", "microsoft.graph.mailboxProtectionRule", collection: true),
-            .init("mailboxProtectionUnits", "microsoft.graph.mailboxProtectionUnit", collection: true),
-            .init(
-                "mailboxProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
+            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
         ],
-        operations: [
-            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
-        ]
+        operations: [.init("assign", .post)]
     )
 
-    /// `mailboxInclusionRules.request()` lists them; `mailboxInclusionRules("mailboxProtectionRule-id")` addresses one.
-    public var mailboxInclusionRules: CollectionRequestBuilder<MailboxProtectionRuleRequestBuilder> {
-        .init(client: client, path: path.appending("mailboxInclusionRules"))
+    /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("assignments"))
     }
 
-    /// `mailboxProtectionUnits.request()` lists them; `mailboxProtectionUnits("mailboxProtectionUnit-id")` addresses
-    /// one.
-    public var mailboxProtectionUnits: CollectionRequestBuilder<MailboxProtectionUnitRequestBuilder> {
-        .init(client: client, path: path.appending("mailboxProtectionUnits"))
+    /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
+        .init(client: client, path: path.appending("categories"))
     }
 
-    /// `mailboxProtectionUnitsBulkAdditionJobs.request()` lists them; `mailboxProtectionUnitsBulkAdditionJobs("id")`
-    /// addresses one.
-    public var mailboxProtectionUnitsBulkAdditionJobs:
-        CollectionRequestBuilder<MailboxProtectionUnitsBulkAdditionJobRequestBuilder>
-    {
-        .init(client: client, path: path.appending("mailboxProtectionUnitsBulkAdditionJobs"))
+    /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
+        .init(client: client, path: path.appending("contentVersions"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy/activate` (POST).
-    public func activate() -> OperationRequest<ProtectionPolicyBase> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionPolicyBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy/deactivate` (POST).
-    public func deactivate() -> OperationRequest<ProtectionPolicyBase> {
-        let request = APIRequest(method: .post, path: path.appending("deactivate"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionPolicyBase.self))
+    /// - Remark: Generated from `microsoft.graph.androidLobApp/assign` (POST).
+    public func assign(mobileAppAssignments: [MobileAppAssignment]) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("assign"))
+        var body = JSONObject()
+        body.set("mobileAppAssignments", mobileAppAssignments)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `ExchangeRestoreSessionFields`; read and write them as `value.name`.
+/// Its properties are listed in `AndroidManagedAppProtectionFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangerestoresession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.exchangeRestoreSession`.
-public typealias ExchangeRestoreSession = Model<ExchangeRestoreSessionFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidmanagedappprotection?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidManagedAppProtection`.
+public typealias AndroidManagedAppProtection = Model<AndroidManagedAppProtectionFields>
 
-/// The properties of a `ExchangeRestoreSession`, inherited ones included.
-public struct ExchangeRestoreSessionFields: FieldSet {
+/// The properties of a `AndroidManagedAppProtection`, inherited ones included.
+public struct AndroidManagedAppProtectionFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.exchangeRestoreSession",
-        base: RestoreSessionBase.self,
-        fields: ExchangeRestoreSessionFields()
+        "microsoft.graph.androidManagedAppProtection",
+        base: TargetedManagedAppProtection.self,
+        fields: AndroidManagedAppProtectionFields()
     )
 
     public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
     public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
+    public let description: Field<String>
+    public let displayName: Field<String>
     public let lastModifiedDateTime: Field<Date>
-    public let restoreJobType: Field<RestoreJobType>
-    public let restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>
-    public let status: Field<RestoreSessionStatus>
+    public let version: Field<String>
+    public let allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>
+    public let allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>
+    public let allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>
+    public let allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>
+    public let contactSyncBlocked: Field<Bool>
+    public let dataBackupBlocked: Field<Bool>
+    public let deviceComplianceRequired: Field<Bool>
+    public let disableAppPinIfDevicePinIsSet: Field<Bool>
+    public let fingerprintBlocked: Field<Bool>
+    public let managedBrowser: Field<ManagedBrowserType>
+    public let managedBrowserToOpenLinksRequired: Field<Bool>
+    public let maximumPinRetries: Field<Int32>
+    public let minimumPinLength: Field<Int32>
+    public let minimumRequiredAppVersion: Field<String>
+    public let minimumRequiredOsVersion: Field<String>
+    public let minimumWarningAppVersion: Field<String>
+    public let minimumWarningOsVersion: Field<String>
+    public let organizationalCredentialsRequired: Field<Bool>
+    public let periodBeforePinReset: Field<String>
+    public let periodOfflineBeforeAccessCheck: Field<String>
+    public let periodOfflineBeforeWipeIsEnforced: Field<String>
+    public let periodOnlineBeforeAccessCheck: Field<String>
+    public let pinCharacterSet: Field<ManagedAppPinCharacterSet>
+    public let pinRequired: Field<Bool>
+    public let printBlocked: Field<Bool>
+    public let saveAsBlocked: Field<Bool>
+    public let simplePinBlocked: Field<Bool>
+    public let isAssigned: Field<Bool>
 
-    /// Present when the request expanded it (`expand("granularMailboxRestoreArtifacts")`).
-    public let granularMailboxRestoreArtifacts: Field<[GranularMailboxRestoreArtifact]>
+    /// Present when the request expanded it (`expand("assignments")`).
+    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
 
-    /// Present when the request expanded it (`expand("mailboxRestoreArtifacts")`).
-    public let mailboxRestoreArtifacts: Field<[MailboxRestoreArtifact]>
+    public let customBrowserDisplayName: Field<String>
+    public let customBrowserPackageId: Field<String>
+    public let deployedAppCount: Field<Int32>
+    public let disableAppEncryptionIfDeviceEncryptionIsEnabled: Field<Bool>
+    public let encryptAppData: Field<Bool>
+    public let minimumRequiredPatchVersion: Field<String>
+    public let minimumWarningPatchVersion: Field<String>
+    public let screenCaptureBlocked: Field<Bool>
 
-    /// Present when the request expanded it (`expand("mailboxRestoreArtifactsBulkAdditionRequests")`).
-    public let mailboxRestoreArtifactsBulkAdditionRequests: Field<[MailboxRestoreArtifactsBulkAdditionRequest]>
+    /// Present when the request expanded it (`expand("apps")`).
+    public let apps: Field<[ManagedMobileApp]>
+
+    /// Present when the request expanded it (`expand("deploymentSummary")`).
+    public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
 
     private init() {
         self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
         self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
         self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreJobType = Field("restoreJobType")
-        self.restoreSessionArtifactCount = Field("restoreSessionArtifactCount")
-        self.status = Field("status")
-        self.granularMailboxRestoreArtifacts = Field("granularMailboxRestoreArtifacts")
-        self.mailboxRestoreArtifacts = Field("mailboxRestoreArtifacts")
-        self.mailboxRestoreArtifactsBulkAdditionRequests = Field("mailboxRestoreArtifactsBulkAdditionRequests")
+        self.version = Field("version")
+        self.allowedDataStorageLocations = Field("allowedDataStorageLocations")
+        self.allowedInboundDataTransferSources = Field("allowedInboundDataTransferSources")
+        self.allowedOutboundClipboardSharingLevel = Field("allowedOutboundClipboardSharingLevel")
+        self.allowedOutboundDataTransferDestinations = Field("allowedOutboundDataTransferDestinations")
+        self.contactSyncBlocked = Field("contactSyncBlocked")
+        self.dataBackupBlocked = Field("dataBackupBlocked")
+        self.deviceComplianceRequired = Field("deviceComplianceRequired")
+        self.disableAppPinIfDevicePinIsSet = Field("disableAppPinIfDevicePinIsSet")
+        self.fingerprintBlocked = Field("fingerprintBlocked")
+        self.managedBrowser = Field("managedBrowser")
+        self.managedBrowserToOpenLinksRequired = Field("managedBrowserToOpenLinksRequired")
+        self.maximumPinRetries = Field("maximumPinRetries")
+        self.minimumPinLength = Field("minimumPinLength")
+        self.minimumRequiredAppVersion = Field("minimumRequiredAppVersion")
+        self.minimumRequiredOsVersion = Field("minimumRequiredOsVersion")
+        self.minimumWarningAppVersion = Field("minimumWarningAppVersion")
+        self.minimumWarningOsVersion = Field("minimumWarningOsVersion")
+        self.organizationalCredentialsRequired = Field("organizationalCredentialsRequired")
+        self.periodBeforePinReset = Field("periodBeforePinReset")
+        self.periodOfflineBeforeAccessCheck = Field("periodOfflineBeforeAccessCheck")
+        self.periodOfflineBeforeWipeIsEnforced = Field("periodOfflineBeforeWipeIsEnforced")
+        self.periodOnlineBeforeAccessCheck = Field("periodOnlineBeforeAccessCheck")
+        self.pinCharacterSet = Field("pinCharacterSet")
+        self.pinRequired = Field("pinRequired")
+        self.printBlocked = Field("printBlocked")
+        self.saveAsBlocked = Field("saveAsBlocked")
+        self.simplePinBlocked = Field("simplePinBlocked")
+        self.isAssigned = Field("isAssigned")
+        self.assignments = Field("assignments")
+        self.customBrowserDisplayName = Field("customBrowserDisplayName")
+        self.customBrowserPackageId = Field("customBrowserPackageId")
+        self.deployedAppCount = Field("deployedAppCount")
+        self.disableAppEncryptionIfDeviceEncryptionIsEnabled = Field("disableAppEncryptionIfDeviceEncryptionIsEnabled")
+        self.encryptAppData = Field("encryptAppData")
+        self.minimumRequiredPatchVersion = Field("minimumRequiredPatchVersion")
+        self.minimumWarningPatchVersion = Field("minimumWarningPatchVersion")
+        self.screenCaptureBlocked = Field("screenCaptureBlocked")
+        self.apps = Field("apps")
+        self.deploymentSummary = Field("deploymentSummary")
     }
 }
 
-/// Requests for one `ExchangeRestoreSession`: `request()` reads, updates or deletes it.
+/// Requests for one `AndroidManagedAppProtection`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.exchangeRestoreSession`.
-public struct ExchangeRestoreSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeRestoreSession
+/// - Remark: Generated from `microsoft.graph.androidManagedAppProtection`.
+public struct AndroidManagedAppProtectionRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidManagedAppProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -10892,411 +1164,124 @@ public struct ExchangeRestoreSessionRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.exchangeRestoreSession",
-        model: ExchangeRestoreSession.self,
+        "microsoft.graph.androidManagedAppProtection",
+        model: AndroidManagedAppProtection.self,
         children: [
-            .init(
-                "granularMailboxRestoreArtifacts",
-                "microsoft.graph.granularMailboxRestoreArtifact",
-                collection: true
-            ),
-            .init("mailboxRestoreArtifacts", "microsoft.graph.mailboxRestoreArtifact", collection: true),
-            .init(
-                "mailboxRestoreArtifactsBulkAdditionRequests",
-                "microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest",
-                collection: true
-            ),
+            .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
+            .init("apps", "microsoft.graph.managedMobileApp", collection: true),
+            .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
         ],
-        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
+        operations: [.init("assign", .post), .init("targetApps", .post)]
     )
 
-    /// `granularMailboxRestoreArtifacts.request()` lists them;
-    /// `granularMailboxRestoreArtifacts("granularMailboxRestoreArtifact-id")` addresses one.
-    public var granularMailboxRestoreArtifacts: CollectionRequestBuilder<GranularMailboxRestoreArtifactRequestBuilder> {
-        .init(client: client, path: path.appending("granularMailboxRestoreArtifacts"))
+    /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
+    public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("assignments"))
     }
 
-    /// `mailboxRestoreArtifacts.request()` lists them; `mailboxRestoreArtifacts("mailboxRestoreArtifact-id")` addresses
-    /// one.
-    public var mailboxRestoreArtifacts: CollectionRequestBuilder<MailboxRestoreArtifactRequestBuilder> {
-        .init(client: client, path: path.appending("mailboxRestoreArtifacts"))
+    /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
+    public var apps: CollectionRequestBuilder<ManagedMobileAppRequestBuilder> {
+        .init(client: client, path: path.appending("apps"))
     }
 
-    /// `mailboxRestoreArtifactsBulkAdditionRequests.request()` lists them;
-    /// `mailboxRestoreArtifactsBulkAdditionRequests("id")` addresses one.
-    public var mailboxRestoreArtifactsBulkAdditionRequests:
-        CollectionRequestBuilder<MailboxRestoreArtifactsBulkAdditionRequestRequestBuilder>
-    {
-        .init(client: client, path: path.appending("mailboxRestoreArtifactsBulkAdditionRequests"))
+    public var deploymentSummary: ManagedAppPolicyDeploymentSummaryRequestBuilder {
+        .init(client: client, path: path.appending("deploymentSummary"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.exchangeRestoreSession/activate` (POST).
-    public func activate() -> OperationRequest<RestoreSessionBase> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .model(RestoreSessionBase.self))
-    }
-}
-
-/// Its properties are listed in `ExchangeSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exchangesettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.exchangeSettings`.
-public typealias ExchangeSettings = Model<ExchangeSettingsFields>
-
-/// The properties of a `ExchangeSettings`, inherited ones included.
-public struct ExchangeSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.exchangeSettings",
-        base: Entity.self,
-        fields: ExchangeSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let primaryMailboxId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.primaryMailboxId = Field("primaryMailboxId")
-    }
-}
-
-/// Requests for one `ExchangeSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.exchangeSettings`.
-public struct ExchangeSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.exchangeSettings", model: ExchangeSettings.self)
-}
-
-/// Its properties are listed in `ExcludeTargetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/excludetarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.excludeTarget`.
-public typealias ExcludeTarget = Model<ExcludeTargetFields>
-
-/// The properties of a `ExcludeTarget`, inherited ones included.
-public struct ExcludeTargetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.excludeTarget", fields: ExcludeTargetFields())
-    public let id: Field<String>
-    public let targetType: Field<AuthenticationMethodTargetType>
-
-    private init() {
-        self.id = Field("id")
-        self.targetType = Field("targetType")
-    }
-}
-
-/// Its properties are listed in `ExclusionGroupAssignmentTargetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exclusiongroupassignmenttarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.exclusionGroupAssignmentTarget`.
-public typealias ExclusionGroupAssignmentTarget = Model<ExclusionGroupAssignmentTargetFields>
-
-/// The properties of a `ExclusionGroupAssignmentTarget`, inherited ones included.
-public struct ExclusionGroupAssignmentTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.exclusionGroupAssignmentTarget",
-        base: GroupAssignmentTarget.self,
-        fields: ExclusionGroupAssignmentTargetFields()
-    )
-
-    public let groupId: Field<String>
-
-    private init() {
-        self.groupId = Field("groupId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.executionMode`.
-public typealias ExecutionMode = OpenEnum<ExecutionModeValues>
-
-/// The values of `ExecutionMode` that the spec declares; others decode and re-encode too.
-public enum ExecutionModeValues: EnumValues {
-    public static let known: [String] = ["evaluateInline", "evaluateOffline", "unknownFutureValue"]
-}
-
-extension ExecutionMode {
-    public static var evaluateInline: Self { Self(rawValue: "evaluateInline") }
-
-    public static var evaluateOffline: Self { Self(rawValue: "evaluateOffline") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExpirationPatternFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/expirationpattern?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.expirationPattern`.
-public typealias ExpirationPattern = Model<ExpirationPatternFields>
-
-/// The properties of a `ExpirationPattern`, inherited ones included.
-public struct ExpirationPatternFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.expirationPattern", fields: ExpirationPatternFields())
-    public let duration: Field<String>
-    public let endDateTime: Field<Date>
-    public let type: Field<ExpirationPatternType>
-
-    private init() {
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.type = Field("type")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.expirationPatternType`.
-public typealias ExpirationPatternType = OpenEnum<ExpirationPatternTypeValues>
-
-/// The values of `ExpirationPatternType` that the spec declares; others decode and re-encode too.
-public enum ExpirationPatternTypeValues: EnumValues {
-    public static let known: [String] = ["notSpecified", "noExpiration", "afterDateTime", "afterDuration"]
-}
-
-extension ExpirationPatternType {
-    public static var notSpecified: Self { Self(rawValue: "notSpecified") }
-
-    public static var noExpiration: Self { Self(rawValue: "noExpiration") }
-
-    public static var afterDateTime: Self { Self(rawValue: "afterDateTime") }
-
-    public static var afterDuration: Self { Self(rawValue: "afterDuration") }
-}
-
-/// Its properties are listed in `ExportItemResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/exportitemresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.exportItemResponse`.
-public typealias ExportItemResponse = Model<ExportItemResponseFields>
-
-/// The properties of a `ExportItemResponse`, inherited ones included.
-public struct ExportItemResponseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.exportItemResponse", fields: ExportItemResponseFields())
-    public let changeKey: Field<String>
-    public let error: Field<MailTipsError>
-    public let itemId: Field<String>
-
-    private init() {
-        self.changeKey = Field("changeKey")
-        self.error = Field("error")
-        self.itemId = Field("itemId")
-    }
-}
-
-/// Its properties are listed in `ExpressionInputObjectFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/expressioninputobject?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.expressionInputObject`.
-public typealias ExpressionInputObject = Model<ExpressionInputObjectFields>
-
-/// The properties of a `ExpressionInputObject`, inherited ones included.
-public struct ExpressionInputObjectFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.expressionInputObject",
-        fields: ExpressionInputObjectFields()
-    )
-    public let definition: Field<ObjectDefinition>
-    public let properties: Field<[StringKeyObjectValuePair]>
-
-    private init() {
-        self.definition = Field("definition")
-        self.properties = Field("properties")
-    }
-}
-
-/// Its properties are listed in `ExtensionFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/extension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.extension`.
-public typealias Extension = Model<ExtensionFields>
-
-/// The properties of a `Extension`, inherited ones included.
-public struct ExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.extension",
-        base: Entity.self,
-        derived: [OpenTypeExtension.self],
-        fields: ExtensionFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Its properties are listed in `ExtensionPropertyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/extensionproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.extensionProperty`.
-public typealias ExtensionProperty = Model<ExtensionPropertyFields>
-
-/// The properties of a `ExtensionProperty`, inherited ones included.
-public struct ExtensionPropertyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.extensionProperty",
-        base: DirectoryObject.self,
-        fields: ExtensionPropertyFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let appDisplayName: Field<String>
-    public let dataType: Field<String>
-    public let isMultiValued: Field<Bool>
-    public let isSyncedFromOnPremises: Field<Bool>
-    public let name: Field<String>
-    public let targetObjects: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.appDisplayName = Field("appDisplayName")
-        self.dataType = Field("dataType")
-        self.isMultiValued = Field("isMultiValued")
-        self.isSyncedFromOnPremises = Field("isSyncedFromOnPremises")
-        self.name = Field("name")
-        self.targetObjects = Field("targetObjects")
-    }
-}
-
-/// Requests for one `ExtensionProperty`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.extensionProperty`.
-public struct ExtensionPropertyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExtensionProperty
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.extensionProperty",
-        model: ExtensionProperty.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.extensionProperty/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppProtection/assign` (POST).
+    public func assign(assignments: [TargetedManagedAppPolicyAssignment]) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("assign"))
         var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.extensionProperty/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.extensionProperty/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.extensionProperty/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.extensionProperty/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == ExtensionPropertyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.extensionProperty/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.extensionProperty/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.extensionProperty/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
+        body.set("assignments", assignments)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.extensionProperty/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppProtection/targetApps` (POST).
+    public func targetApps(apps: [ManagedMobileApp]) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("targetApps"))
+        var body = JSONObject()
+        body.set("apps", apps)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppProtection/targetApps` (POST).
+    public func targetApps(
+        apps: [ManagedMobileApp],
+        appGroupType: TargetedManagedAppGroupType
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("targetApps"))
+        var body = JSONObject()
+        body.set("apps", apps)
+        body.set("appGroupType", appGroupType)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Requests for one `Extension`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AndroidManagedAppRegistrationFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.extension`.
-public struct ExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Extension
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidmanagedappregistration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration`.
+public typealias AndroidManagedAppRegistration = Model<AndroidManagedAppRegistrationFields>
+
+/// The properties of a `AndroidManagedAppRegistration`, inherited ones included.
+public struct AndroidManagedAppRegistrationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidManagedAppRegistration",
+        base: ManagedAppRegistration.self,
+        fields: AndroidManagedAppRegistrationFields()
+    )
+
+    public let id: Field<String>
+    public let appIdentifier: Field<MobileAppIdentifier>
+    public let applicationVersion: Field<String>
+    public let createdDateTime: Field<Date>
+    public let deviceName: Field<String>
+    public let deviceTag: Field<String>
+    public let deviceType: Field<String>
+    public let flaggedReasons: Field<[ManagedAppFlaggedReason]>
+    public let lastSyncDateTime: Field<Date>
+    public let managementSdkVersion: Field<String>
+    public let platformVersion: Field<String>
+    public let userId: Field<String>
+    public let version: Field<String>
+
+    /// Present when the request expanded it (`expand("appliedPolicies")`).
+    public let appliedPolicies: Field<[ManagedAppPolicy]>
+
+    /// Present when the request expanded it (`expand("intendedPolicies")`).
+    public let intendedPolicies: Field<[ManagedAppPolicy]>
+
+    /// Present when the request expanded it (`expand("operations")`).
+    public let operations: Field<[ManagedAppOperation]>
+
+    private init() {
+        self.id = Field("id")
+        self.appIdentifier = Field("appIdentifier")
+        self.applicationVersion = Field("applicationVersion")
+        self.createdDateTime = Field("createdDateTime")
+        self.deviceName = Field("deviceName")
+        self.deviceTag = Field("deviceTag")
+        self.deviceType = Field("deviceType")
+        self.flaggedReasons = Field("flaggedReasons")
+        self.lastSyncDateTime = Field("lastSyncDateTime")
+        self.managementSdkVersion = Field("managementSdkVersion")
+        self.platformVersion = Field("platformVersion")
+        self.userId = Field("userId")
+        self.version = Field("version")
+        self.appliedPolicies = Field("appliedPolicies")
+        self.intendedPolicies = Field("intendedPolicies")
+        self.operations = Field("operations")
+    }
+}
+
+/// Requests for one `AndroidManagedAppRegistration`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration`.
+public struct AndroidManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidManagedAppRegistration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -11306,658 +1291,230 @@ public struct ExtensionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.extension", model: Extension.self)
-}
-
-/// Its properties are listed in `ExtensionSchemaPropertyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/extensionschemaproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.extensionSchemaProperty`.
-public typealias ExtensionSchemaProperty = Model<ExtensionSchemaPropertyFields>
-
-/// The properties of a `ExtensionSchemaProperty`, inherited ones included.
-public struct ExtensionSchemaPropertyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.extensionSchemaProperty",
-        fields: ExtensionSchemaPropertyFields()
+    public static let route = ResourceRoute(
+        "microsoft.graph.androidManagedAppRegistration",
+        model: AndroidManagedAppRegistration.self,
+        children: [
+            .init("appliedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+            .init("intendedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+            .init("operations", "microsoft.graph.managedAppOperation", collection: true),
+        ],
+        operations: [
+            .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
+        ]
     )
 
-    public let name: Field<String>
-    public let type: Field<String>
+    /// `appliedPolicies.request()` lists them; `appliedPolicies("managedAppPolicy-id")` addresses one.
+    public var appliedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("appliedPolicies"))
+    }
 
-    private init() {
-        self.name = Field("name")
-        self.type = Field("type")
+    /// `intendedPolicies.request()` lists them; `intendedPolicies("managedAppPolicy-id")` addresses one.
+    public var intendedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("intendedPolicies"))
+    }
+
+    /// `operations.request()` lists them; `operations("managedAppOperation-id")` addresses one.
+    public var operations: CollectionRequestBuilder<ManagedAppOperationRequestBuilder> {
+        .init(client: client, path: path.appending("operations"))
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.externalAudienceScope`.
-public typealias ExternalAudienceScope = OpenEnum<ExternalAudienceScopeValues>
-
-/// The values of `ExternalAudienceScope` that the spec declares; others decode and re-encode too.
-public enum ExternalAudienceScopeValues: EnumValues {
-    public static let known: [String] = ["none", "contactsOnly", "all"]
+extension CollectionRequestBuilder where Item == AndroidManagedAppRegistrationRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration/getUserIdsWithFlaggedAppRegistration`
+    ///   (GET).
+    public func getUserIdsWithFlaggedAppRegistration() -> OperationRequest<[String]> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "getUserIdsWithFlaggedAppRegistration", parameters: [])
+        )
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
 }
 
-extension ExternalAudienceScope {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var contactsOnly: Self { Self(rawValue: "contactsOnly") }
-
-    public static var all: Self { Self(rawValue: "all") }
-}
-
-/// Its properties are listed in `ExternalAuthenticationMethodFields`; read and write them as `value.name`.
+/// Its properties are listed in `AndroidMinimumOperatingSystemFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalauthenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalAuthenticationMethod`.
-public typealias ExternalAuthenticationMethod = Model<ExternalAuthenticationMethodFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidminimumoperatingsystem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidMinimumOperatingSystem`.
+public typealias AndroidMinimumOperatingSystem = Model<AndroidMinimumOperatingSystemFields>
 
-/// The properties of a `ExternalAuthenticationMethod`, inherited ones included.
-public struct ExternalAuthenticationMethodFields: FieldSet {
+/// The properties of a `AndroidMinimumOperatingSystem`, inherited ones included.
+public struct AndroidMinimumOperatingSystemFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.externalAuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: ExternalAuthenticationMethodFields()
+        "microsoft.graph.androidMinimumOperatingSystem",
+        fields: AndroidMinimumOperatingSystemFields()
+    )
+
+    public let v100: Field<Bool>
+    public let v110: Field<Bool>
+    public let v40: Field<Bool>
+    public let v403: Field<Bool>
+    public let v41: Field<Bool>
+    public let v42: Field<Bool>
+    public let v43: Field<Bool>
+    public let v44: Field<Bool>
+    public let v50: Field<Bool>
+    public let v51: Field<Bool>
+    public let v60: Field<Bool>
+    public let v70: Field<Bool>
+    public let v71: Field<Bool>
+    public let v80: Field<Bool>
+    public let v81: Field<Bool>
+    public let v90: Field<Bool>
+
+    private init() {
+        self.v100 = Field("v10_0")
+        self.v110 = Field("v11_0")
+        self.v40 = Field("v4_0")
+        self.v403 = Field("v4_0_3")
+        self.v41 = Field("v4_1")
+        self.v42 = Field("v4_2")
+        self.v43 = Field("v4_3")
+        self.v44 = Field("v4_4")
+        self.v50 = Field("v5_0")
+        self.v51 = Field("v5_1")
+        self.v60 = Field("v6_0")
+        self.v70 = Field("v7_0")
+        self.v71 = Field("v7_1")
+        self.v80 = Field("v8_0")
+        self.v81 = Field("v8_1")
+        self.v90 = Field("v9_0")
+    }
+}
+
+/// Its properties are listed in `AndroidMobileAppIdentifierFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidmobileappidentifier?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidMobileAppIdentifier`.
+public typealias AndroidMobileAppIdentifier = Model<AndroidMobileAppIdentifierFields>
+
+/// The properties of a `AndroidMobileAppIdentifier`, inherited ones included.
+public struct AndroidMobileAppIdentifierFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidMobileAppIdentifier",
+        base: MobileAppIdentifier.self,
+        fields: AndroidMobileAppIdentifierFields()
+    )
+
+    public let packageId: Field<String>
+
+    private init() {
+        self.packageId = Field("packageId")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.androidRequiredPasswordType`.
+public typealias AndroidRequiredPasswordType = OpenEnum<AndroidRequiredPasswordTypeValues>
+
+/// The values of `AndroidRequiredPasswordType` that the spec declares; others decode and re-encode too.
+public enum AndroidRequiredPasswordTypeValues: EnumValues {
+    public static let known: [String] = [
+        "deviceDefault",
+        "alphabetic",
+        "alphanumeric",
+        "alphanumericWithSymbols",
+        "lowSecurityBiometric",
+        "numeric",
+        "numericComplex",
+        "any",
+    ]
+}
+
+extension AndroidRequiredPasswordType {
+    public static var deviceDefault: Self { Self(rawValue: "deviceDefault") }
+
+    public static var alphabetic: Self { Self(rawValue: "alphabetic") }
+
+    public static var alphanumeric: Self { Self(rawValue: "alphanumeric") }
+
+    public static var alphanumericWithSymbols: Self { Self(rawValue: "alphanumericWithSymbols") }
+
+    public static var lowSecurityBiometric: Self { Self(rawValue: "lowSecurityBiometric") }
+
+    public static var numeric: Self { Self(rawValue: "numeric") }
+
+    public static var numericComplex: Self { Self(rawValue: "numericComplex") }
+
+    public static var any: Self { Self(rawValue: "any") }
+}
+
+/// Its properties are listed in `AndroidStoreAppFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidstoreapp?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidStoreApp`.
+public typealias AndroidStoreApp = Model<AndroidStoreAppFields>
+
+/// The properties of a `AndroidStoreApp`, inherited ones included.
+public struct AndroidStoreAppFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidStoreApp",
+        base: MobileApp.self,
+        fields: AndroidStoreAppFields()
     )
 
     public let id: Field<String>
+
+    /// Set by the service: read it, do not send it.
     public let createdDateTime: Field<Date>
-    public let configurationId: Field<String>
+
+    public let description: Field<String>
+    public let developer: Field<String>
     public let displayName: Field<String>
+    public let informationUrl: Field<String>
+    public let isFeatured: Field<Bool>
+    public let largeIcon: Field<MimeContent>
+
+    /// Set by the service: read it, do not send it.
+    public let lastModifiedDateTime: Field<Date>
+
+    public let notes: Field<String>
+    public let owner: Field<String>
+    public let privacyInformationUrl: Field<String>
+    public let publisher: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let publishingState: Field<MobileAppPublishingState>
+
+    /// Present when the request expanded it (`expand("assignments")`).
+    public let assignments: Field<[MobileAppAssignment]>
+
+    /// Present when the request expanded it (`expand("categories")`).
+    public let categories: Field<[MobileAppCategory]>
+
+    public let appStoreUrl: Field<String>
+    public let minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>
+
+    /// Set by the service: read it, do not send it.
+    public let packageId: Field<String>
 
     private init() {
         self.id = Field("id")
         self.createdDateTime = Field("createdDateTime")
-        self.configurationId = Field("configurationId")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Its properties are listed in `ExternalAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/externalauthenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalAuthenticationMethodConfiguration`.
-public typealias ExternalAuthenticationMethodConfiguration = Model<ExternalAuthenticationMethodConfigurationFields>
-
-/// The properties of a `ExternalAuthenticationMethodConfiguration`, inherited ones included.
-public struct ExternalAuthenticationMethodConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalAuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: ExternalAuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let appId: Field<String>
-    public let displayName: Field<String>
-    public let openIdConnectSetting: Field<OpenIdConnectSetting>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.openIdConnectSetting = Field("openIdConnectSetting")
-        self.includeTargets = Field("includeTargets")
-    }
-}
-
-/// Requests for one `ExternalAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalAuthenticationMethodConfiguration`.
-public struct ExternalAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalAuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalAuthenticationMethodConfiguration",
-        model: ExternalAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
-    public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
-}
-
-/// Requests for one `ExternalAuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalAuthenticationMethod`.
-public struct ExternalAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalAuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalAuthenticationMethod",
-        model: ExternalAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.externalAuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.accessType`.
-public typealias ExternalConnectorsAccessType = OpenEnum<ExternalConnectorsAccessTypeValues>
-
-/// The values of `ExternalConnectorsAccessType` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsAccessTypeValues: EnumValues {
-    public static let known: [String] = ["grant", "deny", "unknownFutureValue"]
-}
-
-extension ExternalConnectorsAccessType {
-    public static var grant: Self { Self(rawValue: "grant") }
-
-    public static var deny: Self { Self(rawValue: "deny") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExternalConnectorsAclFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-acl?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.acl`.
-public typealias ExternalConnectorsAcl = Model<ExternalConnectorsAclFields>
-
-/// The properties of a `ExternalConnectorsAcl`, inherited ones included.
-public struct ExternalConnectorsAclFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.acl",
-        fields: ExternalConnectorsAclFields()
-    )
-    public let accessType: Field<ExternalConnectorsAccessType>
-    public let type: Field<ExternalConnectorsAclType>
-    public let value: Field<String>
-
-    private init() {
-        self.accessType = Field("accessType")
-        self.type = Field("type")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.aclType`.
-public typealias ExternalConnectorsAclType = OpenEnum<ExternalConnectorsAclTypeValues>
-
-/// The values of `ExternalConnectorsAclType` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsAclTypeValues: EnumValues {
-    public static let known: [String] = [
-        "user",
-        "group",
-        "everyone",
-        "everyoneExceptGuests",
-        "externalGroup",
-        "unknownFutureValue",
-    ]
-}
-
-extension ExternalConnectorsAclType {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var everyone: Self { Self(rawValue: "everyone") }
-
-    public static var everyoneExceptGuests: Self { Self(rawValue: "everyoneExceptGuests") }
-
-    public static var externalGroup: Self { Self(rawValue: "externalGroup") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExternalConnectorsActivitySettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-activitysettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.activitySettings`.
-public typealias ExternalConnectorsActivitySettings = Model<ExternalConnectorsActivitySettingsFields>
-
-/// The properties of a `ExternalConnectorsActivitySettings`, inherited ones included.
-public struct ExternalConnectorsActivitySettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.activitySettings",
-        fields: ExternalConnectorsActivitySettingsFields()
-    )
-
-    public let urlToItemResolvers: Field<[ExternalConnectorsUrlToItemResolverBase]>
-
-    private init() {
-        self.urlToItemResolvers = Field("urlToItemResolvers")
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-configuration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.configuration`.
-public typealias ExternalConnectorsConfiguration = Model<ExternalConnectorsConfigurationFields>
-
-/// The properties of a `ExternalConnectorsConfiguration`, inherited ones included.
-public struct ExternalConnectorsConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.configuration",
-        fields: ExternalConnectorsConfigurationFields()
-    )
-
-    public let authorizedAppIds: Field<[String]>
-
-    private init() {
-        self.authorizedAppIds = Field("authorizedAppIds")
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsConnectionOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-connectionoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.connectionOperation`.
-public typealias ExternalConnectorsConnectionOperation = Model<ExternalConnectorsConnectionOperationFields>
-
-/// The properties of a `ExternalConnectorsConnectionOperation`, inherited ones included.
-public struct ExternalConnectorsConnectionOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.connectionOperation",
-        base: Entity.self,
-        fields: ExternalConnectorsConnectionOperationFields()
-    )
-
-    public let id: Field<String>
-    public let error: Field<PublicError>
-    public let status: Field<ExternalConnectorsConnectionOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.error = Field("error")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `ExternalConnectorsConnectionOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.connectionOperation`.
-public struct ExternalConnectorsConnectionOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsConnectionOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.connectionOperation",
-        model: ExternalConnectorsConnectionOperation.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.connectionOperationStatus`.
-public typealias ExternalConnectorsConnectionOperationStatus =
-    OpenEnum<ExternalConnectorsConnectionOperationStatusValues>
-
-/// The values of `ExternalConnectorsConnectionOperationStatus` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsConnectionOperationStatusValues: EnumValues {
-    public static let known: [String] = ["unspecified", "inprogress", "completed", "failed", "unknownFutureValue"]
-}
-
-extension ExternalConnectorsConnectionOperationStatus {
-    public static var unspecified: Self { Self(rawValue: "unspecified") }
-
-    public static var inprogress: Self { Self(rawValue: "inprogress") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.connectionState`.
-public typealias ExternalConnectorsConnectionState = OpenEnum<ExternalConnectorsConnectionStateValues>
-
-/// The values of `ExternalConnectorsConnectionState` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsConnectionStateValues: EnumValues {
-    public static let known: [String] = ["draft", "ready", "obsolete", "limitExceeded", "unknownFutureValue"]
-}
-
-extension ExternalConnectorsConnectionState {
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var ready: Self { Self(rawValue: "ready") }
-
-    public static var obsolete: Self { Self(rawValue: "obsolete") }
-
-    public static var limitExceeded: Self { Self(rawValue: "limitExceeded") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.contentCategory`.
-public typealias ExternalConnectorsContentCategory = OpenEnum<ExternalConnectorsContentCategoryValues>
-
-/// The values of `ExternalConnectorsContentCategory` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsContentCategoryValues: EnumValues {
-    public static let known: [String] = [
-        "uncategorized",
-        "knowledgeBase",
-        "wikis",
-        "fileRepository",
-        "qna",
-        "crm",
-        "dashboard",
-        "people",
-        "media",
-        "email",
-        "messaging",
-        "meetingTranscripts",
-        "taskManagement",
-        "learningManagement",
-        "unknownFutureValue",
-    ]
-}
-
-extension ExternalConnectorsContentCategory {
-    public static var uncategorized: Self { Self(rawValue: "uncategorized") }
-
-    public static var knowledgeBase: Self { Self(rawValue: "knowledgeBase") }
-
-    public static var wikis: Self { Self(rawValue: "wikis") }
-
-    public static var fileRepository: Self { Self(rawValue: "fileRepository") }
-
-    public static var qna: Self { Self(rawValue: "qna") }
-
-    public static var crm: Self { Self(rawValue: "crm") }
-
-    public static var dashboard: Self { Self(rawValue: "dashboard") }
-
-    public static var people: Self { Self(rawValue: "people") }
-
-    public static var media: Self { Self(rawValue: "media") }
-
-    public static var email: Self { Self(rawValue: "email") }
-
-    public static var messaging: Self { Self(rawValue: "messaging") }
-
-    public static var meetingTranscripts: Self { Self(rawValue: "meetingTranscripts") }
-
-    public static var taskManagement: Self { Self(rawValue: "taskManagement") }
-
-    public static var learningManagement: Self { Self(rawValue: "learningManagement") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExternalConnectorsDisplayTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-displaytemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.displayTemplate`.
-public typealias ExternalConnectorsDisplayTemplate = Model<ExternalConnectorsDisplayTemplateFields>
-
-/// The properties of a `ExternalConnectorsDisplayTemplate`, inherited ones included.
-public struct ExternalConnectorsDisplayTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.displayTemplate",
-        fields: ExternalConnectorsDisplayTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let layout: Field<JSONValue>
-    public let priority: Field<Int32>
-    public let rules: Field<[ExternalConnectorsPropertyRule]>
-
-    private init() {
-        self.id = Field("id")
-        self.layout = Field("layout")
-        self.priority = Field("priority")
-        self.rules = Field("rules")
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsExternalFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-external?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.external`.
-public typealias ExternalConnectorsExternal = Model<ExternalConnectorsExternalFields>
-
-/// The properties of a `ExternalConnectorsExternal`, inherited ones included.
-public struct ExternalConnectorsExternalFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.external",
-        fields: ExternalConnectorsExternalFields()
-    )
-
-    /// Present when the request expanded it (`expand("connections")`).
-    public let connections: Field<[ExternalConnectorsExternalConnection]>
-
-    private init() {
-        self.connections = Field("connections")
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsExternalActivityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalactivity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivity`.
-public typealias ExternalConnectorsExternalActivity = Model<ExternalConnectorsExternalActivityFields>
-
-/// The properties of a `ExternalConnectorsExternalActivity`, inherited ones included.
-public struct ExternalConnectorsExternalActivityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.externalActivity",
-        base: Entity.self,
-        derived: [ExternalConnectorsExternalActivityResult.self],
-        fields: ExternalConnectorsExternalActivityFields()
-    )
-
-    public let id: Field<String>
-    public let startDateTime: Field<Date>
-    public let type: Field<ExternalConnectorsExternalActivityType>
-
-    /// Present when the request expanded it (`expand("performedBy")`).
-    public let performedBy: Field<ExternalConnectorsIdentity>
-
-    private init() {
-        self.id = Field("id")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.performedBy = Field("performedBy")
-    }
-}
-
-/// Requests for one `ExternalConnectorsExternalActivity`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivity`.
-public struct ExternalConnectorsExternalActivityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalActivity
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalActivity",
-        model: ExternalConnectorsExternalActivity.self,
-        children: [.init("performedBy", "microsoft.graph.externalConnectors.identity", collection: false)]
-    )
-
-    public var performedBy: ExternalConnectorsIdentityRequestBuilder {
-        .init(client: client, path: path.appending("performedBy"))
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsExternalActivityResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalactivityresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivityResult`.
-public typealias ExternalConnectorsExternalActivityResult = Model<ExternalConnectorsExternalActivityResultFields>
-
-/// The properties of a `ExternalConnectorsExternalActivityResult`, inherited ones included.
-public struct ExternalConnectorsExternalActivityResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.externalActivityResult",
-        base: ExternalConnectorsExternalActivity.self,
-        fields: ExternalConnectorsExternalActivityResultFields()
-    )
-
-    public let id: Field<String>
-    public let startDateTime: Field<Date>
-    public let type: Field<ExternalConnectorsExternalActivityType>
-
-    /// Present when the request expanded it (`expand("performedBy")`).
-    public let performedBy: Field<ExternalConnectorsIdentity>
-
-    public let error: Field<PublicError>
-
-    private init() {
-        self.id = Field("id")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.performedBy = Field("performedBy")
-        self.error = Field("error")
-    }
-}
-
-/// Requests for one `ExternalConnectorsExternalActivityResult`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivityResult`.
-public struct ExternalConnectorsExternalActivityResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalActivityResult
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalActivityResult",
-        model: ExternalConnectorsExternalActivityResult.self,
-        children: [.init("performedBy", "microsoft.graph.externalConnectors.identity", collection: false)]
-    )
-
-    public var performedBy: ExternalConnectorsIdentityRequestBuilder {
-        .init(client: client, path: path.appending("performedBy"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivityType`.
-public typealias ExternalConnectorsExternalActivityType = OpenEnum<ExternalConnectorsExternalActivityTypeValues>
-
-/// The values of `ExternalConnectorsExternalActivityType` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsExternalActivityTypeValues: EnumValues {
-    public static let known: [String] = ["viewed", "modified", "created", "commented", "unknownFutureValue"]
-}
-
-extension ExternalConnectorsExternalActivityType {
-    public static var viewed: Self { Self(rawValue: "viewed") }
-
-    public static var modified: Self { Self(rawValue: "modified") }
-
-    public static var created: Self { Self(rawValue: "created") }
-
-    public static var commented: Self { Self(rawValue: "commented") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExternalConnectorsExternalConnectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalconnection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalConnection`.
-public typealias ExternalConnectorsExternalConnection = Model<ExternalConnectorsExternalConnectionFields>
-
-/// The properties of a `ExternalConnectorsExternalConnection`, inherited ones included.
-public struct ExternalConnectorsExternalConnectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.externalConnection",
-        base: Entity.self,
-        fields: ExternalConnectorsExternalConnectionFields()
-    )
-
-    public let id: Field<String>
-    public let activitySettings: Field<ExternalConnectorsActivitySettings>
-    public let configuration: Field<ExternalConnectorsConfiguration>
-    public let connectorId: Field<String>
-    public let contentCategory: Field<ExternalConnectorsContentCategory>
-    public let description: Field<String>
-    public let name: Field<String>
-    public let searchSettings: Field<ExternalConnectorsSearchSettings>
-
-    /// Set by the service: read it, do not send it.
-    public let state: Field<ExternalConnectorsConnectionState>
-
-    /// Present when the request expanded it (`expand("groups")`).
-    public let groups: Field<[ExternalConnectorsExternalGroup]>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[ExternalConnectorsExternalItem]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[ExternalConnectorsConnectionOperation]>
-
-    /// Present when the request expanded it (`expand("schema")`).
-    public let schemaValue: Field<ExternalConnectorsSchema>
-
-    private init() {
-        self.id = Field("id")
-        self.activitySettings = Field("activitySettings")
-        self.configuration = Field("configuration")
-        self.connectorId = Field("connectorId")
-        self.contentCategory = Field("contentCategory")
         self.description = Field("description")
-        self.name = Field("name")
-        self.searchSettings = Field("searchSettings")
-        self.state = Field("state")
-        self.groups = Field("groups")
-        self.items = Field("items")
-        self.operations = Field("operations")
-        self.schemaValue = Field("schema")
+        self.developer = Field("developer")
+        self.displayName = Field("displayName")
+        self.informationUrl = Field("informationUrl")
+        self.isFeatured = Field("isFeatured")
+        self.largeIcon = Field("largeIcon")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.notes = Field("notes")
+        self.owner = Field("owner")
+        self.privacyInformationUrl = Field("privacyInformationUrl")
+        self.publisher = Field("publisher")
+        self.publishingState = Field("publishingState")
+        self.assignments = Field("assignments")
+        self.categories = Field("categories")
+        self.appStoreUrl = Field("appStoreUrl")
+        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
+        self.packageId = Field("packageId")
     }
 }
 
-/// Requests for one `ExternalConnectorsExternalConnection`: `request()` reads, updates or deletes it.
+/// Requests for one `AndroidStoreApp`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalConnection`.
-public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalConnection
+/// - Remark: Generated from `microsoft.graph.androidStoreApp`.
+public struct AndroidStoreAppRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidStoreApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -11968,72 +1525,146 @@ public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBu
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalConnection",
-        model: ExternalConnectorsExternalConnection.self,
+        "microsoft.graph.androidStoreApp",
+        model: AndroidStoreApp.self,
         children: [
-            .init("groups", "microsoft.graph.externalConnectors.externalGroup", collection: true),
-            .init("items", "microsoft.graph.externalConnectors.externalItem", collection: true),
-            .init("operations", "microsoft.graph.externalConnectors.connectionOperation", collection: true),
-            .init("schema", "microsoft.graph.externalConnectors.schema", collection: false, refusing: "DELETE"),
-        ]
+            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+        ],
+        operations: [.init("assign", .post)]
     )
 
-    /// `groups.request()` lists them; `groups("externalGroup-id")` addresses one.
-    public var groups: CollectionRequestBuilder<ExternalConnectorsExternalGroupRequestBuilder> {
-        .init(client: client, path: path.appending("groups"))
+    /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("assignments"))
     }
 
-    /// `items.request()` lists them; `items("externalItem-id")` addresses one.
-    public var items: CollectionRequestBuilder<ExternalConnectorsExternalItemRequestBuilder> {
-        .init(client: client, path: path.appending("items"))
+    /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
+        .init(client: client, path: path.appending("categories"))
     }
 
-    /// `operations.request()` lists them; `operations("connectionOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<ExternalConnectorsConnectionOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var schema: ExternalConnectorsSchemaRequestBuilder {
-        .init(client: client, path: path.appending("schema", refusing: [.delete]))
+    /// - Remark: Generated from `microsoft.graph.androidStoreApp/assign` (POST).
+    public func assign(mobileAppAssignments: [MobileAppAssignment]) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("assign"))
+        var body = JSONObject()
+        body.set("mobileAppAssignments", mobileAppAssignments)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
     }
 }
 
-/// Its properties are listed in `ExternalConnectorsExternalGroupFields`; read and write them as `value.name`.
+/// Its properties are listed in `AndroidWorkProfileCompliancePolicyFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalgroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalGroup`.
-public typealias ExternalConnectorsExternalGroup = Model<ExternalConnectorsExternalGroupFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/androidworkprofilecompliancepolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy`.
+public typealias AndroidWorkProfileCompliancePolicy = Model<AndroidWorkProfileCompliancePolicyFields>
 
-/// The properties of a `ExternalConnectorsExternalGroup`, inherited ones included.
-public struct ExternalConnectorsExternalGroupFields: FieldSet {
+/// The properties of a `AndroidWorkProfileCompliancePolicy`, inherited ones included.
+public struct AndroidWorkProfileCompliancePolicyFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.externalGroup",
-        base: Entity.self,
-        fields: ExternalConnectorsExternalGroupFields()
+        "microsoft.graph.androidWorkProfileCompliancePolicy",
+        base: DeviceCompliancePolicy.self,
+        fields: AndroidWorkProfileCompliancePolicyFields()
     )
 
     public let id: Field<String>
+    public let createdDateTime: Field<Date>
     public let description: Field<String>
     public let displayName: Field<String>
+    public let lastModifiedDateTime: Field<Date>
+    public let version: Field<Int32>
 
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[ExternalConnectorsIdentity]>
+    /// Present when the request expanded it (`expand("assignments")`).
+    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
+
+    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
+    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
+
+    /// Present when the request expanded it (`expand("deviceStatuses")`).
+    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
+
+    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
+    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
+
+    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
+    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
+
+    /// Present when the request expanded it (`expand("userStatuses")`).
+    public let userStatuses: Field<[DeviceComplianceUserStatus]>
+
+    /// Present when the request expanded it (`expand("userStatusOverview")`).
+    public let userStatusOverview: Field<DeviceComplianceUserOverview>
+
+    public let deviceThreatProtectionEnabled: Field<Bool>
+    public let deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>
+    public let minAndroidSecurityPatchLevel: Field<String>
+    public let osMaximumVersion: Field<String>
+    public let osMinimumVersion: Field<String>
+    public let passwordExpirationDays: Field<Int32>
+    public let passwordMinimumLength: Field<Int32>
+    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
+    public let passwordPreviousPasswordBlockCount: Field<Int32>
+    public let passwordRequired: Field<Bool>
+    public let passwordRequiredType: Field<AndroidRequiredPasswordType>
+    public let securityBlockJailbrokenDevices: Field<Bool>
+    public let securityDisableUsbDebugging: Field<Bool>
+    public let securityPreventInstallAppsFromUnknownSources: Field<Bool>
+    public let securityRequireCompanyPortalAppIntegrity: Field<Bool>
+    public let securityRequireGooglePlayServices: Field<Bool>
+    public let securityRequireSafetyNetAttestationBasicIntegrity: Field<Bool>
+    public let securityRequireSafetyNetAttestationCertifiedDevice: Field<Bool>
+    public let securityRequireUpToDateSecurityProviders: Field<Bool>
+    public let securityRequireVerifyApps: Field<Bool>
+    public let storageRequireEncryption: Field<Bool>
 
     private init() {
         self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
         self.description = Field("description")
         self.displayName = Field("displayName")
-        self.members = Field("members")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.version = Field("version")
+        self.assignments = Field("assignments")
+        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
+        self.deviceStatuses = Field("deviceStatuses")
+        self.deviceStatusOverview = Field("deviceStatusOverview")
+        self.scheduledActionsForRule = Field("scheduledActionsForRule")
+        self.userStatuses = Field("userStatuses")
+        self.userStatusOverview = Field("userStatusOverview")
+        self.deviceThreatProtectionEnabled = Field("deviceThreatProtectionEnabled")
+        self.deviceThreatProtectionRequiredSecurityLevel = Field("deviceThreatProtectionRequiredSecurityLevel")
+        self.minAndroidSecurityPatchLevel = Field("minAndroidSecurityPatchLevel")
+        self.osMaximumVersion = Field("osMaximumVersion")
+        self.osMinimumVersion = Field("osMinimumVersion")
+        self.passwordExpirationDays = Field("passwordExpirationDays")
+        self.passwordMinimumLength = Field("passwordMinimumLength")
+        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
+        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
+        self.passwordRequired = Field("passwordRequired")
+        self.passwordRequiredType = Field("passwordRequiredType")
+        self.securityBlockJailbrokenDevices = Field("securityBlockJailbrokenDevices")
+        self.securityDisableUsbDebugging = Field("securityDisableUsbDebugging")
+        self.securityPreventInstallAppsFromUnknownSources = Field("securityPreventInstallAppsFromUnknownSources")
+        self.securityRequireCompanyPortalAppIntegrity = Field("securityRequireCompanyPortalAppIntegrity")
+        self.securityRequireGooglePlayServices = Field("securityRequireGooglePlayServices")
+        self.securityRequireSafetyNetAttestationBasicIntegrity = Field(
+            "securityRequireSafetyNetAttestationBasicIntegrity"
+        )
+        self.securityRequireSafetyNetAttestationCertifiedDevice = Field(
+            "securityRequireSafetyNetAttestationCertifiedDevice"
+        )
+        self.securityRequireUpToDateSecurityProviders = Field("securityRequireUpToDateSecurityProviders")
+        self.securityRequireVerifyApps = Field("securityRequireVerifyApps")
+        self.storageRequireEncryption = Field("storageRequireEncryption")
     }
 }
 
-/// Requests for one `ExternalConnectorsExternalGroup`: `request()` reads, updates or deletes it.
+/// Requests for one `AndroidWorkProfileCompliancePolicy`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalGroup`.
-public struct ExternalConnectorsExternalGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalGroup
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy`.
+public struct AndroidWorkProfileCompliancePolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidWorkProfileCompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -12044,160 +1675,809 @@ public struct ExternalConnectorsExternalGroupRequestBuilder: ModelRequestBuilder
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalGroup",
-        model: ExternalConnectorsExternalGroup.self,
-        children: [.init("members", "microsoft.graph.externalConnectors.identity", collection: true)]
-    )
-
-    /// `members.request()` lists them; `members("identity-id")` addresses one.
-    public var members: CollectionRequestBuilder<ExternalConnectorsIdentityRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsExternalItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalItem`.
-public typealias ExternalConnectorsExternalItem = Model<ExternalConnectorsExternalItemFields>
-
-/// The properties of a `ExternalConnectorsExternalItem`, inherited ones included.
-public struct ExternalConnectorsExternalItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.externalItem",
-        base: Entity.self,
-        fields: ExternalConnectorsExternalItemFields()
-    )
-
-    public let id: Field<String>
-    public let acl: Field<[ExternalConnectorsAcl]>
-    public let content: Field<ExternalConnectorsExternalItemContent>
-    public let informationProtectionLabel: Field<ExternalConnectorsExternalItemInformationProtectionLabel>
-    public let properties: Field<ExternalConnectorsProperties>
-
-    /// Present when the request expanded it (`expand("activities")`).
-    public let activities: Field<[ExternalConnectorsExternalActivity]>
-
-    private init() {
-        self.id = Field("id")
-        self.acl = Field("acl")
-        self.content = Field("content")
-        self.informationProtectionLabel = Field("informationProtectionLabel")
-        self.properties = Field("properties")
-        self.activities = Field("activities")
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsExternalItemContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-externalitemcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalItemContent`.
-public typealias ExternalConnectorsExternalItemContent = Model<ExternalConnectorsExternalItemContentFields>
-
-/// The properties of a `ExternalConnectorsExternalItemContent`, inherited ones included.
-public struct ExternalConnectorsExternalItemContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.externalItemContent",
-        fields: ExternalConnectorsExternalItemContentFields()
-    )
-
-    public let type: Field<ExternalConnectorsExternalItemContentType>
-    public let value: Field<String>
-
-    private init() {
-        self.type = Field("type")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalItemContentType`.
-public typealias ExternalConnectorsExternalItemContentType = OpenEnum<ExternalConnectorsExternalItemContentTypeValues>
-
-/// The values of `ExternalConnectorsExternalItemContentType` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsExternalItemContentTypeValues: EnumValues {
-    public static let known: [String] = ["text", "html", "unknownFutureValue"]
-}
-
-extension ExternalConnectorsExternalItemContentType {
-    public static var text: Self { Self(rawValue: "text") }
-
-    public static var html: Self { Self(rawValue: "html") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExternalConnectorsExternalItemInformationProtectionLabelFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-externaliteminformationprotectionlabel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalItemInformationProtectionLabel`.
-public typealias ExternalConnectorsExternalItemInformationProtectionLabel =
-    Model<ExternalConnectorsExternalItemInformationProtectionLabelFields>
-
-/// The properties of a `ExternalConnectorsExternalItemInformationProtectionLabel`, inherited ones included.
-public struct ExternalConnectorsExternalItemInformationProtectionLabelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.externalItemInformationProtectionLabel",
-        fields: ExternalConnectorsExternalItemInformationProtectionLabelFields()
-    )
-
-    public let sensitivityLabelId: Field<String>
-
-    private init() {
-        self.sensitivityLabelId = Field("sensitivityLabelId")
-    }
-}
-
-/// Requests for one `ExternalConnectorsExternalItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.externalItem`.
-public struct ExternalConnectorsExternalItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalItem",
-        model: ExternalConnectorsExternalItem.self,
-        children: [.init("activities", "microsoft.graph.externalConnectors.externalActivity", collection: true)],
-        operations: [
+        "microsoft.graph.androidWorkProfileCompliancePolicy",
+        model: AndroidWorkProfileCompliancePolicy.self,
+        children: [
+            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
             .init(
-                "addActivities",
-                .post,
-                path: "microsoft.graph.externalConnectors.addActivities",
-                response: .collection(.model(ExternalConnectorsExternalActivityResult.self))
+                "scheduledActionsForRule",
+                "microsoft.graph.deviceComplianceScheduledActionForRule",
+                collection: true
             ),
+            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+        ],
+        operations: [
+            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+            .init("scheduleActionsForRules", .post),
         ]
     )
 
-    /// `activities.request()` lists them; `activities("externalActivity-id")` addresses one.
-    public var activities: CollectionRequestBuilder<ExternalConnectorsExternalActivityRequestBuilder> {
-        .init(client: client, path: path.appending("activities"))
+    /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
+    public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("assignments"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.externalConnectors.externalItem/addActivities` (POST).
-    public func addActivities(
-        activities: [ExternalConnectorsExternalActivity]
-    ) -> OperationRequest<[ExternalConnectorsExternalActivityResult]> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.externalConnectors.addActivities")
-        )
+    /// `deviceSettingStateSummaries.request()` lists them;
+    /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
+        .init(client: client, path: path.appending("deviceSettingStateSummaries"))
+    }
+
+    /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceComplianceDeviceStatus-id")` addresses one.
+    public var deviceStatuses: CollectionRequestBuilder<DeviceComplianceDeviceStatusRequestBuilder> {
+        .init(client: client, path: path.appending("deviceStatuses"))
+    }
+
+    public var deviceStatusOverview: DeviceComplianceDeviceOverviewRequestBuilder {
+        .init(client: client, path: path.appending("deviceStatusOverview"))
+    }
+
+    /// `scheduledActionsForRule.request()` lists them;
+    /// `scheduledActionsForRule("deviceComplianceScheduledActionForRule-id")` addresses one.
+    public var scheduledActionsForRule: CollectionRequestBuilder<DeviceComplianceScheduledActionForRuleRequestBuilder> {
+        .init(client: client, path: path.appending("scheduledActionsForRule"))
+    }
+
+    /// `userStatuses.request()` lists them; `userStatuses("deviceComplianceUserStatus-id")` addresses one.
+    public var userStatuses: CollectionRequestBuilder<DeviceComplianceUserStatusRequestBuilder> {
+        .init(client: client, path: path.appending("userStatuses"))
+    }
+
+    public var userStatusOverview: DeviceComplianceUserOverviewRequestBuilder {
+        .init(client: client, path: path.appending("userStatusOverview"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy/assign` (POST).
+    public func assign(
+        assignments: [DeviceCompliancePolicyAssignment]
+    ) -> OperationRequest<[DeviceCompliancePolicyAssignment]> {
+        var request = APIRequest(method: .post, path: path.appending("assign"))
         var body = JSONObject()
-        body.set("activities", activities)
+        body.set("assignments", assignments)
         request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
         return OperationRequest(
             client: client,
             request: request,
-            decoder: .value([ExternalConnectorsExternalActivityResult].self)
+            decoder: .value([DeviceCompliancePolicyAssignment].self)
         )
+    }
+
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy/scheduleActionsForRules` (POST).
+    public func scheduleActionsForRules(
+        deviceComplianceScheduledActionForRules: [DeviceComplianceScheduledActionForRule]
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("scheduleActionsForRules"))
+        var body = JSONObject()
+        body.set("deviceComplianceScheduledActionForRules", deviceComplianceScheduledActionForRules)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileCrossProfileDataSharingType`.
+public typealias AndroidWorkProfileCrossProfileDataSharingType =
+    OpenEnum<AndroidWorkProfileCrossProfileDataSharingTypeValues>
+
+/// The values of `AndroidWorkProfileCrossProfileDataSharingType` that the spec declares; others decode and re-encode
+/// too.
+public enum AndroidWorkProfileCrossProfileDataSharingTypeValues: EnumValues {
+    public static let known: [String] = ["deviceDefault", "preventAny", "allowPersonalToWork", "noRestrictions"]
+}
+
+extension AndroidWorkProfileCrossProfileDataSharingType {
+    public static var deviceDefault: Self { Self(rawValue: "deviceDefault") }
+
+    public static var preventAny: Self { Self(rawValue: "preventAny") }
+
+    public static var allowPersonalToWork: Self { Self(rawValue: "allowPersonalToWork") }
+
+    public static var noRestrictions: Self { Self(rawValue: "noRestrictions") }
+}
+
+/// Its properties are listed in `AndroidWorkProfileCustomConfigurationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/androidworkprofilecustomconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration`.
+public typealias AndroidWorkProfileCustomConfiguration = Model<AndroidWorkProfileCustomConfigurationFields>
+
+/// The properties of a `AndroidWorkProfileCustomConfiguration`, inherited ones included.
+public struct AndroidWorkProfileCustomConfigurationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidWorkProfileCustomConfiguration",
+        base: DeviceConfiguration.self,
+        fields: AndroidWorkProfileCustomConfigurationFields()
+    )
+
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let lastModifiedDateTime: Field<Date>
+    public let version: Field<Int32>
+
+    /// Present when the request expanded it (`expand("assignments")`).
+    public let assignments: Field<[DeviceConfigurationAssignment]>
+
+    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
+    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
+
+    /// Present when the request expanded it (`expand("deviceStatuses")`).
+    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
+
+    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
+    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
+
+    /// Present when the request expanded it (`expand("userStatuses")`).
+    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
+
+    /// Present when the request expanded it (`expand("userStatusOverview")`).
+    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
+
+    public let omaSettings: Field<[OmaSetting]>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.version = Field("version")
+        self.assignments = Field("assignments")
+        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
+        self.deviceStatuses = Field("deviceStatuses")
+        self.deviceStatusOverview = Field("deviceStatusOverview")
+        self.userStatuses = Field("userStatuses")
+        self.userStatusOverview = Field("userStatusOverview")
+        self.omaSettings = Field("omaSettings")
+    }
+}
+
+/// Requests for one `AndroidWorkProfileCustomConfiguration`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration`.
+public struct AndroidWorkProfileCustomConfigurationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidWorkProfileCustomConfiguration
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.androidWorkProfileCustomConfiguration",
+        model: AndroidWorkProfileCustomConfiguration.self,
+        children: [
+            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+        ],
+        operations: [
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
+        ]
+    )
+
+    /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("assignments"))
+    }
+
+    /// `deviceSettingStateSummaries.request()` lists them;
+    /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
+        .init(client: client, path: path.appending("deviceSettingStateSummaries"))
+    }
+
+    /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
+        .init(client: client, path: path.appending("deviceStatuses"))
+    }
+
+    public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
+        .init(client: client, path: path.appending("deviceStatusOverview"))
+    }
+
+    /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
+        .init(client: client, path: path.appending("userStatuses"))
+    }
+
+    public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
+        .init(client: client, path: path.appending("userStatusOverview"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration/assign` (POST).
+    public func assign(
+        assignments: [DeviceConfigurationAssignment]
+    ) -> OperationRequest<[DeviceConfigurationAssignment]> {
+        var request = APIRequest(method: .post, path: path.appending("assign"))
+        var body = JSONObject()
+        body.set("assignments", assignments)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([DeviceConfigurationAssignment].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration/getOmaSettingPlainTextValue`
+    ///   (GET).
+    public func getOmaSettingPlainTextValue(secretReferenceValueId: String) -> OperationRequest<String> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "getOmaSettingPlainTextValue",
+                parameters: [("secretReferenceValueId", ODataLiteral(json: secretReferenceValueId))]
+            )
+        )
+        return OperationRequest(client: client, request: request, decoder: .value(String.self))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileDefaultAppPermissionPolicyType`.
+public typealias AndroidWorkProfileDefaultAppPermissionPolicyType =
+    OpenEnum<AndroidWorkProfileDefaultAppPermissionPolicyTypeValues>
+
+/// The values of `AndroidWorkProfileDefaultAppPermissionPolicyType` that the spec declares; others decode and re-encode
+/// too.
+public enum AndroidWorkProfileDefaultAppPermissionPolicyTypeValues: EnumValues {
+    public static let known: [String] = ["deviceDefault", "prompt", "autoGrant", "autoDeny"]
+}
+
+extension AndroidWorkProfileDefaultAppPermissionPolicyType {
+    public static var deviceDefault: Self { Self(rawValue: "deviceDefault") }
+
+    public static var prompt: Self { Self(rawValue: "prompt") }
+
+    public static var autoGrant: Self { Self(rawValue: "autoGrant") }
+
+    public static var autoDeny: Self { Self(rawValue: "autoDeny") }
+}
+
+/// Its properties are listed in `AndroidWorkProfileGeneralDeviceConfigurationFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/androidworkprofilegeneraldeviceconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration`.
+public typealias AndroidWorkProfileGeneralDeviceConfiguration =
+    Model<AndroidWorkProfileGeneralDeviceConfigurationFields>
+
+/// The properties of a `AndroidWorkProfileGeneralDeviceConfiguration`, inherited ones included.
+public struct AndroidWorkProfileGeneralDeviceConfigurationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidWorkProfileGeneralDeviceConfiguration",
+        base: DeviceConfiguration.self,
+        fields: AndroidWorkProfileGeneralDeviceConfigurationFields()
+    )
+
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let lastModifiedDateTime: Field<Date>
+    public let version: Field<Int32>
+
+    /// Present when the request expanded it (`expand("assignments")`).
+    public let assignments: Field<[DeviceConfigurationAssignment]>
+
+    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
+    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
+
+    /// Present when the request expanded it (`expand("deviceStatuses")`).
+    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
+
+    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
+    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
+
+    /// Present when the request expanded it (`expand("userStatuses")`).
+    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
+
+    /// Present when the request expanded it (`expand("userStatusOverview")`).
+    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
+
+    public let passwordBlockFingerprintUnlock: Field<Bool>
+    public let passwordBlockTrustAgents: Field<Bool>
+    public let passwordExpirationDays: Field<Int32>
+    public let passwordMinimumLength: Field<Int32>
+    public let passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
+    public let passwordPreviousPasswordBlockCount: Field<Int32>
+    public let passwordRequiredType: Field<AndroidWorkProfileRequiredPasswordType>
+    public let passwordSignInFailureCountBeforeFactoryReset: Field<Int32>
+    public let securityRequireVerifyApps: Field<Bool>
+    public let workProfileBlockAddingAccounts: Field<Bool>
+    public let workProfileBlockCamera: Field<Bool>
+    public let workProfileBlockCrossProfileCallerId: Field<Bool>
+    public let workProfileBlockCrossProfileContactsSearch: Field<Bool>
+    public let workProfileBlockCrossProfileCopyPaste: Field<Bool>
+    public let workProfileBlockNotificationsWhileDeviceLocked: Field<Bool>
+    public let workProfileBlockScreenCapture: Field<Bool>
+    public let workProfileBluetoothEnableContactSharing: Field<Bool>
+    public let workProfileDataSharingType: Field<AndroidWorkProfileCrossProfileDataSharingType>
+    public let workProfileDefaultAppPermissionPolicy: Field<AndroidWorkProfileDefaultAppPermissionPolicyType>
+    public let workProfilePasswordBlockFingerprintUnlock: Field<Bool>
+    public let workProfilePasswordBlockTrustAgents: Field<Bool>
+    public let workProfilePasswordExpirationDays: Field<Int32>
+    public let workProfilePasswordMinimumLength: Field<Int32>
+    public let workProfilePasswordMinLetterCharacters: Field<Int32>
+    public let workProfilePasswordMinLowerCaseCharacters: Field<Int32>
+    public let workProfilePasswordMinNonLetterCharacters: Field<Int32>
+    public let workProfilePasswordMinNumericCharacters: Field<Int32>
+    public let workProfilePasswordMinSymbolCharacters: Field<Int32>
+    public let workProfilePasswordMinUpperCaseCharacters: Field<Int32>
+    public let workProfilePasswordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
+    public let workProfilePasswordPreviousPasswordBlockCount: Field<Int32>
+    public let workProfilePasswordRequiredType: Field<AndroidWorkProfileRequiredPasswordType>
+    public let workProfilePasswordSignInFailureCountBeforeFactoryReset: Field<Int32>
+    public let workProfileRequirePassword: Field<Bool>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.version = Field("version")
+        self.assignments = Field("assignments")
+        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
+        self.deviceStatuses = Field("deviceStatuses")
+        self.deviceStatusOverview = Field("deviceStatusOverview")
+        self.userStatuses = Field("userStatuses")
+        self.userStatusOverview = Field("userStatusOverview")
+        self.passwordBlockFingerprintUnlock = Field("passwordBlockFingerprintUnlock")
+        self.passwordBlockTrustAgents = Field("passwordBlockTrustAgents")
+        self.passwordExpirationDays = Field("passwordExpirationDays")
+        self.passwordMinimumLength = Field("passwordMinimumLength")
+        self.passwordMinutesOfInactivityBeforeScreenTimeout = Field("passwordMinutesOfInactivityBeforeScreenTimeout")
+        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
+        self.passwordRequiredType = Field("passwordRequiredType")
+        self.passwordSignInFailureCountBeforeFactoryReset = Field("passwordSignInFailureCountBeforeFactoryReset")
+        self.securityRequireVerifyApps = Field("securityRequireVerifyApps")
+        self.workProfileBlockAddingAccounts = Field("workProfileBlockAddingAccounts")
+        self.workProfileBlockCamera = Field("workProfileBlockCamera")
+        self.workProfileBlockCrossProfileCallerId = Field("workProfileBlockCrossProfileCallerId")
+        self.workProfileBlockCrossProfileContactsSearch = Field("workProfileBlockCrossProfileContactsSearch")
+        self.workProfileBlockCrossProfileCopyPaste = Field("workProfileBlockCrossProfileCopyPaste")
+        self.workProfileBlockNotificationsWhileDeviceLocked = Field("workProfileBlockNotificationsWhileDeviceLocked")
+        self.workProfileBlockScreenCapture = Field("workProfileBlockScreenCapture")
+        self.workProfileBluetoothEnableContactSharing = Field("workProfileBluetoothEnableContactSharing")
+        self.workProfileDataSharingType = Field("workProfileDataSharingType")
+        self.workProfileDefaultAppPermissionPolicy = Field("workProfileDefaultAppPermissionPolicy")
+        self.workProfilePasswordBlockFingerprintUnlock = Field("workProfilePasswordBlockFingerprintUnlock")
+        self.workProfilePasswordBlockTrustAgents = Field("workProfilePasswordBlockTrustAgents")
+        self.workProfilePasswordExpirationDays = Field("workProfilePasswordExpirationDays")
+        self.workProfilePasswordMinimumLength = Field("workProfilePasswordMinimumLength")
+        self.workProfilePasswordMinLetterCharacters = Field("workProfilePasswordMinLetterCharacters")
+        self.workProfilePasswordMinLowerCaseCharacters = Field("workProfilePasswordMinLowerCaseCharacters")
+        self.workProfilePasswordMinNonLetterCharacters = Field("workProfilePasswordMinNonLetterCharacters")
+        self.workProfilePasswordMinNumericCharacters = Field("workProfilePasswordMinNumericCharacters")
+        self.workProfilePasswordMinSymbolCharacters = Field("workProfilePasswordMinSymbolCharacters")
+        self.workProfilePasswordMinUpperCaseCharacters = Field("workProfilePasswordMinUpperCaseCharacters")
+        self.workProfilePasswordMinutesOfInactivityBeforeScreenTimeout = Field(
+            "workProfilePasswordMinutesOfInactivityBeforeScreenTimeout"
+        )
+        self.workProfilePasswordPreviousPasswordBlockCount = Field("workProfilePasswordPreviousPasswordBlockCount")
+        self.workProfilePasswordRequiredType = Field("workProfilePasswordRequiredType")
+        self.workProfilePasswordSignInFailureCountBeforeFactoryReset = Field(
+            "workProfilePasswordSignInFailureCountBeforeFactoryReset"
+        )
+        self.workProfileRequirePassword = Field("workProfileRequirePassword")
+    }
+}
+
+/// Requests for one `AndroidWorkProfileGeneralDeviceConfiguration`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration`.
+public struct AndroidWorkProfileGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AndroidWorkProfileGeneralDeviceConfiguration
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.androidWorkProfileGeneralDeviceConfiguration",
+        model: AndroidWorkProfileGeneralDeviceConfiguration.self,
+        children: [
+            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+        ],
+        operations: [
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
+        ]
+    )
+
+    /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("assignments"))
+    }
+
+    /// `deviceSettingStateSummaries.request()` lists them;
+    /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
+        .init(client: client, path: path.appending("deviceSettingStateSummaries"))
+    }
+
+    /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
+        .init(client: client, path: path.appending("deviceStatuses"))
+    }
+
+    public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
+        .init(client: client, path: path.appending("deviceStatusOverview"))
+    }
+
+    /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
+        .init(client: client, path: path.appending("userStatuses"))
+    }
+
+    public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
+        .init(client: client, path: path.appending("userStatusOverview"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration/assign` (POST).
+    public func assign(
+        assignments: [DeviceConfigurationAssignment]
+    ) -> OperationRequest<[DeviceConfigurationAssignment]> {
+        var request = APIRequest(method: .post, path: path.appending("assign"))
+        var body = JSONObject()
+        body.set("assignments", assignments)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([DeviceConfigurationAssignment].self))
+    }
+
+    /// - Remark: Generated from
+    ///   `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration/getOmaSettingPlainTextValue` (GET).
+    public func getOmaSettingPlainTextValue(secretReferenceValueId: String) -> OperationRequest<String> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "getOmaSettingPlainTextValue",
+                parameters: [("secretReferenceValueId", ODataLiteral(json: secretReferenceValueId))]
+            )
+        )
+        return OperationRequest(client: client, request: request, decoder: .value(String.self))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileRequiredPasswordType`.
+public typealias AndroidWorkProfileRequiredPasswordType = OpenEnum<AndroidWorkProfileRequiredPasswordTypeValues>
+
+/// The values of `AndroidWorkProfileRequiredPasswordType` that the spec declares; others decode and re-encode too.
+public enum AndroidWorkProfileRequiredPasswordTypeValues: EnumValues {
+    public static let known: [String] = [
+        "deviceDefault",
+        "lowSecurityBiometric",
+        "required",
+        "atLeastNumeric",
+        "numericComplex",
+        "atLeastAlphabetic",
+        "atLeastAlphanumeric",
+        "alphanumericWithSymbols",
+    ]
+}
+
+extension AndroidWorkProfileRequiredPasswordType {
+    public static var deviceDefault: Self { Self(rawValue: "deviceDefault") }
+
+    public static var lowSecurityBiometric: Self { Self(rawValue: "lowSecurityBiometric") }
+
+    public static var required: Self { Self(rawValue: "required") }
+
+    public static var atLeastNumeric: Self { Self(rawValue: "atLeastNumeric") }
+
+    public static var numericComplex: Self { Self(rawValue: "numericComplex") }
+
+    public static var atLeastAlphabetic: Self { Self(rawValue: "atLeastAlphabetic") }
+
+    public static var atLeastAlphanumeric: Self { Self(rawValue: "atLeastAlphanumeric") }
+
+    public static var alphanumericWithSymbols: Self { Self(rawValue: "alphanumericWithSymbols") }
+}
+
+/// Its properties are listed in `AnonymousGuestConversationMemberFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/anonymousguestconversationmember?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.anonymousGuestConversationMember`.
+public typealias AnonymousGuestConversationMember = Model<AnonymousGuestConversationMemberFields>
+
+/// The properties of a `AnonymousGuestConversationMember`, inherited ones included.
+public struct AnonymousGuestConversationMemberFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.anonymousGuestConversationMember",
+        base: ConversationMember.self,
+        fields: AnonymousGuestConversationMemberFields()
+    )
+
+    public let id: Field<String>
+    public let displayName: Field<String>
+    public let roles: Field<[String]>
+    public let visibleHistoryStartDateTime: Field<Date>
+    public let anonymousGuestId: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.displayName = Field("displayName")
+        self.roles = Field("roles")
+        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
+        self.anonymousGuestId = Field("anonymousGuestId")
+    }
+}
+
+/// Requests for one `AnonymousGuestConversationMember`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.anonymousGuestConversationMember`.
+public struct AnonymousGuestConversationMemberRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AnonymousGuestConversationMember
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.anonymousGuestConversationMember",
+        model: AnonymousGuestConversationMember.self,
+        operations: [
+            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+        ]
+    )
+}
+
+extension CollectionRequestBuilder where Item == AnonymousGuestConversationMemberRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.anonymousGuestConversationMember/add` (POST).
+    public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
+        var request = APIRequest(method: .post, path: path.appending("add"))
+        var body = JSONObject()
+        body.set("values", values)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.anonymousGuestConversationMember/remove` (POST).
+    public func remove(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
+        var request = APIRequest(method: .post, path: path.appending("remove"))
+        var body = JSONObject()
+        body.set("values", values)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.answerInputType`.
+public typealias AnswerInputType = OpenEnum<AnswerInputTypeValues>
+
+/// The values of `AnswerInputType` that the spec declares; others decode and re-encode too.
+public enum AnswerInputTypeValues: EnumValues {
+    public static let known: [String] = ["text", "radioButton", "unknownFutureValue"]
+}
+
+extension AnswerInputType {
+    public static var text: Self { Self(rawValue: "text") }
+
+    public static var radioButton: Self { Self(rawValue: "radioButton") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `ApiApplicationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/apiapplication?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.apiApplication`.
+public typealias ApiApplication = Model<ApiApplicationFields>
+
+/// The properties of a `ApiApplication`, inherited ones included.
+public struct ApiApplicationFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.apiApplication", fields: ApiApplicationFields())
+    public let acceptMappedClaims: Field<Bool>
+    public let knownClientApplications: Field<[String]>
+    public let oauth2PermissionScopes: Field<[PermissionScope]>
+    public let preAuthorizedApplications: Field<[PreAuthorizedApplication]>
+    public let requestedAccessTokenVersion: Field<Int32>
+
+    private init() {
+        self.acceptMappedClaims = Field("acceptMappedClaims")
+        self.knownClientApplications = Field("knownClientApplications")
+        self.oauth2PermissionScopes = Field("oauth2PermissionScopes")
+        self.preAuthorizedApplications = Field("preAuthorizedApplications")
+        self.requestedAccessTokenVersion = Field("requestedAccessTokenVersion")
+    }
+}
+
+/// Its properties are listed in `ApiAuthenticationConfigurationBaseFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/apiauthenticationconfigurationbase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.apiAuthenticationConfigurationBase`.
+public typealias ApiAuthenticationConfigurationBase = Model<ApiAuthenticationConfigurationBaseFields>
+
+/// The properties of a `ApiAuthenticationConfigurationBase`, inherited ones included.
+public struct ApiAuthenticationConfigurationBaseFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.apiAuthenticationConfigurationBase",
+        derived: [BasicAuthentication.self, ClientCertificateAuthentication.self, Pkcs12Certificate.self],
+        fields: ApiAuthenticationConfigurationBaseFields()
+    )
+
+    private init() {
+    }
+}
+
+/// Its properties are listed in `AppCatalogsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appcatalogs?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appCatalogs`.
+public typealias AppCatalogs = Model<AppCatalogsFields>
+
+/// The properties of a `AppCatalogs`, inherited ones included.
+public struct AppCatalogsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.appCatalogs",
+        base: Entity.self,
+        fields: AppCatalogsFields()
+    )
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("teamsApps")`).
+    public let teamsApps: Field<[TeamsApp]>
+
+    private init() {
+        self.id = Field("id")
+        self.teamsApps = Field("teamsApps")
+    }
+}
+
+/// Requests for one `AppCatalogs`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.appCatalogs`.
+public struct AppCatalogsRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AppCatalogs
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.appCatalogs",
+        model: AppCatalogs.self,
+        children: [.init("teamsApps", "microsoft.graph.teamsApp", collection: true)]
+    )
+
+    /// `teamsApps.request()` lists them; `teamsApps("teamsApp-id")` addresses one.
+    public var teamsApps: CollectionRequestBuilder<TeamsAppRequestBuilder> {
+        .init(client: client, path: path.appending("teamsApps"))
+    }
+}
+
+/// Its properties are listed in `AppConfigurationSettingItemFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appconfigurationsettingitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appConfigurationSettingItem`.
+public typealias AppConfigurationSettingItem = Model<AppConfigurationSettingItemFields>
+
+/// The properties of a `AppConfigurationSettingItem`, inherited ones included.
+public struct AppConfigurationSettingItemFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.appConfigurationSettingItem",
+        fields: AppConfigurationSettingItemFields()
+    )
+
+    public let appConfigKey: Field<String>
+    public let appConfigKeyType: Field<MdmAppConfigKeyType>
+    public let appConfigKeyValue: Field<String>
+
+    private init() {
+        self.appConfigKey = Field("appConfigKey")
+        self.appConfigKeyType = Field("appConfigKeyType")
+        self.appConfigKeyValue = Field("appConfigKeyValue")
+    }
+}
+
+/// Its properties are listed in `AppConsentApprovalRouteFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appconsentapprovalroute?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appConsentApprovalRoute`.
+public typealias AppConsentApprovalRoute = Model<AppConsentApprovalRouteFields>
+
+/// The properties of a `AppConsentApprovalRoute`, inherited ones included.
+public struct AppConsentApprovalRouteFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.appConsentApprovalRoute",
+        base: Entity.self,
+        fields: AppConsentApprovalRouteFields()
+    )
+
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("appConsentRequests")`).
+    public let appConsentRequests: Field<[AppConsentRequest]>
+
+    private init() {
+        self.id = Field("id")
+        self.appConsentRequests = Field("appConsentRequests")
+    }
+}
+
+/// Requests for one `AppConsentApprovalRoute`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.appConsentApprovalRoute`.
+public struct AppConsentApprovalRouteRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AppConsentApprovalRoute
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.appConsentApprovalRoute",
+        model: AppConsentApprovalRoute.self,
+        children: [.init("appConsentRequests", "microsoft.graph.appConsentRequest", collection: true)]
+    )
+
+    /// `appConsentRequests.request()` lists them; `appConsentRequests("appConsentRequest-id")` addresses one.
+    public var appConsentRequests: CollectionRequestBuilder<AppConsentRequestRequestBuilder> {
+        .init(client: client, path: path.appending("appConsentRequests"))
+    }
+}
+
+/// Its properties are listed in `AppConsentRequestFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appconsentrequest?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appConsentRequest`.
+public typealias AppConsentRequest = Model<AppConsentRequestFields>
+
+/// The properties of a `AppConsentRequest`, inherited ones included.
+public struct AppConsentRequestFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.appConsentRequest",
+        base: Entity.self,
+        fields: AppConsentRequestFields()
+    )
+
+    public let id: Field<String>
+    public let appDisplayName: Field<String>
+    public let appId: Field<String>
+    public let pendingScopes: Field<[AppConsentRequestScope]>
+
+    /// Present when the request expanded it (`expand("userConsentRequests")`).
+    public let userConsentRequests: Field<[UserConsentRequest]>
+
+    private init() {
+        self.id = Field("id")
+        self.appDisplayName = Field("appDisplayName")
+        self.appId = Field("appId")
+        self.pendingScopes = Field("pendingScopes")
+        self.userConsentRequests = Field("userConsentRequests")
     }
 }

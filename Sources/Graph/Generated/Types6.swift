@@ -4,11 +4,11 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Requests for one `ExternalConnectorsExternal`: `request()` reads, updates or deletes it.
+/// Requests for one `AppConsentRequest`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.external`.
-public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternal
+/// - Remark: Generated from `microsoft.graph.appConsentRequest`.
+public struct AppConsentRequestRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AppConsentRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -19,3006 +19,270 @@ public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.external",
-        model: ExternalConnectorsExternal.self,
-        children: [.init("connections", "microsoft.graph.externalConnectors.externalConnection", collection: true)]
-    )
-
-    /// `connections.request()` lists them; `connections("externalConnection-id")` addresses one.
-    public var connections: CollectionRequestBuilder<ExternalConnectorsExternalConnectionRequestBuilder> {
-        .init(client: client, path: path.appending("connections"))
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-identity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.identity`.
-public typealias ExternalConnectorsIdentity = Model<ExternalConnectorsIdentityFields>
-
-/// The properties of a `ExternalConnectorsIdentity`, inherited ones included.
-public struct ExternalConnectorsIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.identity",
-        base: Entity.self,
-        fields: ExternalConnectorsIdentityFields()
-    )
-
-    public let id: Field<String>
-    public let type: Field<ExternalConnectorsIdentityType>
-
-    private init() {
-        self.id = Field("id")
-        self.type = Field("type")
-    }
-}
-
-/// Requests for one `ExternalConnectorsIdentity`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.identity`.
-public struct ExternalConnectorsIdentityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsIdentity
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.identity",
-        model: ExternalConnectorsIdentity.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.identityType`.
-public typealias ExternalConnectorsIdentityType = OpenEnum<ExternalConnectorsIdentityTypeValues>
-
-/// The values of `ExternalConnectorsIdentityType` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsIdentityTypeValues: EnumValues {
-    public static let known: [String] = ["user", "group", "externalGroup", "unknownFutureValue"]
-}
-
-extension ExternalConnectorsIdentityType {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var externalGroup: Self { Self(rawValue: "externalGroup") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExternalConnectorsItemIdResolverFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-itemidresolver?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.itemIdResolver`.
-public typealias ExternalConnectorsItemIdResolver = Model<ExternalConnectorsItemIdResolverFields>
-
-/// The properties of a `ExternalConnectorsItemIdResolver`, inherited ones included.
-public struct ExternalConnectorsItemIdResolverFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.itemIdResolver",
-        base: ExternalConnectorsUrlToItemResolverBase.self,
-        fields: ExternalConnectorsItemIdResolverFields()
-    )
-
-    public let priority: Field<Int32>
-    public let itemId: Field<String>
-    public let urlMatchInfo: Field<ExternalConnectorsUrlMatchInfo>
-
-    private init() {
-        self.priority = Field("priority")
-        self.itemId = Field("itemId")
-        self.urlMatchInfo = Field("urlMatchInfo")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.label`.
-public typealias ExternalConnectorsLabel = OpenEnum<ExternalConnectorsLabelValues>
-
-/// The values of `ExternalConnectorsLabel` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsLabelValues: EnumValues {
-    public static let known: [String] = [
-        "title",
-        "url",
-        "createdBy",
-        "lastModifiedBy",
-        "authors",
-        "createdDateTime",
-        "lastModifiedDateTime",
-        "fileName",
-        "fileExtension",
-        "unknownFutureValue",
-        "containerName",
-        "containerUrl",
-        "iconUrl",
-        "assignedToPeople",
-        "closedBy",
-        "closedDate",
-        "priority",
-        "sprintName",
-        "tags",
-        "severity",
-        "state",
-        "dueDate",
-        "itemParentId",
-        "itemPath",
-        "itemType",
-        "numberOfReactions",
-        "parentUrl",
-        "priorityNormalized",
-        "reportedBy",
-        "secondaryId",
-        "personEmails",
-        "personAddresses",
-        "personAnniversaries",
-        "personName",
-        "personNote",
-        "personPhones",
-        "personCurrentPosition",
-        "personWebAccounts",
-        "personWebSite",
-        "personSkills",
-        "personProjects",
-        "personAccount",
-        "personAwards",
-        "personCertifications",
-        "personAssistants",
-        "personColleagues",
-        "personManager",
-        "personAlternateContacts",
-        "personEmergencyContacts",
-        "personEducationalActivities",
-        "personInterests",
-        "personLanguages",
-        "personPublications",
-        "personPatents",
-        "personWorkPositions",
-    ]
-}
-
-extension ExternalConnectorsLabel {
-    public static var title: Self { Self(rawValue: "title") }
-
-    public static var url: Self { Self(rawValue: "url") }
-
-    public static var createdBy: Self { Self(rawValue: "createdBy") }
-
-    public static var lastModifiedBy: Self { Self(rawValue: "lastModifiedBy") }
-
-    public static var authors: Self { Self(rawValue: "authors") }
-
-    public static var createdDateTime: Self { Self(rawValue: "createdDateTime") }
-
-    public static var lastModifiedDateTime: Self { Self(rawValue: "lastModifiedDateTime") }
-
-    public static var fileName: Self { Self(rawValue: "fileName") }
-
-    public static var fileExtension: Self { Self(rawValue: "fileExtension") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var containerName: Self { Self(rawValue: "containerName") }
-
-    public static var containerUrl: Self { Self(rawValue: "containerUrl") }
-
-    public static var iconUrl: Self { Self(rawValue: "iconUrl") }
-
-    public static var assignedToPeople: Self { Self(rawValue: "assignedToPeople") }
-
-    public static var closedBy: Self { Self(rawValue: "closedBy") }
-
-    public static var closedDate: Self { Self(rawValue: "closedDate") }
-
-    public static var priority: Self { Self(rawValue: "priority") }
-
-    public static var sprintName: Self { Self(rawValue: "sprintName") }
-
-    public static var tags: Self { Self(rawValue: "tags") }
-
-    public static var severity: Self { Self(rawValue: "severity") }
-
-    public static var state: Self { Self(rawValue: "state") }
-
-    public static var dueDate: Self { Self(rawValue: "dueDate") }
-
-    public static var itemParentId: Self { Self(rawValue: "itemParentId") }
-
-    public static var itemPath: Self { Self(rawValue: "itemPath") }
-
-    public static var itemType: Self { Self(rawValue: "itemType") }
-
-    public static var numberOfReactions: Self { Self(rawValue: "numberOfReactions") }
-
-    public static var parentUrl: Self { Self(rawValue: "parentUrl") }
-
-    public static var priorityNormalized: Self { Self(rawValue: "priorityNormalized") }
-
-    public static var reportedBy: Self { Self(rawValue: "reportedBy") }
-
-    public static var secondaryId: Self { Self(rawValue: "secondaryId") }
-
-    public static var personEmails: Self { Self(rawValue: "personEmails") }
-
-    public static var personAddresses: Self { Self(rawValue: "personAddresses") }
-
-    public static var personAnniversaries: Self { Self(rawValue: "personAnniversaries") }
-
-    public static var personName: Self { Self(rawValue: "personName") }
-
-    public static var personNote: Self { Self(rawValue: "personNote") }
-
-    public static var personPhones: Self { Self(rawValue: "personPhones") }
-
-    public static var personCurrentPosition: Self { Self(rawValue: "personCurrentPosition") }
-
-    public static var personWebAccounts: Self { Self(rawValue: "personWebAccounts") }
-
-    public static var personWebSite: Self { Self(rawValue: "personWebSite") }
-
-    public static var personSkills: Self { Self(rawValue: "personSkills") }
-
-    public static var personProjects: Self { Self(rawValue: "personProjects") }
-
-    public static var personAccount: Self { Self(rawValue: "personAccount") }
-
-    public static var personAwards: Self { Self(rawValue: "personAwards") }
-
-    public static var personCertifications: Self { Self(rawValue: "personCertifications") }
-
-    public static var personAssistants: Self { Self(rawValue: "personAssistants") }
-
-    public static var personColleagues: Self { Self(rawValue: "personColleagues") }
-
-    public static var personManager: Self { Self(rawValue: "personManager") }
-
-    public static var personAlternateContacts: Self { Self(rawValue: "personAlternateContacts") }
-
-    public static var personEmergencyContacts: Self { Self(rawValue: "personEmergencyContacts") }
-
-    public static var personEducationalActivities: Self { Self(rawValue: "personEducationalActivities") }
-
-    public static var personInterests: Self { Self(rawValue: "personInterests") }
-
-    public static var personLanguages: Self { Self(rawValue: "personLanguages") }
-
-    public static var personPublications: Self { Self(rawValue: "personPublications") }
-
-    public static var personPatents: Self { Self(rawValue: "personPatents") }
-
-    public static var personWorkPositions: Self { Self(rawValue: "personWorkPositions") }
-}
-
-/// Its properties are listed in `ExternalConnectorsPrincipalFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-principal?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.principal`.
-public typealias ExternalConnectorsPrincipal = Model<ExternalConnectorsPrincipalFields>
-
-/// The properties of a `ExternalConnectorsPrincipal`, inherited ones included.
-public struct ExternalConnectorsPrincipalFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.principal",
-        fields: ExternalConnectorsPrincipalFields()
-    )
-
-    public let email: Field<String>
-    public let entraDisplayName: Field<String>
-    public let entraId: Field<String>
-    public let externalId: Field<String>
-    public let externalName: Field<String>
-    public let tenantId: Field<String>
-    public let upn: Field<String>
-
-    private init() {
-        self.email = Field("email")
-        self.entraDisplayName = Field("entraDisplayName")
-        self.entraId = Field("entraId")
-        self.externalId = Field("externalId")
-        self.externalName = Field("externalName")
-        self.tenantId = Field("tenantId")
-        self.upn = Field("upn")
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsPropertiesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-properties?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.properties`.
-public typealias ExternalConnectorsProperties = Model<ExternalConnectorsPropertiesFields>
-
-/// The properties of a `ExternalConnectorsProperties`, inherited ones included.
-public struct ExternalConnectorsPropertiesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.properties",
-        fields: ExternalConnectorsPropertiesFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsPropertyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-property?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.property`.
-public typealias ExternalConnectorsProperty = Model<ExternalConnectorsPropertyFields>
-
-/// The properties of a `ExternalConnectorsProperty`, inherited ones included.
-public struct ExternalConnectorsPropertyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.property",
-        fields: ExternalConnectorsPropertyFields()
-    )
-
-    public let aliases: Field<[String]>
-    public let description: Field<String>
-    public let isQueryable: Field<Bool>
-    public let isRefinable: Field<Bool>
-    public let isRetrievable: Field<Bool>
-    public let isSearchable: Field<Bool>
-    public let labels: Field<[ExternalConnectorsLabel]>
-    public let name: Field<String>
-    public let type: Field<ExternalConnectorsPropertyType>
-
-    private init() {
-        self.aliases = Field("aliases")
-        self.description = Field("description")
-        self.isQueryable = Field("isQueryable")
-        self.isRefinable = Field("isRefinable")
-        self.isRetrievable = Field("isRetrievable")
-        self.isSearchable = Field("isSearchable")
-        self.labels = Field("labels")
-        self.name = Field("name")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsPropertyRuleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-propertyrule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.propertyRule`.
-public typealias ExternalConnectorsPropertyRule = Model<ExternalConnectorsPropertyRuleFields>
-
-/// The properties of a `ExternalConnectorsPropertyRule`, inherited ones included.
-public struct ExternalConnectorsPropertyRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.propertyRule",
-        fields: ExternalConnectorsPropertyRuleFields()
-    )
-
-    public let operation: Field<ExternalConnectorsRuleOperation>
-    public let property: Field<String>
-    public let values: Field<[String]>
-    public let valuesJoinedBy: Field<BinaryOperator>
-
-    private init() {
-        self.operation = Field("operation")
-        self.property = Field("property")
-        self.values = Field("values")
-        self.valuesJoinedBy = Field("valuesJoinedBy")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.propertyType`.
-public typealias ExternalConnectorsPropertyType = OpenEnum<ExternalConnectorsPropertyTypeValues>
-
-/// The values of `ExternalConnectorsPropertyType` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsPropertyTypeValues: EnumValues {
-    public static let known: [String] = [
-        "string",
-        "int64",
-        "double",
-        "dateTime",
-        "boolean",
-        "stringCollection",
-        "int64Collection",
-        "doubleCollection",
-        "dateTimeCollection",
-        "unknownFutureValue",
-        "principal",
-        "principalCollection",
-    ]
-}
-
-extension ExternalConnectorsPropertyType {
-    public static var string: Self { Self(rawValue: "string") }
-
-    public static var int64: Self { Self(rawValue: "int64") }
-
-    public static var double: Self { Self(rawValue: "double") }
-
-    public static var dateTime: Self { Self(rawValue: "dateTime") }
-
-    public static var boolean: Self { Self(rawValue: "boolean") }
-
-    public static var stringCollection: Self { Self(rawValue: "stringCollection") }
-
-    public static var int64Collection: Self { Self(rawValue: "int64Collection") }
-
-    public static var doubleCollection: Self { Self(rawValue: "doubleCollection") }
-
-    public static var dateTimeCollection: Self { Self(rawValue: "dateTimeCollection") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var principal: Self { Self(rawValue: "principal") }
-
-    public static var principalCollection: Self { Self(rawValue: "principalCollection") }
-}
-
-/// - Remark: Generated from `microsoft.graph.externalConnectors.ruleOperation`.
-public typealias ExternalConnectorsRuleOperation = OpenEnum<ExternalConnectorsRuleOperationValues>
-
-/// The values of `ExternalConnectorsRuleOperation` that the spec declares; others decode and re-encode too.
-public enum ExternalConnectorsRuleOperationValues: EnumValues {
-    public static let known: [String] = [
-        "null",
-        "equals",
-        "notEquals",
-        "contains",
-        "notContains",
-        "lessThan",
-        "greaterThan",
-        "startsWith",
-        "unknownFutureValue",
-    ]
-}
-
-extension ExternalConnectorsRuleOperation {
-    public static var null: Self { Self(rawValue: "null") }
-
-    public static var equals: Self { Self(rawValue: "equals") }
-
-    public static var notEquals: Self { Self(rawValue: "notEquals") }
-
-    public static var contains: Self { Self(rawValue: "contains") }
-
-    public static var notContains: Self { Self(rawValue: "notContains") }
-
-    public static var lessThan: Self { Self(rawValue: "lessThan") }
-
-    public static var greaterThan: Self { Self(rawValue: "greaterThan") }
-
-    public static var startsWith: Self { Self(rawValue: "startsWith") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExternalConnectorsSchemaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-schema?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.schema`.
-public typealias ExternalConnectorsSchema = Model<ExternalConnectorsSchemaFields>
-
-/// The properties of a `ExternalConnectorsSchema`, inherited ones included.
-public struct ExternalConnectorsSchemaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.schema",
-        base: Entity.self,
-        fields: ExternalConnectorsSchemaFields()
-    )
-
-    public let id: Field<String>
-    public let baseType: Field<String>
-    public let properties: Field<[ExternalConnectorsProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.baseType = Field("baseType")
-        self.properties = Field("properties")
-    }
-}
-
-/// Requests for one `ExternalConnectorsSchema`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalConnectors.schema`.
-public struct ExternalConnectorsSchemaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsSchema
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.schema",
-        model: ExternalConnectorsSchema.self
-    )
-}
-
-/// Its properties are listed in `ExternalConnectorsSearchSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-searchsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.searchSettings`.
-public typealias ExternalConnectorsSearchSettings = Model<ExternalConnectorsSearchSettingsFields>
-
-/// The properties of a `ExternalConnectorsSearchSettings`, inherited ones included.
-public struct ExternalConnectorsSearchSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.searchSettings",
-        fields: ExternalConnectorsSearchSettingsFields()
-    )
-
-    public let searchResultTemplates: Field<[ExternalConnectorsDisplayTemplate]>
-
-    private init() {
-        self.searchResultTemplates = Field("searchResultTemplates")
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsUrlMatchInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalconnectors-urlmatchinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.urlMatchInfo`.
-public typealias ExternalConnectorsUrlMatchInfo = Model<ExternalConnectorsUrlMatchInfoFields>
-
-/// The properties of a `ExternalConnectorsUrlMatchInfo`, inherited ones included.
-public struct ExternalConnectorsUrlMatchInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.urlMatchInfo",
-        fields: ExternalConnectorsUrlMatchInfoFields()
-    )
-
-    public let baseUrls: Field<[String]>
-    public let urlPattern: Field<String>
-
-    private init() {
-        self.baseUrls = Field("baseUrls")
-        self.urlPattern = Field("urlPattern")
-    }
-}
-
-/// Its properties are listed in `ExternalConnectorsUrlToItemResolverBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/externalconnectors-urltoitemresolverbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalConnectors.urlToItemResolverBase`.
-public typealias ExternalConnectorsUrlToItemResolverBase = Model<ExternalConnectorsUrlToItemResolverBaseFields>
-
-/// The properties of a `ExternalConnectorsUrlToItemResolverBase`, inherited ones included.
-public struct ExternalConnectorsUrlToItemResolverBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.urlToItemResolverBase",
-        derived: [ExternalConnectorsItemIdResolver.self],
-        fields: ExternalConnectorsUrlToItemResolverBaseFields()
-    )
-
-    public let priority: Field<Int32>
-
-    private init() {
-        self.priority = Field("priority")
-    }
-}
-
-/// Its properties are listed in `ExternalDomainFederationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externaldomainfederation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalDomainFederation`.
-public typealias ExternalDomainFederation = Model<ExternalDomainFederationFields>
-
-/// The properties of a `ExternalDomainFederation`, inherited ones included.
-public struct ExternalDomainFederationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalDomainFederation",
-        base: IdentitySource.self,
-        fields: ExternalDomainFederationFields()
-    )
-
-    public let displayName: Field<String>
-    public let domainName: Field<String>
-    public let issuerUri: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
-        self.issuerUri = Field("issuerUri")
-    }
-}
-
-/// Its properties are listed in `ExternalDomainNameFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externaldomainname?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalDomainName`.
-public typealias ExternalDomainName = Model<ExternalDomainNameFields>
-
-/// The properties of a `ExternalDomainName`, inherited ones included.
-public struct ExternalDomainNameFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalDomainName",
-        base: Entity.self,
-        fields: ExternalDomainNameFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `ExternalDomainName`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalDomainName`.
-public struct ExternalDomainNameRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalDomainName
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.externalDomainName", model: ExternalDomainName.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.externalEmailOtpState`.
-public typealias ExternalEmailOtpState = OpenEnum<ExternalEmailOtpStateValues>
-
-/// The values of `ExternalEmailOtpState` that the spec declares; others decode and re-encode too.
-public enum ExternalEmailOtpStateValues: EnumValues {
-    public static let known: [String] = ["default", "enabled", "disabled", "unknownFutureValue"]
-}
-
-extension ExternalEmailOtpState {
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    public static var enabled: Self { Self(rawValue: "enabled") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ExternalItemConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalitemconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalItemConfiguration`.
-public typealias ExternalItemConfiguration = Model<ExternalItemConfigurationFields>
-
-/// The properties of a `ExternalItemConfiguration`, inherited ones included.
-public struct ExternalItemConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalItemConfiguration",
-        fields: ExternalItemConfigurationFields()
-    )
-
-    public let connections: Field<[ConnectionItem]>
-
-    private init() {
-        self.connections = Field("connections")
-    }
-}
-
-/// Its properties are listed in `ExternalLinkFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externallink?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalLink`.
-public typealias ExternalLink = Model<ExternalLinkFields>
-
-/// The properties of a `ExternalLink`, inherited ones included.
-public struct ExternalLinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.externalLink", fields: ExternalLinkFields())
-    public let href: Field<String>
-
-    private init() {
-        self.href = Field("href")
-    }
-}
-
-/// Its properties are listed in `ExternalSponsorsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/externalsponsors?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalSponsors`.
-public typealias ExternalSponsors = Model<ExternalSponsorsFields>
-
-/// The properties of a `ExternalSponsors`, inherited ones included.
-public struct ExternalSponsorsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalSponsors",
-        base: SubjectSet.self,
-        fields: ExternalSponsorsFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ExternalUsersSelfServiceSignUpEventsFlowFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/externalusersselfservicesignupeventsflow?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.externalUsersSelfServiceSignUpEventsFlow`.
-public typealias ExternalUsersSelfServiceSignUpEventsFlow = Model<ExternalUsersSelfServiceSignUpEventsFlowFields>
-
-/// The properties of a `ExternalUsersSelfServiceSignUpEventsFlow`, inherited ones included.
-public struct ExternalUsersSelfServiceSignUpEventsFlowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalUsersSelfServiceSignUpEventsFlow",
-        base: AuthenticationEventsFlow.self,
-        fields: ExternalUsersSelfServiceSignUpEventsFlowFields()
-    )
-
-    public let id: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let onAttributeCollection: Field<OnAttributeCollectionHandler>
-    public let onAttributeCollectionStart: Field<OnAttributeCollectionStartHandler>
-    public let onAttributeCollectionSubmit: Field<OnAttributeCollectionSubmitHandler>
-    public let onAuthenticationMethodLoadStart: Field<OnAuthenticationMethodLoadStartHandler>
-    public let onInteractiveAuthFlowStart: Field<OnInteractiveAuthFlowStartHandler>
-    public let onUserCreateStart: Field<OnUserCreateStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.conditions = Field("conditions")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.onAttributeCollection = Field("onAttributeCollection")
-        self.onAttributeCollectionStart = Field("onAttributeCollectionStart")
-        self.onAttributeCollectionSubmit = Field("onAttributeCollectionSubmit")
-        self.onAuthenticationMethodLoadStart = Field("onAuthenticationMethodLoadStart")
-        self.onInteractiveAuthFlowStart = Field("onInteractiveAuthFlowStart")
-        self.onUserCreateStart = Field("onUserCreateStart")
-    }
-}
-
-/// Requests for one `ExternalUsersSelfServiceSignUpEventsFlow`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.externalUsersSelfServiceSignUpEventsFlow`.
-public struct ExternalUsersSelfServiceSignUpEventsFlowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalUsersSelfServiceSignUpEventsFlow
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalUsersSelfServiceSignUpEventsFlow",
-        model: ExternalUsersSelfServiceSignUpEventsFlow.self
-    )
-}
-
-/// Its properties are listed in `ExtractSensitivityLabelsResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/extractsensitivitylabelsresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.extractSensitivityLabelsResult`.
-public typealias ExtractSensitivityLabelsResult = Model<ExtractSensitivityLabelsResultFields>
-
-/// The properties of a `ExtractSensitivityLabelsResult`, inherited ones included.
-public struct ExtractSensitivityLabelsResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.extractSensitivityLabelsResult",
-        fields: ExtractSensitivityLabelsResultFields()
-    )
-
-    public let labels: Field<[SensitivityLabelAssignment]>
-
-    private init() {
-        self.labels = Field("labels")
-    }
-}
-
-/// Its properties are listed in `FaceCheckConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/facecheckconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.faceCheckConfiguration`.
-public typealias FaceCheckConfiguration = Model<FaceCheckConfigurationFields>
-
-/// The properties of a `FaceCheckConfiguration`, inherited ones included.
-public struct FaceCheckConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.faceCheckConfiguration",
-        fields: FaceCheckConfigurationFields()
-    )
-
-    public let isEnabled: Field<Bool>
-    public let sourcePhotoClaimName: Field<String>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.sourcePhotoClaimName = Field("sourcePhotoClaimName")
-    }
-}
-
-/// Its properties are listed in `FallbackToMicrosoftProviderOnErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fallbacktomicrosoftprovideronerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fallbackToMicrosoftProviderOnError`.
-public typealias FallbackToMicrosoftProviderOnError = Model<FallbackToMicrosoftProviderOnErrorFields>
-
-/// The properties of a `FallbackToMicrosoftProviderOnError`, inherited ones included.
-public struct FallbackToMicrosoftProviderOnErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fallbackToMicrosoftProviderOnError",
-        base: CustomExtensionBehaviorOnError.self,
-        fields: FallbackToMicrosoftProviderOnErrorFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `FeatureRolloutPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/featurerolloutpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.featureRolloutPolicy`.
-public typealias FeatureRolloutPolicy = Model<FeatureRolloutPolicyFields>
-
-/// The properties of a `FeatureRolloutPolicy`, inherited ones included.
-public struct FeatureRolloutPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.featureRolloutPolicy",
-        base: Entity.self,
-        fields: FeatureRolloutPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let feature: Field<StagedFeatureName>
-    public let isAppliedToOrganization: Field<Bool>
-    public let isEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.feature = Field("feature")
-        self.isAppliedToOrganization = Field("isAppliedToOrganization")
-        self.isEnabled = Field("isEnabled")
-        self.appliesTo = Field("appliesTo")
-    }
-}
-
-/// Requests for one `FeatureRolloutPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.featureRolloutPolicy`.
-public struct FeatureRolloutPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FeatureRolloutPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.featureRolloutPolicy",
-        model: FeatureRolloutPolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)]
-    )
-
-    /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
-    public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("appliesTo"))
-    }
-}
-
-/// Its properties are listed in `FeatureTargetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/featuretarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.featureTarget`.
-public typealias FeatureTarget = Model<FeatureTargetFields>
-
-/// The properties of a `FeatureTarget`, inherited ones included.
-public struct FeatureTargetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.featureTarget", fields: FeatureTargetFields())
-    public let id: Field<String>
-    public let targetType: Field<FeatureTargetType>
-
-    private init() {
-        self.id = Field("id")
-        self.targetType = Field("targetType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.featureTargetType`.
-public typealias FeatureTargetType = OpenEnum<FeatureTargetTypeValues>
-
-/// The values of `FeatureTargetType` that the spec declares; others decode and re-encode too.
-public enum FeatureTargetTypeValues: EnumValues {
-    public static let known: [String] = ["group", "administrativeUnit", "role", "unknownFutureValue"]
-}
-
-extension FeatureTargetType {
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var administrativeUnit: Self { Self(rawValue: "administrativeUnit") }
-
-    public static var role: Self { Self(rawValue: "role") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.featureType`.
-public typealias FeatureType = OpenEnum<FeatureTypeValues>
-
-/// The values of `FeatureType` that the spec declares; others decode and re-encode too.
-public enum FeatureTypeValues: EnumValues {
-    public static let known: [String] = ["registration", "reset", "unknownFutureValue"]
-}
-
-extension FeatureType {
-    public static var registration: Self { Self(rawValue: "registration") }
-
-    public static var reset: Self { Self(rawValue: "reset") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.fedRampLevel`.
-public typealias FedRampLevel = OpenEnum<FedRampLevelValues>
-
-/// The values of `FedRampLevel` that the spec declares; others decode and re-encode too.
-public enum FedRampLevelValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "high",
-        "liSaas",
-        "low",
-        "moderate",
-        "notSupported",
-        "unknownFutureValue",
-    ]
-}
-
-extension FedRampLevel {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var liSaas: Self { Self(rawValue: "liSaas") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var moderate: Self { Self(rawValue: "moderate") }
-
-    public static var notSupported: Self { Self(rawValue: "notSupported") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `FederatedIdentityCredentialFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/federatedidentitycredential?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.federatedIdentityCredential`.
-public typealias FederatedIdentityCredential = Model<FederatedIdentityCredentialFields>
-
-/// The properties of a `FederatedIdentityCredential`, inherited ones included.
-public struct FederatedIdentityCredentialFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.federatedIdentityCredential",
-        base: Entity.self,
-        fields: FederatedIdentityCredentialFields()
-    )
-
-    public let id: Field<String>
-    public let audiences: Field<[String]>
-    public let description: Field<String>
-    public let issuer: Field<String>
-    public let name: Field<String>
-    public let subject: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.audiences = Field("audiences")
-        self.description = Field("description")
-        self.issuer = Field("issuer")
-        self.name = Field("name")
-        self.subject = Field("subject")
-    }
-}
-
-/// Requests for one `FederatedIdentityCredential`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.federatedIdentityCredential`.
-public struct FederatedIdentityCredentialRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FederatedIdentityCredential
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.federatedIdentityCredential",
-        model: FederatedIdentityCredential.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.federatedIdpMfaBehavior`.
-public typealias FederatedIdpMfaBehavior = OpenEnum<FederatedIdpMfaBehaviorValues>
-
-/// The values of `FederatedIdpMfaBehavior` that the spec declares; others decode and re-encode too.
-public enum FederatedIdpMfaBehaviorValues: EnumValues {
-    public static let known: [String] = [
-        "acceptIfMfaDoneByFederatedIdp",
-        "enforceMfaByFederatedIdp",
-        "rejectMfaByFederatedIdp",
-        "unknownFutureValue",
-    ]
-}
-
-extension FederatedIdpMfaBehavior {
-    public static var acceptIfMfaDoneByFederatedIdp: Self { Self(rawValue: "acceptIfMfaDoneByFederatedIdp") }
-
-    public static var enforceMfaByFederatedIdp: Self { Self(rawValue: "enforceMfaByFederatedIdp") }
-
-    public static var rejectMfaByFederatedIdp: Self { Self(rawValue: "rejectMfaByFederatedIdp") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `FederatedTokenValidationPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/federatedtokenvalidationpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy`.
-public typealias FederatedTokenValidationPolicy = Model<FederatedTokenValidationPolicyFields>
-
-/// The properties of a `FederatedTokenValidationPolicy`, inherited ones included.
-public struct FederatedTokenValidationPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.federatedTokenValidationPolicy",
-        base: DirectoryObject.self,
-        fields: FederatedTokenValidationPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let validatingDomains: Field<ValidatingDomains>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.validatingDomains = Field("validatingDomains")
-    }
-}
-
-/// Requests for one `FederatedTokenValidationPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy`.
-public struct FederatedTokenValidationPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FederatedTokenValidationPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.federatedTokenValidationPolicy",
-        model: FederatedTokenValidationPolicy.self,
+        "microsoft.graph.appConsentRequest",
+        model: AppConsentRequest.self,
+        children: [.init("userConsentRequests", "microsoft.graph.userConsentRequest", collection: true)],
         operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
             .init(
-                "getAvailableExtensionProperties",
-                .post,
+                "filterByCurrentUser",
+                .get,
                 onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
+                response: .collection(.model(AppConsentRequest.self))
             ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
         ]
     )
 
-    /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
+    /// `userConsentRequests.request()` lists them; `userConsentRequests("userConsentRequest-id")` addresses one.
+    public var userConsentRequests: CollectionRequestBuilder<UserConsentRequestRequestBuilder> {
+        .init(client: client, path: path.appending("userConsentRequests"))
     }
 }
 
-extension CollectionRequestBuilder where Item == FederatedTokenValidationPolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/getAvailableExtensionProperties`
-    ///   (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+extension CollectionRequestBuilder where Item == AppConsentRequestRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.appConsentRequest/filterByCurrentUser` (GET).
+    public func filterByCurrentUser(
+        on: ConsentRequestFilterByCurrentUserOptions
+    ) -> CollectionRequest<AppConsentRequest> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
+        )
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `Fido2AuthenticationMethodFields`; read and write them as `value.name`.
+/// Its properties are listed in `AppConsentRequestScopeFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fido2authenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethod`.
-public typealias Fido2AuthenticationMethod = Model<Fido2AuthenticationMethodFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appconsentrequestscope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appConsentRequestScope`.
+public typealias AppConsentRequestScope = Model<AppConsentRequestScopeFields>
 
-/// The properties of a `Fido2AuthenticationMethod`, inherited ones included.
-public struct Fido2AuthenticationMethodFields: FieldSet {
+/// The properties of a `AppConsentRequestScope`, inherited ones included.
+public struct AppConsentRequestScopeFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.fido2AuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: Fido2AuthenticationMethodFields()
+        "microsoft.graph.appConsentRequestScope",
+        fields: AppConsentRequestScopeFields()
     )
 
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let aaGuid: Field<String>
-    public let attestationCertificates: Field<[String]>
-    public let attestationLevel: Field<AttestationLevel>
     public let displayName: Field<String>
-    public let model: Field<String>
-    public let passkeyType: Field<PasskeyType>
-    public let publicKeyCredential: Field<WebauthnPublicKeyCredential>
 
     private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.aaGuid = Field("aaGuid")
-        self.attestationCertificates = Field("attestationCertificates")
-        self.attestationLevel = Field("attestationLevel")
         self.displayName = Field("displayName")
-        self.model = Field("model")
-        self.passkeyType = Field("passkeyType")
-        self.publicKeyCredential = Field("publicKeyCredential")
     }
 }
 
-/// Its properties are listed in `Fido2AuthenticationMethodConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/fido2authenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethodConfiguration`.
-public typealias Fido2AuthenticationMethodConfiguration = Model<Fido2AuthenticationMethodConfigurationFields>
-
-/// The properties of a `Fido2AuthenticationMethodConfiguration`, inherited ones included.
-public struct Fido2AuthenticationMethodConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fido2AuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: Fido2AuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let defaultPasskeyProfile: Field<String>
-    public let isAttestationEnforced: Field<Bool>
-    public let isSelfServiceRegistrationAllowed: Field<Bool>
-    public let keyRestrictions: Field<Fido2KeyRestrictions>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[PasskeyAuthenticationMethodTarget]>
-
-    /// Present when the request expanded it (`expand("passkeyProfiles")`).
-    public let passkeyProfiles: Field<[PasskeyProfile]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.defaultPasskeyProfile = Field("defaultPasskeyProfile")
-        self.isAttestationEnforced = Field("isAttestationEnforced")
-        self.isSelfServiceRegistrationAllowed = Field("isSelfServiceRegistrationAllowed")
-        self.keyRestrictions = Field("keyRestrictions")
-        self.includeTargets = Field("includeTargets")
-        self.passkeyProfiles = Field("passkeyProfiles")
-    }
-}
-
-/// Requests for one `Fido2AuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethodConfiguration`.
-public struct Fido2AuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Fido2AuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fido2AuthenticationMethodConfiguration",
-        model: Fido2AuthenticationMethodConfiguration.self,
-        children: [
-            .init("includeTargets", "microsoft.graph.passkeyAuthenticationMethodTarget", collection: true),
-            .init("passkeyProfiles", "microsoft.graph.passkeyProfile", collection: true),
-        ]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("passkeyAuthenticationMethodTarget-id")` addresses one.
-    public var includeTargets: CollectionRequestBuilder<PasskeyAuthenticationMethodTargetRequestBuilder> {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
-
-    /// `passkeyProfiles.request()` lists them; `passkeyProfiles("passkeyProfile-id")` addresses one.
-    public var passkeyProfiles: CollectionRequestBuilder<PasskeyProfileRequestBuilder> {
-        .init(client: client, path: path.appending("passkeyProfiles"))
-    }
-}
-
-/// Requests for one `Fido2AuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethod`.
-public struct Fido2AuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Fido2AuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fido2AuthenticationMethod",
-        model: Fido2AuthenticationMethod.self,
-        operations: [
-            .init("resetPassword", .post, response: .model(PasswordResetResponse.self)),
-            .init(
-                "creationOptions",
-                .get,
-                onCollection: true,
-                response: .model(WebauthnCredentialCreationOptions.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == Fido2AuthenticationMethodRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethod/creationOptions` (GET).
-    public func creationOptions() -> OperationRequest<WebauthnCredentialCreationOptions> {
-        let request = APIRequest(method: .get, path: path.appending(function: "creationOptions", parameters: []))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(WebauthnCredentialCreationOptions.self)
-        )
-    }
-}
-
-/// Its properties are listed in `Fido2CombinationConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fido2combinationconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fido2CombinationConfiguration`.
-public typealias Fido2CombinationConfiguration = Model<Fido2CombinationConfigurationFields>
-
-/// The properties of a `Fido2CombinationConfiguration`, inherited ones included.
-public struct Fido2CombinationConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fido2CombinationConfiguration",
-        base: AuthenticationCombinationConfiguration.self,
-        fields: Fido2CombinationConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let appliesToCombinations: Field<[AuthenticationMethodModes]>
-    public let allowedAAGUIDs: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.appliesToCombinations = Field("appliesToCombinations")
-        self.allowedAAGUIDs = Field("allowedAAGUIDs")
-    }
-}
-
-/// Requests for one `Fido2CombinationConfiguration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fido2CombinationConfiguration`.
-public struct Fido2CombinationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Fido2CombinationConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fido2CombinationConfiguration",
-        model: Fido2CombinationConfiguration.self
-    )
-}
-
-/// Its properties are listed in `Fido2KeyRestrictionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fido2keyrestrictions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fido2KeyRestrictions`.
-public typealias Fido2KeyRestrictions = Model<Fido2KeyRestrictionsFields>
-
-/// The properties of a `Fido2KeyRestrictions`, inherited ones included.
-public struct Fido2KeyRestrictionsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fido2KeyRestrictions", fields: Fido2KeyRestrictionsFields())
-    public let aaGuids: Field<[String]>
-    public let enforcementType: Field<Fido2RestrictionEnforcementType>
-    public let isEnforced: Field<Bool>
-
-    private init() {
-        self.aaGuids = Field("aaGuids")
-        self.enforcementType = Field("enforcementType")
-        self.isEnforced = Field("isEnforced")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.fido2RestrictionEnforcementType`.
-public typealias Fido2RestrictionEnforcementType = OpenEnum<Fido2RestrictionEnforcementTypeValues>
-
-/// The values of `Fido2RestrictionEnforcementType` that the spec declares; others decode and re-encode too.
-public enum Fido2RestrictionEnforcementTypeValues: EnumValues {
-    public static let known: [String] = ["allow", "block", "unknownFutureValue"]
-}
-
-extension Fido2RestrictionEnforcementType {
-    public static var allow: Self { Self(rawValue: "allow") }
-
-    public static var block: Self { Self(rawValue: "block") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `FieldValueSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fieldvalueset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fieldValueSet`.
-public typealias FieldValueSet = Model<FieldValueSetFields>
-
-/// The properties of a `FieldValueSet`, inherited ones included.
-public struct FieldValueSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fieldValueSet",
-        base: Entity.self,
-        fields: FieldValueSetFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `FieldValueSet`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fieldValueSet`.
-public struct FieldValueSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FieldValueSet
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.fieldValueSet", model: FieldValueSet.self)
-}
-
-/// Its properties are listed in `FileFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/file?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.file`.
-public typealias File = Model<FileFields>
-
-/// The properties of a `File`, inherited ones included.
-public struct FileFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.file", fields: FileFields())
-    public let hashes: Field<Hashes>
-    public let mimeType: Field<String>
-    public let processingMetadata: Field<Bool>
-
-    private init() {
-        self.hashes = Field("hashes")
-        self.mimeType = Field("mimeType")
-        self.processingMetadata = Field("processingMetadata")
-    }
-}
-
-/// Its properties are listed in `FileAssessmentRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fileassessmentrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileAssessmentRequest`.
-public typealias FileAssessmentRequest = Model<FileAssessmentRequestFields>
-
-/// The properties of a `FileAssessmentRequest`, inherited ones included.
-public struct FileAssessmentRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileAssessmentRequest",
-        base: ThreatAssessmentRequest.self,
-        fields: FileAssessmentRequestFields()
-    )
-
-    public let id: Field<String>
-    public let category: Field<ThreatCategory>
-    public let contentType: Field<ThreatAssessmentContentType>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let expectedAssessment: Field<ThreatExpectedAssessment>
-    public let requestSource: Field<ThreatAssessmentRequestSource>
-    public let status: Field<ThreatAssessmentStatus>
-
-    /// Present when the request expanded it (`expand("results")`).
-    public let results: Field<[ThreatAssessmentResult]>
-
-    public let contentData: Field<String>
-    public let fileName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.contentType = Field("contentType")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.expectedAssessment = Field("expectedAssessment")
-        self.requestSource = Field("requestSource")
-        self.status = Field("status")
-        self.results = Field("results")
-        self.contentData = Field("contentData")
-        self.fileName = Field("fileName")
-    }
-}
-
-/// Requests for one `FileAssessmentRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fileAssessmentRequest`.
-public struct FileAssessmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileAssessmentRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileAssessmentRequest",
-        model: FileAssessmentRequest.self,
-        children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
-    )
-
-    /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
-    public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
-        .init(client: client, path: path.appending("results"))
-    }
-}
-
-/// Its properties are listed in `FileAttachmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fileattachment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileAttachment`.
-public typealias FileAttachment = Model<FileAttachmentFields>
-
-/// The properties of a `FileAttachment`, inherited ones included.
-public struct FileAttachmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileAttachment",
-        base: Attachment.self,
-        fields: FileAttachmentFields()
-    )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let isInline: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-    public let contentBytes: Field<Data>
-    public let contentId: Field<String>
-    public let contentLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.isInline = Field("isInline")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.contentBytes = Field("contentBytes")
-        self.contentId = Field("contentId")
-        self.contentLocation = Field("contentLocation")
-    }
-}
-
-/// Requests for one `FileAttachment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fileAttachment`.
-public struct FileAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileAttachment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileAttachment",
-        model: FileAttachment.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == FileAttachmentRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.fileAttachment/createUploadSession` (POST).
-    public func createUploadSession(attachmentItem: AttachmentItem) -> OperationRequest<UploadSession> {
-        var request = APIRequest(method: .post, path: path.appending("createUploadSession"))
-        var body = JSONObject()
-        body.set("AttachmentItem", attachmentItem)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UploadSession.self))
-    }
-}
-
-/// Its properties are listed in `FileEncryptionInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fileencryptioninfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileEncryptionInfo`.
-public typealias FileEncryptionInfo = Model<FileEncryptionInfoFields>
-
-/// The properties of a `FileEncryptionInfo`, inherited ones included.
-public struct FileEncryptionInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fileEncryptionInfo", fields: FileEncryptionInfoFields())
-    public let encryptionKey: Field<Data>
-    public let fileDigest: Field<Data>
-    public let fileDigestAlgorithm: Field<String>
-    public let initializationVector: Field<Data>
-    public let mac: Field<Data>
-    public let macKey: Field<Data>
-    public let profileIdentifier: Field<String>
-
-    private init() {
-        self.encryptionKey = Field("encryptionKey")
-        self.fileDigest = Field("fileDigest")
-        self.fileDigestAlgorithm = Field("fileDigestAlgorithm")
-        self.initializationVector = Field("initializationVector")
-        self.mac = Field("mac")
-        self.macKey = Field("macKey")
-        self.profileIdentifier = Field("profileIdentifier")
-    }
-}
-
-/// Its properties are listed in `FileHashFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filehash?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileHash`.
-public typealias FileHash = Model<FileHashFields>
-
-/// The properties of a `FileHash`, inherited ones included.
-public struct FileHashFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fileHash", fields: FileHashFields())
-    public let hashType: Field<FileHashType>
-    public let hashValueValue: Field<String>
-
-    private init() {
-        self.hashType = Field("hashType")
-        self.hashValueValue = Field("hashValue")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.fileHashType`.
-public typealias FileHashType = OpenEnum<FileHashTypeValues>
-
-/// The values of `FileHashType` that the spec declares; others decode and re-encode too.
-public enum FileHashTypeValues: EnumValues {
+/// - Remark: Generated from `microsoft.graph.appCredentialRestrictionType`.
+public typealias AppCredentialRestrictionType = OpenEnum<AppCredentialRestrictionTypeValues>
+
+/// The values of `AppCredentialRestrictionType` that the spec declares; others decode and re-encode too.
+public enum AppCredentialRestrictionTypeValues: EnumValues {
     public static let known: [String] = [
-        "unknown",
-        "sha1",
-        "sha256",
-        "md5",
-        "authenticodeHash256",
-        "lsHash",
-        "ctph",
+        "passwordAddition",
+        "passwordLifetime",
+        "symmetricKeyAddition",
+        "symmetricKeyLifetime",
+        "customPasswordAddition",
         "unknownFutureValue",
     ]
 }
 
-extension FileHashType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
+extension AppCredentialRestrictionType {
+    public static var passwordAddition: Self { Self(rawValue: "passwordAddition") }
 
-    public static var sha1: Self { Self(rawValue: "sha1") }
+    public static var passwordLifetime: Self { Self(rawValue: "passwordLifetime") }
 
-    public static var sha256: Self { Self(rawValue: "sha256") }
+    public static var symmetricKeyAddition: Self { Self(rawValue: "symmetricKeyAddition") }
 
-    public static var md5: Self { Self(rawValue: "md5") }
+    public static var symmetricKeyLifetime: Self { Self(rawValue: "symmetricKeyLifetime") }
 
-    public static var authenticodeHash256: Self { Self(rawValue: "authenticodeHash256") }
-
-    public static var lsHash: Self { Self(rawValue: "lsHash") }
-
-    public static var ctph: Self { Self(rawValue: "ctph") }
+    public static var customPasswordAddition: Self { Self(rawValue: "customPasswordAddition") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `FileSecurityStateFields`; read and write them as `value.name`.
+/// Its properties are listed in `AppHostedMediaConfigFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filesecuritystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileSecurityState`.
-public typealias FileSecurityState = Model<FileSecurityStateFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/apphostedmediaconfig?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appHostedMediaConfig`.
+public typealias AppHostedMediaConfig = Model<AppHostedMediaConfigFields>
 
-/// The properties of a `FileSecurityState`, inherited ones included.
-public struct FileSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fileSecurityState", fields: FileSecurityStateFields())
-    public let fileHash: Field<FileHash>
-    public let name: Field<String>
-    public let path: Field<String>
-    public let riskScore: Field<String>
+/// The properties of a `AppHostedMediaConfig`, inherited ones included.
+public struct AppHostedMediaConfigFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.appHostedMediaConfig",
+        base: MediaConfig.self,
+        fields: AppHostedMediaConfigFields()
+    )
+
+    public let blob: Field<String>
 
     private init() {
-        self.fileHash = Field("fileHash")
-        self.name = Field("name")
-        self.path = Field("path")
-        self.riskScore = Field("riskScore")
+        self.blob = Field("blob")
     }
 }
 
-/// Its properties are listed in `FileStorageFields`; read and write them as `value.name`.
+/// Its properties are listed in `AppIdentityFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestorage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorage`.
-public typealias FileStorage = Model<FileStorageFields>
-
-/// The properties of a `FileStorage`, inherited ones included.
-public struct FileStorageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorage",
-        base: Entity.self,
-        fields: FileStorageFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("containers")`).
-    public let containers: Field<[FileStorageContainer]>
-
-    /// Present when the request expanded it (`expand("containerTypeRegistrations")`).
-    public let containerTypeRegistrations: Field<[FileStorageContainerTypeRegistration]>
-
-    /// Present when the request expanded it (`expand("containerTypes")`).
-    public let containerTypes: Field<[FileStorageContainerType]>
-
-    /// Present when the request expanded it (`expand("deletedContainers")`).
-    public let deletedContainers: Field<[FileStorageContainer]>
-
-    private init() {
-        self.id = Field("id")
-        self.containers = Field("containers")
-        self.containerTypeRegistrations = Field("containerTypeRegistrations")
-        self.containerTypes = Field("containerTypes")
-        self.deletedContainers = Field("deletedContainers")
-    }
-}
-
-/// Its properties are listed in `FileStorageContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainer`.
-public typealias FileStorageContainer = Model<FileStorageContainerFields>
-
-/// The properties of a `FileStorageContainer`, inherited ones included.
-public struct FileStorageContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainer",
-        base: Entity.self,
-        fields: FileStorageContainerFields()
-    )
-
-    public let id: Field<String>
-    public let assignedSensitivityLabel: Field<AssignedLabel>
-    public let containerTypeId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customProperties: Field<FileStorageContainerCustomPropertyDictionary>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lockState: Field<SiteLockState>
-    public let settings: Field<FileStorageContainerSettings>
-    public let status: Field<FileStorageContainerStatus>
-    public let viewpoint: Field<FileStorageContainerViewpoint>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("migrationJobs")`).
-    public let migrationJobs: Field<[SharePointMigrationJob]>
-
-    /// Present when the request expanded it (`expand("permissions")`).
-    public let permissions: Field<[Permission]>
-
-    /// Present when the request expanded it (`expand("recycleBin")`).
-    public let recycleBin: Field<RecycleBin>
-
-    /// Present when the request expanded it (`expand("sharePointGroups")`).
-    public let sharePointGroups: Field<[SharePointGroup]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedSensitivityLabel = Field("assignedSensitivityLabel")
-        self.containerTypeId = Field("containerTypeId")
-        self.createdDateTime = Field("createdDateTime")
-        self.customProperties = Field("customProperties")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lockState = Field("lockState")
-        self.settings = Field("settings")
-        self.status = Field("status")
-        self.viewpoint = Field("viewpoint")
-        self.columns = Field("columns")
-        self.drive = Field("drive")
-        self.migrationJobs = Field("migrationJobs")
-        self.permissions = Field("permissions")
-        self.recycleBin = Field("recycleBin")
-        self.sharePointGroups = Field("sharePointGroups")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerBillingClassification`.
-public typealias FileStorageContainerBillingClassification = OpenEnum<FileStorageContainerBillingClassificationValues>
-
-/// The values of `FileStorageContainerBillingClassification` that the spec declares; others decode and re-encode too.
-public enum FileStorageContainerBillingClassificationValues: EnumValues {
-    public static let known: [String] = ["standard", "trial", "directToCustomer", "unknownFutureValue"]
-}
-
-extension FileStorageContainerBillingClassification {
-    public static var standard: Self { Self(rawValue: "standard") }
-
-    public static var trial: Self { Self(rawValue: "trial") }
-
-    public static var directToCustomer: Self { Self(rawValue: "directToCustomer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerBillingStatus`.
-public typealias FileStorageContainerBillingStatus = OpenEnum<FileStorageContainerBillingStatusValues>
-
-/// The values of `FileStorageContainerBillingStatus` that the spec declares; others decode and re-encode too.
-public enum FileStorageContainerBillingStatusValues: EnumValues {
-    public static let known: [String] = ["invalid", "valid", "unknownFutureValue"]
-}
-
-extension FileStorageContainerBillingStatus {
-    public static var invalid: Self { Self(rawValue: "invalid") }
-
-    public static var valid: Self { Self(rawValue: "valid") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `FileStorageContainerCustomPropertyDictionaryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainercustompropertydictionary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerCustomPropertyDictionary`.
-public typealias FileStorageContainerCustomPropertyDictionary =
-    Model<FileStorageContainerCustomPropertyDictionaryFields>
-
-/// The properties of a `FileStorageContainerCustomPropertyDictionary`, inherited ones included.
-public struct FileStorageContainerCustomPropertyDictionaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerCustomPropertyDictionary",
-        base: DictionaryModel.self,
-        fields: FileStorageContainerCustomPropertyDictionaryFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `FileStorageContainerCustomPropertyValueFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainercustompropertyvalue?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerCustomPropertyValue`.
-public typealias FileStorageContainerCustomPropertyValue = Model<FileStorageContainerCustomPropertyValueFields>
-
-/// The properties of a `FileStorageContainerCustomPropertyValue`, inherited ones included.
-public struct FileStorageContainerCustomPropertyValueFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerCustomPropertyValue",
-        fields: FileStorageContainerCustomPropertyValueFields()
-    )
-
-    public let isSearchable: Field<Bool>
-    public let value: Field<String>
-
-    private init() {
-        self.isSearchable = Field("isSearchable")
-        self.value = Field("value")
-    }
-}
-
-/// Requests for one `FileStorageContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fileStorageContainer`.
-public struct FileStorageContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorageContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorageContainer",
-        model: FileStorageContainer.self,
-        children: [
-            .init("columns", "microsoft.graph.columnDefinition", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("migrationJobs", "microsoft.graph.sharePointMigrationJob", collection: true),
-            .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("recycleBin", "microsoft.graph.recycleBin", collection: false),
-            .init("sharePointGroups", "microsoft.graph.sharePointGroup", collection: true),
-        ],
-        operations: [
-            .init("activate", .post),
-            .init("lock", .post),
-            .init("permanentDelete", .post),
-            .init("provisionMigrationContainers", .post, response: .model(SharePointMigrationContainerInfo.self)),
-            .init("restore", .post, response: .model(FileStorageContainer.self)),
-            .init("unlock", .post),
-        ]
-    )
-
-    /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
-    public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("columns"))
-    }
-
-    public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
-
-    /// `migrationJobs.request()` lists them; `migrationJobs("sharePointMigrationJob-id")` addresses one.
-    public var migrationJobs: CollectionRequestBuilder<SharePointMigrationJobRequestBuilder> {
-        .init(client: client, path: path.appending("migrationJobs"))
-    }
-
-    /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
-    public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
-        .init(client: client, path: path.appending("permissions"))
-    }
-
-    public var recycleBin: RecycleBinRequestBuilder { .init(client: client, path: path.appending("recycleBin")) }
-
-    /// `sharePointGroups.request()` lists them; `sharePointGroups("sharePointGroup-id")` addresses one.
-    public var sharePointGroups: CollectionRequestBuilder<SharePointGroupRequestBuilder> {
-        .init(client: client, path: path.appending("sharePointGroups"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/activate` (POST).
-    public func activate() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/lock` (POST).
-    public func lock(lockState: SiteLockState? = nil) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("lock"))
-        var body = JSONObject()
-        if let lockState { body.set("lockState", lockState) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/provisionMigrationContainers` (POST).
-    public func provisionMigrationContainers() -> OperationRequest<SharePointMigrationContainerInfo> {
-        let request = APIRequest(method: .post, path: path.appending("provisionMigrationContainers"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(SharePointMigrationContainerInfo.self)
-        )
-    }
-
-    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/restore` (POST).
-    public func restore() -> OperationRequest<FileStorageContainer> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(FileStorageContainer.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/unlock` (POST).
-    public func unlock() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("unlock"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `FileStorageContainerSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainersettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerSettings`.
-public typealias FileStorageContainerSettings = Model<FileStorageContainerSettingsFields>
-
-/// The properties of a `FileStorageContainerSettings`, inherited ones included.
-public struct FileStorageContainerSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerSettings",
-        fields: FileStorageContainerSettingsFields()
-    )
-
-    public let isItemVersioningEnabled: Field<Bool>
-    public let isOcrEnabled: Field<Bool>
-    public let itemMajorVersionLimit: Field<Int32>
-
-    private init() {
-        self.isItemVersioningEnabled = Field("isItemVersioningEnabled")
-        self.isOcrEnabled = Field("isOcrEnabled")
-        self.itemMajorVersionLimit = Field("itemMajorVersionLimit")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerStatus`.
-public typealias FileStorageContainerStatus = OpenEnum<FileStorageContainerStatusValues>
-
-/// The values of `FileStorageContainerStatus` that the spec declares; others decode and re-encode too.
-public enum FileStorageContainerStatusValues: EnumValues {
-    public static let known: [String] = ["inactive", "active", "unknownFutureValue"]
-}
-
-extension FileStorageContainerStatus {
-    public static var inactive: Self { Self(rawValue: "inactive") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `FileStorageContainerTypeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainertype?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerType`.
-public typealias FileStorageContainerType = Model<FileStorageContainerTypeFields>
-
-/// The properties of a `FileStorageContainerType`, inherited ones included.
-public struct FileStorageContainerTypeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerType",
-        base: Entity.self,
-        fields: FileStorageContainerTypeFields()
-    )
-
-    public let id: Field<String>
-    public let billingClassification: Field<FileStorageContainerBillingClassification>
-    public let billingStatus: Field<FileStorageContainerBillingStatus>
-    public let createdDateTime: Field<Date>
-    public let etag: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let name: Field<String>
-    public let owningAppId: Field<String>
-    public let settings: Field<FileStorageContainerTypeSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.billingClassification = Field("billingClassification")
-        self.billingStatus = Field("billingStatus")
-        self.createdDateTime = Field("createdDateTime")
-        self.etag = Field("etag")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.name = Field("name")
-        self.owningAppId = Field("owningAppId")
-        self.settings = Field("settings")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeAppPermission`.
-public typealias FileStorageContainerTypeAppPermission = OpenEnum<FileStorageContainerTypeAppPermissionValues>
-
-/// The values of `FileStorageContainerTypeAppPermission` that the spec declares; others decode and re-encode too.
-public enum FileStorageContainerTypeAppPermissionValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "readContent",
-        "writeContent",
-        "manageContent",
-        "create",
-        "delete",
-        "read",
-        "write",
-        "enumeratePermissions",
-        "addPermissions",
-        "updatePermissions",
-        "deletePermissions",
-        "deleteOwnPermission",
-        "managePermissions",
-        "full",
-        "unknownFutureValue",
-    ]
-}
-
-extension FileStorageContainerTypeAppPermission {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var readContent: Self { Self(rawValue: "readContent") }
-
-    public static var writeContent: Self { Self(rawValue: "writeContent") }
-
-    public static var manageContent: Self { Self(rawValue: "manageContent") }
-
-    public static var create: Self { Self(rawValue: "create") }
-
-    public static var delete: Self { Self(rawValue: "delete") }
-
-    public static var read: Self { Self(rawValue: "read") }
-
-    public static var write: Self { Self(rawValue: "write") }
-
-    public static var enumeratePermissions: Self { Self(rawValue: "enumeratePermissions") }
-
-    public static var addPermissions: Self { Self(rawValue: "addPermissions") }
-
-    public static var updatePermissions: Self { Self(rawValue: "updatePermissions") }
-
-    public static var deletePermissions: Self { Self(rawValue: "deletePermissions") }
-
-    public static var deleteOwnPermission: Self { Self(rawValue: "deleteOwnPermission") }
-
-    public static var managePermissions: Self { Self(rawValue: "managePermissions") }
-
-    public static var full: Self { Self(rawValue: "full") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `FileStorageContainerTypeAppPermissionGrantFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainertypeapppermissiongrant?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeAppPermissionGrant`.
-public typealias FileStorageContainerTypeAppPermissionGrant = Model<FileStorageContainerTypeAppPermissionGrantFields>
-
-/// The properties of a `FileStorageContainerTypeAppPermissionGrant`, inherited ones included.
-public struct FileStorageContainerTypeAppPermissionGrantFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
-        fields: FileStorageContainerTypeAppPermissionGrantFields()
-    )
-
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appidentity?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appIdentity`.
+public typealias AppIdentity = Model<AppIdentityFields>
+
+/// The properties of a `AppIdentity`, inherited ones included.
+public struct AppIdentityFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.appIdentity", fields: AppIdentityFields())
     public let appId: Field<String>
-    public let applicationPermissions: Field<[FileStorageContainerTypeAppPermission]>
-    public let delegatedPermissions: Field<[FileStorageContainerTypeAppPermission]>
+    public let displayName: Field<String>
+    public let servicePrincipalId: Field<String>
+    public let servicePrincipalName: Field<String>
 
     private init() {
         self.appId = Field("appId")
-        self.applicationPermissions = Field("applicationPermissions")
-        self.delegatedPermissions = Field("delegatedPermissions")
+        self.displayName = Field("displayName")
+        self.servicePrincipalId = Field("servicePrincipalId")
+        self.servicePrincipalName = Field("servicePrincipalName")
     }
 }
 
-/// Requests for one `FileStorageContainerTypeAppPermissionGrant`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeAppPermissionGrant`.
-public struct FileStorageContainerTypeAppPermissionGrantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorageContainerTypeAppPermissionGrant
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - Remark: Generated from `microsoft.graph.appKeyCredentialRestrictionType`.
+public typealias AppKeyCredentialRestrictionType = OpenEnum<AppKeyCredentialRestrictionTypeValues>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
-        model: FileStorageContainerTypeAppPermissionGrant.self
-    )
+/// The values of `AppKeyCredentialRestrictionType` that the spec declares; others decode and re-encode too.
+public enum AppKeyCredentialRestrictionTypeValues: EnumValues {
+    public static let known: [String] = ["asymmetricKeyLifetime", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `FileStorageContainerTypeRegistrationFields`; read and write them as `value.name`.
+extension AppKeyCredentialRestrictionType {
+    public static var asymmetricKeyLifetime: Self { Self(rawValue: "asymmetricKeyLifetime") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AppListItemFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainertyperegistration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeRegistration`.
-public typealias FileStorageContainerTypeRegistration = Model<FileStorageContainerTypeRegistrationFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applistitem?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appListItem`.
+public typealias AppListItem = Model<AppListItemFields>
 
-/// The properties of a `FileStorageContainerTypeRegistration`, inherited ones included.
-public struct FileStorageContainerTypeRegistrationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerTypeRegistration",
-        base: Entity.self,
-        fields: FileStorageContainerTypeRegistrationFields()
-    )
-
-    public let id: Field<String>
-    public let billingClassification: Field<FileStorageContainerBillingClassification>
-    public let billingStatus: Field<FileStorageContainerBillingStatus>
-    public let etag: Field<String>
-    public let expirationDateTime: Field<Date>
+/// The properties of a `AppListItem`, inherited ones included.
+public struct AppListItemFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.appListItem", fields: AppListItemFields())
+    public let appId: Field<String>
+    public let appStoreUrl: Field<String>
     public let name: Field<String>
-    public let owningAppId: Field<String>
-    public let registeredDateTime: Field<Date>
-    public let settings: Field<FileStorageContainerTypeRegistrationSettings>
-
-    /// Present when the request expanded it (`expand("applicationPermissionGrants")`).
-    public let applicationPermissionGrants: Field<[FileStorageContainerTypeAppPermissionGrant]>
+    public let publisher: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.billingClassification = Field("billingClassification")
-        self.billingStatus = Field("billingStatus")
-        self.etag = Field("etag")
-        self.expirationDateTime = Field("expirationDateTime")
+        self.appId = Field("appId")
+        self.appStoreUrl = Field("appStoreUrl")
         self.name = Field("name")
-        self.owningAppId = Field("owningAppId")
-        self.registeredDateTime = Field("registeredDateTime")
-        self.settings = Field("settings")
-        self.applicationPermissionGrants = Field("applicationPermissionGrants")
+        self.publisher = Field("publisher")
     }
 }
 
-/// Requests for one `FileStorageContainerTypeRegistration`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeRegistration`.
-public struct FileStorageContainerTypeRegistrationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorageContainerTypeRegistration
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - Remark: Generated from `microsoft.graph.appListType`.
+public typealias AppListType = OpenEnum<AppListTypeValues>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorageContainerTypeRegistration",
-        model: FileStorageContainerTypeRegistration.self,
-        children: [
-            .init(
-                "applicationPermissionGrants",
-                "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
-                collection: true
-            ),
-        ]
-    )
-
-    /// `applicationPermissionGrants.request()` lists them; `applicationPermissionGrants("id")` addresses one.
-    public var applicationPermissionGrants:
-        CollectionRequestBuilder<FileStorageContainerTypeAppPermissionGrantRequestBuilder>
-    {
-        .init(client: client, path: path.appending("applicationPermissionGrants"))
-    }
+/// The values of `AppListType` that the spec declares; others decode and re-encode too.
+public enum AppListTypeValues: EnumValues {
+    public static let known: [String] = ["none", "appsInListCompliant", "appsNotInListCompliant"]
 }
 
-/// Its properties are listed in `FileStorageContainerTypeRegistrationSettingsFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/filestoragecontainertyperegistrationsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeRegistrationSettings`.
-public typealias FileStorageContainerTypeRegistrationSettings =
-    Model<FileStorageContainerTypeRegistrationSettingsFields>
+extension AppListType {
+    public static var none: Self { Self(rawValue: "none") }
 
-/// The properties of a `FileStorageContainerTypeRegistrationSettings`, inherited ones included.
-public struct FileStorageContainerTypeRegistrationSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerTypeRegistrationSettings",
-        fields: FileStorageContainerTypeRegistrationSettingsFields()
-    )
+    public static var appsInListCompliant: Self { Self(rawValue: "appsInListCompliant") }
 
-    public let isDiscoverabilityEnabled: Field<Bool>
-    public let isItemVersioningEnabled: Field<Bool>
-    public let isSearchEnabled: Field<Bool>
-    public let isSharingRestricted: Field<Bool>
-    public let itemMajorVersionLimit: Field<Int64>
-    public let maxStoragePerContainerInBytes: Field<Int64>
-    public let sharingCapability: Field<SharingCapabilities>
-    public let urlTemplate: Field<String>
-
-    private init() {
-        self.isDiscoverabilityEnabled = Field("isDiscoverabilityEnabled")
-        self.isItemVersioningEnabled = Field("isItemVersioningEnabled")
-        self.isSearchEnabled = Field("isSearchEnabled")
-        self.isSharingRestricted = Field("isSharingRestricted")
-        self.itemMajorVersionLimit = Field("itemMajorVersionLimit")
-        self.maxStoragePerContainerInBytes = Field("maxStoragePerContainerInBytes")
-        self.sharingCapability = Field("sharingCapability")
-        self.urlTemplate = Field("urlTemplate")
-    }
+    public static var appsNotInListCompliant: Self { Self(rawValue: "appsNotInListCompliant") }
 }
 
-/// Requests for one `FileStorageContainerType`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerType`.
-public struct FileStorageContainerTypeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorageContainerType
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - Remark: Generated from `microsoft.graph.appLockerApplicationControlType`.
+public typealias AppLockerApplicationControlType = OpenEnum<AppLockerApplicationControlTypeValues>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorageContainerType",
-        model: FileStorageContainerType.self
-    )
-}
-
-/// Its properties are listed in `FileStorageContainerTypeSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainertypesettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeSettings`.
-public typealias FileStorageContainerTypeSettings = Model<FileStorageContainerTypeSettingsFields>
-
-/// The properties of a `FileStorageContainerTypeSettings`, inherited ones included.
-public struct FileStorageContainerTypeSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerTypeSettings",
-        fields: FileStorageContainerTypeSettingsFields()
-    )
-
-    public let consumingTenantOverridables: Field<FileStorageContainerTypeSettingsOverride>
-    public let isDiscoverabilityEnabled: Field<Bool>
-    public let isItemVersioningEnabled: Field<Bool>
-    public let isSearchEnabled: Field<Bool>
-    public let isSharingRestricted: Field<Bool>
-    public let itemMajorVersionLimit: Field<Int64>
-    public let maxStoragePerContainerInBytes: Field<Int64>
-    public let sharingCapability: Field<SharingCapabilities>
-    public let urlTemplate: Field<String>
-
-    private init() {
-        self.consumingTenantOverridables = Field("consumingTenantOverridables")
-        self.isDiscoverabilityEnabled = Field("isDiscoverabilityEnabled")
-        self.isItemVersioningEnabled = Field("isItemVersioningEnabled")
-        self.isSearchEnabled = Field("isSearchEnabled")
-        self.isSharingRestricted = Field("isSharingRestricted")
-        self.itemMajorVersionLimit = Field("itemMajorVersionLimit")
-        self.maxStoragePerContainerInBytes = Field("maxStoragePerContainerInBytes")
-        self.sharingCapability = Field("sharingCapability")
-        self.urlTemplate = Field("urlTemplate")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeSettingsOverride`.
-public typealias FileStorageContainerTypeSettingsOverride = OpenEnum<FileStorageContainerTypeSettingsOverrideValues>
-
-/// The values of `FileStorageContainerTypeSettingsOverride` that the spec declares; others decode and re-encode too.
-public enum FileStorageContainerTypeSettingsOverrideValues: FlagValues {
+/// The values of `AppLockerApplicationControlType` that the spec declares; others decode and re-encode too.
+public enum AppLockerApplicationControlTypeValues: EnumValues {
     public static let known: [String] = [
-        "urlTemplate",
-        "isDiscoverabilityEnabled",
-        "isSearchEnabled",
-        "isItemVersioningEnabled",
-        "itemMajorVersionLimit",
-        "maxStoragePerContainerInBytes",
-        "unknownFutureValue",
+        "notConfigured",
+        "enforceComponentsAndStoreApps",
+        "auditComponentsAndStoreApps",
+        "enforceComponentsStoreAppsAndSmartlocker",
+        "auditComponentsStoreAppsAndSmartlocker",
     ]
 }
 
-extension FileStorageContainerTypeSettingsOverride {
-    public static var urlTemplate: Self { Self(rawValue: "urlTemplate") }
+extension AppLockerApplicationControlType {
+    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
 
-    public static var isDiscoverabilityEnabled: Self { Self(rawValue: "isDiscoverabilityEnabled") }
+    public static var enforceComponentsAndStoreApps: Self { Self(rawValue: "enforceComponentsAndStoreApps") }
 
-    public static var isSearchEnabled: Self { Self(rawValue: "isSearchEnabled") }
+    public static var auditComponentsAndStoreApps: Self { Self(rawValue: "auditComponentsAndStoreApps") }
 
-    public static var isItemVersioningEnabled: Self { Self(rawValue: "isItemVersioningEnabled") }
+    public static var enforceComponentsStoreAppsAndSmartlocker: Self {
+        Self(rawValue: "enforceComponentsStoreAppsAndSmartlocker")
+    }
 
-    public static var itemMajorVersionLimit: Self { Self(rawValue: "itemMajorVersionLimit") }
-
-    public static var maxStoragePerContainerInBytes: Self { Self(rawValue: "maxStoragePerContainerInBytes") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+    public static var auditComponentsStoreAppsAndSmartlocker: Self {
+        Self(rawValue: "auditComponentsStoreAppsAndSmartlocker")
+    }
 }
 
-/// Its properties are listed in `FileStorageContainerViewpointFields`; read and write them as `value.name`.
+/// Its properties are listed in `AppLogCollectionDownloadDetailsFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filestoragecontainerviewpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileStorageContainerViewpoint`.
-public typealias FileStorageContainerViewpoint = Model<FileStorageContainerViewpointFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applogcollectiondownloaddetails?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appLogCollectionDownloadDetails`.
+public typealias AppLogCollectionDownloadDetails = Model<AppLogCollectionDownloadDetailsFields>
 
-/// The properties of a `FileStorageContainerViewpoint`, inherited ones included.
-public struct FileStorageContainerViewpointFields: FieldSet {
+/// The properties of a `AppLogCollectionDownloadDetails`, inherited ones included.
+public struct AppLogCollectionDownloadDetailsFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerViewpoint",
-        fields: FileStorageContainerViewpointFields()
+        "microsoft.graph.appLogCollectionDownloadDetails",
+        fields: AppLogCollectionDownloadDetailsFields()
     )
 
-    public let effectiveRole: Field<String>
+    public let appLogDecryptionAlgorithm: Field<AppLogDecryptionAlgorithm>
+    public let decryptionKey: Field<String>
+    public let downloadUrl: Field<String>
 
     private init() {
-        self.effectiveRole = Field("effectiveRole")
+        self.appLogDecryptionAlgorithm = Field("appLogDecryptionAlgorithm")
+        self.decryptionKey = Field("decryptionKey")
+        self.downloadUrl = Field("downloadUrl")
     }
 }
 
-/// Requests for one `FileStorage`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AppLogCollectionRequestFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.fileStorage`.
-public struct FileStorageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorage
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applogcollectionrequest?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appLogCollectionRequest`.
+public typealias AppLogCollectionRequest = Model<AppLogCollectionRequestFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorage",
-        model: FileStorage.self,
-        children: [
-            .init("containers", "microsoft.graph.fileStorageContainer", collection: true),
-            .init(
-                "containerTypeRegistrations",
-                "microsoft.graph.fileStorageContainerTypeRegistration",
-                collection: true
-            ),
-            .init("containerTypes", "microsoft.graph.fileStorageContainerType", collection: true),
-            .init("deletedContainers", "microsoft.graph.fileStorageContainer", collection: true),
-        ]
-    )
-
-    /// `containers.request()` lists them; `containers("fileStorageContainer-id")` addresses one.
-    public var containers: CollectionRequestBuilder<FileStorageContainerRequestBuilder> {
-        .init(client: client, path: path.appending("containers"))
-    }
-
-    /// `containerTypeRegistrations.request()` lists them;
-    /// `containerTypeRegistrations("fileStorageContainerTypeRegistration-id")` addresses one.
-    public var containerTypeRegistrations:
-        CollectionRequestBuilder<FileStorageContainerTypeRegistrationRequestBuilder>
-    {
-        .init(client: client, path: path.appending("containerTypeRegistrations"))
-    }
-
-    /// `containerTypes.request()` lists them; `containerTypes("fileStorageContainerType-id")` addresses one.
-    public var containerTypes: CollectionRequestBuilder<FileStorageContainerTypeRequestBuilder> {
-        .init(client: client, path: path.appending("containerTypes"))
-    }
-
-    /// `deletedContainers.request()` lists them; `deletedContainers("fileStorageContainer-id")` addresses one.
-    public var deletedContainers: CollectionRequestBuilder<FileStorageContainerRequestBuilder> {
-        .init(client: client, path: path.appending("deletedContainers"))
-    }
-}
-
-/// Its properties are listed in `FileSystemInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filesysteminfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fileSystemInfo`.
-public typealias FileSystemInfo = Model<FileSystemInfoFields>
-
-/// The properties of a `FileSystemInfo`, inherited ones included.
-public struct FileSystemInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fileSystemInfo", fields: FileSystemInfoFields())
-    public let createdDateTime: Field<Date>
-    public let lastAccessedDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.lastAccessedDateTime = Field("lastAccessedDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Its properties are listed in `FilterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.filter`.
-public typealias Filter = Model<FilterFields>
-
-/// The properties of a `Filter`, inherited ones included.
-public struct FilterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.filter", fields: FilterFields())
-    public let categoryFilterGroups: Field<[FilterGroup]>
-    public let groups: Field<[FilterGroup]>
-    public let inputFilterGroups: Field<[FilterGroup]>
-
-    private init() {
-        self.categoryFilterGroups = Field("categoryFilterGroups")
-        self.groups = Field("groups")
-        self.inputFilterGroups = Field("inputFilterGroups")
-    }
-}
-
-/// Its properties are listed in `FilterClauseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filterclause?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.filterClause`.
-public typealias FilterClause = Model<FilterClauseFields>
-
-/// The properties of a `FilterClause`, inherited ones included.
-public struct FilterClauseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.filterClause", fields: FilterClauseFields())
-    public let operatorName: Field<String>
-    public let sourceOperandName: Field<String>
-    public let targetOperand: Field<FilterOperand>
-
-    private init() {
-        self.operatorName = Field("operatorName")
-        self.sourceOperandName = Field("sourceOperandName")
-        self.targetOperand = Field("targetOperand")
-    }
-}
-
-/// Its properties are listed in `FilterGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filtergroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.filterGroup`.
-public typealias FilterGroup = Model<FilterGroupFields>
-
-/// The properties of a `FilterGroup`, inherited ones included.
-public struct FilterGroupFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.filterGroup", fields: FilterGroupFields())
-    public let clauses: Field<[FilterClause]>
-    public let name: Field<String>
-
-    private init() {
-        self.clauses = Field("clauses")
-        self.name = Field("name")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.filterMode`.
-public typealias FilterMode = OpenEnum<FilterModeValues>
-
-/// The values of `FilterMode` that the spec declares; others decode and re-encode too.
-public enum FilterModeValues: EnumValues {
-    public static let known: [String] = ["include", "exclude"]
-}
-
-extension FilterMode {
-    public static var include: Self { Self(rawValue: "include") }
-
-    public static var exclude: Self { Self(rawValue: "exclude") }
-}
-
-/// Its properties are listed in `FilterOperandFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filteroperand?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.filterOperand`.
-public typealias FilterOperand = Model<FilterOperandFields>
-
-/// The properties of a `FilterOperand`, inherited ones included.
-public struct FilterOperandFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.filterOperand", fields: FilterOperandFields())
-    public let values: Field<[String]>
-
-    private init() {
-        self.values = Field("values")
-    }
-}
-
-/// Its properties are listed in `FilterOperatorSchemaFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/filteroperatorschema?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.filterOperatorSchema`.
-public typealias FilterOperatorSchema = Model<FilterOperatorSchemaFields>
-
-/// The properties of a `FilterOperatorSchema`, inherited ones included.
-public struct FilterOperatorSchemaFields: FieldSet {
+/// The properties of a `AppLogCollectionRequest`, inherited ones included.
+public struct AppLogCollectionRequestFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.filterOperatorSchema",
+        "microsoft.graph.appLogCollectionRequest",
         base: Entity.self,
-        fields: FilterOperatorSchemaFields()
+        fields: AppLogCollectionRequestFields()
     )
 
     public let id: Field<String>
-    public let arity: Field<ScopeOperatorType>
-    public let multivaluedComparisonType: Field<ScopeOperatorMultiValuedComparisonType>
-    public let supportedAttributeTypes: Field<[AttributeType]>
+    public let completedDateTime: Field<Date>
+    public let customLogFolders: Field<[String]>
+    public let errorMessage: Field<String>
+    public let status: Field<AppLogUploadState>
 
     private init() {
         self.id = Field("id")
-        self.arity = Field("arity")
-        self.multivaluedComparisonType = Field("multivaluedComparisonType")
-        self.supportedAttributeTypes = Field("supportedAttributeTypes")
-    }
-}
-
-/// Requests for one `FilterOperatorSchema`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.filterOperatorSchema`.
-public struct FilterOperatorSchemaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FilterOperatorSchema
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.filterOperatorSchema", model: FilterOperatorSchema.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.firewallCertificateRevocationListCheckMethodType`.
-public typealias FirewallCertificateRevocationListCheckMethodType =
-    OpenEnum<FirewallCertificateRevocationListCheckMethodTypeValues>
-
-/// The values of `FirewallCertificateRevocationListCheckMethodType` that the spec declares; others decode and re-encode
-/// too.
-public enum FirewallCertificateRevocationListCheckMethodTypeValues: EnumValues {
-    public static let known: [String] = ["deviceDefault", "none", "attempt", "require"]
-}
-
-extension FirewallCertificateRevocationListCheckMethodType {
-    public static var deviceDefault: Self { Self(rawValue: "deviceDefault") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var attempt: Self { Self(rawValue: "attempt") }
-
-    public static var require: Self { Self(rawValue: "require") }
-}
-
-/// - Remark: Generated from `microsoft.graph.firewallPacketQueueingMethodType`.
-public typealias FirewallPacketQueueingMethodType = OpenEnum<FirewallPacketQueueingMethodTypeValues>
-
-/// The values of `FirewallPacketQueueingMethodType` that the spec declares; others decode and re-encode too.
-public enum FirewallPacketQueueingMethodTypeValues: EnumValues {
-    public static let known: [String] = ["deviceDefault", "disabled", "queueInbound", "queueOutbound", "queueBoth"]
-}
-
-extension FirewallPacketQueueingMethodType {
-    public static var deviceDefault: Self { Self(rawValue: "deviceDefault") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var queueInbound: Self { Self(rawValue: "queueInbound") }
-
-    public static var queueOutbound: Self { Self(rawValue: "queueOutbound") }
-
-    public static var queueBoth: Self { Self(rawValue: "queueBoth") }
-}
-
-/// - Remark: Generated from `microsoft.graph.firewallPreSharedKeyEncodingMethodType`.
-public typealias FirewallPreSharedKeyEncodingMethodType = OpenEnum<FirewallPreSharedKeyEncodingMethodTypeValues>
-
-/// The values of `FirewallPreSharedKeyEncodingMethodType` that the spec declares; others decode and re-encode too.
-public enum FirewallPreSharedKeyEncodingMethodTypeValues: EnumValues {
-    public static let known: [String] = ["deviceDefault", "none", "utF8"]
-}
-
-extension FirewallPreSharedKeyEncodingMethodType {
-    public static var deviceDefault: Self { Self(rawValue: "deviceDefault") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var utF8: Self { Self(rawValue: "utF8") }
-}
-
-/// Its properties are listed in `FixtureMapFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fixturemap?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fixtureMap`.
-public typealias FixtureMap = Model<FixtureMapFields>
-
-/// The properties of a `FixtureMap`, inherited ones included.
-public struct FixtureMapFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fixtureMap",
-        base: BaseMapFeature.self,
-        fields: FixtureMapFields()
-    )
-
-    public let id: Field<String>
-    public let properties: Field<String>
-    public let placeId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-        self.placeId = Field("placeId")
-    }
-}
-
-/// Requests for one `FixtureMap`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fixtureMap`.
-public struct FixtureMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FixtureMap
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.fixtureMap", model: FixtureMap.self)
-}
-
-/// Its properties are listed in `FloorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/floor?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.floor`.
-public typealias Floor = Model<FloorFields>
-
-/// The properties of a `Floor`, inherited ones included.
-public struct FloorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.floor", base: Place.self, fields: FloorFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let sortOrder: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.sortOrder = Field("sortOrder")
-    }
-}
-
-/// Requests for one `Floor`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.floor`.
-public struct FloorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Floor
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.floor",
-        model: Floor.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
-
-    /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
-    public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
-        .init(client: client, path: path.appending("checkIns"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.floor/descendants` (GET).
-    public func descendants() -> CollectionRequest<Place> {
-        let request = APIRequest(method: .get, path: path.appending(function: "descendants", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `FolderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/folder?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.folder`.
-public typealias Folder = Model<FolderFields>
-
-/// The properties of a `Folder`, inherited ones included.
-public struct FolderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.folder", fields: FolderFields())
-    public let childCount: Field<Int32>
-    public let view: Field<FolderView>
-
-    private init() {
-        self.childCount = Field("childCount")
-        self.view = Field("view")
-    }
-}
-
-/// Its properties are listed in `FolderViewFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/folderview?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.folderView`.
-public typealias FolderView = Model<FolderViewFields>
-
-/// The properties of a `FolderView`, inherited ones included.
-public struct FolderViewFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.folderView", fields: FolderViewFields())
-    public let sortBy: Field<String>
-    public let sortOrder: Field<String>
-    public let viewType: Field<String>
-
-    private init() {
-        self.sortBy = Field("sortBy")
-        self.sortOrder = Field("sortOrder")
-        self.viewType = Field("viewType")
-    }
-}
-
-/// Its properties are listed in `FollowupFlagFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/followupflag?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.followupFlag`.
-public typealias FollowupFlag = Model<FollowupFlagFields>
-
-/// The properties of a `FollowupFlag`, inherited ones included.
-public struct FollowupFlagFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.followupFlag", fields: FollowupFlagFields())
-    public let completedDateTime: Field<DateTimeTimeZone>
-    public let dueDateTime: Field<DateTimeTimeZone>
-    public let flagStatus: Field<FollowupFlagStatus>
-    public let startDateTime: Field<DateTimeTimeZone>
-
-    private init() {
         self.completedDateTime = Field("completedDateTime")
-        self.dueDateTime = Field("dueDateTime")
-        self.flagStatus = Field("flagStatus")
-        self.startDateTime = Field("startDateTime")
+        self.customLogFolders = Field("customLogFolders")
+        self.errorMessage = Field("errorMessage")
+        self.status = Field("status")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.followupFlagStatus`.
-public typealias FollowupFlagStatus = OpenEnum<FollowupFlagStatusValues>
-
-/// The values of `FollowupFlagStatus` that the spec declares; others decode and re-encode too.
-public enum FollowupFlagStatusValues: EnumValues {
-    public static let known: [String] = ["notFlagged", "complete", "flagged"]
-}
-
-extension FollowupFlagStatus {
-    public static var notFlagged: Self { Self(rawValue: "notFlagged") }
-
-    public static var complete: Self { Self(rawValue: "complete") }
-
-    public static var flagged: Self { Self(rawValue: "flagged") }
-}
-
-/// Its properties are listed in `FootprintMapFields`; read and write them as `value.name`.
+/// Requests for one `AppLogCollectionRequest`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/footprintmap?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.footprintMap`.
-public typealias FootprintMap = Model<FootprintMapFields>
-
-/// The properties of a `FootprintMap`, inherited ones included.
-public struct FootprintMapFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.footprintMap",
-        base: BaseMapFeature.self,
-        fields: FootprintMapFields()
-    )
-
-    public let id: Field<String>
-    public let properties: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-    }
-}
-
-/// Requests for one `FootprintMap`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.footprintMap`.
-public struct FootprintMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FootprintMap
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.footprintMap", model: FootprintMap.self)
-}
-
-/// Its properties are listed in `FraudProtectionConfigurationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fraudprotectionconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fraudProtectionConfiguration`.
-public typealias FraudProtectionConfiguration = Model<FraudProtectionConfigurationFields>
-
-/// The properties of a `FraudProtectionConfiguration`, inherited ones included.
-public struct FraudProtectionConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fraudProtectionConfiguration",
-        derived: [FraudProtectionProviderConfiguration.self],
-        fields: FraudProtectionConfigurationFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `FraudProtectionProviderFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/fraudprotectionprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fraudProtectionProvider`.
-public typealias FraudProtectionProvider = Model<FraudProtectionProviderFields>
-
-/// The properties of a `FraudProtectionProvider`, inherited ones included.
-public struct FraudProtectionProviderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fraudProtectionProvider",
-        base: Entity.self,
-        derived: [ArkoseFraudProtectionProvider.self, HumanSecurityFraudProtectionProvider.self],
-        fields: FraudProtectionProviderFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Its properties are listed in `FraudProtectionProviderConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/fraudprotectionproviderconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.fraudProtectionProviderConfiguration`.
-public typealias FraudProtectionProviderConfiguration = Model<FraudProtectionProviderConfigurationFields>
-
-/// The properties of a `FraudProtectionProviderConfiguration`, inherited ones included.
-public struct FraudProtectionProviderConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fraudProtectionProviderConfiguration",
-        base: FraudProtectionConfiguration.self,
-        fields: FraudProtectionProviderConfigurationFields()
-    )
-
-    /// Present when the request expanded it (`expand("fraudProtectionProvider")`).
-    public let fraudProtectionProvider: Field<FraudProtectionProvider>
-
-    private init() {
-        self.fraudProtectionProvider = Field("fraudProtectionProvider")
-    }
-}
-
-/// Requests for one `FraudProtectionProvider`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.fraudProtectionProvider`.
-public struct FraudProtectionProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FraudProtectionProvider
+/// - Remark: Generated from `microsoft.graph.appLogCollectionRequest`.
+public struct AppLogCollectionRequestRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AppLogCollectionRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -3029,1507 +293,125 @@ public struct FraudProtectionProviderRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.fraudProtectionProvider",
-        model: FraudProtectionProvider.self
+        "microsoft.graph.appLogCollectionRequest",
+        model: AppLogCollectionRequest.self,
+        operations: [.init("createDownloadUrl", .post, response: .model(AppLogCollectionDownloadDetails.self))]
     )
-}
 
-/// Its properties are listed in `FreeBusyErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/freebusyerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.freeBusyError`.
-public typealias FreeBusyError = Model<FreeBusyErrorFields>
-
-/// The properties of a `FreeBusyError`, inherited ones included.
-public struct FreeBusyErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.freeBusyError", fields: FreeBusyErrorFields())
-    public let message: Field<String>
-    public let responseCode: Field<String>
-
-    private init() {
-        self.message = Field("message")
-        self.responseCode = Field("responseCode")
+    /// - Remark: Generated from `microsoft.graph.appLogCollectionRequest/createDownloadUrl` (POST).
+    public func createDownloadUrl() -> OperationRequest<AppLogCollectionDownloadDetails> {
+        let request = APIRequest(method: .post, path: path.appending("createDownloadUrl"))
+        return OperationRequest(client: client, request: request, decoder: .model(AppLogCollectionDownloadDetails.self))
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.freeBusyStatus`.
-public typealias FreeBusyStatus = OpenEnum<FreeBusyStatusValues>
+/// - Remark: Generated from `microsoft.graph.appLogDecryptionAlgorithm`.
+public typealias AppLogDecryptionAlgorithm = OpenEnum<AppLogDecryptionAlgorithmValues>
 
-/// The values of `FreeBusyStatus` that the spec declares; others decode and re-encode too.
-public enum FreeBusyStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "free", "tentative", "busy", "oof", "workingElsewhere"]
+/// The values of `AppLogDecryptionAlgorithm` that the spec declares; others decode and re-encode too.
+public enum AppLogDecryptionAlgorithmValues: EnumValues {
+    public static let known: [String] = ["aes256", "unknownFutureValue"]
 }
 
-extension FreeBusyStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var free: Self { Self(rawValue: "free") }
-
-    public static var tentative: Self { Self(rawValue: "tentative") }
-
-    public static var busy: Self { Self(rawValue: "busy") }
-
-    public static var oof: Self { Self(rawValue: "oof") }
-
-    public static var workingElsewhere: Self { Self(rawValue: "workingElsewhere") }
-}
-
-/// Its properties are listed in `GenericErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/genericerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.genericError`.
-public typealias GenericError = Model<GenericErrorFields>
-
-/// The properties of a `GenericError`, inherited ones included.
-public struct GenericErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.genericError", fields: GenericErrorFields())
-    public let code: Field<String>
-    public let message: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-    }
-}
-
-/// Its properties are listed in `GeoCoordinatesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/geocoordinates?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.geoCoordinates`.
-public typealias GeoCoordinates = Model<GeoCoordinatesFields>
-
-/// The properties of a `GeoCoordinates`, inherited ones included.
-public struct GeoCoordinatesFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.geoCoordinates", fields: GeoCoordinatesFields())
-    public let altitude: Field<Double>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
-
-    private init() {
-        self.altitude = Field("altitude")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-    }
-}
-
-/// Its properties are listed in `GeolocationColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/geolocationcolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.geolocationColumn`.
-public typealias GeolocationColumn = Model<GeolocationColumnFields>
-
-/// The properties of a `GeolocationColumn`, inherited ones included.
-public struct GeolocationColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.geolocationColumn", fields: GeolocationColumnFields())
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.giphyRatingType`.
-public typealias GiphyRatingType = OpenEnum<GiphyRatingTypeValues>
-
-/// The values of `GiphyRatingType` that the spec declares; others decode and re-encode too.
-public enum GiphyRatingTypeValues: EnumValues {
-    public static let known: [String] = ["strict", "moderate", "unknownFutureValue"]
-}
-
-extension GiphyRatingType {
-    public static var strict: Self { Self(rawValue: "strict") }
-
-    public static var moderate: Self { Self(rawValue: "moderate") }
+extension AppLogDecryptionAlgorithm {
+    public static var aes256: Self { Self(rawValue: "aes256") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `GovernanceInsightFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/governanceinsight?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.governanceInsight`.
-public typealias GovernanceInsight = Model<GovernanceInsightFields>
+/// - Remark: Generated from `microsoft.graph.appLogUploadState`.
+public typealias AppLogUploadState = OpenEnum<AppLogUploadStateValues>
 
-/// The properties of a `GovernanceInsight`, inherited ones included.
-public struct GovernanceInsightFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.governanceInsight",
-        base: Entity.self,
-        derived: [MembershipOutlierInsight.self, UserSignInInsight.self],
-        fields: GovernanceInsightFields()
-    )
-
-    public let id: Field<String>
-    public let insightCreatedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.insightCreatedDateTime = Field("insightCreatedDateTime")
-    }
+/// The values of `AppLogUploadState` that the spec declares; others decode and re-encode too.
+public enum AppLogUploadStateValues: EnumValues {
+    public static let known: [String] = ["pending", "completed", "failed", "unknownFutureValue"]
 }
 
-/// Requests for one `GovernanceInsight`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.governanceInsight`.
-public struct GovernanceInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GovernanceInsight
-    public let client: ServiceClient
-    public let path: ResourcePath
+extension AppLogUploadState {
+    public static var pending: Self { Self(rawValue: "pending") }
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
+    public static var completed: Self { Self(rawValue: "completed") }
 
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.governanceInsight", model: GovernanceInsight.self)
-}
-
-/// Its properties are listed in `GranularDriveRestoreArtifactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/granulardriverestoreartifact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.granularDriveRestoreArtifact`.
-public typealias GranularDriveRestoreArtifact = Model<GranularDriveRestoreArtifactFields>
-
-/// The properties of a `GranularDriveRestoreArtifact`, inherited ones included.
-public struct GranularDriveRestoreArtifactFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.granularDriveRestoreArtifact",
-        base: GranularRestoreArtifactBase.self,
-        fields: GranularDriveRestoreArtifactFields()
-    )
-
-    public let id: Field<String>
-    public let browseSessionId: Field<String>
-    public let completionDateTime: Field<Date>
-    public let restoredItemKey: Field<String>
-    public let restoredItemPath: Field<String>
-    public let restoredItemWebUrl: Field<String>
-    public let restorePointDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-    public let webUrl: Field<String>
-    public let directoryObjectId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.browseSessionId = Field("browseSessionId")
-        self.completionDateTime = Field("completionDateTime")
-        self.restoredItemKey = Field("restoredItemKey")
-        self.restoredItemPath = Field("restoredItemPath")
-        self.restoredItemWebUrl = Field("restoredItemWebUrl")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.webUrl = Field("webUrl")
-        self.directoryObjectId = Field("directoryObjectId")
-    }
-}
-
-/// Requests for one `GranularDriveRestoreArtifact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.granularDriveRestoreArtifact`.
-public struct GranularDriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GranularDriveRestoreArtifact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.granularDriveRestoreArtifact",
-        model: GranularDriveRestoreArtifact.self
-    )
-}
-
-/// Its properties are listed in `GranularMailboxRestoreArtifactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/granularmailboxrestoreartifact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.granularMailboxRestoreArtifact`.
-public typealias GranularMailboxRestoreArtifact = Model<GranularMailboxRestoreArtifactFields>
-
-/// The properties of a `GranularMailboxRestoreArtifact`, inherited ones included.
-public struct GranularMailboxRestoreArtifactFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.granularMailboxRestoreArtifact",
-        base: MailboxRestoreArtifact.self,
-        fields: GranularMailboxRestoreArtifactFields()
-    )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    public let restoredFolderId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredFolderName: Field<String>
-
-    public let restoredItemCount: Field<Int32>
-    public let artifactCount: Field<Int32>
-    public let searchResponseId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-        self.restoredFolderId = Field("restoredFolderId")
-        self.restoredFolderName = Field("restoredFolderName")
-        self.restoredItemCount = Field("restoredItemCount")
-        self.artifactCount = Field("artifactCount")
-        self.searchResponseId = Field("searchResponseId")
-    }
-}
-
-/// Requests for one `GranularMailboxRestoreArtifact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.granularMailboxRestoreArtifact`.
-public struct GranularMailboxRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GranularMailboxRestoreArtifact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.granularMailboxRestoreArtifact",
-        model: GranularMailboxRestoreArtifact.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
-
-    public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
-}
-
-/// Its properties are listed in `GranularRestoreArtifactBaseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/granularrestoreartifactbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.granularRestoreArtifactBase`.
-public typealias GranularRestoreArtifactBase = Model<GranularRestoreArtifactBaseFields>
-
-/// The properties of a `GranularRestoreArtifactBase`, inherited ones included.
-public struct GranularRestoreArtifactBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.granularRestoreArtifactBase",
-        base: Entity.self,
-        derived: [GranularDriveRestoreArtifact.self, GranularSiteRestoreArtifact.self],
-        fields: GranularRestoreArtifactBaseFields()
-    )
-
-    public let id: Field<String>
-    public let browseSessionId: Field<String>
-    public let completionDateTime: Field<Date>
-    public let restoredItemKey: Field<String>
-    public let restoredItemPath: Field<String>
-    public let restoredItemWebUrl: Field<String>
-    public let restorePointDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.browseSessionId = Field("browseSessionId")
-        self.completionDateTime = Field("completionDateTime")
-        self.restoredItemKey = Field("restoredItemKey")
-        self.restoredItemPath = Field("restoredItemPath")
-        self.restoredItemWebUrl = Field("restoredItemWebUrl")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Requests for one `GranularRestoreArtifactBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.granularRestoreArtifactBase`.
-public struct GranularRestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GranularRestoreArtifactBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.granularRestoreArtifactBase",
-        model: GranularRestoreArtifactBase.self
-    )
-}
-
-/// Its properties are listed in `GranularSiteRestoreArtifactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/granularsiterestoreartifact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.granularSiteRestoreArtifact`.
-public typealias GranularSiteRestoreArtifact = Model<GranularSiteRestoreArtifactFields>
-
-/// The properties of a `GranularSiteRestoreArtifact`, inherited ones included.
-public struct GranularSiteRestoreArtifactFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.granularSiteRestoreArtifact",
-        base: GranularRestoreArtifactBase.self,
-        fields: GranularSiteRestoreArtifactFields()
-    )
-
-    public let id: Field<String>
-    public let browseSessionId: Field<String>
-    public let completionDateTime: Field<Date>
-    public let restoredItemKey: Field<String>
-    public let restoredItemPath: Field<String>
-    public let restoredItemWebUrl: Field<String>
-    public let restorePointDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-    public let webUrl: Field<String>
-    public let siteId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.browseSessionId = Field("browseSessionId")
-        self.completionDateTime = Field("completionDateTime")
-        self.restoredItemKey = Field("restoredItemKey")
-        self.restoredItemPath = Field("restoredItemPath")
-        self.restoredItemWebUrl = Field("restoredItemWebUrl")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.webUrl = Field("webUrl")
-        self.siteId = Field("siteId")
-    }
-}
-
-/// Requests for one `GranularSiteRestoreArtifact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.granularSiteRestoreArtifact`.
-public struct GranularSiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GranularSiteRestoreArtifact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.granularSiteRestoreArtifact",
-        model: GranularSiteRestoreArtifact.self
-    )
-}
-
-/// Its properties are listed in `GroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/group?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.group`.
-public typealias Group = Model<GroupFields>
-
-/// The properties of a `Group`, inherited ones included.
-public struct GroupFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.group", base: DirectoryObject.self, fields: GroupFields())
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let accessType: Field<GroupAccessType>
-    public let allowExternalSenders: Field<Bool>
-    public let assignedLabels: Field<[AssignedLabel]>
-    public let assignedLicenses: Field<[AssignedLicense]>
-    public let autoSubscribeNewMembers: Field<Bool>
-    public let classification: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let groupTypes: Field<[String]>
-    public let hasMembersWithLicenseErrors: Field<Bool>
-    public let hideFromAddressLists: Field<Bool>
-    public let hideFromOutlookClients: Field<Bool>
-    public let infoCatalogs: Field<[String]>
-    public let isArchived: Field<Bool>
-    public let isAssignableToRole: Field<Bool>
-    public let isFavorite: Field<Bool>
-    public let isManagementRestricted: Field<Bool>
-    public let isSubscribedByMail: Field<Bool>
-    public let licenseProcessingState: Field<LicenseProcessingState>
-    public let mail: Field<String>
-    public let mailEnabled: Field<Bool>
-    public let mailNickname: Field<String>
-    public let membershipRule: Field<String>
-    public let membershipRuleProcessingState: Field<String>
-    public let onPremisesDomainName: Field<String>
-    public let onPremisesExtensionAttributes: Field<OnPremisesExtensionAttributes>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesNetBiosName: Field<String>
-    public let onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>
-    public let onPremisesSamAccountName: Field<String>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let organizationId: Field<String>
-    public let preferredDataLocation: Field<String>
-    public let preferredLanguage: Field<String>
-    public let proxyAddresses: Field<[String]>
-    public let renewedDateTime: Field<Date>
-    public let resourceBehaviorOptions: Field<[String]>
-    public let resourceProvisioningOptions: Field<[String]>
-    public let securityEnabled: Field<Bool>
-    public let securityIdentifier: Field<String>
-    public let serviceProvisioningErrors: Field<[ServiceProvisioningError]>
-    public let theme: Field<String>
-    public let uniqueName: Field<String>
-    public let unseenConversationsCount: Field<Int32>
-    public let unseenCount: Field<Int32>
-    public let unseenMessagesCount: Field<Int32>
-    public let visibility: Field<String>
-    public let welcomeMessageEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("acceptedSenders")`).
-    public let acceptedSenders: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignments")`).
-    public let appRoleAssignments: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("calendar")`).
-    public let calendar: Field<OutlookCalendar>
-
-    /// Present when the request expanded it (`expand("calendarView")`).
-    public let calendarView: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("conversations")`).
-    public let conversations: Field<[Conversation]>
-
-    /// Present when the request expanded it (`expand("createdOnBehalfOf")`).
-    public let createdOnBehalfOf: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("drives")`).
-    public let drives: Field<[Drive]>
-
-    /// Present when the request expanded it (`expand("events")`).
-    public let events: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("groupLifecyclePolicies")`).
-    public let groupLifecyclePolicies: Field<[GroupLifecyclePolicy]>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("membersWithLicenseErrors")`).
-    public let membersWithLicenseErrors: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("onenote")`).
-    public let onenote: Field<Onenote>
-
-    /// Present when the request expanded it (`expand("onPremisesSyncBehavior")`).
-    public let onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("permissionGrants")`).
-    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
-
-    /// Present when the request expanded it (`expand("photo")`).
-    public let photo: Field<ProfilePhoto>
-
-    /// Present when the request expanded it (`expand("photos")`).
-    public let photos: Field<[ProfilePhoto]>
-
-    /// Present when the request expanded it (`expand("planner")`).
-    public let planner: Field<PlannerGroup>
-
-    /// Present when the request expanded it (`expand("rejectedSenders")`).
-    public let rejectedSenders: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<[GroupSetting]>
-
-    /// Present when the request expanded it (`expand("sites")`).
-    public let sites: Field<[Site]>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
-
-    /// Present when the request expanded it (`expand("threads")`).
-    public let threads: Field<[ConversationThread]>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("transitiveMembers")`).
-    public let transitiveMembers: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.accessType = Field("accessType")
-        self.allowExternalSenders = Field("allowExternalSenders")
-        self.assignedLabels = Field("assignedLabels")
-        self.assignedLicenses = Field("assignedLicenses")
-        self.autoSubscribeNewMembers = Field("autoSubscribeNewMembers")
-        self.classification = Field("classification")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.groupTypes = Field("groupTypes")
-        self.hasMembersWithLicenseErrors = Field("hasMembersWithLicenseErrors")
-        self.hideFromAddressLists = Field("hideFromAddressLists")
-        self.hideFromOutlookClients = Field("hideFromOutlookClients")
-        self.infoCatalogs = Field("infoCatalogs")
-        self.isArchived = Field("isArchived")
-        self.isAssignableToRole = Field("isAssignableToRole")
-        self.isFavorite = Field("isFavorite")
-        self.isManagementRestricted = Field("isManagementRestricted")
-        self.isSubscribedByMail = Field("isSubscribedByMail")
-        self.licenseProcessingState = Field("licenseProcessingState")
-        self.mail = Field("mail")
-        self.mailEnabled = Field("mailEnabled")
-        self.mailNickname = Field("mailNickname")
-        self.membershipRule = Field("membershipRule")
-        self.membershipRuleProcessingState = Field("membershipRuleProcessingState")
-        self.onPremisesDomainName = Field("onPremisesDomainName")
-        self.onPremisesExtensionAttributes = Field("onPremisesExtensionAttributes")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesNetBiosName = Field("onPremisesNetBiosName")
-        self.onPremisesProvisioningErrors = Field("onPremisesProvisioningErrors")
-        self.onPremisesSamAccountName = Field("onPremisesSamAccountName")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.organizationId = Field("organizationId")
-        self.preferredDataLocation = Field("preferredDataLocation")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.proxyAddresses = Field("proxyAddresses")
-        self.renewedDateTime = Field("renewedDateTime")
-        self.resourceBehaviorOptions = Field("resourceBehaviorOptions")
-        self.resourceProvisioningOptions = Field("resourceProvisioningOptions")
-        self.securityEnabled = Field("securityEnabled")
-        self.securityIdentifier = Field("securityIdentifier")
-        self.serviceProvisioningErrors = Field("serviceProvisioningErrors")
-        self.theme = Field("theme")
-        self.uniqueName = Field("uniqueName")
-        self.unseenConversationsCount = Field("unseenConversationsCount")
-        self.unseenCount = Field("unseenCount")
-        self.unseenMessagesCount = Field("unseenMessagesCount")
-        self.visibility = Field("visibility")
-        self.welcomeMessageEnabled = Field("welcomeMessageEnabled")
-        self.acceptedSenders = Field("acceptedSenders")
-        self.appRoleAssignments = Field("appRoleAssignments")
-        self.calendar = Field("calendar")
-        self.calendarView = Field("calendarView")
-        self.conversations = Field("conversations")
-        self.createdOnBehalfOf = Field("createdOnBehalfOf")
-        self.drive = Field("drive")
-        self.drives = Field("drives")
-        self.events = Field("events")
-        self.extensions = Field("extensions")
-        self.groupLifecyclePolicies = Field("groupLifecyclePolicies")
-        self.memberOf = Field("memberOf")
-        self.members = Field("members")
-        self.membersWithLicenseErrors = Field("membersWithLicenseErrors")
-        self.onenote = Field("onenote")
-        self.onPremisesSyncBehavior = Field("onPremisesSyncBehavior")
-        self.owners = Field("owners")
-        self.permissionGrants = Field("permissionGrants")
-        self.photo = Field("photo")
-        self.photos = Field("photos")
-        self.planner = Field("planner")
-        self.rejectedSenders = Field("rejectedSenders")
-        self.settings = Field("settings")
-        self.sites = Field("sites")
-        self.team = Field("team")
-        self.threads = Field("threads")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-        self.transitiveMembers = Field("transitiveMembers")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.groupAccessType`.
-public typealias GroupAccessType = OpenEnum<GroupAccessTypeValues>
-
-/// The values of `GroupAccessType` that the spec declares; others decode and re-encode too.
-public enum GroupAccessTypeValues: EnumValues {
-    public static let known: [String] = ["none", "private", "secret", "public", "unknownFutureValue"]
-}
-
-extension GroupAccessType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var `private`: Self { Self(rawValue: "private") }
-
-    public static var secret: Self { Self(rawValue: "secret") }
-
-    public static var `public`: Self { Self(rawValue: "public") }
+    public static var failed: Self { Self(rawValue: "failed") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `GroupAssignmentTargetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupassignmenttarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.groupAssignmentTarget`.
-public typealias GroupAssignmentTarget = Model<GroupAssignmentTargetFields>
-
-/// The properties of a `GroupAssignmentTarget`, inherited ones included.
-public struct GroupAssignmentTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.groupAssignmentTarget",
-        base: DeviceAndAppManagementAssignmentTarget.self,
-        derived: [ExclusionGroupAssignmentTarget.self],
-        fields: GroupAssignmentTargetFields()
-    )
-
-    public let groupId: Field<String>
-
-    private init() {
-        self.groupId = Field("groupId")
-    }
-}
-
-/// Its properties are listed in `GroupFilterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupfilter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.groupFilter`.
-public typealias GroupFilter = Model<GroupFilterFields>
-
-/// The properties of a `GroupFilter`, inherited ones included.
-public struct GroupFilterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.groupFilter", fields: GroupFilterFields())
-    public let includedGroups: Field<[String]>
-
-    private init() {
-        self.includedGroups = Field("includedGroups")
-    }
-}
-
-/// Its properties are listed in `GroupLifecyclePolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/grouplifecyclepolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.groupLifecyclePolicy`.
-public typealias GroupLifecyclePolicy = Model<GroupLifecyclePolicyFields>
-
-/// The properties of a `GroupLifecyclePolicy`, inherited ones included.
-public struct GroupLifecyclePolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.groupLifecyclePolicy",
-        base: Entity.self,
-        fields: GroupLifecyclePolicyFields()
-    )
-
-    public let id: Field<String>
-    public let alternateNotificationEmails: Field<String>
-    public let groupLifetimeInDays: Field<Int32>
-    public let managedGroupTypes: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.alternateNotificationEmails = Field("alternateNotificationEmails")
-        self.groupLifetimeInDays = Field("groupLifetimeInDays")
-        self.managedGroupTypes = Field("managedGroupTypes")
-    }
-}
-
-/// Requests for one `GroupLifecyclePolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.groupLifecyclePolicy`.
-public struct GroupLifecyclePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GroupLifecyclePolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.groupLifecyclePolicy",
-        model: GroupLifecyclePolicy.self,
-        operations: [.init("addGroup", .post, response: .boolean), .init("removeGroup", .post, response: .boolean)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.groupLifecyclePolicy/addGroup` (POST).
-    public func addGroup(groupId: String) -> OperationRequest<Bool> {
-        var request = APIRequest(method: .post, path: path.appending("addGroup"))
-        var body = JSONObject()
-        body.set("groupId", groupId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.groupLifecyclePolicy/removeGroup` (POST).
-    public func removeGroup(groupId: String) -> OperationRequest<Bool> {
-        var request = APIRequest(method: .post, path: path.appending("removeGroup"))
-        var body = JSONObject()
-        body.set("groupId", groupId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value(Bool.self))
-    }
-}
-
-/// Its properties are listed in `GroupMembersFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupmembers?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.groupMembers`.
-public typealias GroupMembers = Model<GroupMembersFields>
-
-/// The properties of a `GroupMembers`, inherited ones included.
-public struct GroupMembersFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.groupMembers",
-        base: SubjectSet.self,
-        fields: GroupMembersFields()
-    )
-
-    public let description: Field<String>
-    public let groupId: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.groupId = Field("groupId")
-    }
-}
-
-/// Its properties are listed in `GroupPeerOutlierRecommendationInsightSettingsFields`; read and write them as
-/// `value.name`.
+/// Its properties are listed in `AppManagementApplicationConfigurationFields`; read and write them as `value.name`.
 ///
 /// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/grouppeeroutlierrecommendationinsightsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.groupPeerOutlierRecommendationInsightSettings`.
-public typealias GroupPeerOutlierRecommendationInsightSettings =
-    Model<GroupPeerOutlierRecommendationInsightSettingsFields>
+///   <https://learn.microsoft.com/graph/api/resources/appmanagementapplicationconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appManagementApplicationConfiguration`.
+public typealias AppManagementApplicationConfiguration = Model<AppManagementApplicationConfigurationFields>
 
-/// The properties of a `GroupPeerOutlierRecommendationInsightSettings`, inherited ones included.
-public struct GroupPeerOutlierRecommendationInsightSettingsFields: FieldSet {
+/// The properties of a `AppManagementApplicationConfiguration`, inherited ones included.
+public struct AppManagementApplicationConfigurationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.groupPeerOutlierRecommendationInsightSettings",
-        base: AccessReviewRecommendationInsightSetting.self,
-        fields: GroupPeerOutlierRecommendationInsightSettingsFields()
+        "microsoft.graph.appManagementApplicationConfiguration",
+        base: AppManagementConfiguration.self,
+        fields: AppManagementApplicationConfigurationFields()
     )
 
+    public let keyCredentials: Field<[KeyCredentialConfiguration]>
+    public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
+    public let identifierUris: Field<IdentifierUriConfiguration>
+
     private init() {
+        self.keyCredentials = Field("keyCredentials")
+        self.passwordCredentials = Field("passwordCredentials")
+        self.identifierUris = Field("identifierUris")
     }
 }
 
-/// Requests for one `Group`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AppManagementConfigurationFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.group`.
-public struct GroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Group
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appmanagementconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appManagementConfiguration`.
+public typealias AppManagementConfiguration = Model<AppManagementConfigurationFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.group",
-        model: Group.self,
-        children: [
-            .init("acceptedSenders", "microsoft.graph.directoryObject", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "PATCH PUT DELETE"),
-            .init(
-                "calendarView",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("conversations", "microsoft.graph.conversation", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("drives", "microsoft.graph.drive", collection: true),
-            .init("events", "microsoft.graph.event", collection: true),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("groupLifecyclePolicies", "microsoft.graph.groupLifecyclePolicy", collection: true),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("members", "microsoft.graph.directoryObject", collection: true),
-            .init("membersWithLicenseErrors", "microsoft.graph.directoryObject", collection: true),
-            .init("onenote", "microsoft.graph.onenote", collection: false),
-            .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("owners", "microsoft.graph.directoryObject", collection: true),
-            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false),
-            .init(
-                "photos",
-                "microsoft.graph.profilePhoto",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("planner", "microsoft.graph.plannerGroup", collection: false),
-            .init("rejectedSenders", "microsoft.graph.directoryObject", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("settings", "microsoft.graph.groupSetting", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
-            .init("team", "microsoft.graph.team", collection: false),
-            .init("threads", "microsoft.graph.conversationThread", collection: true),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("transitiveMembers", "microsoft.graph.directoryObject", collection: true),
+/// The properties of a `AppManagementConfiguration`, inherited ones included.
+public struct AppManagementConfigurationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.appManagementConfiguration",
+        derived: [
+            AppManagementApplicationConfiguration.self,
+            AppManagementServicePrincipalConfiguration.self,
+            CustomAppManagementConfiguration.self,
         ],
-        operations: [
-            .init("addFavorite", .post),
-            .init("assignLicense", .post, response: .model(Group.self)),
-            .init(
-                "checkGrantedPermissionsForApp",
-                .post,
-                response: .collection(.model(ResourceSpecificPermissionGrant.self))
-            ),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeFavorite", .post),
-            .init("renew", .post),
-            .init("resetUnseenCount", .post),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post),
-            .init("subscribeByMail", .post),
-            .init("unsubscribeByMail", .post),
-            .init("validateProperties", .post),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Group.self))),
-        ]
+        fields: AppManagementConfigurationFields()
     )
 
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `acceptedSenders.request()` lists them; `acceptedSenders("directoryObject-id")` addresses one.
-    public var acceptedSenders: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("acceptedSenders", itemsRefusing: [.patch, .put]))
-    }
-
-    /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
-    public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("appRoleAssignments"))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var calendar: OutlookCalendarRequestBuilder {
-        .init(client: client, path: path.appending("calendar", refusing: [.patch, .put, .delete]))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
-    public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("calendarView", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `conversations.request()` lists them; `conversations("conversation-id")` addresses one.
-    public var conversations: CollectionRequestBuilder<ConversationRequestBuilder> {
-        .init(client: client, path: path.appending("conversations", itemsRefusing: [.patch, .put]))
-    }
-
-    public var createdOnBehalfOf: DirectoryObjectRequestBuilder {
-        .init(client: client, path: path.appending("createdOnBehalfOf"))
-    }
-
-    public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
-
-    /// `drives.request()` lists them; `drives("drive-id")` addresses one.
-    public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
-        .init(client: client, path: path.appending("drives"))
-    }
-
-    /// `events.request()` lists them; `events("event-id")` addresses one.
-    public var events: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(client: client, path: path.appending("events"))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// `groupLifecyclePolicies.request()` lists them; `groupLifecyclePolicies("groupLifecyclePolicy-id")` addresses
-    /// one.
-    public var groupLifecyclePolicies: CollectionRequestBuilder<GroupLifecyclePolicyRequestBuilder> {
-        .init(client: client, path: path.appending("groupLifecyclePolicies"))
-    }
-
-    /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
-    public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("memberOf"))
-    }
-
-    /// `members.request()` lists them; `members("directoryObject-id")` addresses one.
-    public var members: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("members"))
-    }
-
-    /// `membersWithLicenseErrors.request()` lists them; `membersWithLicenseErrors("directoryObject-id")` addresses one.
-    public var membersWithLicenseErrors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("membersWithLicenseErrors"))
-    }
-
-    public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
-
-    public var onPremisesSyncBehavior: OnPremisesSyncBehaviorRequestBuilder {
-        .init(client: client, path: path.appending("onPremisesSyncBehavior"))
-    }
-
-    /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
-    public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("owners"))
-    }
-
-    /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
-    public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
-        .init(client: client, path: path.appending("permissionGrants"))
-    }
-
-    public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `photos.request()` lists them; `photos("profilePhoto-id")` addresses one.
-    public var photos: CollectionRequestBuilder<ProfilePhotoRequestBuilder> {
-        .init(client: client, path: path.appending("photos", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
-    }
-
-    public var planner: PlannerGroupRequestBuilder { .init(client: client, path: path.appending("planner")) }
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `rejectedSenders.request()` lists them; `rejectedSenders("directoryObject-id")` addresses one.
-    public var rejectedSenders: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("rejectedSenders", itemsRefusing: [.patch, .put]))
-    }
-
-    /// `settings.request()` lists them; `settings("groupSetting-id")` addresses one.
-    public var settings: CollectionRequestBuilder<GroupSettingRequestBuilder> {
-        .init(client: client, path: path.appending("settings"))
-    }
-
-    /// The service refuses `POST` here and `DELETE` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `sites.request()` lists them; `sites("site-id")` addresses one.
-    public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
-        .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
-    }
-
-    public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
-
-    /// `threads.request()` lists them; `threads("conversationThread-id")` addresses one.
-    public var threads: CollectionRequestBuilder<ConversationThreadRequestBuilder> {
-        .init(client: client, path: path.appending("threads"))
-    }
-
-    /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
-    public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("transitiveMemberOf"))
-    }
-
-    /// `transitiveMembers.request()` lists them; `transitiveMembers("directoryObject-id")` addresses one.
-    public var transitiveMembers: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("transitiveMembers"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/addFavorite` (POST).
-    public func addFavorite() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("addFavorite"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/assignLicense` (POST).
-    public func assignLicense(addLicenses: [AssignedLicense], removeLicenses: [String]) -> OperationRequest<Group> {
-        var request = APIRequest(method: .post, path: path.appending("assignLicense"))
-        var body = JSONObject()
-        body.set("addLicenses", addLicenses)
-        body.set("removeLicenses", removeLicenses)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Group.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/checkGrantedPermissionsForApp` (POST).
-    public func checkGrantedPermissionsForApp() -> OperationRequest<[ResourceSpecificPermissionGrant]> {
-        let request = APIRequest(method: .post, path: path.appending("checkGrantedPermissionsForApp"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .value([ResourceSpecificPermissionGrant].self)
-        )
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/removeFavorite` (POST).
-    public func removeFavorite() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("removeFavorite"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/renew` (POST).
-    public func renew() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("renew"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/resetUnseenCount` (POST).
-    public func resetUnseenCount() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("resetUnseenCount"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/retryServiceProvisioning` (POST).
-    public func retryServiceProvisioning() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("retryServiceProvisioning"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/subscribeByMail` (POST).
-    public func subscribeByMail() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("subscribeByMail"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/unsubscribeByMail` (POST).
-    public func unsubscribeByMail() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("unsubscribeByMail"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/validateProperties` (POST).
-    public func validateProperties(
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == GroupRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.group/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.group/delta` (GET).
-    public func delta() -> CollectionRequest<Group> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `GroupScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.groupScope`.
-public typealias GroupScope = Model<GroupScopeFields>
-
-/// The properties of a `GroupScope`, inherited ones included.
-public struct GroupScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.groupScope",
-        base: ScopeBase.self,
-        fields: GroupScopeFields()
-    )
-    public let identity: Field<String>
+    public let keyCredentials: Field<[KeyCredentialConfiguration]>
+    public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
 
     private init() {
-        self.identity = Field("identity")
+        self.keyCredentials = Field("keyCredentials")
+        self.passwordCredentials = Field("passwordCredentials")
     }
 }
 
-/// Its properties are listed in `GroupSettingFields`; read and write them as `value.name`.
+/// Its properties are listed in `AppManagementPolicyFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.groupSetting`.
-public typealias GroupSetting = Model<GroupSettingFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appmanagementpolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appManagementPolicy`.
+public typealias AppManagementPolicy = Model<AppManagementPolicyFields>
 
-/// The properties of a `GroupSetting`, inherited ones included.
-public struct GroupSettingFields: FieldSet {
+/// The properties of a `AppManagementPolicy`, inherited ones included.
+public struct AppManagementPolicyFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.groupSetting",
-        base: Entity.self,
-        fields: GroupSettingFields()
-    )
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let templateId: Field<String>
-    public let values: Field<[SettingValue]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.templateId = Field("templateId")
-        self.values = Field("values")
-    }
-}
-
-/// Requests for one `GroupSetting`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.groupSetting`.
-public struct GroupSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GroupSetting
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.groupSetting", model: GroupSetting.self)
-}
-
-/// Its properties are listed in `GroupSettingTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/groupsettingtemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.groupSettingTemplate`.
-public typealias GroupSettingTemplate = Model<GroupSettingTemplateFields>
-
-/// The properties of a `GroupSettingTemplate`, inherited ones included.
-public struct GroupSettingTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.groupSettingTemplate",
-        base: DirectoryObject.self,
-        fields: GroupSettingTemplateFields()
+        "microsoft.graph.appManagementPolicy",
+        base: PolicyBase.self,
+        fields: AppManagementPolicyFields()
     )
 
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
     public let displayName: Field<String>
-    public let values: Field<[SettingTemplateValue]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.values = Field("values")
-    }
-}
-
-/// Requests for one `GroupSettingTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.groupSettingTemplate`.
-public struct GroupSettingTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GroupSettingTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.groupSettingTemplate",
-        model: GroupSettingTemplate.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == GroupSettingTemplateRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.groupType`.
-public typealias GroupType = OpenEnum<GroupTypeValues>
-
-/// The values of `GroupType` that the spec declares; others decode and re-encode too.
-public enum GroupTypeValues: EnumValues {
-    public static let known: [String] = ["unifiedGroups", "azureAD", "unknownFutureValue"]
-}
-
-extension GroupType {
-    public static var unifiedGroups: Self { Self(rawValue: "unifiedGroups") }
-
-    public static var azureAD: Self { Self(rawValue: "azureAD") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `HashesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/hashes?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.hashes`.
-public typealias Hashes = Model<HashesFields>
-
-/// The properties of a `Hashes`, inherited ones included.
-public struct HashesFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.hashes", fields: HashesFields())
-    public let crc32Hash: Field<String>
-    public let quickXorHash: Field<String>
-    public let sha1Hash: Field<String>
-    public let sha256Hash: Field<String>
-
-    private init() {
-        self.crc32Hash = Field("crc32Hash")
-        self.quickXorHash = Field("quickXorHash")
-        self.sha1Hash = Field("sha1Hash")
-        self.sha256Hash = Field("sha256Hash")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.holdType`.
-public typealias HoldType = OpenEnum<HoldTypeValues>
-
-/// The values of `HoldType` that the spec declares; others decode and re-encode too.
-public enum HoldTypeValues: EnumValues {
-    public static let known: [String] = ["none", "private", "public", "unknownFutureValue"]
-}
-
-extension HoldType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var `private`: Self { Self(rawValue: "private") }
-
-    public static var `public`: Self { Self(rawValue: "public") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `HomeRealmDiscoveryPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/homerealmdiscoverypolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy`.
-public typealias HomeRealmDiscoveryPolicy = Model<HomeRealmDiscoveryPolicyFields>
-
-/// The properties of a `HomeRealmDiscoveryPolicy`, inherited ones included.
-public struct HomeRealmDiscoveryPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.homeRealmDiscoveryPolicy",
-        base: StsPolicy.self,
-        fields: HomeRealmDiscoveryPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
+    public let isEnabled: Field<Bool>
+    public let restrictions: Field<CustomAppManagementConfiguration>
 
     /// Present when the request expanded it (`expand("appliesTo")`).
     public let appliesTo: Field<[DirectoryObject]>
@@ -4539,17 +421,37 @@ public struct HomeRealmDiscoveryPolicyFields: FieldSet {
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
         self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
+        self.isEnabled = Field("isEnabled")
+        self.restrictions = Field("restrictions")
         self.appliesTo = Field("appliesTo")
     }
 }
 
-/// Requests for one `HomeRealmDiscoveryPolicy`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AppManagementPolicyActorExemptionsFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy`.
-public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = HomeRealmDiscoveryPolicy
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appmanagementpolicyactorexemptions?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appManagementPolicyActorExemptions`.
+public typealias AppManagementPolicyActorExemptions = Model<AppManagementPolicyActorExemptionsFields>
+
+/// The properties of a `AppManagementPolicyActorExemptions`, inherited ones included.
+public struct AppManagementPolicyActorExemptionsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.appManagementPolicyActorExemptions",
+        fields: AppManagementPolicyActorExemptionsFields()
+    )
+
+    public let customSecurityAttributes: Field<[CustomSecurityAttributeExemption]>
+
+    private init() {
+        self.customSecurityAttributes = Field("customSecurityAttributes")
+    }
+}
+
+/// Requests for one `AppManagementPolicy`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.appManagementPolicy`.
+public struct AppManagementPolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AppManagementPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -4560,8 +462,8 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.homeRealmDiscoveryPolicy",
-        model: HomeRealmDiscoveryPolicy.self,
+        "microsoft.graph.appManagementPolicy",
+        model: AppManagementPolicy.self,
         children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
         operations: [
             .init("checkMemberGroups", .post, response: .collection(.string)),
@@ -4586,7 +488,7 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
         .init(client: client, path: path.appending("appliesTo"))
     }
 
-    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/checkMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
         var body = JSONObject()
@@ -4595,7 +497,7 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/checkMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/checkMemberObjects` (POST).
     public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
         var body = JSONObject()
@@ -4604,7 +506,7 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/getMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/getMemberGroups` (POST).
     public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
         var body = JSONObject()
@@ -4613,7 +515,7 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/getMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/getMemberObjects` (POST).
     public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
         var body = JSONObject()
@@ -4622,15 +524,15 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/restore` (POST).
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/restore` (POST).
     public func restore() -> OperationRequest<DirectoryObject> {
         let request = APIRequest(method: .post, path: path.appending("restore"))
         return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
 }
 
-extension CollectionRequestBuilder where Item == HomeRealmDiscoveryPolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/getAvailableExtensionProperties` (POST).
+extension CollectionRequestBuilder where Item == AppManagementPolicyRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
         var body = JSONObject()
@@ -4639,7 +541,7 @@ extension CollectionRequestBuilder where Item == HomeRealmDiscoveryPolicyRequest
         return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/getByIds` (POST).
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/getByIds` (POST).
     public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
         var request = APIRequest(method: .post, path: path.appending("getByIds"))
         var body = JSONObject()
@@ -4649,7 +551,7 @@ extension CollectionRequestBuilder where Item == HomeRealmDiscoveryPolicyRequest
         return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/validateProperties` (POST).
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/validateProperties` (POST).
     public func validateProperties(
         entityType: String,
         displayName: String,
@@ -4666,3959 +568,124 @@ extension CollectionRequestBuilder where Item == HomeRealmDiscoveryPolicyRequest
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/delta` (GET).
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/delta` (GET).
     public func delta() -> CollectionRequest<DirectoryObject> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `HorizontalSectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/horizontalsection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.horizontalSection`.
-public typealias HorizontalSection = Model<HorizontalSectionFields>
+/// - Remark: Generated from `microsoft.graph.appManagementRestrictionState`.
+public typealias AppManagementRestrictionState = OpenEnum<AppManagementRestrictionStateValues>
 
-/// The properties of a `HorizontalSection`, inherited ones included.
-public struct HorizontalSectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.horizontalSection",
-        base: Entity.self,
-        fields: HorizontalSectionFields()
-    )
-
-    public let id: Field<String>
-    public let emphasis: Field<SectionEmphasisType>
-    public let layout: Field<HorizontalSectionLayoutType>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[HorizontalSectionColumn]>
-
-    private init() {
-        self.id = Field("id")
-        self.emphasis = Field("emphasis")
-        self.layout = Field("layout")
-        self.columns = Field("columns")
-    }
+/// The values of `AppManagementRestrictionState` that the spec declares; others decode and re-encode too.
+public enum AppManagementRestrictionStateValues: EnumValues {
+    public static let known: [String] = ["enabled", "disabled", "unknownFutureValue"]
 }
 
-/// Its properties are listed in `HorizontalSectionColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/horizontalsectioncolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.horizontalSectionColumn`.
-public typealias HorizontalSectionColumn = Model<HorizontalSectionColumnFields>
+extension AppManagementRestrictionState {
+    public static var enabled: Self { Self(rawValue: "enabled") }
 
-/// The properties of a `HorizontalSectionColumn`, inherited ones included.
-public struct HorizontalSectionColumnFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.horizontalSectionColumn",
-        base: Entity.self,
-        fields: HorizontalSectionColumnFields()
-    )
-
-    public let id: Field<String>
-    public let width: Field<Int32>
-
-    /// Present when the request expanded it (`expand("webparts")`).
-    public let webparts: Field<[WebPart]>
-
-    private init() {
-        self.id = Field("id")
-        self.width = Field("width")
-        self.webparts = Field("webparts")
-    }
-}
-
-/// Requests for one `HorizontalSectionColumn`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.horizontalSectionColumn`.
-public struct HorizontalSectionColumnRequestBuilder: ModelRequestBuilder {
-    public typealias Model = HorizontalSectionColumn
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.horizontalSectionColumn",
-        model: HorizontalSectionColumn.self,
-        children: [.init("webparts", "microsoft.graph.webPart", collection: true)]
-    )
-
-    /// `webparts.request()` lists them; `webparts("webPart-id")` addresses one.
-    public var webparts: CollectionRequestBuilder<WebPartRequestBuilder> {
-        .init(client: client, path: path.appending("webparts"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.horizontalSectionLayoutType`.
-public typealias HorizontalSectionLayoutType = OpenEnum<HorizontalSectionLayoutTypeValues>
-
-/// The values of `HorizontalSectionLayoutType` that the spec declares; others decode and re-encode too.
-public enum HorizontalSectionLayoutTypeValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "oneColumn",
-        "twoColumns",
-        "threeColumns",
-        "oneThirdLeftColumn",
-        "oneThirdRightColumn",
-        "fullWidth",
-        "unknownFutureValue",
-    ]
-}
-
-extension HorizontalSectionLayoutType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var oneColumn: Self { Self(rawValue: "oneColumn") }
-
-    public static var twoColumns: Self { Self(rawValue: "twoColumns") }
-
-    public static var threeColumns: Self { Self(rawValue: "threeColumns") }
-
-    public static var oneThirdLeftColumn: Self { Self(rawValue: "oneThirdLeftColumn") }
-
-    public static var oneThirdRightColumn: Self { Self(rawValue: "oneThirdRightColumn") }
-
-    public static var fullWidth: Self { Self(rawValue: "fullWidth") }
+    public static var disabled: Self { Self(rawValue: "disabled") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Requests for one `HorizontalSection`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.horizontalSection`.
-public struct HorizontalSectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = HorizontalSection
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.horizontalSection",
-        model: HorizontalSection.self,
-        children: [.init("columns", "microsoft.graph.horizontalSectionColumn", collection: true)]
-    )
-
-    /// `columns.request()` lists them; `columns("horizontalSectionColumn-id")` addresses one.
-    public var columns: CollectionRequestBuilder<HorizontalSectionColumnRequestBuilder> {
-        .init(client: client, path: path.appending("columns"))
-    }
-}
-
-/// Its properties are listed in `HostSecurityStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/hostsecuritystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.hostSecurityState`.
-public typealias HostSecurityState = Model<HostSecurityStateFields>
-
-/// The properties of a `HostSecurityState`, inherited ones included.
-public struct HostSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.hostSecurityState", fields: HostSecurityStateFields())
-    public let fqdn: Field<String>
-    public let isAzureAdJoined: Field<Bool>
-    public let isAzureAdRegistered: Field<Bool>
-    public let isHybridAzureDomainJoined: Field<Bool>
-    public let netBiosName: Field<String>
-    public let os: Field<String>
-    public let privateIpAddress: Field<String>
-    public let publicIpAddress: Field<String>
-    public let riskScore: Field<String>
-
-    private init() {
-        self.fqdn = Field("fqdn")
-        self.isAzureAdJoined = Field("isAzureAdJoined")
-        self.isAzureAdRegistered = Field("isAzureAdRegistered")
-        self.isHybridAzureDomainJoined = Field("isHybridAzureDomainJoined")
-        self.netBiosName = Field("netBiosName")
-        self.os = Field("os")
-        self.privateIpAddress = Field("privateIpAddress")
-        self.publicIpAddress = Field("publicIpAddress")
-        self.riskScore = Field("riskScore")
-    }
-}
-
-/// Its properties are listed in `HttpRequestEndpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/httprequestendpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.httpRequestEndpoint`.
-public typealias HttpRequestEndpoint = Model<HttpRequestEndpointFields>
-
-/// The properties of a `HttpRequestEndpoint`, inherited ones included.
-public struct HttpRequestEndpointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.httpRequestEndpoint",
-        base: CustomExtensionEndpointConfiguration.self,
-        fields: HttpRequestEndpointFields()
-    )
-
-    public let targetUrl: Field<String>
-
-    private init() {
-        self.targetUrl = Field("targetUrl")
-    }
-}
-
-/// Its properties are listed in `HumanSecurityFraudProtectionProviderFields`; read and write them as `value.name`.
+/// Its properties are listed in `AppManagementServicePrincipalConfigurationFields`; read and write them as
+/// `value.name`.
 ///
 /// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/humansecurityfraudprotectionprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.humanSecurityFraudProtectionProvider`.
-public typealias HumanSecurityFraudProtectionProvider = Model<HumanSecurityFraudProtectionProviderFields>
+///   <https://learn.microsoft.com/graph/api/resources/appmanagementserviceprincipalconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appManagementServicePrincipalConfiguration`.
+public typealias AppManagementServicePrincipalConfiguration = Model<AppManagementServicePrincipalConfigurationFields>
 
-/// The properties of a `HumanSecurityFraudProtectionProvider`, inherited ones included.
-public struct HumanSecurityFraudProtectionProviderFields: FieldSet {
+/// The properties of a `AppManagementServicePrincipalConfiguration`, inherited ones included.
+public struct AppManagementServicePrincipalConfigurationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.humanSecurityFraudProtectionProvider",
-        base: FraudProtectionProvider.self,
-        fields: HumanSecurityFraudProtectionProviderFields()
+        "microsoft.graph.appManagementServicePrincipalConfiguration",
+        base: AppManagementConfiguration.self,
+        fields: AppManagementServicePrincipalConfigurationFields()
     )
 
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let appId: Field<String>
-    public let serverToken: Field<String>
+    public let keyCredentials: Field<[KeyCredentialConfiguration]>
+    public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
 
     private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.appId = Field("appId")
-        self.serverToken = Field("serverToken")
+        self.keyCredentials = Field("keyCredentials")
+        self.passwordCredentials = Field("passwordCredentials")
     }
 }
 
-/// Requests for one `HumanSecurityFraudProtectionProvider`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AppRoleFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.humanSecurityFraudProtectionProvider`.
-public struct HumanSecurityFraudProtectionProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = HumanSecurityFraudProtectionProvider
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approle?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appRole`.
+public typealias AppRole = Model<AppRoleFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.humanSecurityFraudProtectionProvider",
-        model: HumanSecurityFraudProtectionProvider.self
-    )
-}
-
-/// Its properties are listed in `HyperlinkOrPictureColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/hyperlinkorpicturecolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.hyperlinkOrPictureColumn`.
-public typealias HyperlinkOrPictureColumn = Model<HyperlinkOrPictureColumnFields>
-
-/// The properties of a `HyperlinkOrPictureColumn`, inherited ones included.
-public struct HyperlinkOrPictureColumnFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.hyperlinkOrPictureColumn",
-        fields: HyperlinkOrPictureColumnFields()
-    )
-
-    public let isPicture: Field<Bool>
-
-    private init() {
-        self.isPicture = Field("isPicture")
-    }
-}
-
-/// Its properties are listed in `IPv4CidrRangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ipv4cidrrange?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.iPv4CidrRange`.
-public typealias IPv4CidrRange = Model<IPv4CidrRangeFields>
-
-/// The properties of a `IPv4CidrRange`, inherited ones included.
-public struct IPv4CidrRangeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.iPv4CidrRange",
-        base: IpRange.self,
-        fields: IPv4CidrRangeFields()
-    )
-
-    public let cidrAddress: Field<String>
-
-    private init() {
-        self.cidrAddress = Field("cidrAddress")
-    }
-}
-
-/// Its properties are listed in `IPv4RangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ipv4range?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.iPv4Range`.
-public typealias IPv4Range = Model<IPv4RangeFields>
-
-/// The properties of a `IPv4Range`, inherited ones included.
-public struct IPv4RangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.iPv4Range", base: IpRange.self, fields: IPv4RangeFields())
-    public let lowerAddress: Field<String>
-    public let upperAddress: Field<String>
-
-    private init() {
-        self.lowerAddress = Field("lowerAddress")
-        self.upperAddress = Field("upperAddress")
-    }
-}
-
-/// Its properties are listed in `IPv6CidrRangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ipv6cidrrange?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.iPv6CidrRange`.
-public typealias IPv6CidrRange = Model<IPv6CidrRangeFields>
-
-/// The properties of a `IPv6CidrRange`, inherited ones included.
-public struct IPv6CidrRangeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.iPv6CidrRange",
-        base: IpRange.self,
-        fields: IPv6CidrRangeFields()
-    )
-
-    public let cidrAddress: Field<String>
-
-    private init() {
-        self.cidrAddress = Field("cidrAddress")
-    }
-}
-
-/// Its properties are listed in `IPv6RangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ipv6range?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.iPv6Range`.
-public typealias IPv6Range = Model<IPv6RangeFields>
-
-/// The properties of a `IPv6Range`, inherited ones included.
-public struct IPv6RangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.iPv6Range", base: IpRange.self, fields: IPv6RangeFields())
-    public let lowerAddress: Field<String>
-    public let upperAddress: Field<String>
-
-    private init() {
-        self.lowerAddress = Field("lowerAddress")
-        self.upperAddress = Field("upperAddress")
-    }
-}
-
-/// Its properties are listed in `IdentifierUriConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identifieruriconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identifierUriConfiguration`.
-public typealias IdentifierUriConfiguration = Model<IdentifierUriConfigurationFields>
-
-/// The properties of a `IdentifierUriConfiguration`, inherited ones included.
-public struct IdentifierUriConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identifierUriConfiguration",
-        fields: IdentifierUriConfigurationFields()
-    )
-
-    public let nonDefaultUriAddition: Field<IdentifierUriRestriction>
-    public let uriAdditionWithoutUniqueTenantIdentifier: Field<IdentifierUriRestriction>
-
-    private init() {
-        self.nonDefaultUriAddition = Field("nonDefaultUriAddition")
-        self.uriAdditionWithoutUniqueTenantIdentifier = Field("uriAdditionWithoutUniqueTenantIdentifier")
-    }
-}
-
-/// Its properties are listed in `IdentifierUriRestrictionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identifierurirestriction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identifierUriRestriction`.
-public typealias IdentifierUriRestriction = Model<IdentifierUriRestrictionFields>
-
-/// The properties of a `IdentifierUriRestriction`, inherited ones included.
-public struct IdentifierUriRestrictionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identifierUriRestriction",
-        fields: IdentifierUriRestrictionFields()
-    )
-
-    public let excludeActors: Field<AppManagementPolicyActorExemptions>
-    public let excludeAppsReceivingV2Tokens: Field<Bool>
-    public let excludeSaml: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let isStateSetByMicrosoft: Field<Bool>
-
-    public let restrictForAppsCreatedAfterDateTime: Field<Date>
-    public let state: Field<AppManagementRestrictionState>
-
-    private init() {
-        self.excludeActors = Field("excludeActors")
-        self.excludeAppsReceivingV2Tokens = Field("excludeAppsReceivingV2Tokens")
-        self.excludeSaml = Field("excludeSaml")
-        self.isStateSetByMicrosoft = Field("isStateSetByMicrosoft")
-        self.restrictForAppsCreatedAfterDateTime = Field("restrictForAppsCreatedAfterDateTime")
-        self.state = Field("state")
-    }
-}
-
-/// Its properties are listed in `IdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identity`.
-public typealias Identity = Model<IdentityFields>
-
-/// The properties of a `Identity`, inherited ones included.
-public struct IdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identity",
-        derived: [
-            AzureCommunicationServicesUserIdentity.self,
-            CommunicationsApplicationIdentity.self,
-            CommunicationsApplicationInstanceIdentity.self,
-            CommunicationsEncryptedIdentity.self,
-            CommunicationsGuestIdentity.self,
-            CommunicationsPhoneIdentity.self,
-            CommunicationsUserIdentity.self,
-            EmailIdentity.self,
-            Initiator.self,
-            ProvisionedIdentity.self,
-            ProvisioningServicePrincipal.self,
-            ProvisioningSystem.self,
-            ServicePrincipalIdentity.self,
-            SharePointGroupIdentity.self,
-            SharePointIdentity.self,
-            TeamworkApplicationIdentity.self,
-            TeamworkConversationIdentity.self,
-            TeamworkTagIdentity.self,
-            TeamworkUserIdentity.self,
-            UserIdentity.self,
-            CallRecordsUserIdentity.self,
-        ],
-        fields: IdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
-}
-
-/// Its properties are listed in `IdentityApiConnectorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityapiconnector?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityApiConnector`.
-public typealias IdentityApiConnector = Model<IdentityApiConnectorFields>
-
-/// The properties of a `IdentityApiConnector`, inherited ones included.
-public struct IdentityApiConnectorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityApiConnector",
-        base: Entity.self,
-        fields: IdentityApiConnectorFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<ApiAuthenticationConfigurationBase>
-    public let displayName: Field<String>
-    public let targetUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.displayName = Field("displayName")
-        self.targetUrl = Field("targetUrl")
-    }
-}
-
-/// Requests for one `IdentityApiConnector`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityApiConnector`.
-public struct IdentityApiConnectorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityApiConnector
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityApiConnector",
-        model: IdentityApiConnector.self,
-        operations: [.init("uploadClientCertificate", .post, response: .model(IdentityApiConnector.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.identityApiConnector/uploadClientCertificate` (POST).
-    public func uploadClientCertificate(
-        pkcs12Value: String,
-        password: String
-    ) -> OperationRequest<IdentityApiConnector> {
-        var request = APIRequest(method: .post, path: path.appending("uploadClientCertificate"))
-        var body = JSONObject()
-        body.set("pkcs12Value", pkcs12Value)
-        body.set("password", password)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(IdentityApiConnector.self))
-    }
-}
-
-/// Its properties are listed in `IdentityBuiltInUserFlowAttributeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitybuiltinuserflowattribute?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityBuiltInUserFlowAttribute`.
-public typealias IdentityBuiltInUserFlowAttribute = Model<IdentityBuiltInUserFlowAttributeFields>
-
-/// The properties of a `IdentityBuiltInUserFlowAttribute`, inherited ones included.
-public struct IdentityBuiltInUserFlowAttributeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityBuiltInUserFlowAttribute",
-        base: IdentityUserFlowAttribute.self,
-        fields: IdentityBuiltInUserFlowAttributeFields()
-    )
-
-    public let id: Field<String>
-    public let dataType: Field<IdentityUserFlowAttributeDataType>
+/// The properties of a `AppRole`, inherited ones included.
+public struct AppRoleFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.appRole", fields: AppRoleFields())
+    public let allowedMemberTypes: Field<[String]>
     public let description: Field<String>
     public let displayName: Field<String>
-    public let userFlowAttributeType: Field<IdentityUserFlowAttributeType>
-
-    private init() {
-        self.id = Field("id")
-        self.dataType = Field("dataType")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.userFlowAttributeType = Field("userFlowAttributeType")
-    }
-}
-
-/// Requests for one `IdentityBuiltInUserFlowAttribute`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityBuiltInUserFlowAttribute`.
-public struct IdentityBuiltInUserFlowAttributeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityBuiltInUserFlowAttribute
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityBuiltInUserFlowAttribute",
-        model: IdentityBuiltInUserFlowAttribute.self
-    )
-}
-
-/// Its properties are listed in `IdentityContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitycontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityContainer`.
-public typealias IdentityContainer = Model<IdentityContainerFields>
-
-/// The properties of a `IdentityContainer`, inherited ones included.
-public struct IdentityContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityContainer",
-        base: Entity.self,
-        fields: IdentityContainerFields()
-    )
-
     public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("apiConnectors")`).
-    public let apiConnectors: Field<[IdentityApiConnector]>
-
-    /// Present when the request expanded it (`expand("authenticationEventListeners")`).
-    public let authenticationEventListeners: Field<[AuthenticationEventListener]>
-
-    /// Present when the request expanded it (`expand("authenticationEventsFlows")`).
-    public let authenticationEventsFlows: Field<[AuthenticationEventsFlow]>
-
-    /// Present when the request expanded it (`expand("b2xUserFlows")`).
-    public let b2xUserFlows: Field<[B2xIdentityUserFlow]>
-
-    /// Present when the request expanded it (`expand("conditionalAccess")`).
-    public let conditionalAccess: Field<ConditionalAccessRoot>
-
-    /// Present when the request expanded it (`expand("customAuthenticationExtensions")`).
-    public let customAuthenticationExtensions: Field<[CustomAuthenticationExtension]>
-
-    /// Present when the request expanded it (`expand("identityProviders")`).
-    public let identityProviders: Field<[IdentityProviderBase]>
-
-    /// Present when the request expanded it (`expand("riskPrevention")`).
-    public let riskPrevention: Field<RiskPreventionContainer>
-
-    /// Present when the request expanded it (`expand("userFlowAttributes")`).
-    public let userFlowAttributes: Field<[IdentityUserFlowAttribute]>
-
-    /// Present when the request expanded it (`expand("verifiedId")`).
-    public let verifiedId: Field<IdentityVerifiedIdRoot>
-
-    private init() {
-        self.id = Field("id")
-        self.apiConnectors = Field("apiConnectors")
-        self.authenticationEventListeners = Field("authenticationEventListeners")
-        self.authenticationEventsFlows = Field("authenticationEventsFlows")
-        self.b2xUserFlows = Field("b2xUserFlows")
-        self.conditionalAccess = Field("conditionalAccess")
-        self.customAuthenticationExtensions = Field("customAuthenticationExtensions")
-        self.identityProviders = Field("identityProviders")
-        self.riskPrevention = Field("riskPrevention")
-        self.userFlowAttributes = Field("userFlowAttributes")
-        self.verifiedId = Field("verifiedId")
-    }
-}
-
-/// Requests for one `IdentityContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityContainer`.
-public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityContainer",
-        model: IdentityContainer.self,
-        children: [
-            .init("apiConnectors", "microsoft.graph.identityApiConnector", collection: true),
-            .init("authenticationEventListeners", "microsoft.graph.authenticationEventListener", collection: true),
-            .init("authenticationEventsFlows", "microsoft.graph.authenticationEventsFlow", collection: true),
-            .init("b2xUserFlows", "microsoft.graph.b2xIdentityUserFlow", collection: true),
-            .init(
-                "conditionalAccess",
-                "microsoft.graph.conditionalAccessRoot",
-                collection: false,
-                refusing: "PATCH PUT DELETE"
-            ),
-            .init("customAuthenticationExtensions", "microsoft.graph.customAuthenticationExtension", collection: true),
-            .init("identityProviders", "microsoft.graph.identityProviderBase", collection: true),
-            .init("riskPrevention", "microsoft.graph.riskPreventionContainer", collection: false),
-            .init("userFlowAttributes", "microsoft.graph.identityUserFlowAttribute", collection: true),
-            .init("verifiedId", "microsoft.graph.identityVerifiedIdRoot", collection: false),
-        ]
-    )
-
-    /// `apiConnectors.request()` lists them; `apiConnectors("identityApiConnector-id")` addresses one.
-    public var apiConnectors: CollectionRequestBuilder<IdentityApiConnectorRequestBuilder> {
-        .init(client: client, path: path.appending("apiConnectors"))
-    }
-
-    /// `authenticationEventListeners.request()` lists them;
-    /// `authenticationEventListeners("authenticationEventListener-id")` addresses one.
-    public var authenticationEventListeners: CollectionRequestBuilder<AuthenticationEventListenerRequestBuilder> {
-        .init(client: client, path: path.appending("authenticationEventListeners"))
-    }
-
-    /// `authenticationEventsFlows.request()` lists them; `authenticationEventsFlows("authenticationEventsFlow-id")`
-    /// addresses one.
-    public var authenticationEventsFlows: CollectionRequestBuilder<AuthenticationEventsFlowRequestBuilder> {
-        .init(client: client, path: path.appending("authenticationEventsFlows"))
-    }
-
-    /// `b2xUserFlows.request()` lists them; `b2xUserFlows("b2xIdentityUserFlow-id")` addresses one.
-    public var b2xUserFlows: CollectionRequestBuilder<B2xIdentityUserFlowRequestBuilder> {
-        .init(client: client, path: path.appending("b2xUserFlows"))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var conditionalAccess: ConditionalAccessRootRequestBuilder {
-        .init(client: client, path: path.appending("conditionalAccess", refusing: [.patch, .put, .delete]))
-    }
-
-    /// `customAuthenticationExtensions.request()` lists them;
-    /// `customAuthenticationExtensions("customAuthenticationExtension-id")` addresses one.
-    public var customAuthenticationExtensions: CollectionRequestBuilder<CustomAuthenticationExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("customAuthenticationExtensions"))
-    }
-
-    /// `identityProviders.request()` lists them; `identityProviders("identityProviderBase-id")` addresses one.
-    public var identityProviders: CollectionRequestBuilder<IdentityProviderBaseRequestBuilder> {
-        .init(client: client, path: path.appending("identityProviders"))
-    }
-
-    public var riskPrevention: RiskPreventionContainerRequestBuilder {
-        .init(client: client, path: path.appending("riskPrevention"))
-    }
-
-    /// `userFlowAttributes.request()` lists them; `userFlowAttributes("identityUserFlowAttribute-id")` addresses one.
-    public var userFlowAttributes: CollectionRequestBuilder<IdentityUserFlowAttributeRequestBuilder> {
-        .init(client: client, path: path.appending("userFlowAttributes"))
-    }
-
-    public var verifiedId: IdentityVerifiedIdRootRequestBuilder {
-        .init(client: client, path: path.appending("verifiedId"))
-    }
-}
-
-/// Its properties are listed in `IdentityCustomUserFlowAttributeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitycustomuserflowattribute?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityCustomUserFlowAttribute`.
-public typealias IdentityCustomUserFlowAttribute = Model<IdentityCustomUserFlowAttributeFields>
-
-/// The properties of a `IdentityCustomUserFlowAttribute`, inherited ones included.
-public struct IdentityCustomUserFlowAttributeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityCustomUserFlowAttribute",
-        base: IdentityUserFlowAttribute.self,
-        fields: IdentityCustomUserFlowAttributeFields()
-    )
-
-    public let id: Field<String>
-    public let dataType: Field<IdentityUserFlowAttributeDataType>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let userFlowAttributeType: Field<IdentityUserFlowAttributeType>
-
-    private init() {
-        self.id = Field("id")
-        self.dataType = Field("dataType")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.userFlowAttributeType = Field("userFlowAttributeType")
-    }
-}
-
-/// Requests for one `IdentityCustomUserFlowAttribute`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityCustomUserFlowAttribute`.
-public struct IdentityCustomUserFlowAttributeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityCustomUserFlowAttribute
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityCustomUserFlowAttribute",
-        model: IdentityCustomUserFlowAttribute.self
-    )
-}
-
-/// Its properties are listed in `IdentityGovernanceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance`.
-public typealias IdentityGovernance = Model<IdentityGovernanceFields>
-
-/// The properties of a `IdentityGovernance`, inherited ones included.
-public struct IdentityGovernanceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance", fields: IdentityGovernanceFields())
-
-    /// Present when the request expanded it (`expand("accessReviews")`).
-    public let accessReviews: Field<AccessReviewSet>
-
-    /// Present when the request expanded it (`expand("appConsent")`).
-    public let appConsent: Field<AppConsentApprovalRoute>
-
-    /// Present when the request expanded it (`expand("catalogs")`).
-    public let catalogs: Field<[AccessPackageCatalog]>
-
-    /// Present when the request expanded it (`expand("entitlementManagement")`).
-    public let entitlementManagement: Field<EntitlementManagement>
-
-    /// Present when the request expanded it (`expand("lifecycleWorkflows")`).
-    public let lifecycleWorkflows: Field<IdentityGovernanceLifecycleWorkflowsContainer>
-
-    /// Present when the request expanded it (`expand("privilegedAccess")`).
-    public let privilegedAccess: Field<PrivilegedAccessRoot>
-
-    /// Present when the request expanded it (`expand("termsOfUse")`).
-    public let termsOfUse: Field<TermsOfUseContainer>
-
-    private init() {
-        self.accessReviews = Field("accessReviews")
-        self.appConsent = Field("appConsent")
-        self.catalogs = Field("catalogs")
-        self.entitlementManagement = Field("entitlementManagement")
-        self.lifecycleWorkflows = Field("lifecycleWorkflows")
-        self.privilegedAccess = Field("privilegedAccess")
-        self.termsOfUse = Field("termsOfUse")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceActivateGroupScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-activategroupscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.activateGroupScope`.
-public typealias IdentityGovernanceActivateGroupScope = Model<IdentityGovernanceActivateGroupScopeFields>
-
-/// The properties of a `IdentityGovernanceActivateGroupScope`, inherited ones included.
-public struct IdentityGovernanceActivateGroupScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.activateGroupScope",
-        base: IdentityGovernanceActivationScope.self,
-        fields: IdentityGovernanceActivateGroupScopeFields()
-    )
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    private init() {
-        self.group = Field("group")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceActivateProcessingResultScopeFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-activateprocessingresultscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.activateProcessingResultScope`.
-public typealias IdentityGovernanceActivateProcessingResultScope =
-    Model<IdentityGovernanceActivateProcessingResultScopeFields>
-
-/// The properties of a `IdentityGovernanceActivateProcessingResultScope`, inherited ones included.
-public struct IdentityGovernanceActivateProcessingResultScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.activateProcessingResultScope",
-        base: IdentityGovernanceActivationScope.self,
-        fields: IdentityGovernanceActivateProcessingResultScopeFields()
-    )
-
-    public let taskScope: Field<IdentityGovernanceActivationTaskScopeType>
-
-    /// Present when the request expanded it (`expand("processingResults")`).
-    public let processingResults: Field<[IdentityGovernanceUserProcessingResult]>
-
-    private init() {
-        self.taskScope = Field("taskScope")
-        self.processingResults = Field("processingResults")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceActivateRunScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-activaterunscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.activateRunScope`.
-public typealias IdentityGovernanceActivateRunScope = Model<IdentityGovernanceActivateRunScopeFields>
-
-/// The properties of a `IdentityGovernanceActivateRunScope`, inherited ones included.
-public struct IdentityGovernanceActivateRunScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.activateRunScope",
-        base: IdentityGovernanceActivationScope.self,
-        fields: IdentityGovernanceActivateRunScopeFields()
-    )
-
-    public let taskScope: Field<IdentityGovernanceActivationTaskScopeType>
-    public let userScope: Field<IdentityGovernanceActivationUserScopeType>
-
-    /// Present when the request expanded it (`expand("run")`).
-    public let run: Field<IdentityGovernanceRun>
-
-    private init() {
-        self.taskScope = Field("taskScope")
-        self.userScope = Field("userScope")
-        self.run = Field("run")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceActivateUserScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-activateuserscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.activateUserScope`.
-public typealias IdentityGovernanceActivateUserScope = Model<IdentityGovernanceActivateUserScopeFields>
-
-/// The properties of a `IdentityGovernanceActivateUserScope`, inherited ones included.
-public struct IdentityGovernanceActivateUserScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.activateUserScope",
-        base: IdentityGovernanceActivationScope.self,
-        fields: IdentityGovernanceActivateUserScopeFields()
-    )
-
-    /// Present when the request expanded it (`expand("users")`).
-    public let users: Field<[User]>
-
-    private init() {
-        self.users = Field("users")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceActivationScopeFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-activationscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.activationScope`.
-public typealias IdentityGovernanceActivationScope = Model<IdentityGovernanceActivationScopeFields>
-
-/// The properties of a `IdentityGovernanceActivationScope`, inherited ones included.
-public struct IdentityGovernanceActivationScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.activationScope",
-        derived: [
-            IdentityGovernanceActivateGroupScope.self,
-            IdentityGovernanceActivateProcessingResultScope.self,
-            IdentityGovernanceActivateRunScope.self,
-            IdentityGovernanceActivateUserScope.self,
-        ],
-        fields: IdentityGovernanceActivationScopeFields()
-    )
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.activationTaskScopeType`.
-public typealias IdentityGovernanceActivationTaskScopeType = OpenEnum<IdentityGovernanceActivationTaskScopeTypeValues>
-
-/// The values of `IdentityGovernanceActivationTaskScopeType` that the spec declares; others decode and re-encode too.
-public enum IdentityGovernanceActivationTaskScopeTypeValues: EnumValues {
-    public static let known: [String] = ["allTasks", "failedTasks", "unknownFutureValue"]
-}
-
-extension IdentityGovernanceActivationTaskScopeType {
-    public static var allTasks: Self { Self(rawValue: "allTasks") }
-
-    public static var failedTasks: Self { Self(rawValue: "failedTasks") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.activationUserScopeType`.
-public typealias IdentityGovernanceActivationUserScopeType = OpenEnum<IdentityGovernanceActivationUserScopeTypeValues>
-
-/// The values of `IdentityGovernanceActivationUserScopeType` that the spec declares; others decode and re-encode too.
-public enum IdentityGovernanceActivationUserScopeTypeValues: EnumValues {
-    public static let known: [String] = ["allUsers", "failedUsers", "unknownFutureValue"]
-}
-
-extension IdentityGovernanceActivationUserScopeType {
-    public static var allUsers: Self { Self(rawValue: "allUsers") }
-
-    public static var failedUsers: Self { Self(rawValue: "failedUsers") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `IdentityGovernanceAttributeChangeTriggerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-attributechangetrigger?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.attributeChangeTrigger`.
-public typealias IdentityGovernanceAttributeChangeTrigger = Model<IdentityGovernanceAttributeChangeTriggerFields>
-
-/// The properties of a `IdentityGovernanceAttributeChangeTrigger`, inherited ones included.
-public struct IdentityGovernanceAttributeChangeTriggerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.attributeChangeTrigger",
-        base: IdentityGovernanceWorkflowExecutionTrigger.self,
-        fields: IdentityGovernanceAttributeChangeTriggerFields()
-    )
-
-    public let triggerAttributes: Field<[IdentityGovernanceTriggerAttribute]>
-
-    private init() {
-        self.triggerAttributes = Field("triggerAttributes")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceCancelRunsScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-cancelrunsscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.cancelRunsScope`.
-public typealias IdentityGovernanceCancelRunsScope = Model<IdentityGovernanceCancelRunsScopeFields>
-
-/// The properties of a `IdentityGovernanceCancelRunsScope`, inherited ones included.
-public struct IdentityGovernanceCancelRunsScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.cancelRunsScope",
-        base: IdentityGovernanceCancelScope.self,
-        fields: IdentityGovernanceCancelRunsScopeFields()
-    )
-
-    /// Present when the request expanded it (`expand("runs")`).
-    public let runs: Field<[IdentityGovernanceRun]>
-
-    private init() {
-        self.runs = Field("runs")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceCancelScopeFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-cancelscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.cancelScope`.
-public typealias IdentityGovernanceCancelScope = Model<IdentityGovernanceCancelScopeFields>
-
-/// The properties of a `IdentityGovernanceCancelScope`, inherited ones included.
-public struct IdentityGovernanceCancelScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.cancelScope",
-        derived: [IdentityGovernanceCancelRunsScope.self],
-        fields: IdentityGovernanceCancelScopeFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceCountBasedQuarantineConditionFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-countbasedquarantinecondition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.countBasedQuarantineCondition`.
-public typealias IdentityGovernanceCountBasedQuarantineCondition =
-    Model<IdentityGovernanceCountBasedQuarantineConditionFields>
-
-/// The properties of a `IdentityGovernanceCountBasedQuarantineCondition`, inherited ones included.
-public struct IdentityGovernanceCountBasedQuarantineConditionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.countBasedQuarantineCondition",
-        base: IdentityGovernanceQuarantineCondition.self,
-        fields: IdentityGovernanceCountBasedQuarantineConditionFields()
-    )
-
-    public let threshold: Field<Int64>
-
-    private init() {
-        self.threshold = Field("threshold")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceCustomTaskExtensionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-customtaskextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtension`.
-public typealias IdentityGovernanceCustomTaskExtension = Model<IdentityGovernanceCustomTaskExtensionFields>
-
-/// The properties of a `IdentityGovernanceCustomTaskExtension`, inherited ones included.
-public struct IdentityGovernanceCustomTaskExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.customTaskExtension",
-        base: CustomCalloutExtension.self,
-        fields: IdentityGovernanceCustomTaskExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let callbackConfiguration: Field<CustomExtensionCallbackConfiguration>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("createdBy")`).
-    public let createdBy: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.callbackConfiguration = Field("callbackConfiguration")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.createdBy = Field("createdBy")
-        self.lastModifiedBy = Field("lastModifiedBy")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-customtaskextensioncallbackconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionCallbackConfiguration`.
-public typealias IdentityGovernanceCustomTaskExtensionCallbackConfiguration =
-    Model<IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields>
-
-/// The properties of a `IdentityGovernanceCustomTaskExtensionCallbackConfiguration`, inherited ones included.
-public struct IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.customTaskExtensionCallbackConfiguration",
-        base: CustomExtensionCallbackConfiguration.self,
-        fields: IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields()
-    )
-
-    public let timeoutDuration: Field<String>
-
-    /// Present when the request expanded it (`expand("authorizedApps")`).
-    public let authorizedApps: Field<[Application]>
-
-    private init() {
-        self.timeoutDuration = Field("timeoutDuration")
-        self.authorizedApps = Field("authorizedApps")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceCustomTaskExtensionCallbackDataFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-customtaskextensioncallbackdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionCallbackData`.
-public typealias IdentityGovernanceCustomTaskExtensionCallbackData =
-    Model<IdentityGovernanceCustomTaskExtensionCallbackDataFields>
-
-/// The properties of a `IdentityGovernanceCustomTaskExtensionCallbackData`, inherited ones included.
-public struct IdentityGovernanceCustomTaskExtensionCallbackDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.customTaskExtensionCallbackData",
-        base: CustomExtensionData.self,
-        fields: IdentityGovernanceCustomTaskExtensionCallbackDataFields()
-    )
-
-    public let operationStatus: Field<IdentityGovernanceCustomTaskExtensionOperationStatus>
-
-    private init() {
-        self.operationStatus = Field("operationStatus")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceCustomTaskExtensionCalloutDataFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-customtaskextensioncalloutdata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionCalloutData`.
-public typealias IdentityGovernanceCustomTaskExtensionCalloutData =
-    Model<IdentityGovernanceCustomTaskExtensionCalloutDataFields>
-
-/// The properties of a `IdentityGovernanceCustomTaskExtensionCalloutData`, inherited ones included.
-public struct IdentityGovernanceCustomTaskExtensionCalloutDataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.customTaskExtensionCalloutData",
-        base: CustomExtensionData.self,
-        fields: IdentityGovernanceCustomTaskExtensionCalloutDataFields()
-    )
-
-    /// Present when the request expanded it (`expand("subject")`).
-    public let subject: Field<User>
-
-    /// Present when the request expanded it (`expand("task")`).
-    public let task: Field<IdentityGovernanceTask>
-
-    /// Present when the request expanded it (`expand("taskProcessingresult")`).
-    public let taskProcessingresult: Field<IdentityGovernanceTaskProcessingResult>
-
-    /// Present when the request expanded it (`expand("workflow")`).
-    public let workflow: Field<IdentityGovernanceWorkflow>
-
-    private init() {
-        self.subject = Field("subject")
-        self.task = Field("task")
-        self.taskProcessingresult = Field("taskProcessingresult")
-        self.workflow = Field("workflow")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionOperationStatus`.
-public typealias IdentityGovernanceCustomTaskExtensionOperationStatus =
-    OpenEnum<IdentityGovernanceCustomTaskExtensionOperationStatusValues>
-
-/// The values of `IdentityGovernanceCustomTaskExtensionOperationStatus` that the spec declares; others decode and
-/// re-encode too.
-public enum IdentityGovernanceCustomTaskExtensionOperationStatusValues: EnumValues {
-    public static let known: [String] = ["completed", "failed", "unknownFutureValue"]
-}
-
-extension IdentityGovernanceCustomTaskExtensionOperationStatus {
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `IdentityGovernanceCustomTaskExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtension`.
-public struct IdentityGovernanceCustomTaskExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceCustomTaskExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.customTaskExtension",
-        model: IdentityGovernanceCustomTaskExtension.self,
-        children: [
-            .init("createdBy", "microsoft.graph.user", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-        ]
-    )
-
-    public var createdBy: UserRequestBuilder { .init(client: client, path: path.appending("createdBy")) }
-
-    public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
-}
-
-/// Its properties are listed in `IdentityGovernanceGroupBasedSubjectSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-groupbasedsubjectset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.groupBasedSubjectSet`.
-public typealias IdentityGovernanceGroupBasedSubjectSet = Model<IdentityGovernanceGroupBasedSubjectSetFields>
-
-/// The properties of a `IdentityGovernanceGroupBasedSubjectSet`, inherited ones included.
-public struct IdentityGovernanceGroupBasedSubjectSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.groupBasedSubjectSet",
-        base: SubjectSet.self,
-        fields: IdentityGovernanceGroupBasedSubjectSetFields()
-    )
-
-    /// Present when the request expanded it (`expand("groups")`).
-    public let groups: Field<[Group]>
-
-    private init() {
-        self.groups = Field("groups")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceInsightsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-insights?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.insights`.
-public typealias IdentityGovernanceInsights = Model<IdentityGovernanceInsightsFields>
-
-/// The properties of a `IdentityGovernanceInsights`, inherited ones included.
-public struct IdentityGovernanceInsightsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.insights",
-        base: Entity.self,
-        fields: IdentityGovernanceInsightsFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `IdentityGovernanceInsights`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.insights`.
-public struct IdentityGovernanceInsightsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceInsights
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.insights",
-        model: IdentityGovernanceInsights.self,
-        operations: [
-            .init(
-                "topTasksProcessedSummary",
-                .get,
-                path: "microsoft.graph.identityGovernance.topTasksProcessedSummary",
-                response: .collection(.model(IdentityGovernanceTopTasksInsightsSummary.self))
-            ),
-            .init(
-                "topWorkflowsProcessedSummary",
-                .get,
-                path: "microsoft.graph.identityGovernance.topWorkflowsProcessedSummary",
-                response: .collection(.model(IdentityGovernanceTopWorkflowsInsightsSummary.self))
-            ),
-            .init(
-                "workflowsProcessedByCategory",
-                .get,
-                path: "microsoft.graph.identityGovernance.workflowsProcessedByCategory",
-                response: .model(IdentityGovernanceWorkflowsInsightsByCategory.self)
-            ),
-            .init(
-                "workflowsProcessedSummary",
-                .get,
-                path: "microsoft.graph.identityGovernance.workflowsProcessedSummary",
-                response: .model(IdentityGovernanceWorkflowsInsightsSummary.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.insights/topTasksProcessedSummary` (GET).
-    public func topTasksProcessedSummary(
-        startDateTime: Date,
-        endDateTime: Date
-    ) -> CollectionRequest<IdentityGovernanceTopTasksInsightsSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.identityGovernance.topTasksProcessedSummary",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.insights/topWorkflowsProcessedSummary` (GET).
-    public func topWorkflowsProcessedSummary(
-        startDateTime: Date,
-        endDateTime: Date
-    ) -> CollectionRequest<IdentityGovernanceTopWorkflowsInsightsSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.identityGovernance.topWorkflowsProcessedSummary",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.insights/workflowsProcessedByCategory` (GET).
-    public func workflowsProcessedByCategory(
-        startDateTime: Date,
-        endDateTime: Date
-    ) -> OperationRequest<IdentityGovernanceWorkflowsInsightsByCategory> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.identityGovernance.workflowsProcessedByCategory",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(IdentityGovernanceWorkflowsInsightsByCategory.self)
-        )
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.insights/workflowsProcessedSummary` (GET).
-    public func workflowsProcessedSummary(
-        startDateTime: Date,
-        endDateTime: Date
-    ) -> OperationRequest<IdentityGovernanceWorkflowsInsightsSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.identityGovernance.workflowsProcessedSummary",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(IdentityGovernanceWorkflowsInsightsSummary.self)
-        )
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceLifecycleManagementSettingsFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-lifecyclemanagementsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleManagementSettings`.
-public typealias IdentityGovernanceLifecycleManagementSettings =
-    Model<IdentityGovernanceLifecycleManagementSettingsFields>
-
-/// The properties of a `IdentityGovernanceLifecycleManagementSettings`, inherited ones included.
-public struct IdentityGovernanceLifecycleManagementSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.lifecycleManagementSettings",
-        base: Entity.self,
-        fields: IdentityGovernanceLifecycleManagementSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let emailSettings: Field<EmailSettings>
-    public let quarantineConfiguration: Field<IdentityGovernanceQuarantineConfiguration>
-    public let workflowScheduleIntervalInHours: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.emailSettings = Field("emailSettings")
-        self.quarantineConfiguration = Field("quarantineConfiguration")
-        self.workflowScheduleIntervalInHours = Field("workflowScheduleIntervalInHours")
-    }
-}
-
-/// Requests for one `IdentityGovernanceLifecycleManagementSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleManagementSettings`.
-public struct IdentityGovernanceLifecycleManagementSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceLifecycleManagementSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.lifecycleManagementSettings",
-        model: IdentityGovernanceLifecycleManagementSettings.self
-    )
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleTaskCategory`.
-public typealias IdentityGovernanceLifecycleTaskCategory = OpenEnum<IdentityGovernanceLifecycleTaskCategoryValues>
-
-/// The values of `IdentityGovernanceLifecycleTaskCategory` that the spec declares; others decode and re-encode too.
-public enum IdentityGovernanceLifecycleTaskCategoryValues: FlagValues {
-    public static let known: [String] = ["joiner", "leaver", "unknownFutureValue", "mover"]
-}
-
-extension IdentityGovernanceLifecycleTaskCategory {
-    public static var joiner: Self { Self(rawValue: "joiner") }
-
-    public static var leaver: Self { Self(rawValue: "leaver") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var mover: Self { Self(rawValue: "mover") }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowCategory`.
-public typealias IdentityGovernanceLifecycleWorkflowCategory =
-    OpenEnum<IdentityGovernanceLifecycleWorkflowCategoryValues>
-
-/// The values of `IdentityGovernanceLifecycleWorkflowCategory` that the spec declares; others decode and re-encode too.
-public enum IdentityGovernanceLifecycleWorkflowCategoryValues: EnumValues {
-    public static let known: [String] = ["joiner", "leaver", "unknownFutureValue", "mover"]
-}
-
-extension IdentityGovernanceLifecycleWorkflowCategory {
-    public static var joiner: Self { Self(rawValue: "joiner") }
-
-    public static var leaver: Self { Self(rawValue: "leaver") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var mover: Self { Self(rawValue: "mover") }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowProcessingStatus`.
-public typealias IdentityGovernanceLifecycleWorkflowProcessingStatus =
-    OpenEnum<IdentityGovernanceLifecycleWorkflowProcessingStatusValues>
-
-/// The values of `IdentityGovernanceLifecycleWorkflowProcessingStatus` that the spec declares; others decode and
-/// re-encode too.
-public enum IdentityGovernanceLifecycleWorkflowProcessingStatusValues: EnumValues {
-    public static let known: [String] = [
-        "queued",
-        "inProgress",
-        "completed",
-        "completedWithErrors",
-        "canceled",
-        "failed",
-        "unknownFutureValue",
-        "canceling",
-        "quarantined",
-    ]
-}
-
-extension IdentityGovernanceLifecycleWorkflowProcessingStatus {
-    public static var queued: Self { Self(rawValue: "queued") }
-
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var completedWithErrors: Self { Self(rawValue: "completedWithErrors") }
-
-    public static var canceled: Self { Self(rawValue: "canceled") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var canceling: Self { Self(rawValue: "canceling") }
-
-    public static var quarantined: Self { Self(rawValue: "quarantined") }
-}
-
-/// Its properties are listed in `IdentityGovernanceLifecycleWorkflowsContainerFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-lifecycleworkflowscontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer`.
-public typealias IdentityGovernanceLifecycleWorkflowsContainer =
-    Model<IdentityGovernanceLifecycleWorkflowsContainerFields>
-
-/// The properties of a `IdentityGovernanceLifecycleWorkflowsContainer`, inherited ones included.
-public struct IdentityGovernanceLifecycleWorkflowsContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.lifecycleWorkflowsContainer",
-        base: Entity.self,
-        fields: IdentityGovernanceLifecycleWorkflowsContainerFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("customTaskExtensions")`).
-    public let customTaskExtensions: Field<[IdentityGovernanceCustomTaskExtension]>
-
-    /// Present when the request expanded it (`expand("deletedItems")`).
-    public let deletedItems: Field<DeletedItemContainer>
-
-    /// Present when the request expanded it (`expand("insights")`).
-    public let insights: Field<IdentityGovernanceInsights>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<IdentityGovernanceLifecycleManagementSettings>
-
-    /// Present when the request expanded it (`expand("taskDefinitions")`).
-    public let taskDefinitions: Field<[IdentityGovernanceTaskDefinition]>
-
-    /// Present when the request expanded it (`expand("workflows")`).
-    public let workflows: Field<[IdentityGovernanceWorkflow]>
-
-    /// Present when the request expanded it (`expand("workflowTemplates")`).
-    public let workflowTemplates: Field<[IdentityGovernanceWorkflowTemplate]>
-
-    private init() {
-        self.id = Field("id")
-        self.customTaskExtensions = Field("customTaskExtensions")
-        self.deletedItems = Field("deletedItems")
-        self.insights = Field("insights")
-        self.settings = Field("settings")
-        self.taskDefinitions = Field("taskDefinitions")
-        self.workflows = Field("workflows")
-        self.workflowTemplates = Field("workflowTemplates")
-    }
-}
-
-/// Requests for one `IdentityGovernanceLifecycleWorkflowsContainer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer`.
-public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceLifecycleWorkflowsContainer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.lifecycleWorkflowsContainer",
-        model: IdentityGovernanceLifecycleWorkflowsContainer.self,
-        children: [
-            .init("customTaskExtensions", "microsoft.graph.identityGovernance.customTaskExtension", collection: true),
-            .init("deletedItems", "microsoft.graph.deletedItemContainer", collection: false, refusing: "PATCH PUT"),
-            .init("insights", "microsoft.graph.identityGovernance.insights", collection: false),
-            .init(
-                "settings",
-                "microsoft.graph.identityGovernance.lifecycleManagementSettings",
-                collection: false,
-                refusing: "DELETE"
-            ),
-            .init(
-                "taskDefinitions",
-                "microsoft.graph.identityGovernance.taskDefinition",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("workflows", "microsoft.graph.identityGovernance.workflow", collection: true),
-            .init(
-                "workflowTemplates",
-                "microsoft.graph.identityGovernance.workflowTemplate",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
-
-    /// `customTaskExtensions.request()` lists them; `customTaskExtensions("customTaskExtension-id")` addresses one.
-    public var customTaskExtensions: CollectionRequestBuilder<IdentityGovernanceCustomTaskExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("customTaskExtensions"))
-    }
-
-    /// The service refuses `PATCH`, `PUT` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var deletedItems: DeletedItemContainerRequestBuilder {
-        .init(client: client, path: path.appending("deletedItems", refusing: [.patch, .put]))
-    }
-
-    public var insights: IdentityGovernanceInsightsRequestBuilder {
-        .init(client: client, path: path.appending("insights"))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var settings: IdentityGovernanceLifecycleManagementSettingsRequestBuilder {
-        .init(client: client, path: path.appending("settings", refusing: [.delete]))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `taskDefinitions.request()` lists them; `taskDefinitions("taskDefinition-id")` addresses one.
-    public var taskDefinitions: CollectionRequestBuilder<IdentityGovernanceTaskDefinitionRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("taskDefinitions", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// `workflows.request()` lists them; `workflows("workflow-id")` addresses one.
-    public var workflows: CollectionRequestBuilder<IdentityGovernanceWorkflowRequestBuilder> {
-        .init(client: client, path: path.appending("workflows"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `workflowTemplates.request()` lists them; `workflowTemplates("workflowTemplate-id")` addresses one.
-    public var workflowTemplates: CollectionRequestBuilder<IdentityGovernanceWorkflowTemplateRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("workflowTemplates", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.matchMode`.
-public typealias IdentityGovernanceMatchMode = OpenEnum<IdentityGovernanceMatchModeValues>
-
-/// The values of `IdentityGovernanceMatchMode` that the spec declares; others decode and re-encode too.
-public enum IdentityGovernanceMatchModeValues: EnumValues {
-    public static let known: [String] = ["any", "all", "unknownFutureValue"]
-}
-
-extension IdentityGovernanceMatchMode {
-    public static var any: Self { Self(rawValue: "any") }
-
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `IdentityGovernanceMembershipChangeTriggerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-membershipchangetrigger?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.membershipChangeTrigger`.
-public typealias IdentityGovernanceMembershipChangeTrigger = Model<IdentityGovernanceMembershipChangeTriggerFields>
-
-/// The properties of a `IdentityGovernanceMembershipChangeTrigger`, inherited ones included.
-public struct IdentityGovernanceMembershipChangeTriggerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.membershipChangeTrigger",
-        base: IdentityGovernanceWorkflowExecutionTrigger.self,
-        fields: IdentityGovernanceMembershipChangeTriggerFields()
-    )
-
-    public let changeType: Field<IdentityGovernanceMembershipChangeType>
-
-    private init() {
-        self.changeType = Field("changeType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.membershipChangeType`.
-public typealias IdentityGovernanceMembershipChangeType = OpenEnum<IdentityGovernanceMembershipChangeTypeValues>
-
-/// The values of `IdentityGovernanceMembershipChangeType` that the spec declares; others decode and re-encode too.
-public enum IdentityGovernanceMembershipChangeTypeValues: EnumValues {
-    public static let known: [String] = ["add", "remove", "unknownFutureValue"]
-}
-
-extension IdentityGovernanceMembershipChangeType {
-    public static var add: Self { Self(rawValue: "add") }
-
-    public static var remove: Self { Self(rawValue: "remove") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `IdentityGovernanceOnDemandExecutionOnlyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-ondemandexecutiononly?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.onDemandExecutionOnly`.
-public typealias IdentityGovernanceOnDemandExecutionOnly = Model<IdentityGovernanceOnDemandExecutionOnlyFields>
-
-/// The properties of a `IdentityGovernanceOnDemandExecutionOnly`, inherited ones included.
-public struct IdentityGovernanceOnDemandExecutionOnlyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.onDemandExecutionOnly",
-        base: IdentityGovernanceWorkflowExecutionConditions.self,
-        fields: IdentityGovernanceOnDemandExecutionOnlyFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceParameterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-parameter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.parameter`.
-public typealias IdentityGovernanceParameter = Model<IdentityGovernanceParameterFields>
-
-/// The properties of a `IdentityGovernanceParameter`, inherited ones included.
-public struct IdentityGovernanceParameterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.parameter",
-        fields: IdentityGovernanceParameterFields()
-    )
-
-    public let name: Field<String>
-    public let values: Field<[String]>
-    public let valueType: Field<IdentityGovernanceValueType>
-
-    private init() {
-        self.name = Field("name")
-        self.values = Field("values")
-        self.valueType = Field("valueType")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernancePercentageBasedQuarantineConditionFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-percentagebasedquarantinecondition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.percentageBasedQuarantineCondition`.
-public typealias IdentityGovernancePercentageBasedQuarantineCondition =
-    Model<IdentityGovernancePercentageBasedQuarantineConditionFields>
-
-/// The properties of a `IdentityGovernancePercentageBasedQuarantineCondition`, inherited ones included.
-public struct IdentityGovernancePercentageBasedQuarantineConditionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.percentageBasedQuarantineCondition",
-        base: IdentityGovernanceQuarantineCondition.self,
-        fields: IdentityGovernancePercentageBasedQuarantineConditionFields()
-    )
-
-    public let percentage: Field<Int32>
-
-    private init() {
-        self.percentage = Field("percentage")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernancePreviewFailedTaskFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-previewfailedtask?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.previewFailedTask`.
-public typealias IdentityGovernancePreviewFailedTask = Model<IdentityGovernancePreviewFailedTaskFields>
-
-/// The properties of a `IdentityGovernancePreviewFailedTask`, inherited ones included.
-public struct IdentityGovernancePreviewFailedTaskFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.previewFailedTask",
-        fields: IdentityGovernancePreviewFailedTaskFields()
-    )
-
-    public let definitionId: Field<String>
-    public let failureReason: Field<String>
-    public let name: Field<String>
-    public let taskId: Field<String>
-
-    private init() {
-        self.definitionId = Field("definitionId")
-        self.failureReason = Field("failureReason")
-        self.name = Field("name")
-        self.taskId = Field("taskId")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceQuarantineConditionFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-quarantinecondition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.quarantineCondition`.
-public typealias IdentityGovernanceQuarantineCondition = Model<IdentityGovernanceQuarantineConditionFields>
-
-/// The properties of a `IdentityGovernanceQuarantineCondition`, inherited ones included.
-public struct IdentityGovernanceQuarantineConditionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.quarantineCondition",
-        derived: [
-            IdentityGovernanceCountBasedQuarantineCondition.self,
-            IdentityGovernancePercentageBasedQuarantineCondition.self,
-        ],
-        fields: IdentityGovernanceQuarantineConditionFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceQuarantineConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-quarantineconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.quarantineConfiguration`.
-public typealias IdentityGovernanceQuarantineConfiguration = Model<IdentityGovernanceQuarantineConfigurationFields>
-
-/// The properties of a `IdentityGovernanceQuarantineConfiguration`, inherited ones included.
-public struct IdentityGovernanceQuarantineConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.quarantineConfiguration",
-        fields: IdentityGovernanceQuarantineConfigurationFields()
-    )
-
-    public let conditions: Field<[IdentityGovernanceQuarantineCondition]>
-    public let matchMode: Field<IdentityGovernanceMatchMode>
-
-    private init() {
-        self.conditions = Field("conditions")
-        self.matchMode = Field("matchMode")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceQuarantineDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-quarantinedetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.quarantineDetails`.
-public typealias IdentityGovernanceQuarantineDetails = Model<IdentityGovernanceQuarantineDetailsFields>
-
-/// The properties of a `IdentityGovernanceQuarantineDetails`, inherited ones included.
-public struct IdentityGovernanceQuarantineDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.quarantineDetails",
-        fields: IdentityGovernanceQuarantineDetailsFields()
-    )
-
-    public let quarantinedDateTime: Field<Date>
-    public let quarantineReason: Field<String>
-    public let quarantineType: Field<IdentityGovernanceQuarantineType>
-
-    private init() {
-        self.quarantinedDateTime = Field("quarantinedDateTime")
-        self.quarantineReason = Field("quarantineReason")
-        self.quarantineType = Field("quarantineType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.quarantineType`.
-public typealias IdentityGovernanceQuarantineType = OpenEnum<IdentityGovernanceQuarantineTypeValues>
-
-/// The values of `IdentityGovernanceQuarantineType` that the spec declares; others decode and re-encode too.
-public enum IdentityGovernanceQuarantineTypeValues: EnumValues {
-    public static let known: [String] = [
-        "notQuarantined",
-        "countBasedThresholdExceeded",
-        "percentageBasedThresholdExceeded",
-        "multipleConditionsExceeded",
-        "unknownFutureValue",
-    ]
-}
-
-extension IdentityGovernanceQuarantineType {
-    public static var notQuarantined: Self { Self(rawValue: "notQuarantined") }
-
-    public static var countBasedThresholdExceeded: Self { Self(rawValue: "countBasedThresholdExceeded") }
-
-    public static var percentageBasedThresholdExceeded: Self { Self(rawValue: "percentageBasedThresholdExceeded") }
-
-    public static var multipleConditionsExceeded: Self { Self(rawValue: "multipleConditionsExceeded") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `IdentityGovernance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance`.
-public struct IdentityGovernanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance",
-        model: IdentityGovernance.self,
-        children: [
-            .init("accessReviews", "microsoft.graph.accessReviewSet", collection: false),
-            .init("appConsent", "microsoft.graph.appConsentApprovalRoute", collection: false),
-            .init("catalogs", "microsoft.graph.accessPackageCatalog", collection: true),
-            .init("entitlementManagement", "microsoft.graph.entitlementManagement", collection: false),
-            .init(
-                "lifecycleWorkflows",
-                "microsoft.graph.identityGovernance.lifecycleWorkflowsContainer",
-                collection: false
-            ),
-            .init("privilegedAccess", "microsoft.graph.privilegedAccessRoot", collection: false),
-            .init("termsOfUse", "microsoft.graph.termsOfUseContainer", collection: false),
-        ]
-    )
-
-    public var accessReviews: AccessReviewSetRequestBuilder {
-        .init(client: client, path: path.appending("accessReviews"))
-    }
-
-    public var appConsent: AppConsentApprovalRouteRequestBuilder {
-        .init(client: client, path: path.appending("appConsent"))
-    }
-
-    /// `catalogs.request()` lists them; `catalogs("accessPackageCatalog-id")` addresses one.
-    public var catalogs: CollectionRequestBuilder<AccessPackageCatalogRequestBuilder> {
-        .init(client: client, path: path.appending("catalogs"))
-    }
-
-    public var entitlementManagement: EntitlementManagementRequestBuilder {
-        .init(client: client, path: path.appending("entitlementManagement"))
-    }
-
-    public var lifecycleWorkflows: IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder {
-        .init(client: client, path: path.appending("lifecycleWorkflows"))
-    }
-
-    public var privilegedAccess: PrivilegedAccessRootRequestBuilder {
-        .init(client: client, path: path.appending("privilegedAccess"))
-    }
-
-    public var termsOfUse: TermsOfUseContainerRequestBuilder {
-        .init(client: client, path: path.appending("termsOfUse"))
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceRuleBasedSubjectSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-rulebasedsubjectset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.ruleBasedSubjectSet`.
-public typealias IdentityGovernanceRuleBasedSubjectSet = Model<IdentityGovernanceRuleBasedSubjectSetFields>
-
-/// The properties of a `IdentityGovernanceRuleBasedSubjectSet`, inherited ones included.
-public struct IdentityGovernanceRuleBasedSubjectSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.ruleBasedSubjectSet",
-        base: SubjectSet.self,
-        fields: IdentityGovernanceRuleBasedSubjectSetFields()
-    )
-
-    public let rule: Field<String>
-
-    private init() {
-        self.rule = Field("rule")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceRunFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-run?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.run`.
-public typealias IdentityGovernanceRun = Model<IdentityGovernanceRunFields>
-
-/// The properties of a `IdentityGovernanceRun`, inherited ones included.
-public struct IdentityGovernanceRunFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.run",
-        base: Entity.self,
-        fields: IdentityGovernanceRunFields()
-    )
-
-    public let id: Field<String>
-    public let activatedOnScope: Field<IdentityGovernanceActivationScope>
-    public let completedDateTime: Field<Date>
-    public let failedTasksCount: Field<Int32>
-    public let failedUsersCount: Field<Int32>
-    public let lastUpdatedDateTime: Field<Date>
-    public let processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>
-    public let scheduledDateTime: Field<Date>
-    public let startedDateTime: Field<Date>
-    public let successfulUsersCount: Field<Int32>
-    public let totalTasksCount: Field<Int32>
-    public let totalUnprocessedTasksCount: Field<Int32>
-    public let totalUsersCount: Field<Int32>
-    public let workflowExecutionType: Field<IdentityGovernanceWorkflowExecutionType>
-
-    /// Present when the request expanded it (`expand("reprocessedRuns")`).
-    public let reprocessedRuns: Field<[IdentityGovernanceRun]>
-
-    /// Present when the request expanded it (`expand("taskProcessingResults")`).
-    public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
-
-    /// Present when the request expanded it (`expand("userProcessingResults")`).
-    public let userProcessingResults: Field<[IdentityGovernanceUserProcessingResult]>
-
-    private init() {
-        self.id = Field("id")
-        self.activatedOnScope = Field("activatedOnScope")
-        self.completedDateTime = Field("completedDateTime")
-        self.failedTasksCount = Field("failedTasksCount")
-        self.failedUsersCount = Field("failedUsersCount")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.processingStatus = Field("processingStatus")
-        self.scheduledDateTime = Field("scheduledDateTime")
-        self.startedDateTime = Field("startedDateTime")
-        self.successfulUsersCount = Field("successfulUsersCount")
-        self.totalTasksCount = Field("totalTasksCount")
-        self.totalUnprocessedTasksCount = Field("totalUnprocessedTasksCount")
-        self.totalUsersCount = Field("totalUsersCount")
-        self.workflowExecutionType = Field("workflowExecutionType")
-        self.reprocessedRuns = Field("reprocessedRuns")
-        self.taskProcessingResults = Field("taskProcessingResults")
-        self.userProcessingResults = Field("userProcessingResults")
-    }
-}
-
-/// Requests for one `IdentityGovernanceRun`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.run`.
-public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceRun
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.run",
-        model: IdentityGovernanceRun.self,
-        children: [
-            .init("reprocessedRuns", "microsoft.graph.identityGovernance.run", collection: true),
-            .init(
-                "taskProcessingResults",
-                "microsoft.graph.identityGovernance.taskProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "userProcessingResults",
-                "microsoft.graph.identityGovernance.userProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init(
-                "summary",
-                .get,
-                path: "microsoft.graph.identityGovernance.summary",
-                onCollection: true,
-                response: .model(IdentityGovernanceRunSummary.self)
-            ),
-        ]
-    )
-
-    /// `reprocessedRuns.request()` lists them; `reprocessedRuns("run-id")` addresses one.
-    public var reprocessedRuns: CollectionRequestBuilder<IdentityGovernanceRunRequestBuilder> {
-        .init(client: client, path: path.appending("reprocessedRuns"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
-    public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("taskProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `userProcessingResults.request()` lists them; `userProcessingResults("userProcessingResult-id")` addresses one.
-    public var userProcessingResults: CollectionRequestBuilder<IdentityGovernanceUserProcessingResultRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("userProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == IdentityGovernanceRunRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.run/summary` (GET).
-    public func summary(startDateTime: Date, endDateTime: Date) -> OperationRequest<IdentityGovernanceRunSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.identityGovernance.summary",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(IdentityGovernanceRunSummary.self))
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceRunSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-runsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.runSummary`.
-public typealias IdentityGovernanceRunSummary = Model<IdentityGovernanceRunSummaryFields>
-
-/// The properties of a `IdentityGovernanceRunSummary`, inherited ones included.
-public struct IdentityGovernanceRunSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.runSummary",
-        fields: IdentityGovernanceRunSummaryFields()
-    )
-
-    public let failedRuns: Field<Int32>
-    public let failedTasks: Field<Int32>
-    public let successfulRuns: Field<Int32>
-    public let totalRuns: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedRuns = Field("failedRuns")
-        self.failedTasks = Field("failedTasks")
-        self.successfulRuns = Field("successfulRuns")
-        self.totalRuns = Field("totalRuns")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceTaskFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-task?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.task`.
-public typealias IdentityGovernanceTask = Model<IdentityGovernanceTaskFields>
-
-/// The properties of a `IdentityGovernanceTask`, inherited ones included.
-public struct IdentityGovernanceTaskFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.task",
-        base: Entity.self,
-        fields: IdentityGovernanceTaskFields()
-    )
-
-    public let id: Field<String>
-    public let arguments: Field<[KeyValuePair]>
-    public let category: Field<IdentityGovernanceLifecycleTaskCategory>
-    public let continueOnError: Field<Bool>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionSequence: Field<Int32>
     public let isEnabled: Field<Bool>
-    public let taskDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("taskProcessingResults")`).
-    public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
+    public let origin: Field<String>
+    public let value: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.arguments = Field("arguments")
-        self.category = Field("category")
-        self.continueOnError = Field("continueOnError")
+        self.allowedMemberTypes = Field("allowedMemberTypes")
         self.description = Field("description")
         self.displayName = Field("displayName")
-        self.executionSequence = Field("executionSequence")
+        self.id = Field("id")
         self.isEnabled = Field("isEnabled")
-        self.taskDefinitionId = Field("taskDefinitionId")
-        self.taskProcessingResults = Field("taskProcessingResults")
+        self.origin = Field("origin")
+        self.value = Field("value")
     }
 }
 
-/// Its properties are listed in `IdentityGovernanceTaskDefinitionFields`; read and write them as `value.name`.
+/// Its properties are listed in `AppRoleAssignmentFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-taskdefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.taskDefinition`.
-public typealias IdentityGovernanceTaskDefinition = Model<IdentityGovernanceTaskDefinitionFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/approleassignment?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appRoleAssignment`.
+public typealias AppRoleAssignment = Model<AppRoleAssignmentFields>
 
-/// The properties of a `IdentityGovernanceTaskDefinition`, inherited ones included.
-public struct IdentityGovernanceTaskDefinitionFields: FieldSet {
+/// The properties of a `AppRoleAssignment`, inherited ones included.
+public struct AppRoleAssignmentFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.taskDefinition",
-        base: Entity.self,
-        fields: IdentityGovernanceTaskDefinitionFields()
-    )
-
-    public let id: Field<String>
-    public let category: Field<IdentityGovernanceLifecycleTaskCategory>
-    public let continueOnError: Field<Bool>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let parameters: Field<[IdentityGovernanceParameter]>
-    public let version: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.continueOnError = Field("continueOnError")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.parameters = Field("parameters")
-        self.version = Field("version")
-    }
-}
-
-/// Requests for one `IdentityGovernanceTaskDefinition`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.taskDefinition`.
-public struct IdentityGovernanceTaskDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceTaskDefinition
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.taskDefinition",
-        model: IdentityGovernanceTaskDefinition.self
-    )
-}
-
-/// Its properties are listed in `IdentityGovernanceTaskProcessingResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-taskprocessingresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.taskProcessingResult`.
-public typealias IdentityGovernanceTaskProcessingResult = Model<IdentityGovernanceTaskProcessingResultFields>
-
-/// The properties of a `IdentityGovernanceTaskProcessingResult`, inherited ones included.
-public struct IdentityGovernanceTaskProcessingResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.taskProcessingResult",
-        base: Entity.self,
-        fields: IdentityGovernanceTaskProcessingResultFields()
-    )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let failureReason: Field<String>
-    public let processingInfo: Field<String>
-    public let processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>
-    public let startedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("subject")`).
-    public let subject: Field<User>
-
-    /// Present when the request expanded it (`expand("task")`).
-    public let task: Field<IdentityGovernanceTask>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.failureReason = Field("failureReason")
-        self.processingInfo = Field("processingInfo")
-        self.processingStatus = Field("processingStatus")
-        self.startedDateTime = Field("startedDateTime")
-        self.subject = Field("subject")
-        self.task = Field("task")
-    }
-}
-
-/// Requests for one `IdentityGovernanceTaskProcessingResult`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.taskProcessingResult`.
-public struct IdentityGovernanceTaskProcessingResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceTaskProcessingResult
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.taskProcessingResult",
-        model: IdentityGovernanceTaskProcessingResult.self,
-        children: [
-            .init("subject", "microsoft.graph.user", collection: false),
-            .init("task", "microsoft.graph.identityGovernance.task", collection: false),
-        ],
-        operations: [.init("resume", .post, path: "microsoft.graph.identityGovernance.resume")]
-    )
-
-    public var subject: UserRequestBuilder { .init(client: client, path: path.appending("subject")) }
-
-    public var task: IdentityGovernanceTaskRequestBuilder { .init(client: client, path: path.appending("task")) }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.taskProcessingResult/resume` (POST).
-    public func resume(
-        source: String,
-        type: String,
-        data: IdentityGovernanceCustomTaskExtensionCallbackData
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.identityGovernance.resume"))
-        var body = JSONObject()
-        body.set("source", source)
-        body.set("type", type)
-        body.set("data", data)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceTaskReportFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-taskreport?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport`.
-public typealias IdentityGovernanceTaskReport = Model<IdentityGovernanceTaskReportFields>
-
-/// The properties of a `IdentityGovernanceTaskReport`, inherited ones included.
-public struct IdentityGovernanceTaskReportFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.taskReport",
-        base: Entity.self,
-        fields: IdentityGovernanceTaskReportFields()
-    )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let failedUsersCount: Field<Int32>
-    public let lastUpdatedDateTime: Field<Date>
-    public let processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>
-    public let runId: Field<String>
-    public let startedDateTime: Field<Date>
-    public let successfulUsersCount: Field<Int32>
-    public let totalUsersCount: Field<Int32>
-    public let unprocessedUsersCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("task")`).
-    public let task: Field<IdentityGovernanceTask>
-
-    /// Present when the request expanded it (`expand("taskDefinition")`).
-    public let taskDefinition: Field<IdentityGovernanceTaskDefinition>
-
-    /// Present when the request expanded it (`expand("taskProcessingResults")`).
-    public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.failedUsersCount = Field("failedUsersCount")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.processingStatus = Field("processingStatus")
-        self.runId = Field("runId")
-        self.startedDateTime = Field("startedDateTime")
-        self.successfulUsersCount = Field("successfulUsersCount")
-        self.totalUsersCount = Field("totalUsersCount")
-        self.unprocessedUsersCount = Field("unprocessedUsersCount")
-        self.task = Field("task")
-        self.taskDefinition = Field("taskDefinition")
-        self.taskProcessingResults = Field("taskProcessingResults")
-    }
-}
-
-/// Requests for one `IdentityGovernanceTaskReport`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport`.
-public struct IdentityGovernanceTaskReportRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceTaskReport
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.taskReport",
-        model: IdentityGovernanceTaskReport.self,
-        children: [
-            .init("task", "microsoft.graph.identityGovernance.task", collection: false),
-            .init(
-                "taskDefinition",
-                "microsoft.graph.identityGovernance.taskDefinition",
-                collection: false,
-                refusing: "PATCH PUT"
-            ),
-            .init(
-                "taskProcessingResults",
-                "microsoft.graph.identityGovernance.taskProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init(
-                "summary",
-                .get,
-                path: "microsoft.graph.identityGovernance.summary",
-                onCollection: true,
-                response: .model(IdentityGovernanceTaskReportSummary.self)
-            ),
-        ]
-    )
-
-    public var task: IdentityGovernanceTaskRequestBuilder { .init(client: client, path: path.appending("task")) }
-
-    /// The service refuses `PATCH`, `PUT` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var taskDefinition: IdentityGovernanceTaskDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("taskDefinition", refusing: [.patch, .put]))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
-    public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("taskProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == IdentityGovernanceTaskReportRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport/summary` (GET).
-    public func summary(
-        startDateTime: Date,
-        endDateTime: Date
-    ) -> OperationRequest<IdentityGovernanceTaskReportSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.identityGovernance.summary",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(IdentityGovernanceTaskReportSummary.self)
-        )
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceTaskReportSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-taskreportsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.taskReportSummary`.
-public typealias IdentityGovernanceTaskReportSummary = Model<IdentityGovernanceTaskReportSummaryFields>
-
-/// The properties of a `IdentityGovernanceTaskReportSummary`, inherited ones included.
-public struct IdentityGovernanceTaskReportSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.taskReportSummary",
-        fields: IdentityGovernanceTaskReportSummaryFields()
-    )
-
-    public let failedTasks: Field<Int32>
-    public let successfulTasks: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let unprocessedTasks: Field<Int32>
-
-    private init() {
-        self.failedTasks = Field("failedTasks")
-        self.successfulTasks = Field("successfulTasks")
-        self.totalTasks = Field("totalTasks")
-        self.unprocessedTasks = Field("unprocessedTasks")
-    }
-}
-
-/// Requests for one `IdentityGovernanceTask`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.task`.
-public struct IdentityGovernanceTaskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceTask
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.task",
-        model: IdentityGovernanceTask.self,
-        children: [
-            .init(
-                "taskProcessingResults",
-                "microsoft.graph.identityGovernance.taskProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
-    public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("taskProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceTimeBasedAttributeTriggerFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-timebasedattributetrigger?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.timeBasedAttributeTrigger`.
-public typealias IdentityGovernanceTimeBasedAttributeTrigger = Model<IdentityGovernanceTimeBasedAttributeTriggerFields>
-
-/// The properties of a `IdentityGovernanceTimeBasedAttributeTrigger`, inherited ones included.
-public struct IdentityGovernanceTimeBasedAttributeTriggerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.timeBasedAttributeTrigger",
-        base: IdentityGovernanceWorkflowExecutionTrigger.self,
-        fields: IdentityGovernanceTimeBasedAttributeTriggerFields()
-    )
-
-    public let offsetInDays: Field<Int32>
-    public let timeBasedAttribute: Field<IdentityGovernanceWorkflowTriggerTimeBasedAttribute>
-
-    private init() {
-        self.offsetInDays = Field("offsetInDays")
-        self.timeBasedAttribute = Field("timeBasedAttribute")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceTopTasksInsightsSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-toptasksinsightssummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.topTasksInsightsSummary`.
-public typealias IdentityGovernanceTopTasksInsightsSummary = Model<IdentityGovernanceTopTasksInsightsSummaryFields>
-
-/// The properties of a `IdentityGovernanceTopTasksInsightsSummary`, inherited ones included.
-public struct IdentityGovernanceTopTasksInsightsSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.topTasksInsightsSummary",
-        fields: IdentityGovernanceTopTasksInsightsSummaryFields()
-    )
-
-    public let failedTasks: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulTasks: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let taskDefinitionDisplayName: Field<String>
-    public let taskDefinitionId: Field<String>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedTasks = Field("failedTasks")
-        self.failedUsers = Field("failedUsers")
-        self.successfulTasks = Field("successfulTasks")
-        self.successfulUsers = Field("successfulUsers")
-        self.taskDefinitionDisplayName = Field("taskDefinitionDisplayName")
-        self.taskDefinitionId = Field("taskDefinitionId")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceTopWorkflowsInsightsSummaryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-topworkflowsinsightssummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.topWorkflowsInsightsSummary`.
-public typealias IdentityGovernanceTopWorkflowsInsightsSummary =
-    Model<IdentityGovernanceTopWorkflowsInsightsSummaryFields>
-
-/// The properties of a `IdentityGovernanceTopWorkflowsInsightsSummary`, inherited ones included.
-public struct IdentityGovernanceTopWorkflowsInsightsSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.topWorkflowsInsightsSummary",
-        fields: IdentityGovernanceTopWorkflowsInsightsSummaryFields()
-    )
-
-    public let failedRuns: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulRuns: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let totalRuns: Field<Int32>
-    public let totalUsers: Field<Int32>
-    public let workflowCategory: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let workflowDisplayName: Field<String>
-    public let workflowId: Field<String>
-    public let workflowVersion: Field<Int32>
-
-    private init() {
-        self.failedRuns = Field("failedRuns")
-        self.failedUsers = Field("failedUsers")
-        self.successfulRuns = Field("successfulRuns")
-        self.successfulUsers = Field("successfulUsers")
-        self.totalRuns = Field("totalRuns")
-        self.totalUsers = Field("totalUsers")
-        self.workflowCategory = Field("workflowCategory")
-        self.workflowDisplayName = Field("workflowDisplayName")
-        self.workflowId = Field("workflowId")
-        self.workflowVersion = Field("workflowVersion")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceTriggerAndScopeBasedConditionsFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-triggerandscopebasedconditions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.triggerAndScopeBasedConditions`.
-public typealias IdentityGovernanceTriggerAndScopeBasedConditions =
-    Model<IdentityGovernanceTriggerAndScopeBasedConditionsFields>
-
-/// The properties of a `IdentityGovernanceTriggerAndScopeBasedConditions`, inherited ones included.
-public struct IdentityGovernanceTriggerAndScopeBasedConditionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.triggerAndScopeBasedConditions",
-        base: IdentityGovernanceWorkflowExecutionConditions.self,
-        fields: IdentityGovernanceTriggerAndScopeBasedConditionsFields()
-    )
-
-    public let scope: Field<SubjectSet>
-    public let trigger: Field<IdentityGovernanceWorkflowExecutionTrigger>
-
-    private init() {
-        self.scope = Field("scope")
-        self.trigger = Field("trigger")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceTriggerAttributeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-triggerattribute?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.triggerAttribute`.
-public typealias IdentityGovernanceTriggerAttribute = Model<IdentityGovernanceTriggerAttributeFields>
-
-/// The properties of a `IdentityGovernanceTriggerAttribute`, inherited ones included.
-public struct IdentityGovernanceTriggerAttributeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.triggerAttribute",
-        fields: IdentityGovernanceTriggerAttributeFields()
-    )
-
-    public let name: Field<String>
-
-    private init() {
-        self.name = Field("name")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceUserInactivityTriggerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-userinactivitytrigger?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.userInactivityTrigger`.
-public typealias IdentityGovernanceUserInactivityTrigger = Model<IdentityGovernanceUserInactivityTriggerFields>
-
-/// The properties of a `IdentityGovernanceUserInactivityTrigger`, inherited ones included.
-public struct IdentityGovernanceUserInactivityTriggerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.userInactivityTrigger",
-        base: IdentityGovernanceWorkflowExecutionTrigger.self,
-        fields: IdentityGovernanceUserInactivityTriggerFields()
-    )
-
-    public let inactivityPeriodInDays: Field<Int32>
-
-    private init() {
-        self.inactivityPeriodInDays = Field("inactivityPeriodInDays")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceUserProcessingResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-userprocessingresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult`.
-public typealias IdentityGovernanceUserProcessingResult = Model<IdentityGovernanceUserProcessingResultFields>
-
-/// The properties of a `IdentityGovernanceUserProcessingResult`, inherited ones included.
-public struct IdentityGovernanceUserProcessingResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.userProcessingResult",
-        base: Entity.self,
-        fields: IdentityGovernanceUserProcessingResultFields()
-    )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let failedTasksCount: Field<Int32>
-    public let processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>
-    public let scheduledDateTime: Field<Date>
-    public let startedDateTime: Field<Date>
-    public let totalTasksCount: Field<Int32>
-    public let totalUnprocessedTasksCount: Field<Int32>
-    public let workflowExecutionType: Field<IdentityGovernanceWorkflowExecutionType>
-    public let workflowVersion: Field<Int32>
-
-    /// Present when the request expanded it (`expand("reprocessedRuns")`).
-    public let reprocessedRuns: Field<[IdentityGovernanceRun]>
-
-    /// Present when the request expanded it (`expand("subject")`).
-    public let subject: Field<User>
-
-    /// Present when the request expanded it (`expand("taskProcessingResults")`).
-    public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.failedTasksCount = Field("failedTasksCount")
-        self.processingStatus = Field("processingStatus")
-        self.scheduledDateTime = Field("scheduledDateTime")
-        self.startedDateTime = Field("startedDateTime")
-        self.totalTasksCount = Field("totalTasksCount")
-        self.totalUnprocessedTasksCount = Field("totalUnprocessedTasksCount")
-        self.workflowExecutionType = Field("workflowExecutionType")
-        self.workflowVersion = Field("workflowVersion")
-        self.reprocessedRuns = Field("reprocessedRuns")
-        self.subject = Field("subject")
-        self.taskProcessingResults = Field("taskProcessingResults")
-    }
-}
-
-/// Requests for one `IdentityGovernanceUserProcessingResult`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult`.
-public struct IdentityGovernanceUserProcessingResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceUserProcessingResult
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.userProcessingResult",
-        model: IdentityGovernanceUserProcessingResult.self,
-        children: [
-            .init("reprocessedRuns", "microsoft.graph.identityGovernance.run", collection: true),
-            .init("subject", "microsoft.graph.user", collection: false),
-            .init(
-                "taskProcessingResults",
-                "microsoft.graph.identityGovernance.taskProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init(
-                "summary",
-                .get,
-                path: "microsoft.graph.identityGovernance.summary",
-                onCollection: true,
-                response: .model(IdentityGovernanceUserSummary.self)
-            ),
-        ]
-    )
-
-    /// `reprocessedRuns.request()` lists them; `reprocessedRuns("run-id")` addresses one.
-    public var reprocessedRuns: CollectionRequestBuilder<IdentityGovernanceRunRequestBuilder> {
-        .init(client: client, path: path.appending("reprocessedRuns"))
-    }
-
-    public var subject: UserRequestBuilder { .init(client: client, path: path.appending("subject")) }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
-    public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("taskProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == IdentityGovernanceUserProcessingResultRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult/summary` (GET).
-    public func summary(startDateTime: Date, endDateTime: Date) -> OperationRequest<IdentityGovernanceUserSummary> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "microsoft.graph.identityGovernance.summary",
-                parameters: [
-                    ("startDateTime", ODataLiteral(json: startDateTime)),
-                    ("endDateTime", ODataLiteral(json: endDateTime)),
-                ]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(IdentityGovernanceUserSummary.self))
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceUserSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-usersummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.userSummary`.
-public typealias IdentityGovernanceUserSummary = Model<IdentityGovernanceUserSummaryFields>
-
-/// The properties of a `IdentityGovernanceUserSummary`, inherited ones included.
-public struct IdentityGovernanceUserSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.userSummary",
-        fields: IdentityGovernanceUserSummaryFields()
-    )
-
-    public let failedTasks: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedTasks = Field("failedTasks")
-        self.failedUsers = Field("failedUsers")
-        self.successfulUsers = Field("successfulUsers")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceUsersProcessingSummaryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-usersprocessingsummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.usersProcessingSummary`.
-public typealias IdentityGovernanceUsersProcessingSummary = Model<IdentityGovernanceUsersProcessingSummaryFields>
-
-/// The properties of a `IdentityGovernanceUsersProcessingSummary`, inherited ones included.
-public struct IdentityGovernanceUsersProcessingSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.usersProcessingSummary",
-        fields: IdentityGovernanceUsersProcessingSummaryFields()
-    )
-
-    public let failedTasks: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedTasks = Field("failedTasks")
-        self.failedUsers = Field("failedUsers")
-        self.successfulUsers = Field("successfulUsers")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.valueType`.
-public typealias IdentityGovernanceValueType = OpenEnum<IdentityGovernanceValueTypeValues>
-
-/// The values of `IdentityGovernanceValueType` that the spec declares; others decode and re-encode too.
-public enum IdentityGovernanceValueTypeValues: EnumValues {
-    public static let known: [String] = ["enum", "string", "int", "bool", "unknownFutureValue"]
-}
-
-extension IdentityGovernanceValueType {
-    public static var `enum`: Self { Self(rawValue: "enum") }
-
-    public static var string: Self { Self(rawValue: "string") }
-
-    public static var int: Self { Self(rawValue: "int") }
-
-    public static var bool: Self { Self(rawValue: "bool") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `IdentityGovernanceWorkflowFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflow?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflow`.
-public typealias IdentityGovernanceWorkflow = Model<IdentityGovernanceWorkflowFields>
-
-/// The properties of a `IdentityGovernanceWorkflow`, inherited ones included.
-public struct IdentityGovernanceWorkflowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflow",
-        base: IdentityGovernanceWorkflowBase.self,
-        fields: IdentityGovernanceWorkflowFields()
-    )
-
-    public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>
-    public let isEnabled: Field<Bool>
-    public let isSchedulingEnabled: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("administrationScopeTargets")`).
-    public let administrationScopeTargets: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("createdBy")`).
-    public let createdBy: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[IdentityGovernanceTask]>
-
-    public let deletedDateTime: Field<Date>
-    public let id: Field<String>
-    public let nextScheduleRunDateTime: Field<Date>
-    public let quarantineDetails: Field<IdentityGovernanceQuarantineDetails>
-    public let settings: Field<IdentityGovernanceWorkflowSetting>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("executionScope")`).
-    public let executionScope: Field<[IdentityGovernanceUserProcessingResult]>
-
-    /// Present when the request expanded it (`expand("previewScope")`).
-    public let previewScope: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("runs")`).
-    public let runs: Field<[IdentityGovernanceRun]>
-
-    /// Present when the request expanded it (`expand("taskReports")`).
-    public let taskReports: Field<[IdentityGovernanceTaskReport]>
-
-    /// Present when the request expanded it (`expand("userProcessingResults")`).
-    public let userProcessingResults: Field<[IdentityGovernanceUserProcessingResult]>
-
-    /// Present when the request expanded it (`expand("versions")`).
-    public let versions: Field<[IdentityGovernanceWorkflowVersion]>
-
-    private init() {
-        self.category = Field("category")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.executionConditions = Field("executionConditions")
-        self.isEnabled = Field("isEnabled")
-        self.isSchedulingEnabled = Field("isSchedulingEnabled")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.administrationScopeTargets = Field("administrationScopeTargets")
-        self.createdBy = Field("createdBy")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.tasks = Field("tasks")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.id = Field("id")
-        self.nextScheduleRunDateTime = Field("nextScheduleRunDateTime")
-        self.quarantineDetails = Field("quarantineDetails")
-        self.settings = Field("settings")
-        self.version = Field("version")
-        self.executionScope = Field("executionScope")
-        self.previewScope = Field("previewScope")
-        self.runs = Field("runs")
-        self.taskReports = Field("taskReports")
-        self.userProcessingResults = Field("userProcessingResults")
-        self.versions = Field("versions")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceWorkflowBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowBase`.
-public typealias IdentityGovernanceWorkflowBase = Model<IdentityGovernanceWorkflowBaseFields>
-
-/// The properties of a `IdentityGovernanceWorkflowBase`, inherited ones included.
-public struct IdentityGovernanceWorkflowBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowBase",
-        derived: [IdentityGovernanceWorkflow.self, IdentityGovernanceWorkflowVersion.self],
-        fields: IdentityGovernanceWorkflowBaseFields()
-    )
-
-    public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>
-    public let isEnabled: Field<Bool>
-    public let isSchedulingEnabled: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("administrationScopeTargets")`).
-    public let administrationScopeTargets: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("createdBy")`).
-    public let createdBy: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[IdentityGovernanceTask]>
-
-    private init() {
-        self.category = Field("category")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.executionConditions = Field("executionConditions")
-        self.isEnabled = Field("isEnabled")
-        self.isSchedulingEnabled = Field("isSchedulingEnabled")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.administrationScopeTargets = Field("administrationScopeTargets")
-        self.createdBy = Field("createdBy")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.tasks = Field("tasks")
-    }
-}
-
-/// Requests for one `IdentityGovernanceWorkflowBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowBase`.
-public struct IdentityGovernanceWorkflowBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceWorkflowBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.workflowBase",
-        model: IdentityGovernanceWorkflowBase.self,
-        children: [
-            .init("administrationScopeTargets", "microsoft.graph.directoryObject", collection: true),
-            .init("createdBy", "microsoft.graph.user", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-            .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
-        ]
-    )
-
-    /// `administrationScopeTargets.request()` lists them; `administrationScopeTargets("directoryObject-id")` addresses
-    /// one.
-    public var administrationScopeTargets: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("administrationScopeTargets"))
-    }
-
-    public var createdBy: UserRequestBuilder { .init(client: client, path: path.appending("createdBy")) }
-
-    public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
-
-    /// `tasks.request()` lists them; `tasks("task-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<IdentityGovernanceTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceWorkflowExecutionConditionsFields`; read and write them as
-/// `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowexecutionconditions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowExecutionConditions`.
-public typealias IdentityGovernanceWorkflowExecutionConditions =
-    Model<IdentityGovernanceWorkflowExecutionConditionsFields>
-
-/// The properties of a `IdentityGovernanceWorkflowExecutionConditions`, inherited ones included.
-public struct IdentityGovernanceWorkflowExecutionConditionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowExecutionConditions",
-        derived: [IdentityGovernanceOnDemandExecutionOnly.self, IdentityGovernanceTriggerAndScopeBasedConditions.self],
-        fields: IdentityGovernanceWorkflowExecutionConditionsFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceWorkflowExecutionTriggerFields`; read and write them as
-/// `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowexecutiontrigger?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowExecutionTrigger`.
-public typealias IdentityGovernanceWorkflowExecutionTrigger = Model<IdentityGovernanceWorkflowExecutionTriggerFields>
-
-/// The properties of a `IdentityGovernanceWorkflowExecutionTrigger`, inherited ones included.
-public struct IdentityGovernanceWorkflowExecutionTriggerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowExecutionTrigger",
-        derived: [
-            IdentityGovernanceAttributeChangeTrigger.self,
-            IdentityGovernanceMembershipChangeTrigger.self,
-            IdentityGovernanceTimeBasedAttributeTrigger.self,
-            IdentityGovernanceUserInactivityTrigger.self,
-        ],
-        fields: IdentityGovernanceWorkflowExecutionTriggerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowExecutionType`.
-public typealias IdentityGovernanceWorkflowExecutionType = OpenEnum<IdentityGovernanceWorkflowExecutionTypeValues>
-
-/// The values of `IdentityGovernanceWorkflowExecutionType` that the spec declares; others decode and re-encode too.
-public enum IdentityGovernanceWorkflowExecutionTypeValues: EnumValues {
-    public static let known: [String] = ["scheduled", "onDemand", "unknownFutureValue", "activatedWithScope", "preview"]
-}
-
-extension IdentityGovernanceWorkflowExecutionType {
-    public static var scheduled: Self { Self(rawValue: "scheduled") }
-
-    public static var onDemand: Self { Self(rawValue: "onDemand") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var activatedWithScope: Self { Self(rawValue: "activatedWithScope") }
-
-    public static var preview: Self { Self(rawValue: "preview") }
-}
-
-/// Requests for one `IdentityGovernanceWorkflow`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflow`.
-public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceWorkflow
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.workflow",
-        model: IdentityGovernanceWorkflow.self,
-        children: [
-            .init("administrationScopeTargets", "microsoft.graph.directoryObject", collection: true),
-            .init("createdBy", "microsoft.graph.user", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-            .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
-            .init("executionScope", "microsoft.graph.identityGovernance.userProcessingResult", collection: true),
-            .init("previewScope", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "runs",
-                "microsoft.graph.identityGovernance.run",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "taskReports",
-                "microsoft.graph.identityGovernance.taskReport",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "userProcessingResults",
-                "microsoft.graph.identityGovernance.userProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "versions",
-                "microsoft.graph.identityGovernance.workflowVersion",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init("activate", .post, path: "microsoft.graph.identityGovernance.activate"),
-            .init("activateWithScope", .post, path: "microsoft.graph.identityGovernance.activateWithScope"),
-            .init("cancelProcessing", .post, path: "microsoft.graph.identityGovernance.cancelProcessing"),
-            .init(
-                "clearQuarantine",
-                .post,
-                path: "microsoft.graph.identityGovernance.clearQuarantine",
-                response: .model(IdentityGovernanceWorkflow.self)
-            ),
-            .init(
-                "createNewVersion",
-                .post,
-                path: "microsoft.graph.identityGovernance.createNewVersion",
-                response: .model(IdentityGovernanceWorkflow.self)
-            ),
-            .init(
-                "previewTaskFailures",
-                .post,
-                path: "microsoft.graph.identityGovernance.previewTaskFailures",
-                response: .collection(.model(IdentityGovernancePreviewFailedTask.self))
-            ),
-            .init("previewWorkflow", .post, path: "microsoft.graph.identityGovernance.previewWorkflow"),
-            .init(
-                "restore",
-                .post,
-                path: "microsoft.graph.identityGovernance.restore",
-                response: .model(IdentityGovernanceWorkflow.self)
-            ),
-        ]
-    )
-
-    /// `administrationScopeTargets.request()` lists them; `administrationScopeTargets("directoryObject-id")` addresses
-    /// one.
-    public var administrationScopeTargets: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("administrationScopeTargets"))
-    }
-
-    public var createdBy: UserRequestBuilder { .init(client: client, path: path.appending("createdBy")) }
-
-    public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
-
-    /// `tasks.request()` lists them; `tasks("task-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<IdentityGovernanceTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
-
-    /// `executionScope.request()` lists them; `executionScope("userProcessingResult-id")` addresses one.
-    public var executionScope: CollectionRequestBuilder<IdentityGovernanceUserProcessingResultRequestBuilder> {
-        .init(client: client, path: path.appending("executionScope"))
-    }
-
-    /// `previewScope.request()` lists them; `previewScope("directoryObject-id")` addresses one.
-    public var previewScope: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("previewScope"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `runs.request()` lists them; `runs("run-id")` addresses one.
-    public var runs: CollectionRequestBuilder<IdentityGovernanceRunRequestBuilder> {
-        .init(client: client, path: path.appending("runs", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `taskReports.request()` lists them; `taskReports("taskReport-id")` addresses one.
-    public var taskReports: CollectionRequestBuilder<IdentityGovernanceTaskReportRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("taskReports", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `userProcessingResults.request()` lists them; `userProcessingResults("userProcessingResult-id")` addresses one.
-    public var userProcessingResults: CollectionRequestBuilder<IdentityGovernanceUserProcessingResultRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("userProcessingResults", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `versions.request()` lists them; `versions("workflowVersion-id")` addresses one.
-    public var versions: CollectionRequestBuilder<IdentityGovernanceWorkflowVersionRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("versions", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/activate` (POST).
-    public func activate(subjects: [User]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.identityGovernance.activate"))
-        var body = JSONObject()
-        body.set("subjects", subjects)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/activateWithScope` (POST).
-    public func activateWithScope(scope: IdentityGovernanceActivationScope) -> OperationRequest<Void> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.identityGovernance.activateWithScope")
-        )
-        var body = JSONObject()
-        body.set("scope", scope)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/cancelProcessing` (POST).
-    public func cancelProcessing(scope: IdentityGovernanceCancelScope) -> OperationRequest<Void> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.identityGovernance.cancelProcessing")
-        )
-        var body = JSONObject()
-        body.set("scope", scope)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/clearQuarantine` (POST).
-    public func clearQuarantine() -> OperationRequest<IdentityGovernanceWorkflow> {
-        let request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.identityGovernance.clearQuarantine")
-        )
-        return OperationRequest(client: client, request: request, decoder: .model(IdentityGovernanceWorkflow.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/createNewVersion` (POST).
-    public func createNewVersion(workflow: IdentityGovernanceWorkflow) -> OperationRequest<IdentityGovernanceWorkflow> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.identityGovernance.createNewVersion")
-        )
-        var body = JSONObject()
-        body.set("workflow", workflow)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(IdentityGovernanceWorkflow.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/previewTaskFailures` (POST).
-    public func previewTaskFailures() -> OperationRequest<[IdentityGovernancePreviewFailedTask]> {
-        let request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.identityGovernance.previewTaskFailures")
-        )
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .value([IdentityGovernancePreviewFailedTask].self)
-        )
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/previewWorkflow` (POST).
-    public func previewWorkflow(subjects: [DirectoryObject]) -> OperationRequest<Void> {
-        var request = APIRequest(
-            method: .post,
-            path: path.appending("microsoft.graph.identityGovernance.previewWorkflow")
-        )
-        var body = JSONObject()
-        body.set("subjects", subjects)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/restore` (POST).
-    public func restore() -> OperationRequest<IdentityGovernanceWorkflow> {
-        let request = APIRequest(method: .post, path: path.appending("microsoft.graph.identityGovernance.restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(IdentityGovernanceWorkflow.self))
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceWorkflowSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowSetting`.
-public typealias IdentityGovernanceWorkflowSetting = Model<IdentityGovernanceWorkflowSettingFields>
-
-/// The properties of a `IdentityGovernanceWorkflowSetting`, inherited ones included.
-public struct IdentityGovernanceWorkflowSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowSetting",
-        fields: IdentityGovernanceWorkflowSettingFields()
-    )
-
-    public let quarantineConfiguration: Field<IdentityGovernanceQuarantineConfiguration>
-
-    private init() {
-        self.quarantineConfiguration = Field("quarantineConfiguration")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceWorkflowTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowtemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowTemplate`.
-public typealias IdentityGovernanceWorkflowTemplate = Model<IdentityGovernanceWorkflowTemplateFields>
-
-/// The properties of a `IdentityGovernanceWorkflowTemplate`, inherited ones included.
-public struct IdentityGovernanceWorkflowTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowTemplate",
-        base: Entity.self,
-        fields: IdentityGovernanceWorkflowTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[IdentityGovernanceTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.executionConditions = Field("executionConditions")
-        self.tasks = Field("tasks")
-    }
-}
-
-/// Requests for one `IdentityGovernanceWorkflowTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowTemplate`.
-public struct IdentityGovernanceWorkflowTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceWorkflowTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.workflowTemplate",
-        model: IdentityGovernanceWorkflowTemplate.self,
-        children: [
-            .init(
-                "tasks",
-                "microsoft.graph.identityGovernance.task",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `tasks.request()` lists them; `tasks("task-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<IdentityGovernanceTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowTriggerTimeBasedAttribute`.
-public typealias IdentityGovernanceWorkflowTriggerTimeBasedAttribute =
-    OpenEnum<IdentityGovernanceWorkflowTriggerTimeBasedAttributeValues>
-
-/// The values of `IdentityGovernanceWorkflowTriggerTimeBasedAttribute` that the spec declares; others decode and
-/// re-encode too.
-public enum IdentityGovernanceWorkflowTriggerTimeBasedAttributeValues: EnumValues {
-    public static let known: [String] = [
-        "employeeHireDate",
-        "employeeLeaveDateTime",
-        "unknownFutureValue",
-        "createdDateTime",
-    ]
-}
-
-extension IdentityGovernanceWorkflowTriggerTimeBasedAttribute {
-    public static var employeeHireDate: Self { Self(rawValue: "employeeHireDate") }
-
-    public static var employeeLeaveDateTime: Self { Self(rawValue: "employeeLeaveDateTime") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var createdDateTime: Self { Self(rawValue: "createdDateTime") }
-}
-
-/// Its properties are listed in `IdentityGovernanceWorkflowVersionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowversion?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowVersion`.
-public typealias IdentityGovernanceWorkflowVersion = Model<IdentityGovernanceWorkflowVersionFields>
-
-/// The properties of a `IdentityGovernanceWorkflowVersion`, inherited ones included.
-public struct IdentityGovernanceWorkflowVersionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowVersion",
-        base: IdentityGovernanceWorkflowBase.self,
-        fields: IdentityGovernanceWorkflowVersionFields()
-    )
-
-    public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>
-    public let isEnabled: Field<Bool>
-    public let isSchedulingEnabled: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("administrationScopeTargets")`).
-    public let administrationScopeTargets: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("createdBy")`).
-    public let createdBy: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[IdentityGovernanceTask]>
-
-    public let settings: Field<IdentityGovernanceWorkflowSetting>
-    public let versionNumber: Field<Int32>
-
-    private init() {
-        self.category = Field("category")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.executionConditions = Field("executionConditions")
-        self.isEnabled = Field("isEnabled")
-        self.isSchedulingEnabled = Field("isSchedulingEnabled")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.administrationScopeTargets = Field("administrationScopeTargets")
-        self.createdBy = Field("createdBy")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.tasks = Field("tasks")
-        self.settings = Field("settings")
-        self.versionNumber = Field("versionNumber")
-    }
-}
-
-/// Requests for one `IdentityGovernanceWorkflowVersion`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowVersion`.
-public struct IdentityGovernanceWorkflowVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceWorkflowVersion
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.workflowVersion",
-        model: IdentityGovernanceWorkflowVersion.self,
-        children: [
-            .init("administrationScopeTargets", "microsoft.graph.directoryObject", collection: true),
-            .init("createdBy", "microsoft.graph.user", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-            .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
-        ]
-    )
-
-    /// `administrationScopeTargets.request()` lists them; `administrationScopeTargets("directoryObject-id")` addresses
-    /// one.
-    public var administrationScopeTargets: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("administrationScopeTargets"))
-    }
-
-    public var createdBy: UserRequestBuilder { .init(client: client, path: path.appending("createdBy")) }
-
-    public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
-
-    /// `tasks.request()` lists them; `tasks("task-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<IdentityGovernanceTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceWorkflowsInsightsByCategoryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowsinsightsbycategory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowsInsightsByCategory`.
-public typealias IdentityGovernanceWorkflowsInsightsByCategory =
-    Model<IdentityGovernanceWorkflowsInsightsByCategoryFields>
-
-/// The properties of a `IdentityGovernanceWorkflowsInsightsByCategory`, inherited ones included.
-public struct IdentityGovernanceWorkflowsInsightsByCategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowsInsightsByCategory",
-        fields: IdentityGovernanceWorkflowsInsightsByCategoryFields()
-    )
-
-    public let failedJoinerRuns: Field<Int32>
-    public let failedLeaverRuns: Field<Int32>
-    public let failedMoverRuns: Field<Int32>
-    public let successfulJoinerRuns: Field<Int32>
-    public let successfulLeaverRuns: Field<Int32>
-    public let successfulMoverRuns: Field<Int32>
-    public let totalJoinerRuns: Field<Int32>
-    public let totalLeaverRuns: Field<Int32>
-    public let totalMoverRuns: Field<Int32>
-
-    private init() {
-        self.failedJoinerRuns = Field("failedJoinerRuns")
-        self.failedLeaverRuns = Field("failedLeaverRuns")
-        self.failedMoverRuns = Field("failedMoverRuns")
-        self.successfulJoinerRuns = Field("successfulJoinerRuns")
-        self.successfulLeaverRuns = Field("successfulLeaverRuns")
-        self.successfulMoverRuns = Field("successfulMoverRuns")
-        self.totalJoinerRuns = Field("totalJoinerRuns")
-        self.totalLeaverRuns = Field("totalLeaverRuns")
-        self.totalMoverRuns = Field("totalMoverRuns")
-    }
-}
-
-/// Its properties are listed in `IdentityGovernanceWorkflowsInsightsSummaryFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitygovernance-workflowsinsightssummary?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowsInsightsSummary`.
-public typealias IdentityGovernanceWorkflowsInsightsSummary = Model<IdentityGovernanceWorkflowsInsightsSummaryFields>
-
-/// The properties of a `IdentityGovernanceWorkflowsInsightsSummary`, inherited ones included.
-public struct IdentityGovernanceWorkflowsInsightsSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowsInsightsSummary",
-        fields: IdentityGovernanceWorkflowsInsightsSummaryFields()
-    )
-
-    public let failedRuns: Field<Int32>
-    public let failedTasks: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulRuns: Field<Int32>
-    public let successfulTasks: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let totalRuns: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedRuns = Field("failedRuns")
-        self.failedTasks = Field("failedTasks")
-        self.failedUsers = Field("failedUsers")
-        self.successfulRuns = Field("successfulRuns")
-        self.successfulTasks = Field("successfulTasks")
-        self.successfulUsers = Field("successfulUsers")
-        self.totalRuns = Field("totalRuns")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
-}
-
-/// Its properties are listed in `IdentityProtectionRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityprotectionroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityProtectionRoot`.
-public typealias IdentityProtectionRoot = Model<IdentityProtectionRootFields>
-
-/// The properties of a `IdentityProtectionRoot`, inherited ones included.
-public struct IdentityProtectionRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityProtectionRoot",
-        fields: IdentityProtectionRootFields()
-    )
-
-    /// Present when the request expanded it (`expand("riskDetections")`).
-    public let riskDetections: Field<[RiskDetection]>
-
-    /// Present when the request expanded it (`expand("riskyServicePrincipals")`).
-    public let riskyServicePrincipals: Field<[RiskyServicePrincipal]>
-
-    /// Present when the request expanded it (`expand("riskyUsers")`).
-    public let riskyUsers: Field<[RiskyUser]>
-
-    /// Present when the request expanded it (`expand("servicePrincipalRiskDetections")`).
-    public let servicePrincipalRiskDetections: Field<[ServicePrincipalRiskDetection]>
-
-    private init() {
-        self.riskDetections = Field("riskDetections")
-        self.riskyServicePrincipals = Field("riskyServicePrincipals")
-        self.riskyUsers = Field("riskyUsers")
-        self.servicePrincipalRiskDetections = Field("servicePrincipalRiskDetections")
-    }
-}
-
-/// Requests for one `IdentityProtectionRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityProtectionRoot`.
-public struct IdentityProtectionRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityProtectionRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityProtectionRoot",
-        model: IdentityProtectionRoot.self,
-        children: [
-            .init("riskDetections", "microsoft.graph.riskDetection", collection: true),
-            .init("riskyServicePrincipals", "microsoft.graph.riskyServicePrincipal", collection: true),
-            .init("riskyUsers", "microsoft.graph.riskyUser", collection: true),
-            .init("servicePrincipalRiskDetections", "microsoft.graph.servicePrincipalRiskDetection", collection: true),
-        ]
-    )
-
-    /// `riskDetections.request()` lists them; `riskDetections("riskDetection-id")` addresses one.
-    public var riskDetections: CollectionRequestBuilder<RiskDetectionRequestBuilder> {
-        .init(client: client, path: path.appending("riskDetections"))
-    }
-
-    /// `riskyServicePrincipals.request()` lists them; `riskyServicePrincipals("riskyServicePrincipal-id")` addresses
-    /// one.
-    public var riskyServicePrincipals: CollectionRequestBuilder<RiskyServicePrincipalRequestBuilder> {
-        .init(client: client, path: path.appending("riskyServicePrincipals"))
-    }
-
-    /// `riskyUsers.request()` lists them; `riskyUsers("riskyUser-id")` addresses one.
-    public var riskyUsers: CollectionRequestBuilder<RiskyUserRequestBuilder> {
-        .init(client: client, path: path.appending("riskyUsers"))
-    }
-
-    /// `servicePrincipalRiskDetections.request()` lists them;
-    /// `servicePrincipalRiskDetections("servicePrincipalRiskDetection-id")` addresses one.
-    public var servicePrincipalRiskDetections: CollectionRequestBuilder<ServicePrincipalRiskDetectionRequestBuilder> {
-        .init(client: client, path: path.appending("servicePrincipalRiskDetections"))
-    }
-}
-
-/// Its properties are listed in `IdentityProviderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityProvider`.
-public typealias IdentityProvider = Model<IdentityProviderFields>
-
-/// The properties of a `IdentityProvider`, inherited ones included.
-public struct IdentityProviderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityProvider",
-        base: Entity.self,
-        fields: IdentityProviderFields()
-    )
-
-    public let id: Field<String>
-    public let clientId: Field<String>
-    public let clientSecret: Field<String>
-    public let name: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.clientId = Field("clientId")
-        self.clientSecret = Field("clientSecret")
-        self.name = Field("name")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `IdentityProviderBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityproviderbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityProviderBase`.
-public typealias IdentityProviderBase = Model<IdentityProviderBaseFields>
-
-/// The properties of a `IdentityProviderBase`, inherited ones included.
-public struct IdentityProviderBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityProviderBase",
-        base: Entity.self,
-        derived: [
-            AppleManagedIdentityProvider.self,
-            BuiltInIdentityProvider.self,
-            OidcIdentityProvider.self,
-            SamlOrWsFedProvider.self,
-            SocialIdentityProvider.self,
-        ],
-        fields: IdentityProviderBaseFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `IdentityProviderBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityProviderBase`.
-public struct IdentityProviderBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityProviderBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityProviderBase",
-        model: IdentityProviderBase.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == IdentityProviderBaseRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.identityProviderBase/availableProviderTypes` (GET).
-    public func availableProviderTypes() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// Requests for one `IdentityProvider`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityProvider`.
-public struct IdentityProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityProvider
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityProvider",
-        model: IdentityProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == IdentityProviderRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.identityProvider/availableProviderTypes` (GET).
-    public func availableProviderTypes() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// Its properties are listed in `IdentitySecurityDefaultsEnforcementPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/identitysecuritydefaultsenforcementpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy`.
-public typealias IdentitySecurityDefaultsEnforcementPolicy = Model<IdentitySecurityDefaultsEnforcementPolicyFields>
-
-/// The properties of a `IdentitySecurityDefaultsEnforcementPolicy`, inherited ones included.
-public struct IdentitySecurityDefaultsEnforcementPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
-        base: PolicyBase.self,
-        fields: IdentitySecurityDefaultsEnforcementPolicyFields()
+        "microsoft.graph.appRoleAssignment",
+        base: DirectoryObject.self,
+        fields: AppRoleAssignmentFields()
     )
 
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
+    public let appRoleId: Field<String>
+    public let createdDateTime: Field<Date>
+    public let principalDisplayName: Field<String>
+    public let principalId: Field<String>
+    public let principalType: Field<String>
+    public let resourceDisplayName: Field<String>
+    public let resourceId: Field<String>
 
     private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
+        self.appRoleId = Field("appRoleId")
+        self.createdDateTime = Field("createdDateTime")
+        self.principalDisplayName = Field("principalDisplayName")
+        self.principalId = Field("principalId")
+        self.principalType = Field("principalType")
+        self.resourceDisplayName = Field("resourceDisplayName")
+        self.resourceId = Field("resourceId")
     }
 }
 
-/// Requests for one `IdentitySecurityDefaultsEnforcementPolicy`: `request()` reads, updates or deletes it.
+/// Requests for one `AppRoleAssignment`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy`.
-public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentitySecurityDefaultsEnforcementPolicy
+/// - Remark: Generated from `microsoft.graph.appRoleAssignment`.
+public struct AppRoleAssignmentRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AppRoleAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -8629,8 +696,8 @@ public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequ
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
-        model: IdentitySecurityDefaultsEnforcementPolicy.self,
+        "microsoft.graph.appRoleAssignment",
+        model: AppRoleAssignment.self,
         operations: [
             .init("checkMemberGroups", .post, response: .collection(.string)),
             .init("checkMemberObjects", .post, response: .collection(.string)),
@@ -8649,7 +716,7 @@ public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequ
         ]
     )
 
-    /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/checkMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.appRoleAssignment/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
         var body = JSONObject()
@@ -8658,7 +725,7 @@ public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequ
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/checkMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.appRoleAssignment/checkMemberObjects` (POST).
     public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
         var body = JSONObject()
@@ -8667,7 +734,7 @@ public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequ
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/getMemberGroups` (POST).
+    /// - Remark: Generated from `microsoft.graph.appRoleAssignment/getMemberGroups` (POST).
     public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
         var body = JSONObject()
@@ -8676,7 +743,7 @@ public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequ
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/getMemberObjects` (POST).
+    /// - Remark: Generated from `microsoft.graph.appRoleAssignment/getMemberObjects` (POST).
     public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
         var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
         var body = JSONObject()
@@ -8685,16 +752,15 @@ public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequ
         return OperationRequest(client: client, request: request, decoder: .value([String].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/restore` (POST).
+    /// - Remark: Generated from `microsoft.graph.appRoleAssignment/restore` (POST).
     public func restore() -> OperationRequest<DirectoryObject> {
         let request = APIRequest(method: .post, path: path.appending("restore"))
         return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
     }
 }
 
-extension CollectionRequestBuilder where Item == IdentitySecurityDefaultsEnforcementPolicyRequestBuilder {
-    /// - Remark: Generated from
-    ///   `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/getAvailableExtensionProperties` (POST).
+extension CollectionRequestBuilder where Item == AppRoleAssignmentRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.appRoleAssignment/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
         var body = JSONObject()
@@ -8703,7 +769,7 @@ extension CollectionRequestBuilder where Item == IdentitySecurityDefaultsEnforce
         return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/getByIds` (POST).
+    /// - Remark: Generated from `microsoft.graph.appRoleAssignment/getByIds` (POST).
     public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
         var request = APIRequest(method: .post, path: path.appending("getByIds"))
         var body = JSONObject()
@@ -8713,7 +779,7 @@ extension CollectionRequestBuilder where Item == IdentitySecurityDefaultsEnforce
         return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
     }
 
-    /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/validateProperties` (POST).
+    /// - Remark: Generated from `microsoft.graph.appRoleAssignment/validateProperties` (POST).
     public func validateProperties(
         entityType: String,
         displayName: String,
@@ -8730,957 +796,38 @@ extension CollectionRequestBuilder where Item == IdentitySecurityDefaultsEnforce
         return OperationRequest(client: client, request: request, decoder: .empty)
     }
 
-    /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/delta` (GET).
+    /// - Remark: Generated from `microsoft.graph.appRoleAssignment/delta` (GET).
     public func delta() -> CollectionRequest<DirectoryObject> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
         return CollectionRequest(client: client, request: request)
     }
 }
 
-/// Its properties are listed in `IdentitySetFields`; read and write them as `value.name`.
+/// Its properties are listed in `AppScopeFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identitySet`.
-public typealias IdentitySet = Model<IdentitySetFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/appscope?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appScope`.
+public typealias AppScope = Model<AppScopeFields>
 
-/// The properties of a `IdentitySet`, inherited ones included.
-public struct IdentitySetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identitySet",
-        derived: [
-            AiInteractionMentionedIdentitySet.self,
-            ChatMessageFromIdentitySet.self,
-            ChatMessageMentionedIdentitySet.self,
-            ChatMessageReactionIdentitySet.self,
-            CommunicationsIdentitySet.self,
-            EngagementIdentitySet.self,
-            SharePointIdentitySet.self,
-        ],
-        fields: IdentitySetFields()
-    )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-    }
-}
-
-/// Its properties are listed in `IdentitySourceFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identitysource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identitySource`.
-public typealias IdentitySource = Model<IdentitySourceFields>
-
-/// The properties of a `IdentitySource`, inherited ones included.
-public struct IdentitySourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identitySource",
-        derived: [
-            AzureActiveDirectoryTenant.self,
-            CrossCloudAzureActiveDirectoryTenant.self,
-            DomainIdentitySource.self,
-            ExternalDomainFederation.self,
-            SocialIdentitySource.self,
-        ],
-        fields: IdentitySourceFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `IdentityUserFlowFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityuserflow?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityUserFlow`.
-public typealias IdentityUserFlow = Model<IdentityUserFlowFields>
-
-/// The properties of a `IdentityUserFlow`, inherited ones included.
-public struct IdentityUserFlowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityUserFlow",
-        base: Entity.self,
-        derived: [B2xIdentityUserFlow.self],
-        fields: IdentityUserFlowFields()
-    )
-
-    public let id: Field<String>
-    public let userFlowType: Field<UserFlowType>
-    public let userFlowTypeVersion: Field<Float>
-
-    private init() {
-        self.id = Field("id")
-        self.userFlowType = Field("userFlowType")
-        self.userFlowTypeVersion = Field("userFlowTypeVersion")
-    }
-}
-
-/// Its properties are listed in `IdentityUserFlowAttributeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityuserflowattribute?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityUserFlowAttribute`.
-public typealias IdentityUserFlowAttribute = Model<IdentityUserFlowAttributeFields>
-
-/// The properties of a `IdentityUserFlowAttribute`, inherited ones included.
-public struct IdentityUserFlowAttributeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityUserFlowAttribute",
-        base: Entity.self,
-        derived: [IdentityBuiltInUserFlowAttribute.self, IdentityCustomUserFlowAttribute.self],
-        fields: IdentityUserFlowAttributeFields()
-    )
-
-    public let id: Field<String>
-    public let dataType: Field<IdentityUserFlowAttributeDataType>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let userFlowAttributeType: Field<IdentityUserFlowAttributeType>
-
-    private init() {
-        self.id = Field("id")
-        self.dataType = Field("dataType")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.userFlowAttributeType = Field("userFlowAttributeType")
-    }
-}
-
-/// Its properties are listed in `IdentityUserFlowAttributeAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityuserflowattributeassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeAssignment`.
-public typealias IdentityUserFlowAttributeAssignment = Model<IdentityUserFlowAttributeAssignmentFields>
-
-/// The properties of a `IdentityUserFlowAttributeAssignment`, inherited ones included.
-public struct IdentityUserFlowAttributeAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityUserFlowAttributeAssignment",
-        base: Entity.self,
-        fields: IdentityUserFlowAttributeAssignmentFields()
-    )
-
+/// The properties of a `AppScope`, inherited ones included.
+public struct AppScopeFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.appScope", base: Entity.self, fields: AppScopeFields())
     public let id: Field<String>
     public let displayName: Field<String>
-    public let isOptional: Field<Bool>
-    public let requiresVerification: Field<Bool>
-    public let userAttributeValues: Field<[UserAttributeValuesItem]>
-    public let userInputType: Field<IdentityUserFlowAttributeInputType>
-
-    /// Present when the request expanded it (`expand("userAttribute")`).
-    public let userAttribute: Field<IdentityUserFlowAttribute>
+    public let type: Field<String>
 
     private init() {
         self.id = Field("id")
         self.displayName = Field("displayName")
-        self.isOptional = Field("isOptional")
-        self.requiresVerification = Field("requiresVerification")
-        self.userAttributeValues = Field("userAttributeValues")
-        self.userInputType = Field("userInputType")
-        self.userAttribute = Field("userAttribute")
-    }
-}
-
-/// Requests for one `IdentityUserFlowAttributeAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeAssignment`.
-public struct IdentityUserFlowAttributeAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityUserFlowAttributeAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityUserFlowAttributeAssignment",
-        model: IdentityUserFlowAttributeAssignment.self,
-        children: [.init("userAttribute", "microsoft.graph.identityUserFlowAttribute", collection: false)],
-        operations: [
-            .init("setOrder", .post, onCollection: true),
-            .init("getOrder", .get, onCollection: true, response: .model(AssignmentOrder.self)),
-        ]
-    )
-
-    public var userAttribute: IdentityUserFlowAttributeRequestBuilder {
-        .init(client: client, path: path.appending("userAttribute"))
-    }
-}
-
-extension CollectionRequestBuilder where Item == IdentityUserFlowAttributeAssignmentRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeAssignment/setOrder` (POST).
-    public func setOrder(newAssignmentOrder: AssignmentOrder) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setOrder"))
-        var body = JSONObject()
-        body.set("newAssignmentOrder", newAssignmentOrder)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeAssignment/getOrder` (GET).
-    public func getOrder() -> OperationRequest<AssignmentOrder> {
-        let request = APIRequest(method: .get, path: path.appending(function: "getOrder", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .model(AssignmentOrder.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeDataType`.
-public typealias IdentityUserFlowAttributeDataType = OpenEnum<IdentityUserFlowAttributeDataTypeValues>
-
-/// The values of `IdentityUserFlowAttributeDataType` that the spec declares; others decode and re-encode too.
-public enum IdentityUserFlowAttributeDataTypeValues: EnumValues {
-    public static let known: [String] = [
-        "string",
-        "boolean",
-        "int64",
-        "stringCollection",
-        "dateTime",
-        "unknownFutureValue",
-    ]
-}
-
-extension IdentityUserFlowAttributeDataType {
-    public static var string: Self { Self(rawValue: "string") }
-
-    public static var boolean: Self { Self(rawValue: "boolean") }
-
-    public static var int64: Self { Self(rawValue: "int64") }
-
-    public static var stringCollection: Self { Self(rawValue: "stringCollection") }
-
-    public static var dateTime: Self { Self(rawValue: "dateTime") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeInputType`.
-public typealias IdentityUserFlowAttributeInputType = OpenEnum<IdentityUserFlowAttributeInputTypeValues>
-
-/// The values of `IdentityUserFlowAttributeInputType` that the spec declares; others decode and re-encode too.
-public enum IdentityUserFlowAttributeInputTypeValues: EnumValues {
-    public static let known: [String] = [
-        "textBox",
-        "dateTimeDropdown",
-        "radioSingleSelect",
-        "dropdownSingleSelect",
-        "emailBox",
-        "checkboxMultiSelect",
-    ]
-}
-
-extension IdentityUserFlowAttributeInputType {
-    public static var textBox: Self { Self(rawValue: "textBox") }
-
-    public static var dateTimeDropdown: Self { Self(rawValue: "dateTimeDropdown") }
-
-    public static var radioSingleSelect: Self { Self(rawValue: "radioSingleSelect") }
-
-    public static var dropdownSingleSelect: Self { Self(rawValue: "dropdownSingleSelect") }
-
-    public static var emailBox: Self { Self(rawValue: "emailBox") }
-
-    public static var checkboxMultiSelect: Self { Self(rawValue: "checkboxMultiSelect") }
-}
-
-/// Requests for one `IdentityUserFlowAttribute`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityUserFlowAttribute`.
-public struct IdentityUserFlowAttributeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityUserFlowAttribute
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityUserFlowAttribute",
-        model: IdentityUserFlowAttribute.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeType`.
-public typealias IdentityUserFlowAttributeType = OpenEnum<IdentityUserFlowAttributeTypeValues>
-
-/// The values of `IdentityUserFlowAttributeType` that the spec declares; others decode and re-encode too.
-public enum IdentityUserFlowAttributeTypeValues: EnumValues {
-    public static let known: [String] = ["builtIn", "custom", "required", "unknownFutureValue"]
-}
-
-extension IdentityUserFlowAttributeType {
-    public static var builtIn: Self { Self(rawValue: "builtIn") }
-
-    public static var custom: Self { Self(rawValue: "custom") }
-
-    public static var required: Self { Self(rawValue: "required") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `IdentityUserFlow`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityUserFlow`.
-public struct IdentityUserFlowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityUserFlow
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.identityUserFlow", model: IdentityUserFlow.self)
-}
-
-/// Its properties are listed in `IdentityVerifiedIdRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/identityverifiedidroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.identityVerifiedIdRoot`.
-public typealias IdentityVerifiedIdRoot = Model<IdentityVerifiedIdRootFields>
-
-/// The properties of a `IdentityVerifiedIdRoot`, inherited ones included.
-public struct IdentityVerifiedIdRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityVerifiedIdRoot",
-        base: Entity.self,
-        fields: IdentityVerifiedIdRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("profiles")`).
-    public let profiles: Field<[VerifiedIdProfile]>
-
-    private init() {
-        self.id = Field("id")
-        self.profiles = Field("profiles")
-    }
-}
-
-/// Requests for one `IdentityVerifiedIdRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.identityVerifiedIdRoot`.
-public struct IdentityVerifiedIdRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityVerifiedIdRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityVerifiedIdRoot",
-        model: IdentityVerifiedIdRoot.self,
-        children: [.init("profiles", "microsoft.graph.verifiedIdProfile", collection: true)]
-    )
-
-    /// `profiles.request()` lists them; `profiles("verifiedIdProfile-id")` addresses one.
-    public var profiles: CollectionRequestBuilder<VerifiedIdProfileRequestBuilder> {
-        .init(client: client, path: path.appending("profiles"))
-    }
-}
-
-/// Its properties are listed in `IdleSessionSignOutFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/idlesessionsignout?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.idleSessionSignOut`.
-public typealias IdleSessionSignOut = Model<IdleSessionSignOutFields>
-
-/// The properties of a `IdleSessionSignOut`, inherited ones included.
-public struct IdleSessionSignOutFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.idleSessionSignOut", fields: IdleSessionSignOutFields())
-    public let isEnabled: Field<Bool>
-    public let signOutAfterInSeconds: Field<Int64>
-    public let warnAfterInSeconds: Field<Int64>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.signOutAfterInSeconds = Field("signOutAfterInSeconds")
-        self.warnAfterInSeconds = Field("warnAfterInSeconds")
-    }
-}
-
-/// Its properties are listed in `ImageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/image?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.image`.
-public typealias Image = Model<ImageFields>
-
-/// The properties of a `Image`, inherited ones included.
-public struct ImageFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.image", fields: ImageFields())
-    public let height: Field<Int32>
-    public let width: Field<Int32>
-
-    private init() {
-        self.height = Field("height")
-        self.width = Field("width")
-    }
-}
-
-/// Its properties are listed in `ImageInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/imageinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.imageInfo`.
-public typealias ImageInfo = Model<ImageInfoFields>
-
-/// The properties of a `ImageInfo`, inherited ones included.
-public struct ImageInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.imageInfo", fields: ImageInfoFields())
-    public let addImageQuery: Field<Bool>
-    public let alternateText: Field<String>
-    public let alternativeText: Field<String>
-    public let iconUrl: Field<String>
-
-    private init() {
-        self.addImageQuery = Field("addImageQuery")
-        self.alternateText = Field("alternateText")
-        self.alternativeText = Field("alternativeText")
-        self.iconUrl = Field("iconUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.imageTaggingChoice`.
-public typealias ImageTaggingChoice = OpenEnum<ImageTaggingChoiceValues>
-
-/// The values of `ImageTaggingChoice` that the spec declares; others decode and re-encode too.
-public enum ImageTaggingChoiceValues: EnumValues {
-    public static let known: [String] = ["disabled", "basic", "enhanced", "unknownFutureValue"]
-}
-
-extension ImageTaggingChoice {
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var basic: Self { Self(rawValue: "basic") }
-
-    public static var enhanced: Self { Self(rawValue: "enhanced") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ImplicitGrantSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/implicitgrantsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.implicitGrantSettings`.
-public typealias ImplicitGrantSettings = Model<ImplicitGrantSettingsFields>
-
-/// The properties of a `ImplicitGrantSettings`, inherited ones included.
-public struct ImplicitGrantSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.implicitGrantSettings",
-        fields: ImplicitGrantSettingsFields()
-    )
-    public let enableAccessTokenIssuance: Field<Bool>
-    public let enableIdTokenIssuance: Field<Bool>
-
-    private init() {
-        self.enableAccessTokenIssuance = Field("enableAccessTokenIssuance")
-        self.enableIdTokenIssuance = Field("enableIdTokenIssuance")
-    }
-}
-
-/// Its properties are listed in `ImportBuildingMapSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/importbuildingmapsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.importBuildingMapSetting`.
-public typealias ImportBuildingMapSetting = Model<ImportBuildingMapSettingFields>
-
-/// The properties of a `ImportBuildingMapSetting`, inherited ones included.
-public struct ImportBuildingMapSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.importBuildingMapSetting",
-        fields: ImportBuildingMapSettingFields()
-    )
-
-    public let isDryRun: Field<Bool>
-
-    private init() {
-        self.isDryRun = Field("isDryRun")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.importance`.
-public typealias Importance = OpenEnum<ImportanceValues>
-
-/// The values of `Importance` that the spec declares; others decode and re-encode too.
-public enum ImportanceValues: EnumValues {
-    public static let known: [String] = ["low", "normal", "high"]
-}
-
-extension Importance {
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var normal: Self { Self(rawValue: "normal") }
-
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// Its properties are listed in `ImportedWindowsAutopilotDeviceIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/importedwindowsautopilotdeviceidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentity`.
-public typealias ImportedWindowsAutopilotDeviceIdentity = Model<ImportedWindowsAutopilotDeviceIdentityFields>
-
-/// The properties of a `ImportedWindowsAutopilotDeviceIdentity`, inherited ones included.
-public struct ImportedWindowsAutopilotDeviceIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.importedWindowsAutopilotDeviceIdentity",
-        base: Entity.self,
-        fields: ImportedWindowsAutopilotDeviceIdentityFields()
-    )
-
-    public let id: Field<String>
-    public let assignedUserPrincipalName: Field<String>
-    public let groupTag: Field<String>
-    public let hardwareIdentifier: Field<Data>
-    public let importId: Field<String>
-    public let productKey: Field<String>
-    public let serialNumber: Field<String>
-    public let state: Field<ImportedWindowsAutopilotDeviceIdentityState>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedUserPrincipalName = Field("assignedUserPrincipalName")
-        self.groupTag = Field("groupTag")
-        self.hardwareIdentifier = Field("hardwareIdentifier")
-        self.importId = Field("importId")
-        self.productKey = Field("productKey")
-        self.serialNumber = Field("serialNumber")
-        self.state = Field("state")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityImportStatus`.
-public typealias ImportedWindowsAutopilotDeviceIdentityImportStatus =
-    OpenEnum<ImportedWindowsAutopilotDeviceIdentityImportStatusValues>
-
-/// The values of `ImportedWindowsAutopilotDeviceIdentityImportStatus` that the spec declares; others decode and
-/// re-encode too.
-public enum ImportedWindowsAutopilotDeviceIdentityImportStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "pending", "partial", "complete", "error"]
-}
-
-extension ImportedWindowsAutopilotDeviceIdentityImportStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var partial: Self { Self(rawValue: "partial") }
-
-    public static var complete: Self { Self(rawValue: "complete") }
-
-    public static var error: Self { Self(rawValue: "error") }
-}
-
-/// Requests for one `ImportedWindowsAutopilotDeviceIdentity`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentity`.
-public struct ImportedWindowsAutopilotDeviceIdentityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ImportedWindowsAutopilotDeviceIdentity
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.importedWindowsAutopilotDeviceIdentity",
-        model: ImportedWindowsAutopilotDeviceIdentity.self,
-        operations: [
-            .init(
-                "import",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ImportedWindowsAutopilotDeviceIdentity.self))
-            ),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == ImportedWindowsAutopilotDeviceIdentityRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentity/import` (POST).
-    public func `import`(
-        importedWindowsAutopilotDeviceIdentities: [ImportedWindowsAutopilotDeviceIdentity]
-    ) -> OperationRequest<[ImportedWindowsAutopilotDeviceIdentity]> {
-        var request = APIRequest(method: .post, path: path.appending("import"))
-        var body = JSONObject()
-        body.set("importedWindowsAutopilotDeviceIdentities", importedWindowsAutopilotDeviceIdentities)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .value([ImportedWindowsAutopilotDeviceIdentity].self)
-        )
-    }
-}
-
-/// Its properties are listed in `ImportedWindowsAutopilotDeviceIdentityStateFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/importedwindowsautopilotdeviceidentitystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityState`.
-public typealias ImportedWindowsAutopilotDeviceIdentityState = Model<ImportedWindowsAutopilotDeviceIdentityStateFields>
-
-/// The properties of a `ImportedWindowsAutopilotDeviceIdentityState`, inherited ones included.
-public struct ImportedWindowsAutopilotDeviceIdentityStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.importedWindowsAutopilotDeviceIdentityState",
-        fields: ImportedWindowsAutopilotDeviceIdentityStateFields()
-    )
-
-    public let deviceErrorCode: Field<Int32>
-    public let deviceErrorName: Field<String>
-    public let deviceImportStatus: Field<ImportedWindowsAutopilotDeviceIdentityImportStatus>
-    public let deviceRegistrationId: Field<String>
-
-    private init() {
-        self.deviceErrorCode = Field("deviceErrorCode")
-        self.deviceErrorName = Field("deviceErrorName")
-        self.deviceImportStatus = Field("deviceImportStatus")
-        self.deviceRegistrationId = Field("deviceRegistrationId")
-    }
-}
-
-/// Its properties are listed in `ImportedWindowsAutopilotDeviceIdentityUploadFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/importedwindowsautopilotdeviceidentityupload?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload`.
-public typealias ImportedWindowsAutopilotDeviceIdentityUpload =
-    Model<ImportedWindowsAutopilotDeviceIdentityUploadFields>
-
-/// The properties of a `ImportedWindowsAutopilotDeviceIdentityUpload`, inherited ones included.
-public struct ImportedWindowsAutopilotDeviceIdentityUploadFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload",
-        base: Entity.self,
-        fields: ImportedWindowsAutopilotDeviceIdentityUploadFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTimeUtc: Field<Date>
-    public let status: Field<ImportedWindowsAutopilotDeviceIdentityUploadStatus>
-
-    /// Present when the request expanded it (`expand("deviceIdentities")`).
-    public let deviceIdentities: Field<[ImportedWindowsAutopilotDeviceIdentity]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTimeUtc = Field("createdDateTimeUtc")
-        self.status = Field("status")
-        self.deviceIdentities = Field("deviceIdentities")
-    }
-}
-
-/// Requests for one `ImportedWindowsAutopilotDeviceIdentityUpload`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload`.
-public struct ImportedWindowsAutopilotDeviceIdentityUploadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ImportedWindowsAutopilotDeviceIdentityUpload
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload",
-        model: ImportedWindowsAutopilotDeviceIdentityUpload.self,
-        children: [
-            .init("deviceIdentities", "microsoft.graph.importedWindowsAutopilotDeviceIdentity", collection: true),
-        ]
-    )
-
-    /// `deviceIdentities.request()` lists them; `deviceIdentities("importedWindowsAutopilotDeviceIdentity-id")`
-    /// addresses one.
-    public var deviceIdentities: CollectionRequestBuilder<ImportedWindowsAutopilotDeviceIdentityRequestBuilder> {
-        .init(client: client, path: path.appending("deviceIdentities"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityUploadStatus`.
-public typealias ImportedWindowsAutopilotDeviceIdentityUploadStatus =
-    OpenEnum<ImportedWindowsAutopilotDeviceIdentityUploadStatusValues>
-
-/// The values of `ImportedWindowsAutopilotDeviceIdentityUploadStatus` that the spec declares; others decode and
-/// re-encode too.
-public enum ImportedWindowsAutopilotDeviceIdentityUploadStatusValues: EnumValues {
-    public static let known: [String] = ["noUpload", "pending", "complete", "error"]
-}
-
-extension ImportedWindowsAutopilotDeviceIdentityUploadStatus {
-    public static var noUpload: Self { Self(rawValue: "noUpload") }
-
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var complete: Self { Self(rawValue: "complete") }
-
-    public static var error: Self { Self(rawValue: "error") }
-}
-
-/// Its properties are listed in `InboundOutboundPolicyConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inboundoutboundpolicyconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.inboundOutboundPolicyConfiguration`.
-public typealias InboundOutboundPolicyConfiguration = Model<InboundOutboundPolicyConfigurationFields>
-
-/// The properties of a `InboundOutboundPolicyConfiguration`, inherited ones included.
-public struct InboundOutboundPolicyConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.inboundOutboundPolicyConfiguration",
-        fields: InboundOutboundPolicyConfigurationFields()
-    )
-
-    public let inboundAllowed: Field<Bool>
-    public let outboundAllowed: Field<Bool>
-
-    private init() {
-        self.inboundAllowed = Field("inboundAllowed")
-        self.outboundAllowed = Field("outboundAllowed")
-    }
-}
-
-/// Its properties are listed in `IncludeAllAccountTargetContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/includeallaccounttargetcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.includeAllAccountTargetContent`.
-public typealias IncludeAllAccountTargetContent = Model<IncludeAllAccountTargetContentFields>
-
-/// The properties of a `IncludeAllAccountTargetContent`, inherited ones included.
-public struct IncludeAllAccountTargetContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.includeAllAccountTargetContent",
-        base: AccountTargetContent.self,
-        fields: IncludeAllAccountTargetContentFields()
-    )
-
-    public let type: Field<AccountTargetContentType>
-
-    private init() {
         self.type = Field("type")
     }
 }
 
-/// Its properties are listed in `IncludeTargetFields`; read and write them as `value.name`.
+/// Requests for one `AppScope`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/includetarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.includeTarget`.
-public typealias IncludeTarget = Model<IncludeTargetFields>
-
-/// The properties of a `IncludeTarget`, inherited ones included.
-public struct IncludeTargetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.includeTarget", fields: IncludeTargetFields())
-    public let id: Field<String>
-    public let targetType: Field<AuthenticationMethodTargetType>
-
-    private init() {
-        self.id = Field("id")
-        self.targetType = Field("targetType")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.includedUserRoles`.
-public typealias IncludedUserRoles = OpenEnum<IncludedUserRolesValues>
-
-/// The values of `IncludedUserRoles` that the spec declares; others decode and re-encode too.
-public enum IncludedUserRolesValues: EnumValues {
-    public static let known: [String] = ["all", "privilegedAdmin", "admin", "user", "unknownFutureValue"]
-}
-
-extension IncludedUserRoles {
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var privilegedAdmin: Self { Self(rawValue: "privilegedAdmin") }
-
-    public static var admin: Self { Self(rawValue: "admin") }
-
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.includedUserTypes`.
-public typealias IncludedUserTypes = OpenEnum<IncludedUserTypesValues>
-
-/// The values of `IncludedUserTypes` that the spec declares; others decode and re-encode too.
-public enum IncludedUserTypesValues: EnumValues {
-    public static let known: [String] = ["all", "member", "guest", "unknownFutureValue"]
-}
-
-extension IncludedUserTypes {
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var member: Self { Self(rawValue: "member") }
-
-    public static var guest: Self { Self(rawValue: "guest") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `IncomingCallOptionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/incomingcalloptions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.incomingCallOptions`.
-public typealias IncomingCallOptions = Model<IncomingCallOptionsFields>
-
-/// The properties of a `IncomingCallOptions`, inherited ones included.
-public struct IncomingCallOptionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.incomingCallOptions",
-        base: CallOptions.self,
-        fields: IncomingCallOptionsFields()
-    )
-
-    public let hideBotAfterEscalation: Field<Bool>
-    public let isContentSharingNotificationEnabled: Field<Bool>
-    public let isDeltaRosterEnabled: Field<Bool>
-    public let isInteractiveRosterEnabled: Field<Bool>
-
-    private init() {
-        self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
-        self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
-        self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
-        self.isInteractiveRosterEnabled = Field("isInteractiveRosterEnabled")
-    }
-}
-
-/// Its properties are listed in `IncomingContextFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/incomingcontext?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.incomingContext`.
-public typealias IncomingContext = Model<IncomingContextFields>
-
-/// The properties of a `IncomingContext`, inherited ones included.
-public struct IncomingContextFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.incomingContext", fields: IncomingContextFields())
-    public let observedParticipantId: Field<String>
-    public let onBehalfOf: Field<IdentitySet>
-    public let sourceParticipantId: Field<String>
-    public let transferor: Field<IdentitySet>
-
-    private init() {
-        self.observedParticipantId = Field("observedParticipantId")
-        self.onBehalfOf = Field("onBehalfOf")
-        self.sourceParticipantId = Field("sourceParticipantId")
-        self.transferor = Field("transferor")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.incompatiblePrinterSettings`.
-public typealias IncompatiblePrinterSettings = OpenEnum<IncompatiblePrinterSettingsValues>
-
-/// The values of `IncompatiblePrinterSettings` that the spec declares; others decode and re-encode too.
-public enum IncompatiblePrinterSettingsValues: EnumValues {
-    public static let known: [String] = ["show", "hide", "unknownFutureValue"]
-}
-
-extension IncompatiblePrinterSettings {
-    public static var show: Self { Self(rawValue: "show") }
-
-    public static var hide: Self { Self(rawValue: "hide") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `IncompleteDataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/incompletedata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.incompleteData`.
-public typealias IncompleteData = Model<IncompleteDataFields>
-
-/// The properties of a `IncompleteData`, inherited ones included.
-public struct IncompleteDataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.incompleteData", fields: IncompleteDataFields())
-    public let missingDataBeforeDateTime: Field<Date>
-    public let wasThrottled: Field<Bool>
-
-    private init() {
-        self.missingDataBeforeDateTime = Field("missingDataBeforeDateTime")
-        self.wasThrottled = Field("wasThrottled")
-    }
-}
-
-/// Its properties are listed in `InferenceClassificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inferenceclassification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.inferenceClassification`.
-public typealias InferenceClassification = Model<InferenceClassificationFields>
-
-/// The properties of a `InferenceClassification`, inherited ones included.
-public struct InferenceClassificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.inferenceClassification",
-        base: Entity.self,
-        fields: InferenceClassificationFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("overrides")`).
-    public let overrides: Field<[InferenceClassificationOverride]>
-
-    private init() {
-        self.id = Field("id")
-        self.overrides = Field("overrides")
-    }
-}
-
-/// Its properties are listed in `InferenceClassificationOverrideFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inferenceclassificationoverride?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.inferenceClassificationOverride`.
-public typealias InferenceClassificationOverride = Model<InferenceClassificationOverrideFields>
-
-/// The properties of a `InferenceClassificationOverride`, inherited ones included.
-public struct InferenceClassificationOverrideFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.inferenceClassificationOverride",
-        base: Entity.self,
-        fields: InferenceClassificationOverrideFields()
-    )
-
-    public let id: Field<String>
-    public let classifyAs: Field<InferenceClassificationType>
-    public let senderEmailAddress: Field<EmailAddress>
-
-    private init() {
-        self.id = Field("id")
-        self.classifyAs = Field("classifyAs")
-        self.senderEmailAddress = Field("senderEmailAddress")
-    }
-}
-
-/// Requests for one `InferenceClassificationOverride`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.inferenceClassificationOverride`.
-public struct InferenceClassificationOverrideRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InferenceClassificationOverride
+/// - Remark: Generated from `microsoft.graph.appScope`.
+public struct AppScopeRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AppScope
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -9690,368 +837,73 @@ public struct InferenceClassificationOverrideRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.inferenceClassificationOverride",
-        model: InferenceClassificationOverride.self
-    )
+    public static let route = ResourceRoute("microsoft.graph.appScope", model: AppScope.self)
 }
 
-/// Requests for one `InferenceClassification`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.inferenceClassification`.
-public struct InferenceClassificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InferenceClassification
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.inferenceClassification",
-        model: InferenceClassification.self,
-        children: [.init("overrides", "microsoft.graph.inferenceClassificationOverride", collection: true)]
-    )
-
-    /// `overrides.request()` lists them; `overrides("inferenceClassificationOverride-id")` addresses one.
-    public var overrides: CollectionRequestBuilder<InferenceClassificationOverrideRequestBuilder> {
-        .init(client: client, path: path.appending("overrides"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.inferenceClassificationType`.
-public typealias InferenceClassificationType = OpenEnum<InferenceClassificationTypeValues>
-
-/// The values of `InferenceClassificationType` that the spec declares; others decode and re-encode too.
-public enum InferenceClassificationTypeValues: EnumValues {
-    public static let known: [String] = ["focused", "other"]
-}
-
-extension InferenceClassificationType {
-    public static var focused: Self { Self(rawValue: "focused") }
-
-    public static var other: Self { Self(rawValue: "other") }
-}
-
-/// Its properties are listed in `InformationProtectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/informationprotection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.informationProtection`.
-public typealias InformationProtection = Model<InformationProtectionFields>
-
-/// The properties of a `InformationProtection`, inherited ones included.
-public struct InformationProtectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.informationProtection",
-        fields: InformationProtectionFields()
-    )
-
-    /// Present when the request expanded it (`expand("bitlocker")`).
-    public let bitlocker: Field<Bitlocker>
-
-    /// Present when the request expanded it (`expand("threatAssessmentRequests")`).
-    public let threatAssessmentRequests: Field<[ThreatAssessmentRequest]>
-
-    private init() {
-        self.bitlocker = Field("bitlocker")
-        self.threatAssessmentRequests = Field("threatAssessmentRequests")
-    }
-}
-
-/// Requests for one `InformationProtection`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.informationProtection`.
-public struct InformationProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InformationProtection
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.informationProtection",
-        model: InformationProtection.self,
-        children: [
-            .init("bitlocker", "microsoft.graph.bitlocker", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("threatAssessmentRequests", "microsoft.graph.threatAssessmentRequest", collection: true),
-        ]
-    )
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var bitlocker: BitlockerRequestBuilder {
-        .init(client: client, path: path.appending("bitlocker", refusing: [.patch, .put, .delete]))
-    }
-
-    /// `threatAssessmentRequests.request()` lists them; `threatAssessmentRequests("threatAssessmentRequest-id")`
-    /// addresses one.
-    public var threatAssessmentRequests: CollectionRequestBuilder<ThreatAssessmentRequestRequestBuilder> {
-        .init(client: client, path: path.appending("threatAssessmentRequests"))
-    }
-}
-
-/// Its properties are listed in `InformationalUrlFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/informationalurl?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.informationalUrl`.
-public typealias InformationalUrl = Model<InformationalUrlFields>
-
-/// The properties of a `InformationalUrl`, inherited ones included.
-public struct InformationalUrlFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.informationalUrl", fields: InformationalUrlFields())
-    public let logoUrl: Field<String>
-    public let marketingUrl: Field<String>
-    public let privacyStatementUrl: Field<String>
-    public let supportUrl: Field<String>
-    public let termsOfServiceUrl: Field<String>
-
-    private init() {
-        self.logoUrl = Field("logoUrl")
-        self.marketingUrl = Field("marketingUrl")
-        self.privacyStatementUrl = Field("privacyStatementUrl")
-        self.supportUrl = Field("supportUrl")
-        self.termsOfServiceUrl = Field("termsOfServiceUrl")
-    }
-}
-
-/// Its properties are listed in `InheritablePermissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inheritablepermission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.inheritablePermission`.
-public typealias InheritablePermission = Model<InheritablePermissionFields>
-
-/// The properties of a `InheritablePermission`, inherited ones included.
-public struct InheritablePermissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.inheritablePermission",
-        fields: InheritablePermissionFields()
-    )
-    public let inheritableScopes: Field<InheritableScopes>
-    public let resourceAppId: Field<String>
-
-    private init() {
-        self.inheritableScopes = Field("inheritableScopes")
-        self.resourceAppId = Field("resourceAppId")
-    }
-}
-
-/// Requests for one `InheritablePermission`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.inheritablePermission`.
-public struct InheritablePermissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InheritablePermission
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.inheritablePermission", model: InheritablePermission.self)
-}
-
-/// Its properties are listed in `InheritableScopesFields`; read and write them as `value.name`.
+/// Its properties are listed in `AppleDeviceFeaturesConfigurationBaseFields`; read and write them as `value.name`.
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/inheritablescopes?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.inheritableScopes`.
-public typealias InheritableScopes = Model<InheritableScopesFields>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/appledevicefeaturesconfigurationbase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase`.
+public typealias AppleDeviceFeaturesConfigurationBase = Model<AppleDeviceFeaturesConfigurationBaseFields>
 
-/// The properties of a `InheritableScopes`, inherited ones included.
-public struct InheritableScopesFields: FieldSet {
+/// The properties of a `AppleDeviceFeaturesConfigurationBase`, inherited ones included.
+public struct AppleDeviceFeaturesConfigurationBaseFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.inheritableScopes",
-        derived: [AllAllowedScopes.self, EnumeratedScopes.self, NoScopes.self],
-        fields: InheritableScopesFields()
+        "microsoft.graph.appleDeviceFeaturesConfigurationBase",
+        base: DeviceConfiguration.self,
+        derived: [IosDeviceFeaturesConfiguration.self, MacOSDeviceFeaturesConfiguration.self],
+        fields: AppleDeviceFeaturesConfigurationBaseFields()
     )
 
-    public let kind: Field<ScopeCollectionKind>
-
-    private init() {
-        self.kind = Field("kind")
-    }
-}
-
-/// Its properties are listed in `InitiatorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/initiator?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.initiator`.
-public typealias Initiator = Model<InitiatorFields>
-
-/// The properties of a `Initiator`, inherited ones included.
-public struct InitiatorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.initiator", base: Identity.self, fields: InitiatorFields())
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+    public let description: Field<String>
     public let displayName: Field<String>
-    public let id: Field<String>
-    public let initiatorType: Field<InitiatorType>
+    public let lastModifiedDateTime: Field<Date>
+    public let version: Field<Int32>
+
+    /// Present when the request expanded it (`expand("assignments")`).
+    public let assignments: Field<[DeviceConfigurationAssignment]>
+
+    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
+    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
+
+    /// Present when the request expanded it (`expand("deviceStatuses")`).
+    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
+
+    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
+    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
+
+    /// Present when the request expanded it (`expand("userStatuses")`).
+    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
+
+    /// Present when the request expanded it (`expand("userStatusOverview")`).
+    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
 
     private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
         self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.initiatorType = Field("initiatorType")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.version = Field("version")
+        self.assignments = Field("assignments")
+        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
+        self.deviceStatuses = Field("deviceStatuses")
+        self.deviceStatusOverview = Field("deviceStatusOverview")
+        self.userStatuses = Field("userStatuses")
+        self.userStatusOverview = Field("userStatusOverview")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.initiatorType`.
-public typealias InitiatorType = OpenEnum<InitiatorTypeValues>
-
-/// The values of `InitiatorType` that the spec declares; others decode and re-encode too.
-public enum InitiatorTypeValues: EnumValues {
-    public static let known: [String] = ["user", "application", "system", "unknownFutureValue"]
-}
-
-extension InitiatorType {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var application: Self { Self(rawValue: "application") }
-
-    public static var system: Self { Self(rawValue: "system") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `InnerErrorFields`; read and write them as `value.name`.
+/// Requests for one `AppleDeviceFeaturesConfigurationBase`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/innererror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.InnerError`.
-public typealias InnerError = Model<InnerErrorFields>
-
-/// The properties of a `InnerError`, inherited ones included.
-public struct InnerErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.InnerError", fields: InnerErrorFields())
-    public let requestId: Field<String>
-    public let clientRequestId: Field<String>
-    public let date: Field<Date>
-
-    private init() {
-        self.requestId = Field("request-id")
-        self.clientRequestId = Field("client-request-id")
-        self.date = Field("date")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.insiderRiskLevel`.
-public typealias InsiderRiskLevel = OpenEnum<InsiderRiskLevelValues>
-
-/// The values of `InsiderRiskLevel` that the spec declares; others decode and re-encode too.
-public enum InsiderRiskLevelValues: EnumValues {
-    public static let known: [String] = ["none", "minor", "moderate", "elevated", "unknownFutureValue"]
-}
-
-extension InsiderRiskLevel {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var minor: Self { Self(rawValue: "minor") }
-
-    public static var moderate: Self { Self(rawValue: "moderate") }
-
-    public static var elevated: Self { Self(rawValue: "elevated") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `InsightIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/insightidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.insightIdentity`.
-public typealias InsightIdentity = Model<InsightIdentityFields>
-
-/// The properties of a `InsightIdentity`, inherited ones included.
-public struct InsightIdentityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.insightIdentity", fields: InsightIdentityFields())
-    public let address: Field<String>
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
-}
-
-/// Its properties are listed in `InsightValueDoubleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/insightvaluedouble?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.insightValueDouble`.
-public typealias InsightValueDouble = Model<InsightValueDoubleFields>
-
-/// The properties of a `InsightValueDouble`, inherited ones included.
-public struct InsightValueDoubleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.insightValueDouble",
-        base: UserExperienceAnalyticsInsightValue.self,
-        fields: InsightValueDoubleFields()
-    )
-
-    public let value: Field<Double>
-
-    private init() {
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `InsightValueIntFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/insightvalueint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.insightValueInt`.
-public typealias InsightValueInt = Model<InsightValueIntFields>
-
-/// The properties of a `InsightValueInt`, inherited ones included.
-public struct InsightValueIntFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.insightValueInt",
-        base: UserExperienceAnalyticsInsightValue.self,
-        fields: InsightValueIntFields()
-    )
-
-    public let value: Field<Int32>
-
-    private init() {
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `InsightsSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/insightssettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.insightsSettings`.
-public typealias InsightsSettings = Model<InsightsSettingsFields>
-
-/// The properties of a `InsightsSettings`, inherited ones included.
-public struct InsightsSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.insightsSettings",
-        base: Entity.self,
-        fields: InsightsSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let disabledForGroup: Field<String>
-    public let isEnabledInOrganization: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.disabledForGroup = Field("disabledForGroup")
-        self.isEnabledInOrganization = Field("isEnabledInOrganization")
-    }
-}
-
-/// Requests for one `InsightsSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.insightsSettings`.
-public struct InsightsSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InsightsSettings
+/// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase`.
+public struct AppleDeviceFeaturesConfigurationBaseRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AppleDeviceFeaturesConfigurationBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -10061,115 +913,1177 @@ public struct InsightsSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.insightsSettings", model: InsightsSettings.self)
+    public static let route = ResourceRoute(
+        "microsoft.graph.appleDeviceFeaturesConfigurationBase",
+        model: AppleDeviceFeaturesConfigurationBase.self,
+        children: [
+            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+        ],
+        operations: [
+            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+            .init("getOmaSettingPlainTextValue", .get, response: .string),
+        ]
+    )
+
+    /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
+        .init(client: client, path: path.appending("assignments"))
+    }
+
+    /// `deviceSettingStateSummaries.request()` lists them;
+    /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
+        .init(client: client, path: path.appending("deviceSettingStateSummaries"))
+    }
+
+    /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
+        .init(client: client, path: path.appending("deviceStatuses"))
+    }
+
+    public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
+        .init(client: client, path: path.appending("deviceStatusOverview"))
+    }
+
+    /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
+        .init(client: client, path: path.appending("userStatuses"))
+    }
+
+    public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
+        .init(client: client, path: path.appending("userStatusOverview"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase/assign` (POST).
+    public func assign(
+        assignments: [DeviceConfigurationAssignment]
+    ) -> OperationRequest<[DeviceConfigurationAssignment]> {
+        var request = APIRequest(method: .post, path: path.appending("assign"))
+        var body = JSONObject()
+        body.set("assignments", assignments)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([DeviceConfigurationAssignment].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase/getOmaSettingPlainTextValue`
+    ///   (GET).
+    public func getOmaSettingPlainTextValue(secretReferenceValueId: String) -> OperationRequest<String> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "getOmaSettingPlainTextValue",
+                parameters: [("secretReferenceValueId", ODataLiteral(json: secretReferenceValueId))]
+            )
+        )
+        return OperationRequest(client: client, request: request, decoder: .value(String.self))
+    }
 }
 
-/// - Remark: Generated from `microsoft.graph.installIntent`.
-public typealias InstallIntent = OpenEnum<InstallIntentValues>
+/// Its properties are listed in `AppleManagedIdentityProviderFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applemanagedidentityprovider?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.appleManagedIdentityProvider`.
+public typealias AppleManagedIdentityProvider = Model<AppleManagedIdentityProviderFields>
 
-/// The values of `InstallIntent` that the spec declares; others decode and re-encode too.
-public enum InstallIntentValues: EnumValues {
-    public static let known: [String] = ["available", "required", "uninstall", "availableWithoutEnrollment"]
+/// The properties of a `AppleManagedIdentityProvider`, inherited ones included.
+public struct AppleManagedIdentityProviderFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.appleManagedIdentityProvider",
+        base: IdentityProviderBase.self,
+        fields: AppleManagedIdentityProviderFields()
+    )
+
+    public let id: Field<String>
+    public let displayName: Field<String>
+    public let certificateData: Field<String>
+    public let developerId: Field<String>
+    public let keyId: Field<String>
+    public let serviceId: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.displayName = Field("displayName")
+        self.certificateData = Field("certificateData")
+        self.developerId = Field("developerId")
+        self.keyId = Field("keyId")
+        self.serviceId = Field("serviceId")
+    }
 }
 
-extension InstallIntent {
-    public static var available: Self { Self(rawValue: "available") }
+/// Requests for one `AppleManagedIdentityProvider`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.appleManagedIdentityProvider`.
+public struct AppleManagedIdentityProviderRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AppleManagedIdentityProvider
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-    public static var required: Self { Self(rawValue: "required") }
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
 
-    public static var uninstall: Self { Self(rawValue: "uninstall") }
-
-    public static var availableWithoutEnrollment: Self { Self(rawValue: "availableWithoutEnrollment") }
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.appleManagedIdentityProvider",
+        model: AppleManagedIdentityProvider.self,
+        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+    )
 }
 
-/// - Remark: Generated from `microsoft.graph.installState`.
-public typealias InstallState = OpenEnum<InstallStateValues>
+extension CollectionRequestBuilder where Item == AppleManagedIdentityProviderRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.appleManagedIdentityProvider/availableProviderTypes` (GET).
+    public func availableProviderTypes() -> OperationRequest<[String]> {
+        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+}
 
-/// The values of `InstallState` that the spec declares; others decode and re-encode too.
-public enum InstallStateValues: EnumValues {
+/// Its properties are listed in `ApplePushNotificationCertificateFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applepushnotificationcertificate?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applePushNotificationCertificate`.
+public typealias ApplePushNotificationCertificate = Model<ApplePushNotificationCertificateFields>
+
+/// The properties of a `ApplePushNotificationCertificate`, inherited ones included.
+public struct ApplePushNotificationCertificateFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applePushNotificationCertificate",
+        base: Entity.self,
+        fields: ApplePushNotificationCertificateFields()
+    )
+
+    public let id: Field<String>
+    public let appleIdentifier: Field<String>
+    public let certificate: Field<String>
+
+    /// Set by the service: read it, do not send it.
+    public let certificateSerialNumber: Field<String>
+
+    public let certificateUploadFailureReason: Field<String>
+    public let certificateUploadStatus: Field<String>
+    public let expirationDateTime: Field<Date>
+    public let lastModifiedDateTime: Field<Date>
+    public let topicIdentifier: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.appleIdentifier = Field("appleIdentifier")
+        self.certificate = Field("certificate")
+        self.certificateSerialNumber = Field("certificateSerialNumber")
+        self.certificateUploadFailureReason = Field("certificateUploadFailureReason")
+        self.certificateUploadStatus = Field("certificateUploadStatus")
+        self.expirationDateTime = Field("expirationDateTime")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.topicIdentifier = Field("topicIdentifier")
+    }
+}
+
+/// Requests for one `ApplePushNotificationCertificate`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.applePushNotificationCertificate`.
+public struct ApplePushNotificationCertificateRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ApplePushNotificationCertificate
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.applePushNotificationCertificate",
+        model: ApplePushNotificationCertificate.self,
+        operations: [.init("downloadApplePushNotificationCertificateSigningRequest", .get, response: .string)]
+    )
+
+    /// - Remark: Generated from
+    ///   `microsoft.graph.applePushNotificationCertificate/downloadApplePushNotificationCertificateSigningRequest`
+    ///   (GET).
+    public func downloadApplePushNotificationCertificateSigningRequest() -> OperationRequest<String> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "downloadApplePushNotificationCertificateSigningRequest", parameters: [])
+        )
+        return OperationRequest(client: client, request: request, decoder: .value(String.self))
+    }
+}
+
+/// Its properties are listed in `ApplicationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/application?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.application`.
+public typealias Application = Model<ApplicationFields>
+
+/// The properties of a `Application`, inherited ones included.
+public struct ApplicationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.application",
+        base: DirectoryObject.self,
+        derived: [AgentIdentityBlueprint.self],
+        fields: ApplicationFields()
+    )
+
+    public let id: Field<String>
+    public let deletedDateTime: Field<Date>
+    public let addIns: Field<[AddIn]>
+    public let api: Field<ApiApplication>
+    public let appId: Field<String>
+    public let applicationTemplateId: Field<String>
+    public let appRoles: Field<[AppRole]>
+    public let authenticationBehaviors: Field<AuthenticationBehaviors>
+    public let certification: Field<Certification>
+
+    /// Set by the service: read it, do not send it.
+    public let createdByAppId: Field<String>
+
+    public let createdDateTime: Field<Date>
+    public let defaultRedirectUri: Field<String>
+    public let description: Field<String>
+    public let disabledByMicrosoftStatus: Field<String>
+    public let displayName: Field<String>
+    public let groupMembershipClaims: Field<String>
+    public let identifierUris: Field<[String]>
+    public let info: Field<InformationalUrl>
+    public let isDeviceOnlyAuthSupported: Field<Bool>
+    public let isDisabled: Field<Bool>
+    public let isFallbackPublicClient: Field<Bool>
+    public let keyCredentials: Field<[KeyCredential]>
+    public let managerApplications: Field<[String]>
+    public let nativeAuthenticationApisEnabled: Field<NativeAuthenticationApisEnabled>
+    public let notes: Field<String>
+    public let oauth2RequirePostResponse: Field<Bool>
+    public let optionalClaims: Field<OptionalClaims>
+    public let parentalControlSettings: Field<ParentalControlSettings>
+    public let passwordCredentials: Field<[PasswordCredential]>
+    public let publicClient: Field<PublicClientApplication>
+    public let publisherDomain: Field<String>
+    public let requestSignatureVerification: Field<RequestSignatureVerification>
+    public let requiredResourceAccess: Field<[RequiredResourceAccess]>
+    public let samlMetadataUrl: Field<String>
+    public let serviceManagementReference: Field<String>
+    public let servicePrincipalLockConfiguration: Field<ServicePrincipalLockConfiguration>
+    public let signInAudience: Field<String>
+    public let spa: Field<SpaApplication>
+    public let tags: Field<[String]>
+    public let tokenEncryptionKeyId: Field<String>
+    public let uniqueName: Field<String>
+    public let verifiedPublisher: Field<VerifiedPublisher>
+    public let web: Field<WebApplication>
+
+    /// Present when the request expanded it (`expand("appManagementPolicies")`).
+    public let appManagementPolicies: Field<[AppManagementPolicy]>
+
+    /// Present when the request expanded it (`expand("createdOnBehalfOf")`).
+    public let createdOnBehalfOf: Field<DirectoryObject>
+
+    /// Present when the request expanded it (`expand("extensionProperties")`).
+    public let extensionProperties: Field<[ExtensionProperty]>
+
+    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
+    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
+
+    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
+    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
+
+    /// Present when the request expanded it (`expand("owners")`).
+    public let owners: Field<[DirectoryObject]>
+
+    /// Present when the request expanded it (`expand("synchronization")`).
+    public let synchronization: Field<Synchronization>
+
+    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
+    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
+
+    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
+    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
+
+    private init() {
+        self.id = Field("id")
+        self.deletedDateTime = Field("deletedDateTime")
+        self.addIns = Field("addIns")
+        self.api = Field("api")
+        self.appId = Field("appId")
+        self.applicationTemplateId = Field("applicationTemplateId")
+        self.appRoles = Field("appRoles")
+        self.authenticationBehaviors = Field("authenticationBehaviors")
+        self.certification = Field("certification")
+        self.createdByAppId = Field("createdByAppId")
+        self.createdDateTime = Field("createdDateTime")
+        self.defaultRedirectUri = Field("defaultRedirectUri")
+        self.description = Field("description")
+        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
+        self.displayName = Field("displayName")
+        self.groupMembershipClaims = Field("groupMembershipClaims")
+        self.identifierUris = Field("identifierUris")
+        self.info = Field("info")
+        self.isDeviceOnlyAuthSupported = Field("isDeviceOnlyAuthSupported")
+        self.isDisabled = Field("isDisabled")
+        self.isFallbackPublicClient = Field("isFallbackPublicClient")
+        self.keyCredentials = Field("keyCredentials")
+        self.managerApplications = Field("managerApplications")
+        self.nativeAuthenticationApisEnabled = Field("nativeAuthenticationApisEnabled")
+        self.notes = Field("notes")
+        self.oauth2RequirePostResponse = Field("oauth2RequirePostResponse")
+        self.optionalClaims = Field("optionalClaims")
+        self.parentalControlSettings = Field("parentalControlSettings")
+        self.passwordCredentials = Field("passwordCredentials")
+        self.publicClient = Field("publicClient")
+        self.publisherDomain = Field("publisherDomain")
+        self.requestSignatureVerification = Field("requestSignatureVerification")
+        self.requiredResourceAccess = Field("requiredResourceAccess")
+        self.samlMetadataUrl = Field("samlMetadataUrl")
+        self.serviceManagementReference = Field("serviceManagementReference")
+        self.servicePrincipalLockConfiguration = Field("servicePrincipalLockConfiguration")
+        self.signInAudience = Field("signInAudience")
+        self.spa = Field("spa")
+        self.tags = Field("tags")
+        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
+        self.uniqueName = Field("uniqueName")
+        self.verifiedPublisher = Field("verifiedPublisher")
+        self.web = Field("web")
+        self.appManagementPolicies = Field("appManagementPolicies")
+        self.createdOnBehalfOf = Field("createdOnBehalfOf")
+        self.extensionProperties = Field("extensionProperties")
+        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
+        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
+        self.owners = Field("owners")
+        self.synchronization = Field("synchronization")
+        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
+        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
+    }
+}
+
+/// Its properties are listed in `ApplicationContextFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationcontext?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationContext`.
+public typealias ApplicationContext = Model<ApplicationContextFields>
+
+/// The properties of a `ApplicationContext`, inherited ones included.
+public struct ApplicationContextFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationContext",
+        base: SignInContext.self,
+        fields: ApplicationContextFields()
+    )
+
+    public let includeApplications: Field<[String]>
+
+    private init() {
+        self.includeApplications = Field("includeApplications")
+    }
+}
+
+/// Flags: the wire value lists members separated by commas.
+///
+/// - Remark: Generated from `microsoft.graph.applicationDataType`.
+public typealias ApplicationDataType = OpenEnum<ApplicationDataTypeValues>
+
+/// The values of `ApplicationDataType` that the spec declares; others decode and re-encode too.
+public enum ApplicationDataTypeValues: FlagValues {
     public static let known: [String] = [
-        "notApplicable",
-        "installed",
-        "failed",
-        "notInstalled",
-        "uninstallFailed",
-        "unknown",
+        "none",
+        "codingFiles",
+        "creditCards",
+        "databaseFiles",
+        "documents",
+        "mediaFiles",
+        "unknownFutureValue",
     ]
 }
 
-extension InstallState {
-    public static var notApplicable: Self { Self(rawValue: "notApplicable") }
+extension ApplicationDataType {
+    public static var none: Self { Self(rawValue: "none") }
 
-    public static var installed: Self { Self(rawValue: "installed") }
+    public static var codingFiles: Self { Self(rawValue: "codingFiles") }
 
-    public static var failed: Self { Self(rawValue: "failed") }
+    public static var creditCards: Self { Self(rawValue: "creditCards") }
 
-    public static var notInstalled: Self { Self(rawValue: "notInstalled") }
+    public static var databaseFiles: Self { Self(rawValue: "databaseFiles") }
 
-    public static var uninstallFailed: Self { Self(rawValue: "uninstallFailed") }
+    public static var documents: Self { Self(rawValue: "documents") }
 
-    public static var unknown: Self { Self(rawValue: "unknown") }
+    public static var mediaFiles: Self { Self(rawValue: "mediaFiles") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `InstanceResourceAccessFields`; read and write them as `value.name`.
+/// Its properties are listed in `ApplicationEnforcedRestrictionsSessionControlFields`; read and write them as
+/// `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/instanceresourceaccess?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.instanceResourceAccess`.
-public typealias InstanceResourceAccess = Model<InstanceResourceAccessFields>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/applicationenforcedrestrictionssessioncontrol?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationEnforcedRestrictionsSessionControl`.
+public typealias ApplicationEnforcedRestrictionsSessionControl =
+    Model<ApplicationEnforcedRestrictionsSessionControlFields>
 
-/// The properties of a `InstanceResourceAccess`, inherited ones included.
-public struct InstanceResourceAccessFields: FieldSet {
+/// The properties of a `ApplicationEnforcedRestrictionsSessionControl`, inherited ones included.
+public struct ApplicationEnforcedRestrictionsSessionControlFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.instanceResourceAccess",
-        fields: InstanceResourceAccessFields()
+        "microsoft.graph.applicationEnforcedRestrictionsSessionControl",
+        base: ConditionalAccessSessionControl.self,
+        fields: ApplicationEnforcedRestrictionsSessionControlFields()
     )
 
-    public let permissions: Field<[ResourcePermission]>
-    public let resourceAppId: Field<String>
+    public let isEnabled: Field<Bool>
 
     private init() {
-        self.permissions = Field("permissions")
-        self.resourceAppId = Field("resourceAppId")
+        self.isEnabled = Field("isEnabled")
     }
 }
 
-/// Its properties are listed in `IntegerRangeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/integerrange?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.integerRange`.
-public typealias IntegerRange = Model<IntegerRangeFields>
+/// - Remark: Generated from `microsoft.graph.applicationGuardBlockClipboardSharingType`.
+public typealias ApplicationGuardBlockClipboardSharingType = OpenEnum<ApplicationGuardBlockClipboardSharingTypeValues>
 
-/// The properties of a `IntegerRange`, inherited ones included.
-public struct IntegerRangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.integerRange", fields: IntegerRangeFields())
-    public let end: Field<Int64>
-    public let start: Field<Int64>
+/// The values of `ApplicationGuardBlockClipboardSharingType` that the spec declares; others decode and re-encode too.
+public enum ApplicationGuardBlockClipboardSharingTypeValues: EnumValues {
+    public static let known: [String] = [
+        "notConfigured",
+        "blockBoth",
+        "blockHostToContainer",
+        "blockContainerToHost",
+        "blockNone",
+    ]
+}
+
+extension ApplicationGuardBlockClipboardSharingType {
+    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
+
+    public static var blockBoth: Self { Self(rawValue: "blockBoth") }
+
+    public static var blockHostToContainer: Self { Self(rawValue: "blockHostToContainer") }
+
+    public static var blockContainerToHost: Self { Self(rawValue: "blockContainerToHost") }
+
+    public static var blockNone: Self { Self(rawValue: "blockNone") }
+}
+
+/// - Remark: Generated from `microsoft.graph.applicationGuardBlockFileTransferType`.
+public typealias ApplicationGuardBlockFileTransferType = OpenEnum<ApplicationGuardBlockFileTransferTypeValues>
+
+/// The values of `ApplicationGuardBlockFileTransferType` that the spec declares; others decode and re-encode too.
+public enum ApplicationGuardBlockFileTransferTypeValues: EnumValues {
+    public static let known: [String] = [
+        "notConfigured",
+        "blockImageAndTextFile",
+        "blockImageFile",
+        "blockNone",
+        "blockTextFile",
+    ]
+}
+
+extension ApplicationGuardBlockFileTransferType {
+    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
+
+    public static var blockImageAndTextFile: Self { Self(rawValue: "blockImageAndTextFile") }
+
+    public static var blockImageFile: Self { Self(rawValue: "blockImageFile") }
+
+    public static var blockNone: Self { Self(rawValue: "blockNone") }
+
+    public static var blockTextFile: Self { Self(rawValue: "blockTextFile") }
+}
+
+/// Its properties are listed in `ApplicationLocationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationlocation?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationLocation`.
+public typealias ApplicationLocation = Model<ApplicationLocationFields>
+
+/// The properties of a `ApplicationLocation`, inherited ones included.
+public struct ApplicationLocationFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.applicationLocation", fields: ApplicationLocationFields())
+    public let dataCenter: Field<String>
+    public let headquarters: Field<String>
 
     private init() {
-        self.end = Field("end")
-        self.start = Field("start")
+        self.dataCenter = Field("dataCenter")
+        self.headquarters = Field("headquarters")
     }
 }
 
-/// Its properties are listed in `IntegratedApplicationMetadataFields`; read and write them as `value.name`.
+/// Requests for one `Application`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/integratedapplicationmetadata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.integratedApplicationMetadata`.
-public typealias IntegratedApplicationMetadata = Model<IntegratedApplicationMetadataFields>
+/// - Remark: Generated from `microsoft.graph.application`.
+public struct ApplicationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Application
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The properties of a `IntegratedApplicationMetadata`, inherited ones included.
-public struct IntegratedApplicationMetadataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.integratedApplicationMetadata",
-        derived: [ProtectedApplicationMetadata.self],
-        fields: IntegratedApplicationMetadataFields()
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.application",
+        model: Application.self,
+        children: [
+            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+            .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
+            .init("extensionProperties", "microsoft.graph.extensionProperty", collection: true),
+            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
+            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+            .init("owners", "microsoft.graph.directoryObject", collection: true),
+            .init("synchronization", "microsoft.graph.synchronization", collection: false),
+            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+        ],
+        operations: [
+            .init("addKey", .post, response: .model(KeyCredential.self)),
+            .init("addPassword", .post, response: .model(PasswordCredential.self)),
+            .init("checkMemberGroups", .post, response: .collection(.string)),
+            .init("checkMemberObjects", .post, response: .collection(.string)),
+            .init("getMemberGroups", .post, response: .collection(.string)),
+            .init("getMemberObjects", .post, response: .collection(.string)),
+            .init("removeKey", .post),
+            .init("removePassword", .post),
+            .init("restore", .post, response: .model(DirectoryObject.self)),
+            .init("setVerifiedPublisher", .post),
+            .init("unsetVerifiedPublisher", .post),
+            .init(
+                "getAvailableExtensionProperties",
+                .post,
+                onCollection: true,
+                response: .collection(.model(ExtensionProperty.self))
+            ),
+            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            .init("validateProperties", .post, onCollection: true),
+            .init("delta", .get, onCollection: true, response: .collection(.model(Application.self))),
+        ]
     )
 
-    public let name: Field<String>
-    public let version: Field<String>
+    /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("appManagementPolicies"))
+    }
+
+    public var createdOnBehalfOf: DirectoryObjectRequestBuilder {
+        .init(client: client, path: path.appending("createdOnBehalfOf"))
+    }
+
+    /// `extensionProperties.request()` lists them; `extensionProperties("extensionProperty-id")` addresses one.
+    public var extensionProperties: CollectionRequestBuilder<ExtensionPropertyRequestBuilder> {
+        .init(client: client, path: path.appending("extensionProperties"))
+    }
+
+    /// `federatedIdentityCredentials.request()` lists them;
+    /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
+    public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
+        .init(client: client, path: path.appending("federatedIdentityCredentials"))
+    }
+
+    /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
+    /// addresses one.
+    public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
+    }
+
+    /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
+        .init(client: client, path: path.appending("owners"))
+    }
+
+    public var synchronization: SynchronizationRequestBuilder {
+        .init(client: client, path: path.appending("synchronization"))
+    }
+
+    /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
+        .init(client: client, path: path.appending("tokenIssuancePolicies"))
+    }
+
+    /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
+        .init(client: client, path: path.appending("tokenLifetimePolicies"))
+    }
+
+    /// The `logo` stream: `logo.download()`, `logo.download(to:)`, `logo.upload(_:)`.
+    public var logo: StreamRequestBuilder<Application> { .init(client: client, path: path.appending("logo")) }
+
+    /// - Remark: Generated from `microsoft.graph.application/addKey` (POST).
+    public func addKey(
+        keyCredential: KeyCredential,
+        passwordCredential: PasswordCredential,
+        proof: String
+    ) -> OperationRequest<KeyCredential> {
+        var request = APIRequest(method: .post, path: path.appending("addKey"))
+        var body = JSONObject()
+        body.set("keyCredential", keyCredential)
+        body.set("passwordCredential", passwordCredential)
+        body.set("proof", proof)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(KeyCredential.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/addPassword` (POST).
+    public func addPassword(passwordCredential: PasswordCredential) -> OperationRequest<PasswordCredential> {
+        var request = APIRequest(method: .post, path: path.appending("addPassword"))
+        var body = JSONObject()
+        body.set("passwordCredential", passwordCredential)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(PasswordCredential.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/checkMemberGroups` (POST).
+    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
+        var body = JSONObject()
+        body.set("groupIds", groupIds)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/checkMemberObjects` (POST).
+    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/getMemberGroups` (POST).
+    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/getMemberObjects` (POST).
+    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
+        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
+        var body = JSONObject()
+        body.set("securityEnabledOnly", securityEnabledOnly)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/removeKey` (POST).
+    public func removeKey(keyId: String, proof: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("removeKey"))
+        var body = JSONObject()
+        body.set("keyId", keyId)
+        body.set("proof", proof)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/removePassword` (POST).
+    public func removePassword(keyId: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("removePassword"))
+        var body = JSONObject()
+        body.set("keyId", keyId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/restore` (POST).
+    public func restore() -> OperationRequest<DirectoryObject> {
+        let request = APIRequest(method: .post, path: path.appending("restore"))
+        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/setVerifiedPublisher` (POST).
+    public func setVerifiedPublisher(verifiedPublisherId: String) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("setVerifiedPublisher"))
+        var body = JSONObject()
+        body.set("verifiedPublisherId", verifiedPublisherId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/unsetVerifiedPublisher` (POST).
+    public func unsetVerifiedPublisher() -> OperationRequest<Void> {
+        let request = APIRequest(method: .post, path: path.appending("unsetVerifiedPublisher"))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+}
+
+extension CollectionRequestBuilder where Item == ApplicationRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.application/getAvailableExtensionProperties` (POST).
+    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
+        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
+        var body = JSONObject()
+        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/getByIds` (POST).
+    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
+        var request = APIRequest(method: .post, path: path.appending("getByIds"))
+        var body = JSONObject()
+        body.set("ids", ids)
+        body.set("types", types)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/validateProperties` (POST).
+    public func validateProperties(
+        entityType: String,
+        displayName: String,
+        mailNickname: String,
+        onBehalfOfUserId: String
+    ) -> OperationRequest<Void> {
+        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
+        var body = JSONObject()
+        body.set("entityType", entityType)
+        body.set("displayName", displayName)
+        body.set("mailNickname", mailNickname)
+        body.set("onBehalfOfUserId", onBehalfOfUserId)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .empty)
+    }
+
+    /// - Remark: Generated from `microsoft.graph.application/delta` (GET).
+    public func delta() -> CollectionRequest<Application> {
+        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
+        return CollectionRequest(client: client, request: request)
+    }
+}
+
+/// Its properties are listed in `ApplicationRiskFactorCertificateInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/applicationriskfactorcertificateinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationRiskFactorCertificateInfo`.
+public typealias ApplicationRiskFactorCertificateInfo = Model<ApplicationRiskFactorCertificateInfoFields>
+
+/// The properties of a `ApplicationRiskFactorCertificateInfo`, inherited ones included.
+public struct ApplicationRiskFactorCertificateInfoFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorCertificateInfo",
+        fields: ApplicationRiskFactorCertificateInfoFields()
+    )
+
+    public let hasBadCommonName: Field<Bool>
+    public let hasInsecureSignature: Field<Bool>
+    public let hasNoChainOfTrust: Field<Bool>
+    public let isDenylisted: Field<Bool>
+    public let isHostnameMismatch: Field<Bool>
+    public let isNotAfter: Field<Bool>
+    public let isNotBefore: Field<Bool>
+    public let isRevoked: Field<Bool>
+    public let isSelfSigned: Field<Bool>
 
     private init() {
-        self.name = Field("name")
-        self.version = Field("version")
+        self.hasBadCommonName = Field("hasBadCommonName")
+        self.hasInsecureSignature = Field("hasInsecureSignature")
+        self.hasNoChainOfTrust = Field("hasNoChainOfTrust")
+        self.isDenylisted = Field("isDenylisted")
+        self.isHostnameMismatch = Field("isHostnameMismatch")
+        self.isNotAfter = Field("isNotAfter")
+        self.isNotBefore = Field("isNotBefore")
+        self.isRevoked = Field("isRevoked")
+        self.isSelfSigned = Field("isSelfSigned")
+    }
+}
+
+/// Its properties are listed in `ApplicationRiskFactorGeneralInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactorgeneralinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationRiskFactorGeneralInfo`.
+public typealias ApplicationRiskFactorGeneralInfo = Model<ApplicationRiskFactorGeneralInfoFields>
+
+/// The properties of a `ApplicationRiskFactorGeneralInfo`, inherited ones included.
+public struct ApplicationRiskFactorGeneralInfoFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorGeneralInfo",
+        fields: ApplicationRiskFactorGeneralInfoFields()
+    )
+
+    public let consumerPopularity: Field<Int32>
+    public let domainRegistrationDate: Field<CalendarDate>
+    public let founded: Field<Int32>
+    public let hasDisasterRecoveryPlan: Field<Bool>
+    public let hold: Field<HoldType>
+    public let hostingCompanyName: Field<String>
+    public let location: Field<ApplicationLocation>
+    public let privacyPolicy: Field<String>
+    public let processedDataTypes: Field<ApplicationDataType>
+    public let termsOfService: Field<String>
+
+    private init() {
+        self.consumerPopularity = Field("consumerPopularity")
+        self.domainRegistrationDate = Field("domainRegistrationDate")
+        self.founded = Field("founded")
+        self.hasDisasterRecoveryPlan = Field("hasDisasterRecoveryPlan")
+        self.hold = Field("hold")
+        self.hostingCompanyName = Field("hostingCompanyName")
+        self.location = Field("location")
+        self.privacyPolicy = Field("privacyPolicy")
+        self.processedDataTypes = Field("processedDataTypes")
+        self.termsOfService = Field("termsOfService")
+    }
+}
+
+/// Its properties are listed in `ApplicationRiskFactorLegalInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactorlegalinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationRiskFactorLegalInfo`.
+public typealias ApplicationRiskFactorLegalInfo = Model<ApplicationRiskFactorLegalInfoFields>
+
+/// The properties of a `ApplicationRiskFactorLegalInfo`, inherited ones included.
+public struct ApplicationRiskFactorLegalInfoFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorLegalInfo",
+        fields: ApplicationRiskFactorLegalInfoFields()
+    )
+
+    public let dataRetention: Field<DataRetentionLevel>
+    public let gdpr: Field<ApplicationRiskFactorLegalInfoGdpr>
+    public let hasDataOwnership: Field<Bool>
+    public let hasDmca: Field<Bool>
+
+    private init() {
+        self.dataRetention = Field("dataRetention")
+        self.gdpr = Field("gdpr")
+        self.hasDataOwnership = Field("hasDataOwnership")
+        self.hasDmca = Field("hasDmca")
+    }
+}
+
+/// Its properties are listed in `ApplicationRiskFactorLegalInfoGdprFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactorlegalinfogdpr?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationRiskFactorLegalInfoGdpr`.
+public typealias ApplicationRiskFactorLegalInfoGdpr = Model<ApplicationRiskFactorLegalInfoGdprFields>
+
+/// The properties of a `ApplicationRiskFactorLegalInfoGdpr`, inherited ones included.
+public struct ApplicationRiskFactorLegalInfoGdprFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorLegalInfoGdpr",
+        fields: ApplicationRiskFactorLegalInfoGdprFields()
+    )
+
+    public let dataProtection: Field<DataProtection>
+    public let hasRightToErasure: Field<Bool>
+    public let isReportingDataBreaches: Field<Bool>
+    public let statementUrl: Field<String>
+    public let userOwnership: Field<UserOwnership>
+
+    private init() {
+        self.dataProtection = Field("dataProtection")
+        self.hasRightToErasure = Field("hasRightToErasure")
+        self.isReportingDataBreaches = Field("isReportingDataBreaches")
+        self.statementUrl = Field("statementUrl")
+        self.userOwnership = Field("userOwnership")
+    }
+}
+
+/// Its properties are listed in `ApplicationRiskFactorSecurityInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactorsecurityinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationRiskFactorSecurityInfo`.
+public typealias ApplicationRiskFactorSecurityInfo = Model<ApplicationRiskFactorSecurityInfoFields>
+
+/// The properties of a `ApplicationRiskFactorSecurityInfo`, inherited ones included.
+public struct ApplicationRiskFactorSecurityInfoFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorSecurityInfo",
+        fields: ApplicationRiskFactorSecurityInfoFields()
+    )
+
+    public let certificate: Field<ApplicationRiskFactorCertificateInfo>
+    public let domainToCheck: Field<String>
+    public let hasAdminAuditTrail: Field<Bool>
+    public let hasAnonymousUsage: Field<Bool>
+    public let hasDataAuditTrail: Field<Bool>
+    public let hasDataClassification: Field<Bool>
+    public let hasDataEncrypted: Field<Bool>
+    public let hasEnforceTransportEnc: Field<Bool>
+    public let hasIpRestriction: Field<Bool>
+    public let hasMFA: Field<Bool>
+    public let hasPenTest: Field<Bool>
+    public let hasRememberPassword: Field<Bool>
+    public let hasSamlSupport: Field<Bool>
+    public let hasUserAuditLogs: Field<Bool>
+    public let hasUserDataUpload: Field<Bool>
+    public let hasUserRolesSupport: Field<Bool>
+    public let hasValidCertName: Field<Bool>
+    public let httpsSecurityHeaders: Field<[String]>
+    public let isCertTrusted: Field<Bool>
+    public let isDrownVulnerable: Field<Bool>
+    public let isHeartbleedProof: Field<Bool>
+    public let lastBreachDate: Field<CalendarDate>
+    public let latestValidSSL: Field<SslVersion>
+    public let passwordPolicy: Field<PasswordPolicy>
+    public let restEncryptionType: Field<RestEncryptionType>
+
+    private init() {
+        self.certificate = Field("certificate")
+        self.domainToCheck = Field("domainToCheck")
+        self.hasAdminAuditTrail = Field("hasAdminAuditTrail")
+        self.hasAnonymousUsage = Field("hasAnonymousUsage")
+        self.hasDataAuditTrail = Field("hasDataAuditTrail")
+        self.hasDataClassification = Field("hasDataClassification")
+        self.hasDataEncrypted = Field("hasDataEncrypted")
+        self.hasEnforceTransportEnc = Field("hasEnforceTransportEnc")
+        self.hasIpRestriction = Field("hasIpRestriction")
+        self.hasMFA = Field("hasMFA")
+        self.hasPenTest = Field("hasPenTest")
+        self.hasRememberPassword = Field("hasRememberPassword")
+        self.hasSamlSupport = Field("hasSamlSupport")
+        self.hasUserAuditLogs = Field("hasUserAuditLogs")
+        self.hasUserDataUpload = Field("hasUserDataUpload")
+        self.hasUserRolesSupport = Field("hasUserRolesSupport")
+        self.hasValidCertName = Field("hasValidCertName")
+        self.httpsSecurityHeaders = Field("httpsSecurityHeaders")
+        self.isCertTrusted = Field("isCertTrusted")
+        self.isDrownVulnerable = Field("isDrownVulnerable")
+        self.isHeartbleedProof = Field("isHeartbleedProof")
+        self.lastBreachDate = Field("lastBreachDate")
+        self.latestValidSSL = Field("latestValidSSL")
+        self.passwordPolicy = Field("passwordPolicy")
+        self.restEncryptionType = Field("restEncryptionType")
+    }
+}
+
+/// Its properties are listed in `ApplicationRiskFactorsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskfactors?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationRiskFactors`.
+public typealias ApplicationRiskFactors = Model<ApplicationRiskFactorsFields>
+
+/// The properties of a `ApplicationRiskFactors`, inherited ones included.
+public struct ApplicationRiskFactorsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactors",
+        fields: ApplicationRiskFactorsFields()
+    )
+
+    public let compliance: Field<ApplicationSecurityCompliance>
+    public let general: Field<ApplicationRiskFactorGeneralInfo>
+    public let legal: Field<ApplicationRiskFactorLegalInfo>
+    public let security: Field<ApplicationRiskFactorSecurityInfo>
+
+    private init() {
+        self.compliance = Field("compliance")
+        self.general = Field("general")
+        self.legal = Field("legal")
+        self.security = Field("security")
+    }
+}
+
+/// Its properties are listed in `ApplicationRiskScoreFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationriskscore?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationRiskScore`.
+public typealias ApplicationRiskScore = Model<ApplicationRiskScoreFields>
+
+/// The properties of a `ApplicationRiskScore`, inherited ones included.
+public struct ApplicationRiskScoreFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.applicationRiskScore", fields: ApplicationRiskScoreFields())
+    public let compliance: Field<Float>
+    public let legal: Field<Float>
+    public let provider: Field<Float>
+    public let security: Field<Float>
+    public let total: Field<Float>
+
+    private init() {
+        self.compliance = Field("compliance")
+        self.legal = Field("legal")
+        self.provider = Field("provider")
+        self.security = Field("security")
+        self.total = Field("total")
+    }
+}
+
+/// Its properties are listed in `ApplicationSecurityComplianceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationsecuritycompliance?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationSecurityCompliance`.
+public typealias ApplicationSecurityCompliance = Model<ApplicationSecurityComplianceFields>
+
+/// The properties of a `ApplicationSecurityCompliance`, inherited ones included.
+public struct ApplicationSecurityComplianceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationSecurityCompliance",
+        fields: ApplicationSecurityComplianceFields()
+    )
+
+    public let cobit: Field<Bool>
+    public let coppa: Field<Bool>
+    public let csaStar: Field<CsaStarLevel>
+    public let fedRamp: Field<FedRampLevel>
+    public let ferpa: Field<Bool>
+    public let ffiec: Field<Bool>
+    public let finra: Field<Bool>
+    public let fisma: Field<Bool>
+    public let gaap: Field<Bool>
+    public let gapp: Field<Bool>
+    public let glba: Field<Bool>
+    public let hipaa: Field<Bool>
+    public let hitrust: Field<Bool>
+    public let isae3402: Field<Bool>
+    public let iso27001: Field<Bool>
+    public let iso27002: Field<Bool>
+    public let iso27017: Field<Bool>
+    public let iso27018: Field<Bool>
+    public let itar: Field<Bool>
+    public let jerichoForumCommandments: Field<Bool>
+    public let pci: Field<PciVersion>
+    public let privacyShield: Field<Bool>
+    public let safeHarbor: Field<Bool>
+    public let soc1: Field<Bool>
+    public let soc2: Field<Bool>
+    public let soc3: Field<Bool>
+    public let sox: Field<Bool>
+    public let sp80053: Field<Bool>
+    public let ssae16: Field<Bool>
+    public let ustr: Field<Bool>
+
+    private init() {
+        self.cobit = Field("cobit")
+        self.coppa = Field("coppa")
+        self.csaStar = Field("csaStar")
+        self.fedRamp = Field("fedRamp")
+        self.ferpa = Field("ferpa")
+        self.ffiec = Field("ffiec")
+        self.finra = Field("finra")
+        self.fisma = Field("fisma")
+        self.gaap = Field("gaap")
+        self.gapp = Field("gapp")
+        self.glba = Field("glba")
+        self.hipaa = Field("hipaa")
+        self.hitrust = Field("hitrust")
+        self.isae3402 = Field("isae3402")
+        self.iso27001 = Field("iso27001")
+        self.iso27002 = Field("iso27002")
+        self.iso27017 = Field("iso27017")
+        self.iso27018 = Field("iso27018")
+        self.itar = Field("itar")
+        self.jerichoForumCommandments = Field("jerichoForumCommandments")
+        self.pci = Field("pci")
+        self.privacyShield = Field("privacyShield")
+        self.safeHarbor = Field("safeHarbor")
+        self.soc1 = Field("soc1")
+        self.soc2 = Field("soc2")
+        self.soc3 = Field("soc3")
+        self.sox = Field("sox")
+        self.sp80053 = Field("sp800_53")
+        self.ssae16 = Field("ssae16")
+        self.ustr = Field("ustr")
+    }
+}
+
+/// Its properties are listed in `ApplicationServicePrincipalFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationserviceprincipal?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationServicePrincipal`.
+public typealias ApplicationServicePrincipal = Model<ApplicationServicePrincipalFields>
+
+/// The properties of a `ApplicationServicePrincipal`, inherited ones included.
+public struct ApplicationServicePrincipalFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationServicePrincipal",
+        fields: ApplicationServicePrincipalFields()
+    )
+
+    /// Present when the request expanded it (`expand("application")`).
+    public let application: Field<Application>
+
+    /// Present when the request expanded it (`expand("servicePrincipal")`).
+    public let servicePrincipal: Field<ServicePrincipal>
+
+    private init() {
+        self.application = Field("application")
+        self.servicePrincipal = Field("servicePrincipal")
+    }
+}
+
+/// Its properties are listed in `ApplicationTemplateFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/applicationtemplate?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.applicationTemplate`.
+public typealias ApplicationTemplate = Model<ApplicationTemplateFields>
+
+/// The properties of a `ApplicationTemplate`, inherited ones included.
+public struct ApplicationTemplateFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationTemplate",
+        base: Entity.self,
+        fields: ApplicationTemplateFields()
+    )
+
+    public let id: Field<String>
+    public let categories: Field<[String]>
+    public let deprecationDate: Field<CalendarDate>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let endpoints: Field<[String]>
+    public let homePageUrl: Field<String>
+    public let isEntraIntegrated: Field<Bool>
+    public let lastModifiedDateTime: Field<Date>
+    public let logoUrl: Field<String>
+    public let publisher: Field<String>
+    public let riskFactors: Field<ApplicationRiskFactors>
+    public let riskScore: Field<ApplicationRiskScore>
+    public let supportedProvisioningTypes: Field<[String]>
+    public let supportedSingleSignOnModes: Field<[String]>
+
+    private init() {
+        self.id = Field("id")
+        self.categories = Field("categories")
+        self.deprecationDate = Field("deprecationDate")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.endpoints = Field("endpoints")
+        self.homePageUrl = Field("homePageUrl")
+        self.isEntraIntegrated = Field("isEntraIntegrated")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.logoUrl = Field("logoUrl")
+        self.publisher = Field("publisher")
+        self.riskFactors = Field("riskFactors")
+        self.riskScore = Field("riskScore")
+        self.supportedProvisioningTypes = Field("supportedProvisioningTypes")
+        self.supportedSingleSignOnModes = Field("supportedSingleSignOnModes")
+    }
+}
+
+/// Requests for one `ApplicationTemplate`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.applicationTemplate`.
+public struct ApplicationTemplateRequestBuilder: ModelRequestBuilder {
+    public typealias Model = ApplicationTemplate
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.applicationTemplate",
+        model: ApplicationTemplate.self,
+        operations: [.init("instantiate", .post, response: .model(ApplicationServicePrincipal.self))]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.applicationTemplate/instantiate` (POST).
+    public func instantiate(
+        displayName: String,
+        serviceManagementReference: String? = nil
+    ) -> OperationRequest<ApplicationServicePrincipal> {
+        var request = APIRequest(method: .post, path: path.appending("instantiate"))
+        var body = JSONObject()
+        body.set("displayName", displayName)
+        if let serviceManagementReference { body.set("serviceManagementReference", serviceManagementReference) }
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(ApplicationServicePrincipal.self))
     }
 }

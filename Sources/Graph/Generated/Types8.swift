@@ -4,100 +4,86 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `MembersJoinedEventMessageDetailFields`; read and write them as `value.name`.
+/// Its properties are listed in `AttackSimulationUserFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membersjoinedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.membersJoinedEventMessageDetail`.
-public typealias MembersJoinedEventMessageDetail = Model<MembersJoinedEventMessageDetailFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attacksimulationuser?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attackSimulationUser`.
+public typealias AttackSimulationUser = Model<AttackSimulationUserFields>
 
-/// The properties of a `MembersJoinedEventMessageDetail`, inherited ones included.
-public struct MembersJoinedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.membersJoinedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: MembersJoinedEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let members: Field<[TeamworkUserIdentity]>
+/// The properties of a `AttackSimulationUser`, inherited ones included.
+public struct AttackSimulationUserFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.attackSimulationUser", fields: AttackSimulationUserFields())
+    public let displayName: Field<String>
+    public let email: Field<String>
+    public let userId: Field<String>
 
     private init() {
-        self.initiator = Field("initiator")
-        self.members = Field("members")
+        self.displayName = Field("displayName")
+        self.email = Field("email")
+        self.userId = Field("userId")
     }
 }
 
-/// Its properties are listed in `MembersLeftEventMessageDetailFields`; read and write them as `value.name`.
+/// Its properties are listed in `AttendanceIntervalFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/memberslefteventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.membersLeftEventMessageDetail`.
-public typealias MembersLeftEventMessageDetail = Model<MembersLeftEventMessageDetailFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendanceinterval?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attendanceInterval`.
+public typealias AttendanceInterval = Model<AttendanceIntervalFields>
 
-/// The properties of a `MembersLeftEventMessageDetail`, inherited ones included.
-public struct MembersLeftEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.membersLeftEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: MembersLeftEventMessageDetailFields()
-    )
-
-    public let initiator: Field<IdentitySet>
-    public let members: Field<[TeamworkUserIdentity]>
+/// The properties of a `AttendanceInterval`, inherited ones included.
+public struct AttendanceIntervalFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.attendanceInterval", fields: AttendanceIntervalFields())
+    public let durationInSeconds: Field<Int32>
+    public let joinDateTime: Field<Date>
+    public let leaveDateTime: Field<Date>
 
     private init() {
-        self.initiator = Field("initiator")
-        self.members = Field("members")
+        self.durationInSeconds = Field("durationInSeconds")
+        self.joinDateTime = Field("joinDateTime")
+        self.leaveDateTime = Field("leaveDateTime")
     }
 }
 
-/// Its properties are listed in `MembershipOutlierInsightFields`; read and write them as `value.name`.
+/// Its properties are listed in `AttendanceRecordFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/membershipoutlierinsight?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`.
-public typealias MembershipOutlierInsight = Model<MembershipOutlierInsightFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendancerecord?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attendanceRecord`.
+public typealias AttendanceRecord = Model<AttendanceRecordFields>
 
-/// The properties of a `MembershipOutlierInsight`, inherited ones included.
-public struct MembershipOutlierInsightFields: FieldSet {
+/// The properties of a `AttendanceRecord`, inherited ones included.
+public struct AttendanceRecordFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.membershipOutlierInsight",
-        base: GovernanceInsight.self,
-        fields: MembershipOutlierInsightFields()
+        "microsoft.graph.attendanceRecord",
+        base: Entity.self,
+        fields: AttendanceRecordFields()
     )
 
     public let id: Field<String>
-    public let insightCreatedDateTime: Field<Date>
-    public let containerId: Field<String>
-    public let memberId: Field<String>
-    public let outlierContainerType: Field<OutlierContainerType>
-    public let outlierMemberType: Field<OutlierMemberType>
-
-    /// Present when the request expanded it (`expand("container")`).
-    public let container: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    /// Present when the request expanded it (`expand("member")`).
-    public let member: Field<DirectoryObject>
+    public let attendanceIntervals: Field<[AttendanceInterval]>
+    public let emailAddress: Field<String>
+    public let externalRegistrationInformation: Field<VirtualEventExternalRegistrationInformation>
+    public let identity: Field<Identity>
+    public let registrationId: Field<String>
+    public let role: Field<String>
+    public let totalAttendanceInSeconds: Field<Int32>
 
     private init() {
         self.id = Field("id")
-        self.insightCreatedDateTime = Field("insightCreatedDateTime")
-        self.containerId = Field("containerId")
-        self.memberId = Field("memberId")
-        self.outlierContainerType = Field("outlierContainerType")
-        self.outlierMemberType = Field("outlierMemberType")
-        self.container = Field("container")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.member = Field("member")
+        self.attendanceIntervals = Field("attendanceIntervals")
+        self.emailAddress = Field("emailAddress")
+        self.externalRegistrationInformation = Field("externalRegistrationInformation")
+        self.identity = Field("identity")
+        self.registrationId = Field("registrationId")
+        self.role = Field("role")
+        self.totalAttendanceInSeconds = Field("totalAttendanceInSeconds")
     }
 }
 
-/// Requests for one `MembershipOutlierInsight`: `request()` reads, updates or deletes it.
+/// Requests for one `AttendanceRecord`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`.
-public struct MembershipOutlierInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MembershipOutlierInsight
+/// - Remark: Generated from `microsoft.graph.attendanceRecord`.
+public struct AttendanceRecordRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AttendanceRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -107,683 +93,237 @@ public struct MembershipOutlierInsightRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.membershipOutlierInsight",
-        model: MembershipOutlierInsight.self,
-        children: [
-            .init("container", "microsoft.graph.directoryObject", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-            .init("member", "microsoft.graph.directoryObject", collection: false),
-        ]
-    )
-
-    public var container: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("container")) }
-
-    public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
-
-    public var member: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("member")) }
+    public static let route = ResourceRoute("microsoft.graph.attendanceRecord", model: AttendanceRecord.self)
 }
 
-/// Its properties are listed in `MentionActionFields`; read and write them as `value.name`.
+/// Its properties are listed in `AttendeeFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mentionaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mentionAction`.
-public typealias MentionAction = Model<MentionActionFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendee?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attendee`.
+public typealias Attendee = Model<AttendeeFields>
 
-/// The properties of a `MentionAction`, inherited ones included.
-public struct MentionActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mentionAction", fields: MentionActionFields())
-    public let mentionees: Field<[IdentitySet]>
-
-    private init() {
-        self.mentionees = Field("mentionees")
-    }
-}
-
-/// Its properties are listed in `MentionEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mentionevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mentionEvent`.
-public typealias MentionEvent = Model<MentionEventFields>
-
-/// The properties of a `MentionEvent`, inherited ones included.
-public struct MentionEventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mentionEvent", fields: MentionEventFields())
-    public let eventDateTime: Field<Date>
-    public let speaker: Field<IdentitySet>
-    public let transcriptUtterance: Field<String>
-
-    private init() {
-        self.eventDateTime = Field("eventDateTime")
-        self.speaker = Field("speaker")
-        self.transcriptUtterance = Field("transcriptUtterance")
-    }
-}
-
-/// Its properties are listed in `MessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/message?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.message`.
-public typealias Message = Model<MessageFields>
-
-/// The properties of a `Message`, inherited ones included.
-public struct MessageFields: FieldSet {
+/// The properties of a `Attendee`, inherited ones included.
+public struct AttendeeFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.message",
-        base: OutlookItem.self,
-        derived: [CalendarSharingMessage.self, EventMessage.self],
-        fields: MessageFields()
+        "microsoft.graph.attendee",
+        base: AttendeeBase.self,
+        fields: AttendeeFields()
     )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    public let emailAddress: Field<EmailAddress>
+    public let type: Field<AttendeeType>
+    public let proposedNewTime: Field<TimeSlot>
+    public let status: Field<ResponseStatus>
 
     private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
+        self.emailAddress = Field("emailAddress")
+        self.type = Field("type")
+        self.proposedNewTime = Field("proposedNewTime")
+        self.status = Field("status")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.messageActionFlag`.
-public typealias MessageActionFlag = OpenEnum<MessageActionFlagValues>
+/// Its properties are listed in `AttendeeAvailabilityFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendeeavailability?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attendeeAvailability`.
+public typealias AttendeeAvailability = Model<AttendeeAvailabilityFields>
 
-/// The values of `MessageActionFlag` that the spec declares; others decode and re-encode too.
-public enum MessageActionFlagValues: EnumValues {
+/// The properties of a `AttendeeAvailability`, inherited ones included.
+public struct AttendeeAvailabilityFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.attendeeAvailability", fields: AttendeeAvailabilityFields())
+    public let attendee: Field<AttendeeBase>
+    public let availability: Field<FreeBusyStatus>
+
+    private init() {
+        self.attendee = Field("attendee")
+        self.availability = Field("availability")
+    }
+}
+
+/// Its properties are listed in `AttendeeBaseFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendeebase?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attendeeBase`.
+public typealias AttendeeBase = Model<AttendeeBaseFields>
+
+/// The properties of a `AttendeeBase`, inherited ones included.
+public struct AttendeeBaseFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.attendeeBase",
+        base: Recipient.self,
+        derived: [Attendee.self],
+        fields: AttendeeBaseFields()
+    )
+
+    public let emailAddress: Field<EmailAddress>
+    public let type: Field<AttendeeType>
+
+    private init() {
+        self.emailAddress = Field("emailAddress")
+        self.type = Field("type")
+    }
+}
+
+/// Its properties are listed in `AttendeeNotificationInfoFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attendeenotificationinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attendeeNotificationInfo`.
+public typealias AttendeeNotificationInfo = Model<AttendeeNotificationInfoFields>
+
+/// The properties of a `AttendeeNotificationInfo`, inherited ones included.
+public struct AttendeeNotificationInfoFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.attendeeNotificationInfo",
+        fields: AttendeeNotificationInfoFields()
+    )
+
+    public let phoneNumber: Field<String>
+    public let timeZone: Field<String>
+
+    private init() {
+        self.phoneNumber = Field("phoneNumber")
+        self.timeZone = Field("timeZone")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.attendeeType`.
+public typealias AttendeeType = OpenEnum<AttendeeTypeValues>
+
+/// The values of `AttendeeType` that the spec declares; others decode and re-encode too.
+public enum AttendeeTypeValues: EnumValues {
+    public static let known: [String] = ["required", "optional", "resource"]
+}
+
+extension AttendeeType {
+    public static var required: Self { Self(rawValue: "required") }
+
+    public static var optional: Self { Self(rawValue: "optional") }
+
+    public static var resource: Self { Self(rawValue: "resource") }
+}
+
+/// - Remark: Generated from `microsoft.graph.attestationEnforcement`.
+public typealias AttestationEnforcement = OpenEnum<AttestationEnforcementValues>
+
+/// The values of `AttestationEnforcement` that the spec declares; others decode and re-encode too.
+public enum AttestationEnforcementValues: EnumValues {
+    public static let known: [String] = ["disabled", "registrationOnly", "unknownFutureValue"]
+}
+
+extension AttestationEnforcement {
+    public static var disabled: Self { Self(rawValue: "disabled") }
+
+    public static var registrationOnly: Self { Self(rawValue: "registrationOnly") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.attestationLevel`.
+public typealias AttestationLevel = OpenEnum<AttestationLevelValues>
+
+/// The values of `AttestationLevel` that the spec declares; others decode and re-encode too.
+public enum AttestationLevelValues: EnumValues {
+    public static let known: [String] = ["attested", "notAttested", "unknownFutureValue"]
+}
+
+extension AttestationLevel {
+    public static var attested: Self { Self(rawValue: "attested") }
+
+    public static var notAttested: Self { Self(rawValue: "notAttested") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AttributeDefinitionFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributedefinition?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attributeDefinition`.
+public typealias AttributeDefinition = Model<AttributeDefinitionFields>
+
+/// The properties of a `AttributeDefinition`, inherited ones included.
+public struct AttributeDefinitionFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.attributeDefinition", fields: AttributeDefinitionFields())
+    public let anchor: Field<Bool>
+    public let apiExpressions: Field<[StringKeyStringValuePair]>
+    public let caseExact: Field<Bool>
+    public let defaultValue: Field<String>
+    public let flowNullValues: Field<Bool>
+    public let metadata: Field<[AttributeDefinitionMetadataEntry]>
+    public let multivalued: Field<Bool>
+    public let mutability: Field<Mutability>
+    public let name: Field<String>
+    public let referencedObjects: Field<[ReferencedObject]>
+    public let required: Field<Bool>
+    public let type: Field<AttributeType>
+
+    private init() {
+        self.anchor = Field("anchor")
+        self.apiExpressions = Field("apiExpressions")
+        self.caseExact = Field("caseExact")
+        self.defaultValue = Field("defaultValue")
+        self.flowNullValues = Field("flowNullValues")
+        self.metadata = Field("metadata")
+        self.multivalued = Field("multivalued")
+        self.mutability = Field("mutability")
+        self.name = Field("name")
+        self.referencedObjects = Field("referencedObjects")
+        self.required = Field("required")
+        self.type = Field("type")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.attributeDefinitionMetadata`.
+public typealias AttributeDefinitionMetadata = OpenEnum<AttributeDefinitionMetadataValues>
+
+/// The values of `AttributeDefinitionMetadata` that the spec declares; others decode and re-encode too.
+public enum AttributeDefinitionMetadataValues: EnumValues {
     public static let known: [String] = [
-        "any",
-        "call",
-        "doNotForward",
-        "followUp",
-        "fyi",
-        "forward",
-        "noResponseNecessary",
-        "read",
-        "reply",
-        "replyToAll",
-        "review",
+        "BaseAttributeName",
+        "ComplexObjectDefinition",
+        "IsContainer",
+        "IsCustomerDefined",
+        "IsDomainQualified",
+        "LinkPropertyNames",
+        "LinkTypeName",
+        "MaximumLength",
+        "ReferencedProperty",
     ]
 }
 
-extension MessageActionFlag {
-    public static var any: Self { Self(rawValue: "any") }
+extension AttributeDefinitionMetadata {
+    public static var baseAttributeName: Self { Self(rawValue: "BaseAttributeName") }
 
-    public static var call: Self { Self(rawValue: "call") }
+    public static var complexObjectDefinition: Self { Self(rawValue: "ComplexObjectDefinition") }
 
-    public static var doNotForward: Self { Self(rawValue: "doNotForward") }
+    public static var isContainer: Self { Self(rawValue: "IsContainer") }
 
-    public static var followUp: Self { Self(rawValue: "followUp") }
+    public static var isCustomerDefined: Self { Self(rawValue: "IsCustomerDefined") }
 
-    public static var fyi: Self { Self(rawValue: "fyi") }
+    public static var isDomainQualified: Self { Self(rawValue: "IsDomainQualified") }
 
-    public static var forward: Self { Self(rawValue: "forward") }
+    public static var linkPropertyNames: Self { Self(rawValue: "LinkPropertyNames") }
 
-    public static var noResponseNecessary: Self { Self(rawValue: "noResponseNecessary") }
+    public static var linkTypeName: Self { Self(rawValue: "LinkTypeName") }
 
-    public static var read: Self { Self(rawValue: "read") }
+    public static var maximumLength: Self { Self(rawValue: "MaximumLength") }
 
-    public static var reply: Self { Self(rawValue: "reply") }
-
-    public static var replyToAll: Self { Self(rawValue: "replyToAll") }
-
-    public static var review: Self { Self(rawValue: "review") }
+    public static var referencedProperty: Self { Self(rawValue: "ReferencedProperty") }
 }
 
-/// Its properties are listed in `MessagePinnedEventMessageDetailFields`; read and write them as `value.name`.
+/// Its properties are listed in `AttributeDefinitionMetadataEntryFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagepinnedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.messagePinnedEventMessageDetail`.
-public typealias MessagePinnedEventMessageDetail = Model<MessagePinnedEventMessageDetailFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributedefinitionmetadataentry?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attributeDefinitionMetadataEntry`.
+public typealias AttributeDefinitionMetadataEntry = Model<AttributeDefinitionMetadataEntryFields>
 
-/// The properties of a `MessagePinnedEventMessageDetail`, inherited ones included.
-public struct MessagePinnedEventMessageDetailFields: FieldSet {
+/// The properties of a `AttributeDefinitionMetadataEntry`, inherited ones included.
+public struct AttributeDefinitionMetadataEntryFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.messagePinnedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: MessagePinnedEventMessageDetailFields()
+        "microsoft.graph.attributeDefinitionMetadataEntry",
+        fields: AttributeDefinitionMetadataEntryFields()
     )
 
-    public let eventDateTime: Field<Date>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.eventDateTime = Field("eventDateTime")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Requests for one `Message`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.message`.
-public struct MessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Message
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.message",
-        model: Message.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
-    public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/copy` (POST).
-    public func copy(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("copy"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/createForward` (POST).
-    public func createForward(
-        toRecipients: [Recipient],
-        message: Message,
-        comment: String
-    ) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createForward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/createReply` (POST).
-    public func createReply(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/createReplyAll` (POST).
-    public func createReplyAll(message: Message, comment: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("createReplyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/forward` (POST).
-    public func forward(toRecipients: [Recipient], message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("forward"))
-        var body = JSONObject()
-        body.set("ToRecipients", toRecipients)
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/move` (POST).
-    public func move(destinationId: String) -> OperationRequest<Message> {
-        var request = APIRequest(method: .post, path: path.appending("move"))
-        var body = JSONObject()
-        body.set("DestinationId", destinationId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(Message.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/reply` (POST).
-    public func reply(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("reply"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/replyAll` (POST).
-    public func replyAll(message: Message, comment: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("replyAll"))
-        var body = JSONObject()
-        body.set("Message", message)
-        body.set("Comment", comment)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.message/send` (POST).
-    public func send() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("send"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == MessageRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.message/delta` (GET).
-    public func delta() -> CollectionRequest<Message> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `MessageRuleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagerule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.messageRule`.
-public typealias MessageRule = Model<MessageRuleFields>
-
-/// The properties of a `MessageRule`, inherited ones included.
-public struct MessageRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.messageRule",
-        base: Entity.self,
-        fields: MessageRuleFields()
-    )
-    public let id: Field<String>
-    public let actions: Field<MessageRuleActions>
-    public let conditions: Field<MessageRulePredicates>
-    public let displayName: Field<String>
-    public let exceptions: Field<MessageRulePredicates>
-    public let hasError: Field<Bool>
-    public let isEnabled: Field<Bool>
-    public let isReadOnly: Field<Bool>
-    public let sequence: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.actions = Field("actions")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.exceptions = Field("exceptions")
-        self.hasError = Field("hasError")
-        self.isEnabled = Field("isEnabled")
-        self.isReadOnly = Field("isReadOnly")
-        self.sequence = Field("sequence")
-    }
-}
-
-/// Its properties are listed in `MessageRuleActionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messageruleactions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.messageRuleActions`.
-public typealias MessageRuleActions = Model<MessageRuleActionsFields>
-
-/// The properties of a `MessageRuleActions`, inherited ones included.
-public struct MessageRuleActionsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.messageRuleActions", fields: MessageRuleActionsFields())
-    public let assignCategories: Field<[String]>
-    public let copyToFolder: Field<String>
-    public let delete: Field<Bool>
-    public let forwardAsAttachmentTo: Field<[Recipient]>
-    public let forwardTo: Field<[Recipient]>
-    public let markAsRead: Field<Bool>
-    public let markImportance: Field<Importance>
-    public let moveToFolder: Field<String>
-    public let permanentDelete: Field<Bool>
-    public let redirectTo: Field<[Recipient]>
-    public let stopProcessingRules: Field<Bool>
-
-    private init() {
-        self.assignCategories = Field("assignCategories")
-        self.copyToFolder = Field("copyToFolder")
-        self.delete = Field("delete")
-        self.forwardAsAttachmentTo = Field("forwardAsAttachmentTo")
-        self.forwardTo = Field("forwardTo")
-        self.markAsRead = Field("markAsRead")
-        self.markImportance = Field("markImportance")
-        self.moveToFolder = Field("moveToFolder")
-        self.permanentDelete = Field("permanentDelete")
-        self.redirectTo = Field("redirectTo")
-        self.stopProcessingRules = Field("stopProcessingRules")
-    }
-}
-
-/// Its properties are listed in `MessageRulePredicatesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagerulepredicates?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.messageRulePredicates`.
-public typealias MessageRulePredicates = Model<MessageRulePredicatesFields>
-
-/// The properties of a `MessageRulePredicates`, inherited ones included.
-public struct MessageRulePredicatesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.messageRulePredicates",
-        fields: MessageRulePredicatesFields()
-    )
-    public let bodyContains: Field<[String]>
-    public let bodyOrSubjectContains: Field<[String]>
-    public let categories: Field<[String]>
-    public let fromAddresses: Field<[Recipient]>
-    public let hasAttachments: Field<Bool>
-    public let headerContains: Field<[String]>
-    public let importance: Field<Importance>
-    public let isApprovalRequest: Field<Bool>
-    public let isAutomaticForward: Field<Bool>
-    public let isAutomaticReply: Field<Bool>
-    public let isEncrypted: Field<Bool>
-    public let isMeetingRequest: Field<Bool>
-    public let isMeetingResponse: Field<Bool>
-    public let isNonDeliveryReport: Field<Bool>
-    public let isPermissionControlled: Field<Bool>
-    public let isReadReceipt: Field<Bool>
-    public let isSigned: Field<Bool>
-    public let isVoicemail: Field<Bool>
-    public let messageActionFlag: Field<MessageActionFlag>
-    public let notSentToMe: Field<Bool>
-    public let recipientContains: Field<[String]>
-    public let senderContains: Field<[String]>
-    public let sensitivity: Field<Sensitivity>
-    public let sentCcMe: Field<Bool>
-    public let sentOnlyToMe: Field<Bool>
-    public let sentToAddresses: Field<[Recipient]>
-    public let sentToMe: Field<Bool>
-    public let sentToOrCcMe: Field<Bool>
-    public let subjectContains: Field<[String]>
-    public let withinSizeRange: Field<SizeRange>
-
-    private init() {
-        self.bodyContains = Field("bodyContains")
-        self.bodyOrSubjectContains = Field("bodyOrSubjectContains")
-        self.categories = Field("categories")
-        self.fromAddresses = Field("fromAddresses")
-        self.hasAttachments = Field("hasAttachments")
-        self.headerContains = Field("headerContains")
-        self.importance = Field("importance")
-        self.isApprovalRequest = Field("isApprovalRequest")
-        self.isAutomaticForward = Field("isAutomaticForward")
-        self.isAutomaticReply = Field("isAutomaticReply")
-        self.isEncrypted = Field("isEncrypted")
-        self.isMeetingRequest = Field("isMeetingRequest")
-        self.isMeetingResponse = Field("isMeetingResponse")
-        self.isNonDeliveryReport = Field("isNonDeliveryReport")
-        self.isPermissionControlled = Field("isPermissionControlled")
-        self.isReadReceipt = Field("isReadReceipt")
-        self.isSigned = Field("isSigned")
-        self.isVoicemail = Field("isVoicemail")
-        self.messageActionFlag = Field("messageActionFlag")
-        self.notSentToMe = Field("notSentToMe")
-        self.recipientContains = Field("recipientContains")
-        self.senderContains = Field("senderContains")
-        self.sensitivity = Field("sensitivity")
-        self.sentCcMe = Field("sentCcMe")
-        self.sentOnlyToMe = Field("sentOnlyToMe")
-        self.sentToAddresses = Field("sentToAddresses")
-        self.sentToMe = Field("sentToMe")
-        self.sentToOrCcMe = Field("sentToOrCcMe")
-        self.subjectContains = Field("subjectContains")
-        self.withinSizeRange = Field("withinSizeRange")
-    }
-}
-
-/// Requests for one `MessageRule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.messageRule`.
-public struct MessageRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MessageRule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.messageRule", model: MessageRule.self)
-}
-
-/// Its properties are listed in `MessageSecurityStateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagesecuritystate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.messageSecurityState`.
-public typealias MessageSecurityState = Model<MessageSecurityStateFields>
-
-/// The properties of a `MessageSecurityState`, inherited ones included.
-public struct MessageSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.messageSecurityState", fields: MessageSecurityStateFields())
-    public let connectingIP: Field<String>
-    public let deliveryAction: Field<String>
-    public let deliveryLocation: Field<String>
-    public let directionality: Field<String>
-    public let internetMessageId: Field<String>
-    public let messageFingerprint: Field<String>
-    public let messageReceivedDateTime: Field<Date>
-    public let messageSubject: Field<String>
-    public let networkMessageId: Field<String>
-
-    private init() {
-        self.connectingIP = Field("connectingIP")
-        self.deliveryAction = Field("deliveryAction")
-        self.deliveryLocation = Field("deliveryLocation")
-        self.directionality = Field("directionality")
-        self.internetMessageId = Field("internetMessageId")
-        self.messageFingerprint = Field("messageFingerprint")
-        self.messageReceivedDateTime = Field("messageReceivedDateTime")
-        self.messageSubject = Field("messageSubject")
-        self.networkMessageId = Field("networkMessageId")
-    }
-}
-
-/// Its properties are listed in `MessageTracingRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messagetracingroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.messageTracingRoot`.
-public typealias MessageTracingRoot = Model<MessageTracingRootFields>
-
-/// The properties of a `MessageTracingRoot`, inherited ones included.
-public struct MessageTracingRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.messageTracingRoot",
-        base: Entity.self,
-        fields: MessageTracingRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("messageTraces")`).
-    public let messageTraces: Field<[ExchangeMessageTrace]>
-
-    private init() {
-        self.id = Field("id")
-        self.messageTraces = Field("messageTraces")
-    }
-}
-
-/// Requests for one `MessageTracingRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.messageTracingRoot`.
-public struct MessageTracingRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MessageTracingRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.messageTracingRoot",
-        model: MessageTracingRoot.self,
-        children: [.init("messageTraces", "microsoft.graph.exchangeMessageTrace", collection: true)]
-    )
-
-    /// `messageTraces.request()` lists them; `messageTraces("exchangeMessageTrace-id")` addresses one.
-    public var messageTraces: CollectionRequestBuilder<ExchangeMessageTraceRequestBuilder> {
-        .init(client: client, path: path.appending("messageTraces"))
-    }
-}
-
-/// Its properties are listed in `MessageUnpinnedEventMessageDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/messageunpinnedeventmessagedetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.messageUnpinnedEventMessageDetail`.
-public typealias MessageUnpinnedEventMessageDetail = Model<MessageUnpinnedEventMessageDetailFields>
-
-/// The properties of a `MessageUnpinnedEventMessageDetail`, inherited ones included.
-public struct MessageUnpinnedEventMessageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.messageUnpinnedEventMessageDetail",
-        base: EventMessageDetail.self,
-        fields: MessageUnpinnedEventMessageDetailFields()
-    )
-
-    public let eventDateTime: Field<Date>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.eventDateTime = Field("eventDateTime")
-        self.initiator = Field("initiator")
-    }
-}
-
-/// Its properties are listed in `MetaDataKeyStringPairFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/metadatakeystringpair?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.metaDataKeyStringPair`.
-public typealias MetaDataKeyStringPair = Model<MetaDataKeyStringPairFields>
-
-/// The properties of a `MetaDataKeyStringPair`, inherited ones included.
-public struct MetaDataKeyStringPairFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.metaDataKeyStringPair",
-        fields: MetaDataKeyStringPairFields()
-    )
-    public let key: Field<String>
+    public let key: Field<AttributeDefinitionMetadata>
     public let value: Field<String>
 
     private init() {
@@ -792,548 +332,102 @@ public struct MetaDataKeyStringPairFields: FieldSet {
     }
 }
 
-/// Its properties are listed in `MetaDataKeyValuePairFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/metadatakeyvaluepair?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.metaDataKeyValuePair`.
-public typealias MetaDataKeyValuePair = Model<MetaDataKeyValuePairFields>
+/// - Remark: Generated from `microsoft.graph.attributeFlowBehavior`.
+public typealias AttributeFlowBehavior = OpenEnum<AttributeFlowBehaviorValues>
 
-/// The properties of a `MetaDataKeyValuePair`, inherited ones included.
-public struct MetaDataKeyValuePairFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.metaDataKeyValuePair", fields: MetaDataKeyValuePairFields())
-    public let key: Field<String>
-    public let value: Field<JSONValue>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
+/// The values of `AttributeFlowBehavior` that the spec declares; others decode and re-encode too.
+public enum AttributeFlowBehaviorValues: EnumValues {
+    public static let known: [String] = ["FlowWhenChanged", "FlowAlways"]
 }
 
-/// Its properties are listed in `MicrosoftAccountUserConversationMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/microsoftaccountuserconversationmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftAccountUserConversationMember`.
-public typealias MicrosoftAccountUserConversationMember = Model<MicrosoftAccountUserConversationMemberFields>
+extension AttributeFlowBehavior {
+    public static var flowWhenChanged: Self { Self(rawValue: "FlowWhenChanged") }
 
-/// The properties of a `MicrosoftAccountUserConversationMember`, inherited ones included.
-public struct MicrosoftAccountUserConversationMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftAccountUserConversationMember",
-        base: ConversationMember.self,
-        fields: MicrosoftAccountUserConversationMemberFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.userId = Field("userId")
-    }
+    public static var flowAlways: Self { Self(rawValue: "FlowAlways") }
 }
 
-/// Requests for one `MicrosoftAccountUserConversationMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.microsoftAccountUserConversationMember`.
-public struct MicrosoftAccountUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftAccountUserConversationMember
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - Remark: Generated from `microsoft.graph.attributeFlowType`.
+public typealias AttributeFlowType = OpenEnum<AttributeFlowTypeValues>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.microsoftAccountUserConversationMember",
-        model: MicrosoftAccountUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == MicrosoftAccountUserConversationMemberRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.microsoftAccountUserConversationMember/add` (POST).
-    public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("add"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.microsoftAccountUserConversationMember/remove` (POST).
-    public func remove(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("remove"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-}
-
-/// Its properties are listed in `MicrosoftAuthenticatorAuthenticationMethodFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/microsoftauthenticatorauthenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethod`.
-public typealias MicrosoftAuthenticatorAuthenticationMethod = Model<MicrosoftAuthenticatorAuthenticationMethodFields>
-
-/// The properties of a `MicrosoftAuthenticatorAuthenticationMethod`, inherited ones included.
-public struct MicrosoftAuthenticatorAuthenticationMethodFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: MicrosoftAuthenticatorAuthenticationMethodFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deviceTag: Field<String>
-    public let displayName: Field<String>
-    public let phoneAppVersion: Field<String>
-
-    /// Present when the request expanded it (`expand("device")`).
-    public let device: Field<Device>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.deviceTag = Field("deviceTag")
-        self.displayName = Field("displayName")
-        self.phoneAppVersion = Field("phoneAppVersion")
-        self.device = Field("device")
-    }
-}
-
-/// Its properties are listed in `MicrosoftAuthenticatorAuthenticationMethodConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/microsoftauthenticatorauthenticationmethodconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration`.
-public typealias MicrosoftAuthenticatorAuthenticationMethodConfiguration =
-    Model<MicrosoftAuthenticatorAuthenticationMethodConfigurationFields>
-
-/// The properties of a `MicrosoftAuthenticatorAuthenticationMethodConfiguration`, inherited ones included.
-public struct MicrosoftAuthenticatorAuthenticationMethodConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration",
-        base: AuthenticationMethodConfiguration.self,
-        fields: MicrosoftAuthenticatorAuthenticationMethodConfigurationFields()
-    )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let featureSettings: Field<MicrosoftAuthenticatorFeatureSettings>
-    public let isSoftwareOathEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[MicrosoftAuthenticatorAuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.featureSettings = Field("featureSettings")
-        self.isSoftwareOathEnabled = Field("isSoftwareOathEnabled")
-        self.includeTargets = Field("includeTargets")
-    }
-}
-
-/// Requests for one `MicrosoftAuthenticatorAuthenticationMethodConfiguration`: `request()` reads, updates or deletes
-/// it.
-///
-/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration`.
-public struct MicrosoftAuthenticatorAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftAuthenticatorAuthenticationMethodConfiguration
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration",
-        model: MicrosoftAuthenticatorAuthenticationMethodConfiguration.self,
-        children: [
-            .init(
-                "includeTargets",
-                "microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget",
-                collection: true
-            ),
-        ]
-    )
-
-    /// `includeTargets.request()` lists them; `includeTargets("microsoftAuthenticatorAuthenticationMethodTarget-id")`
-    /// addresses one.
-    public var includeTargets:
-        CollectionRequestBuilder<MicrosoftAuthenticatorAuthenticationMethodTargetRequestBuilder>
-    {
-        .init(client: client, path: path.appending("includeTargets"))
-    }
-}
-
-/// Requests for one `MicrosoftAuthenticatorAuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethod`.
-public struct MicrosoftAuthenticatorAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftAuthenticatorAuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
-        model: MicrosoftAuthenticatorAuthenticationMethod.self,
-        children: [.init("device", "microsoft.graph.device", collection: false)],
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
-
-    public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
-
-    /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-/// Its properties are listed in `MicrosoftAuthenticatorAuthenticationMethodTargetFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/microsoftauthenticatorauthenticationmethodtarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget`.
-public typealias MicrosoftAuthenticatorAuthenticationMethodTarget =
-    Model<MicrosoftAuthenticatorAuthenticationMethodTargetFields>
-
-/// The properties of a `MicrosoftAuthenticatorAuthenticationMethodTarget`, inherited ones included.
-public struct MicrosoftAuthenticatorAuthenticationMethodTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget",
-        base: AuthenticationMethodTarget.self,
-        fields: MicrosoftAuthenticatorAuthenticationMethodTargetFields()
-    )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-    public let authenticationMode: Field<MicrosoftAuthenticatorAuthenticationMode>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-        self.authenticationMode = Field("authenticationMode")
-    }
-}
-
-/// Requests for one `MicrosoftAuthenticatorAuthenticationMethodTarget`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget`.
-public struct MicrosoftAuthenticatorAuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftAuthenticatorAuthenticationMethodTarget
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget",
-        model: MicrosoftAuthenticatorAuthenticationMethodTarget.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMode`.
-public typealias MicrosoftAuthenticatorAuthenticationMode = OpenEnum<MicrosoftAuthenticatorAuthenticationModeValues>
-
-/// The values of `MicrosoftAuthenticatorAuthenticationMode` that the spec declares; others decode and re-encode too.
-public enum MicrosoftAuthenticatorAuthenticationModeValues: EnumValues {
-    public static let known: [String] = ["deviceBasedPush", "push", "any"]
-}
-
-extension MicrosoftAuthenticatorAuthenticationMode {
-    public static var deviceBasedPush: Self { Self(rawValue: "deviceBasedPush") }
-
-    public static var push: Self { Self(rawValue: "push") }
-
-    public static var any: Self { Self(rawValue: "any") }
-}
-
-/// Its properties are listed in `MicrosoftAuthenticatorFeatureSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/microsoftauthenticatorfeaturesettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorFeatureSettings`.
-public typealias MicrosoftAuthenticatorFeatureSettings = Model<MicrosoftAuthenticatorFeatureSettingsFields>
-
-/// The properties of a `MicrosoftAuthenticatorFeatureSettings`, inherited ones included.
-public struct MicrosoftAuthenticatorFeatureSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftAuthenticatorFeatureSettings",
-        fields: MicrosoftAuthenticatorFeatureSettingsFields()
-    )
-
-    public let displayAppInformationRequiredState: Field<AuthenticationMethodFeatureConfiguration>
-    public let displayLocationInformationRequiredState: Field<AuthenticationMethodFeatureConfiguration>
-
-    private init() {
-        self.displayAppInformationRequiredState = Field("displayAppInformationRequiredState")
-        self.displayLocationInformationRequiredState = Field("displayLocationInformationRequiredState")
-    }
-}
-
-/// Its properties are listed in `MicrosoftCustomTrainingSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsoftcustomtrainingsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftCustomTrainingSetting`.
-public typealias MicrosoftCustomTrainingSetting = Model<MicrosoftCustomTrainingSettingFields>
-
-/// The properties of a `MicrosoftCustomTrainingSetting`, inherited ones included.
-public struct MicrosoftCustomTrainingSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftCustomTrainingSetting",
-        base: TrainingSetting.self,
-        fields: MicrosoftCustomTrainingSettingFields()
-    )
-
-    public let settingType: Field<TrainingSettingType>
-    public let completionDateTime: Field<Date>
-    public let trainingAssignmentMappings: Field<[MicrosoftTrainingAssignmentMapping]>
-    public let trainingCompletionDuration: Field<TrainingCompletionDuration>
-
-    private init() {
-        self.settingType = Field("settingType")
-        self.completionDateTime = Field("completionDateTime")
-        self.trainingAssignmentMappings = Field("trainingAssignmentMappings")
-        self.trainingCompletionDuration = Field("trainingCompletionDuration")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.microsoftEdgeChannel`.
-public typealias MicrosoftEdgeChannel = OpenEnum<MicrosoftEdgeChannelValues>
-
-/// The values of `MicrosoftEdgeChannel` that the spec declares; others decode and re-encode too.
-public enum MicrosoftEdgeChannelValues: EnumValues {
-    public static let known: [String] = ["dev", "beta", "stable", "unknownFutureValue"]
-}
-
-extension MicrosoftEdgeChannel {
-    public static var dev: Self { Self(rawValue: "dev") }
-
-    public static var beta: Self { Self(rawValue: "beta") }
-
-    public static var stable: Self { Self(rawValue: "stable") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `MicrosoftManagedDesktopFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsoftmanageddesktop?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftManagedDesktop`.
-public typealias MicrosoftManagedDesktop = Model<MicrosoftManagedDesktopFields>
-
-/// The properties of a `MicrosoftManagedDesktop`, inherited ones included.
-public struct MicrosoftManagedDesktopFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftManagedDesktop",
-        fields: MicrosoftManagedDesktopFields()
-    )
-
-    public let managedType: Field<MicrosoftManagedDesktopType>
-    public let profile: Field<String>
-
-    private init() {
-        self.managedType = Field("managedType")
-        self.profile = Field("profile")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.microsoftManagedDesktopType`.
-public typealias MicrosoftManagedDesktopType = OpenEnum<MicrosoftManagedDesktopTypeValues>
-
-/// The values of `MicrosoftManagedDesktopType` that the spec declares; others decode and re-encode too.
-public enum MicrosoftManagedDesktopTypeValues: EnumValues {
+/// The values of `AttributeFlowType` that the spec declares; others decode and re-encode too.
+public enum AttributeFlowTypeValues: EnumValues {
     public static let known: [String] = [
-        "notManaged",
-        "premiumManaged",
-        "standardManaged",
-        "starterManaged",
-        "unknownFutureValue",
+        "Always",
+        "ObjectAddOnly",
+        "MultiValueAddOnly",
+        "ValueAddOnly",
+        "AttributeAddOnly",
     ]
 }
 
-extension MicrosoftManagedDesktopType {
-    public static var notManaged: Self { Self(rawValue: "notManaged") }
+extension AttributeFlowType {
+    public static var always: Self { Self(rawValue: "Always") }
 
-    public static var premiumManaged: Self { Self(rawValue: "premiumManaged") }
+    public static var objectAddOnly: Self { Self(rawValue: "ObjectAddOnly") }
 
-    public static var standardManaged: Self { Self(rawValue: "standardManaged") }
+    public static var multiValueAddOnly: Self { Self(rawValue: "MultiValueAddOnly") }
 
-    public static var starterManaged: Self { Self(rawValue: "starterManaged") }
+    public static var valueAddOnly: Self { Self(rawValue: "ValueAddOnly") }
 
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+    public static var attributeAddOnly: Self { Self(rawValue: "AttributeAddOnly") }
 }
 
-/// Its properties are listed in `MicrosoftManagedTrainingSettingFields`; read and write them as `value.name`.
+/// Its properties are listed in `AttributeMappingFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsoftmanagedtrainingsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftManagedTrainingSetting`.
-public typealias MicrosoftManagedTrainingSetting = Model<MicrosoftManagedTrainingSettingFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemapping?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attributeMapping`.
+public typealias AttributeMapping = Model<AttributeMappingFields>
 
-/// The properties of a `MicrosoftManagedTrainingSetting`, inherited ones included.
-public struct MicrosoftManagedTrainingSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftManagedTrainingSetting",
-        base: TrainingSetting.self,
-        fields: MicrosoftManagedTrainingSettingFields()
-    )
-
-    public let settingType: Field<TrainingSettingType>
-    public let completionDateTime: Field<Date>
-    public let trainingCompletionDuration: Field<TrainingCompletionDuration>
+/// The properties of a `AttributeMapping`, inherited ones included.
+public struct AttributeMappingFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.attributeMapping", fields: AttributeMappingFields())
+    public let defaultValue: Field<String>
+    public let exportMissingReferences: Field<Bool>
+    public let flowBehavior: Field<AttributeFlowBehavior>
+    public let flowType: Field<AttributeFlowType>
+    public let matchingPriority: Field<Int32>
+    public let source: Field<AttributeMappingSource>
+    public let targetAttributeName: Field<String>
 
     private init() {
-        self.settingType = Field("settingType")
-        self.completionDateTime = Field("completionDateTime")
-        self.trainingCompletionDuration = Field("trainingCompletionDuration")
+        self.defaultValue = Field("defaultValue")
+        self.exportMissingReferences = Field("exportMissingReferences")
+        self.flowBehavior = Field("flowBehavior")
+        self.flowType = Field("flowType")
+        self.matchingPriority = Field("matchingPriority")
+        self.source = Field("source")
+        self.targetAttributeName = Field("targetAttributeName")
     }
 }
 
-/// Its properties are listed in `MicrosoftStoreForBusinessAppFields`; read and write them as `value.name`.
+/// Its properties are listed in `AttributeMappingFunctionSchemaFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsoftstoreforbusinessapp?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessApp`.
-public typealias MicrosoftStoreForBusinessApp = Model<MicrosoftStoreForBusinessAppFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemappingfunctionschema?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attributeMappingFunctionSchema`.
+public typealias AttributeMappingFunctionSchema = Model<AttributeMappingFunctionSchemaFields>
 
-/// The properties of a `MicrosoftStoreForBusinessApp`, inherited ones included.
-public struct MicrosoftStoreForBusinessAppFields: FieldSet {
+/// The properties of a `AttributeMappingFunctionSchema`, inherited ones included.
+public struct AttributeMappingFunctionSchemaFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.microsoftStoreForBusinessApp",
-        base: MobileApp.self,
-        fields: MicrosoftStoreForBusinessAppFields()
+        "microsoft.graph.attributeMappingFunctionSchema",
+        base: Entity.self,
+        fields: AttributeMappingFunctionSchemaFields()
     )
 
     public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let licenseType: Field<MicrosoftStoreForBusinessLicenseType>
-    public let packageIdentityName: Field<String>
-    public let productKey: Field<String>
-    public let totalLicenseCount: Field<Int32>
-    public let usedLicenseCount: Field<Int32>
+    public let parameters: Field<[AttributeMappingParameterSchema]>
 
     private init() {
         self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.licenseType = Field("licenseType")
-        self.packageIdentityName = Field("packageIdentityName")
-        self.productKey = Field("productKey")
-        self.totalLicenseCount = Field("totalLicenseCount")
-        self.usedLicenseCount = Field("usedLicenseCount")
+        self.parameters = Field("parameters")
     }
 }
 
-/// Its properties are listed in `MicrosoftStoreForBusinessAppAssignmentSettingsFields`; read and write them as
-/// `value.name`.
+/// Requests for one `AttributeMappingFunctionSchema`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/microsoftstoreforbusinessappassignmentsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessAppAssignmentSettings`.
-public typealias MicrosoftStoreForBusinessAppAssignmentSettings =
-    Model<MicrosoftStoreForBusinessAppAssignmentSettingsFields>
-
-/// The properties of a `MicrosoftStoreForBusinessAppAssignmentSettings`, inherited ones included.
-public struct MicrosoftStoreForBusinessAppAssignmentSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftStoreForBusinessAppAssignmentSettings",
-        base: MobileAppAssignmentSettings.self,
-        fields: MicrosoftStoreForBusinessAppAssignmentSettingsFields()
-    )
-
-    public let useDeviceContext: Field<Bool>
-
-    private init() {
-        self.useDeviceContext = Field("useDeviceContext")
-    }
-}
-
-/// Requests for one `MicrosoftStoreForBusinessApp`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessApp`.
-public struct MicrosoftStoreForBusinessAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftStoreForBusinessApp
+/// - Remark: Generated from `microsoft.graph.attributeMappingFunctionSchema`.
+public struct AttributeMappingFunctionSchemaRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AttributeMappingFunctionSchema
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1344,485 +438,131 @@ public struct MicrosoftStoreForBusinessAppRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.microsoftStoreForBusinessApp",
-        model: MicrosoftStoreForBusinessApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
+        "microsoft.graph.attributeMappingFunctionSchema",
+        model: AttributeMappingFunctionSchema.self
     )
-
-    /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
-    public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("categories"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessApp/assign` (POST).
-    public func assign(mobileAppAssignments: [MobileAppAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("mobileAppAssignments", mobileAppAssignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
 }
 
-/// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessLicenseType`.
-public typealias MicrosoftStoreForBusinessLicenseType = OpenEnum<MicrosoftStoreForBusinessLicenseTypeValues>
-
-/// The values of `MicrosoftStoreForBusinessLicenseType` that the spec declares; others decode and re-encode too.
-public enum MicrosoftStoreForBusinessLicenseTypeValues: EnumValues {
-    public static let known: [String] = ["offline", "online"]
-}
-
-extension MicrosoftStoreForBusinessLicenseType {
-    public static var offline: Self { Self(rawValue: "offline") }
-
-    public static var online: Self { Self(rawValue: "online") }
-}
-
-/// Its properties are listed in `MicrosoftTrainingAssignmentMappingFields`; read and write them as `value.name`.
+/// Its properties are listed in `AttributeMappingParameterSchemaFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/microsofttrainingassignmentmapping?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.microsoftTrainingAssignmentMapping`.
-public typealias MicrosoftTrainingAssignmentMapping = Model<MicrosoftTrainingAssignmentMappingFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemappingparameterschema?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attributeMappingParameterSchema`.
+public typealias AttributeMappingParameterSchema = Model<AttributeMappingParameterSchemaFields>
 
-/// The properties of a `MicrosoftTrainingAssignmentMapping`, inherited ones included.
-public struct MicrosoftTrainingAssignmentMappingFields: FieldSet {
+/// The properties of a `AttributeMappingParameterSchema`, inherited ones included.
+public struct AttributeMappingParameterSchemaFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.microsoftTrainingAssignmentMapping",
-        base: TrainingSetting.self,
-        fields: MicrosoftTrainingAssignmentMappingFields()
+        "microsoft.graph.attributeMappingParameterSchema",
+        fields: AttributeMappingParameterSchemaFields()
     )
 
-    public let settingType: Field<TrainingSettingType>
-    public let assignedTo: Field<[TrainingAssignedTo]>
-
-    /// Present when the request expanded it (`expand("training")`).
-    public let training: Field<Training>
-
-    private init() {
-        self.settingType = Field("settingType")
-        self.assignedTo = Field("assignedTo")
-        self.training = Field("training")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.migrationMode`.
-public typealias MigrationMode = OpenEnum<MigrationModeValues>
-
-/// The values of `MigrationMode` that the spec declares; others decode and re-encode too.
-public enum MigrationModeValues: EnumValues {
-    public static let known: [String] = ["inProgress", "completed", "unknownFutureValue"]
-}
-
-extension MigrationMode {
-    public static var inProgress: Self { Self(rawValue: "inProgress") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.migrationStatus`.
-public typealias MigrationStatus = OpenEnum<MigrationStatusValues>
-
-/// The values of `MigrationStatus` that the spec declares; others decode and re-encode too.
-public enum MigrationStatusValues: EnumValues {
-    public static let known: [String] = ["ready", "needsReview", "additionalStepsRequired", "unknownFutureValue"]
-}
-
-extension MigrationStatus {
-    public static var ready: Self { Self(rawValue: "ready") }
-
-    public static var needsReview: Self { Self(rawValue: "needsReview") }
-
-    public static var additionalStepsRequired: Self { Self(rawValue: "additionalStepsRequired") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `MimeContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mimecontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mimeContent`.
-public typealias MimeContent = Model<MimeContentFields>
-
-/// The properties of a `MimeContent`, inherited ones included.
-public struct MimeContentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mimeContent", fields: MimeContentFields())
-    public let type: Field<String>
-    public let value: Field<Data>
-
-    private init() {
-        self.type = Field("type")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.miracastChannel`.
-public typealias MiracastChannel = OpenEnum<MiracastChannelValues>
-
-/// The values of `MiracastChannel` that the spec declares; others decode and re-encode too.
-public enum MiracastChannelValues: EnumValues {
-    public static let known: [String] = [
-        "userDefined",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "thirtySix",
-        "forty",
-        "fortyFour",
-        "fortyEight",
-        "oneHundredFortyNine",
-        "oneHundredFiftyThree",
-        "oneHundredFiftySeven",
-        "oneHundredSixtyOne",
-        "oneHundredSixtyFive",
-    ]
-}
-
-extension MiracastChannel {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var one: Self { Self(rawValue: "one") }
-
-    public static var two: Self { Self(rawValue: "two") }
-
-    public static var three: Self { Self(rawValue: "three") }
-
-    public static var four: Self { Self(rawValue: "four") }
-
-    public static var five: Self { Self(rawValue: "five") }
-
-    public static var six: Self { Self(rawValue: "six") }
-
-    public static var seven: Self { Self(rawValue: "seven") }
-
-    public static var eight: Self { Self(rawValue: "eight") }
-
-    public static var nine: Self { Self(rawValue: "nine") }
-
-    public static var ten: Self { Self(rawValue: "ten") }
-
-    public static var eleven: Self { Self(rawValue: "eleven") }
-
-    public static var thirtySix: Self { Self(rawValue: "thirtySix") }
-
-    public static var forty: Self { Self(rawValue: "forty") }
-
-    public static var fortyFour: Self { Self(rawValue: "fortyFour") }
-
-    public static var fortyEight: Self { Self(rawValue: "fortyEight") }
-
-    public static var oneHundredFortyNine: Self { Self(rawValue: "oneHundredFortyNine") }
-
-    public static var oneHundredFiftyThree: Self { Self(rawValue: "oneHundredFiftyThree") }
-
-    public static var oneHundredFiftySeven: Self { Self(rawValue: "oneHundredFiftySeven") }
-
-    public static var oneHundredSixtyOne: Self { Self(rawValue: "oneHundredSixtyOne") }
-
-    public static var oneHundredSixtyFive: Self { Self(rawValue: "oneHundredSixtyFive") }
-}
-
-/// Its properties are listed in `MobileAppFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileapp?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileApp`.
-public typealias MobileApp = Model<MobileAppFields>
-
-/// The properties of a `MobileApp`, inherited ones included.
-public struct MobileAppFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileApp",
-        base: Entity.self,
-        derived: [
-            AndroidStoreApp.self,
-            IosiPadOSWebClip.self,
-            IosStoreApp.self,
-            IosVppApp.self,
-            MacOSMicrosoftDefenderApp.self,
-            MacOSMicrosoftEdgeApp.self,
-            MacOSOfficeSuiteApp.self,
-            ManagedApp.self,
-            MicrosoftStoreForBusinessApp.self,
-            MobileLobApp.self,
-            WebApp.self,
-            WindowsMicrosoftEdgeApp.self,
-            WindowsWebApp.self,
-        ],
-        fields: MobileAppFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-    }
-}
-
-/// Its properties are listed in `MobileAppAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileAppAssignment`.
-public typealias MobileAppAssignment = Model<MobileAppAssignmentFields>
-
-/// The properties of a `MobileAppAssignment`, inherited ones included.
-public struct MobileAppAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileAppAssignment",
-        base: Entity.self,
-        fields: MobileAppAssignmentFields()
-    )
-
-    public let id: Field<String>
-    public let intent: Field<InstallIntent>
-    public let settings: Field<MobileAppAssignmentSettings>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.intent = Field("intent")
-        self.settings = Field("settings")
-        self.target = Field("target")
-    }
-}
-
-/// Requests for one `MobileAppAssignment`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.mobileAppAssignment`.
-public struct MobileAppAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppAssignment
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.mobileAppAssignment", model: MobileAppAssignment.self)
-}
-
-/// Its properties are listed in `MobileAppAssignmentSettingsFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappassignmentsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileAppAssignmentSettings`.
-public typealias MobileAppAssignmentSettings = Model<MobileAppAssignmentSettingsFields>
-
-/// The properties of a `MobileAppAssignmentSettings`, inherited ones included.
-public struct MobileAppAssignmentSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileAppAssignmentSettings",
-        derived: [
-            IosLobAppAssignmentSettings.self,
-            IosStoreAppAssignmentSettings.self,
-            IosVppAppAssignmentSettings.self,
-            MacOsLobAppAssignmentSettings.self,
-            MicrosoftStoreForBusinessAppAssignmentSettings.self,
-            Win32LobAppAssignmentSettings.self,
-            WindowsAppXAppAssignmentSettings.self,
-            WindowsUniversalAppXAppAssignmentSettings.self,
-        ],
-        fields: MobileAppAssignmentSettingsFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `MobileAppCategoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappcategory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileAppCategory`.
-public typealias MobileAppCategory = Model<MobileAppCategoryFields>
-
-/// The properties of a `MobileAppCategory`, inherited ones included.
-public struct MobileAppCategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileAppCategory",
-        base: Entity.self,
-        fields: MobileAppCategoryFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Requests for one `MobileAppCategory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.mobileAppCategory`.
-public struct MobileAppCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppCategory
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.mobileAppCategory", model: MobileAppCategory.self)
-}
-
-/// Its properties are listed in `MobileAppContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileAppContent`.
-public typealias MobileAppContent = Model<MobileAppContentFields>
-
-/// The properties of a `MobileAppContent`, inherited ones included.
-public struct MobileAppContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileAppContent",
-        base: Entity.self,
-        fields: MobileAppContentFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("containedApps")`).
-    public let containedApps: Field<[MobileContainedApp]>
-
-    /// Present when the request expanded it (`expand("files")`).
-    public let files: Field<[MobileAppContentFile]>
-
-    private init() {
-        self.id = Field("id")
-        self.containedApps = Field("containedApps")
-        self.files = Field("files")
-    }
-}
-
-/// Its properties are listed in `MobileAppContentFileFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappcontentfile?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileAppContentFile`.
-public typealias MobileAppContentFile = Model<MobileAppContentFileFields>
-
-/// The properties of a `MobileAppContentFile`, inherited ones included.
-public struct MobileAppContentFileFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileAppContentFile",
-        base: Entity.self,
-        fields: MobileAppContentFileFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let azureStorageUri: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let azureStorageUriExpirationDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let isCommitted: Field<Bool>
-
-    public let isDependency: Field<Bool>
-    public let manifest: Field<Data>
+    public let allowMultipleOccurrences: Field<Bool>
     public let name: Field<String>
-    public let size: Field<Int64>
-    public let sizeEncrypted: Field<Int64>
+    public let required: Field<Bool>
+    public let type: Field<AttributeType>
 
-    /// Set by the service: read it, do not send it.
-    public let uploadState: Field<MobileAppContentFileUploadState>
+    private init() {
+        self.allowMultipleOccurrences = Field("allowMultipleOccurrences")
+        self.name = Field("name")
+        self.required = Field("required")
+        self.type = Field("type")
+    }
+}
+
+/// Its properties are listed in `AttributeMappingSourceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributemappingsource?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attributeMappingSource`.
+public typealias AttributeMappingSource = Model<AttributeMappingSourceFields>
+
+/// The properties of a `AttributeMappingSource`, inherited ones included.
+public struct AttributeMappingSourceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeMappingSource",
+        fields: AttributeMappingSourceFields()
+    )
+
+    public let expression: Field<String>
+    public let name: Field<String>
+    public let parameters: Field<[StringKeyAttributeMappingSourceValuePair]>
+    public let type: Field<AttributeMappingSourceType>
+
+    private init() {
+        self.expression = Field("expression")
+        self.name = Field("name")
+        self.parameters = Field("parameters")
+        self.type = Field("type")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.attributeMappingSourceType`.
+public typealias AttributeMappingSourceType = OpenEnum<AttributeMappingSourceTypeValues>
+
+/// The values of `AttributeMappingSourceType` that the spec declares; others decode and re-encode too.
+public enum AttributeMappingSourceTypeValues: EnumValues {
+    public static let known: [String] = ["Attribute", "Constant", "Function"]
+}
+
+extension AttributeMappingSourceType {
+    public static var attribute: Self { Self(rawValue: "Attribute") }
+
+    public static var constant: Self { Self(rawValue: "Constant") }
+
+    public static var function: Self { Self(rawValue: "Function") }
+}
+
+/// Its properties are listed in `AttributeRuleMembersFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributerulemembers?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attributeRuleMembers`.
+public typealias AttributeRuleMembers = Model<AttributeRuleMembersFields>
+
+/// The properties of a `AttributeRuleMembers`, inherited ones included.
+public struct AttributeRuleMembersFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeRuleMembers",
+        base: SubjectSet.self,
+        fields: AttributeRuleMembersFields()
+    )
+
+    public let description: Field<String>
+    public let membershipRule: Field<String>
+
+    private init() {
+        self.description = Field("description")
+        self.membershipRule = Field("membershipRule")
+    }
+}
+
+/// Its properties are listed in `AttributeSetFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/attributeset?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.attributeSet`.
+public typealias AttributeSet = Model<AttributeSetFields>
+
+/// The properties of a `AttributeSet`, inherited ones included.
+public struct AttributeSetFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeSet",
+        base: Entity.self,
+        fields: AttributeSetFields()
+    )
+    public let id: Field<String>
+    public let description: Field<String>
+    public let maxAttributesPerSet: Field<Int32>
 
     private init() {
         self.id = Field("id")
-        self.azureStorageUri = Field("azureStorageUri")
-        self.azureStorageUriExpirationDateTime = Field("azureStorageUriExpirationDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.isCommitted = Field("isCommitted")
-        self.isDependency = Field("isDependency")
-        self.manifest = Field("manifest")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.sizeEncrypted = Field("sizeEncrypted")
-        self.uploadState = Field("uploadState")
+        self.description = Field("description")
+        self.maxAttributesPerSet = Field("maxAttributesPerSet")
     }
 }
 
-/// Requests for one `MobileAppContentFile`: `request()` reads, updates or deletes it.
+/// Requests for one `AttributeSet`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.mobileAppContentFile`.
-public struct MobileAppContentFileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppContentFile
+/// - Remark: Generated from `microsoft.graph.attributeSet`.
+public struct AttributeSetRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AttributeSet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1832,92 +572,242 @@ public struct MobileAppContentFileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileAppContentFile",
-        model: MobileAppContentFile.self,
-        operations: [.init("commit", .post), .init("renewUpload", .post)]
+    public static let route = ResourceRoute("microsoft.graph.attributeSet", model: AttributeSet.self)
+}
+
+/// - Remark: Generated from `microsoft.graph.attributeType`.
+public typealias AttributeType = OpenEnum<AttributeTypeValues>
+
+/// The values of `AttributeType` that the spec declares; others decode and re-encode too.
+public enum AttributeTypeValues: EnumValues {
+    public static let known: [String] = ["String", "Integer", "Reference", "Binary", "Boolean", "DateTime"]
+}
+
+extension AttributeType {
+    public static var string: Self { Self(rawValue: "String") }
+
+    public static var integer: Self { Self(rawValue: "Integer") }
+
+    public static var reference: Self { Self(rawValue: "Reference") }
+
+    public static var binary: Self { Self(rawValue: "Binary") }
+
+    public static var boolean: Self { Self(rawValue: "Boolean") }
+
+    public static var dateTime: Self { Self(rawValue: "DateTime") }
+}
+
+/// Its properties are listed in `AudioFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audio?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.audio`.
+public typealias Audio = Model<AudioFields>
+
+/// The properties of a `Audio`, inherited ones included.
+public struct AudioFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.audio", fields: AudioFields())
+    public let album: Field<String>
+    public let albumArtist: Field<String>
+    public let artist: Field<String>
+    public let bitrate: Field<Int64>
+    public let composers: Field<String>
+    public let copyright: Field<String>
+    public let disc: Field<Int16>
+    public let discCount: Field<Int16>
+    public let duration: Field<Int64>
+    public let genre: Field<String>
+    public let hasDrm: Field<Bool>
+    public let isVariableBitrate: Field<Bool>
+    public let title: Field<String>
+    public let track: Field<Int32>
+    public let trackCount: Field<Int32>
+    public let year: Field<Int32>
+
+    private init() {
+        self.album = Field("album")
+        self.albumArtist = Field("albumArtist")
+        self.artist = Field("artist")
+        self.bitrate = Field("bitrate")
+        self.composers = Field("composers")
+        self.copyright = Field("copyright")
+        self.disc = Field("disc")
+        self.discCount = Field("discCount")
+        self.duration = Field("duration")
+        self.genre = Field("genre")
+        self.hasDrm = Field("hasDrm")
+        self.isVariableBitrate = Field("isVariableBitrate")
+        self.title = Field("title")
+        self.track = Field("track")
+        self.trackCount = Field("trackCount")
+        self.year = Field("year")
+    }
+}
+
+/// Its properties are listed in `AudioConferencingFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audioconferencing?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.audioConferencing`.
+public typealias AudioConferencing = Model<AudioConferencingFields>
+
+/// The properties of a `AudioConferencing`, inherited ones included.
+public struct AudioConferencingFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.audioConferencing", fields: AudioConferencingFields())
+    public let conferenceId: Field<String>
+    public let dialinUrl: Field<String>
+    public let tollFreeNumber: Field<String>
+    public let tollFreeNumbers: Field<[String]>
+    public let tollNumber: Field<String>
+    public let tollNumbers: Field<[String]>
+
+    private init() {
+        self.conferenceId = Field("conferenceId")
+        self.dialinUrl = Field("dialinUrl")
+        self.tollFreeNumber = Field("tollFreeNumber")
+        self.tollFreeNumbers = Field("tollFreeNumbers")
+        self.tollNumber = Field("tollNumber")
+        self.tollNumbers = Field("tollNumbers")
+    }
+}
+
+/// Its properties are listed in `AudioRoutingGroupFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/audioroutinggroup?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.audioRoutingGroup`.
+public typealias AudioRoutingGroup = Model<AudioRoutingGroupFields>
+
+/// The properties of a `AudioRoutingGroup`, inherited ones included.
+public struct AudioRoutingGroupFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.audioRoutingGroup",
+        base: Entity.self,
+        fields: AudioRoutingGroupFields()
     )
 
-    /// - Remark: Generated from `microsoft.graph.mobileAppContentFile/commit` (POST).
-    public func commit(fileEncryptionInfo: FileEncryptionInfo) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("commit"))
-        var body = JSONObject()
-        body.set("fileEncryptionInfo", fileEncryptionInfo)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
+    public let id: Field<String>
+    public let receivers: Field<[String]>
+    public let routingMode: Field<RoutingMode>
+    public let sources: Field<[String]>
 
-    /// - Remark: Generated from `microsoft.graph.mobileAppContentFile/renewUpload` (POST).
-    public func renewUpload() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("renewUpload"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
+    private init() {
+        self.id = Field("id")
+        self.receivers = Field("receivers")
+        self.routingMode = Field("routingMode")
+        self.sources = Field("sources")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.mobileAppContentFileUploadState`.
-public typealias MobileAppContentFileUploadState = OpenEnum<MobileAppContentFileUploadStateValues>
-
-/// The values of `MobileAppContentFileUploadState` that the spec declares; others decode and re-encode too.
-public enum MobileAppContentFileUploadStateValues: EnumValues {
-    public static let known: [String] = [
-        "success",
-        "transientError",
-        "error",
-        "unknown",
-        "azureStorageUriRequestSuccess",
-        "azureStorageUriRequestPending",
-        "azureStorageUriRequestFailed",
-        "azureStorageUriRequestTimedOut",
-        "azureStorageUriRenewalSuccess",
-        "azureStorageUriRenewalPending",
-        "azureStorageUriRenewalFailed",
-        "azureStorageUriRenewalTimedOut",
-        "commitFileSuccess",
-        "commitFilePending",
-        "commitFileFailed",
-        "commitFileTimedOut",
-    ]
-}
-
-extension MobileAppContentFileUploadState {
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var transientError: Self { Self(rawValue: "transientError") }
-
-    public static var error: Self { Self(rawValue: "error") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var azureStorageUriRequestSuccess: Self { Self(rawValue: "azureStorageUriRequestSuccess") }
-
-    public static var azureStorageUriRequestPending: Self { Self(rawValue: "azureStorageUriRequestPending") }
-
-    public static var azureStorageUriRequestFailed: Self { Self(rawValue: "azureStorageUriRequestFailed") }
-
-    public static var azureStorageUriRequestTimedOut: Self { Self(rawValue: "azureStorageUriRequestTimedOut") }
-
-    public static var azureStorageUriRenewalSuccess: Self { Self(rawValue: "azureStorageUriRenewalSuccess") }
-
-    public static var azureStorageUriRenewalPending: Self { Self(rawValue: "azureStorageUriRenewalPending") }
-
-    public static var azureStorageUriRenewalFailed: Self { Self(rawValue: "azureStorageUriRenewalFailed") }
-
-    public static var azureStorageUriRenewalTimedOut: Self { Self(rawValue: "azureStorageUriRenewalTimedOut") }
-
-    public static var commitFileSuccess: Self { Self(rawValue: "commitFileSuccess") }
-
-    public static var commitFilePending: Self { Self(rawValue: "commitFilePending") }
-
-    public static var commitFileFailed: Self { Self(rawValue: "commitFileFailed") }
-
-    public static var commitFileTimedOut: Self { Self(rawValue: "commitFileTimedOut") }
-}
-
-/// Requests for one `MobileAppContent`: `request()` reads, updates or deletes it.
+/// Requests for one `AudioRoutingGroup`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.mobileAppContent`.
-public struct MobileAppContentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppContent
+/// - Remark: Generated from `microsoft.graph.audioRoutingGroup`.
+public struct AudioRoutingGroupRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AudioRoutingGroup
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute("microsoft.graph.audioRoutingGroup", model: AudioRoutingGroup.self)
+}
+
+/// Its properties are listed in `AuditActivityInitiatorFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditactivityinitiator?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.auditActivityInitiator`.
+public typealias AuditActivityInitiator = Model<AuditActivityInitiatorFields>
+
+/// The properties of a `AuditActivityInitiator`, inherited ones included.
+public struct AuditActivityInitiatorFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.auditActivityInitiator",
+        fields: AuditActivityInitiatorFields()
+    )
+
+    public let app: Field<AppIdentity>
+    public let user: Field<UserIdentity>
+
+    private init() {
+        self.app = Field("app")
+        self.user = Field("user")
+    }
+}
+
+/// Its properties are listed in `AuditActorFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditactor?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.auditActor`.
+public typealias AuditActor = Model<AuditActorFields>
+
+/// The properties of a `AuditActor`, inherited ones included.
+public struct AuditActorFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.auditActor", fields: AuditActorFields())
+    public let applicationDisplayName: Field<String>
+    public let applicationId: Field<String>
+    public let auditActorType: Field<String>
+    public let ipAddress: Field<String>
+    public let servicePrincipalName: Field<String>
+    public let userId: Field<String>
+    public let userPermissions: Field<[String]>
+    public let userPrincipalName: Field<String>
+
+    private init() {
+        self.applicationDisplayName = Field("applicationDisplayName")
+        self.applicationId = Field("applicationId")
+        self.auditActorType = Field("auditActorType")
+        self.ipAddress = Field("ipAddress")
+        self.servicePrincipalName = Field("servicePrincipalName")
+        self.userId = Field("userId")
+        self.userPermissions = Field("userPermissions")
+        self.userPrincipalName = Field("userPrincipalName")
+    }
+}
+
+/// Its properties are listed in `AuditEventFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditevent?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.auditEvent`.
+public typealias AuditEvent = Model<AuditEventFields>
+
+/// The properties of a `AuditEvent`, inherited ones included.
+public struct AuditEventFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.auditEvent", base: Entity.self, fields: AuditEventFields())
+    public let id: Field<String>
+    public let activity: Field<String>
+    public let activityDateTime: Field<Date>
+    public let activityOperationType: Field<String>
+    public let activityResult: Field<String>
+    public let activityType: Field<String>
+    public let actor: Field<AuditActor>
+    public let category: Field<String>
+    public let componentName: Field<String>
+    public let correlationId: Field<String>
+    public let displayName: Field<String>
+    public let resources: Field<[AuditResource]>
+
+    private init() {
+        self.id = Field("id")
+        self.activity = Field("activity")
+        self.activityDateTime = Field("activityDateTime")
+        self.activityOperationType = Field("activityOperationType")
+        self.activityResult = Field("activityResult")
+        self.activityType = Field("activityType")
+        self.actor = Field("actor")
+        self.category = Field("category")
+        self.componentName = Field("componentName")
+        self.correlationId = Field("correlationId")
+        self.displayName = Field("displayName")
+        self.resources = Field("resources")
+    }
+}
+
+/// Requests for one `AuditEvent`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.auditEvent`.
+public struct AuditEventRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuditEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1928,553 +818,126 @@ public struct MobileAppContentRequestBuilder: ModelRequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.mobileAppContent",
-        model: MobileAppContent.self,
+        "microsoft.graph.auditEvent",
+        model: AuditEvent.self,
+        operations: [
+            .init("getAuditActivityTypes", .get, onCollection: true, response: .collection(.string)),
+            .init("getAuditCategories", .get, onCollection: true, response: .collection(.string)),
+        ]
+    )
+}
+
+extension CollectionRequestBuilder where Item == AuditEventRequestBuilder {
+    /// - Remark: Generated from `microsoft.graph.auditEvent/getAuditActivityTypes` (GET).
+    public func getAuditActivityTypes(category: String) -> OperationRequest<[String]> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "getAuditActivityTypes",
+                parameters: [("category", ODataLiteral(json: category))]
+            )
+        )
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.auditEvent/getAuditCategories` (GET).
+    public func getAuditCategories() -> OperationRequest<[String]> {
+        let request = APIRequest(method: .get, path: path.appending(function: "getAuditCategories", parameters: []))
+        return OperationRequest(client: client, request: request, decoder: .value([String].self))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.auditLogRecordType`.
+public typealias AuditLogRecordType = OpenEnum<AuditLogRecordTypeValues>
+
+/// The values of `AuditLogRecordType` that the spec declares; others decode and re-encode too.
+public enum AuditLogRecordTypeValues: EnumValues {
+    public static let known: [String] = []
+}
+
+/// Its properties are listed in `AuditLogRootFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditlogroot?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.auditLogRoot`.
+public typealias AuditLogRoot = Model<AuditLogRootFields>
+
+/// The properties of a `AuditLogRoot`, inherited ones included.
+public struct AuditLogRootFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.auditLogRoot", fields: AuditLogRootFields())
+
+    /// Present when the request expanded it (`expand("directoryAudits")`).
+    public let directoryAudits: Field<[DirectoryAudit]>
+
+    /// Present when the request expanded it (`expand("provisioning")`).
+    public let provisioning: Field<[ProvisioningObjectSummary]>
+
+    /// Present when the request expanded it (`expand("signIns")`).
+    public let signIns: Field<[SignIn]>
+
+    private init() {
+        self.directoryAudits = Field("directoryAudits")
+        self.provisioning = Field("provisioning")
+        self.signIns = Field("signIns")
+    }
+}
+
+/// Requests for one `AuditLogRoot`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.auditLogRoot`.
+public struct AuditLogRootRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuditLogRoot
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.auditLogRoot",
+        model: AuditLogRoot.self,
         children: [
-            .init("containedApps", "microsoft.graph.mobileContainedApp", collection: true),
-            .init("files", "microsoft.graph.mobileAppContentFile", collection: true),
+            .init("directoryAudits", "microsoft.graph.directoryAudit", collection: true),
+            .init("provisioning", "microsoft.graph.provisioningObjectSummary", collection: true),
+            .init("signIns", "microsoft.graph.signIn", collection: true),
         ]
     )
 
-    /// `containedApps.request()` lists them; `containedApps("mobileContainedApp-id")` addresses one.
-    public var containedApps: CollectionRequestBuilder<MobileContainedAppRequestBuilder> {
-        .init(client: client, path: path.appending("containedApps"))
+    /// `directoryAudits.request()` lists them; `directoryAudits("directoryAudit-id")` addresses one.
+    public var directoryAudits: CollectionRequestBuilder<DirectoryAuditRequestBuilder> {
+        .init(client: client, path: path.appending("directoryAudits"))
     }
 
-    /// `files.request()` lists them; `files("mobileAppContentFile-id")` addresses one.
-    public var files: CollectionRequestBuilder<MobileAppContentFileRequestBuilder> {
-        .init(client: client, path: path.appending("files"))
+    /// `provisioning.request()` lists them; `provisioning("provisioningObjectSummary-id")` addresses one.
+    public var provisioning: CollectionRequestBuilder<ProvisioningObjectSummaryRequestBuilder> {
+        .init(client: client, path: path.appending("provisioning"))
+    }
+
+    /// `signIns.request()` lists them; `signIns("signIn-id")` addresses one.
+    public var signIns: CollectionRequestBuilder<SignInRequestBuilder> {
+        .init(client: client, path: path.appending("signIns"))
     }
 }
 
-/// Its properties are listed in `MobileAppIdentifierFields`; read and write them as `value.name`.
+/// - Remark: Generated from `microsoft.graph.auditLogUserType`.
+public typealias AuditLogUserType = OpenEnum<AuditLogUserTypeValues>
+
+/// The values of `AuditLogUserType` that the spec declares; others decode and re-encode too.
+public enum AuditLogUserTypeValues: EnumValues {
+    public static let known: [String] = []
+}
+
+/// Its properties are listed in `AuditPropertyFields`; read and write them as `value.name`.
 ///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappidentifier?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileAppIdentifier`.
-public typealias MobileAppIdentifier = Model<MobileAppIdentifierFields>
-
-/// The properties of a `MobileAppIdentifier`, inherited ones included.
-public struct MobileAppIdentifierFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileAppIdentifier",
-        derived: [AndroidMobileAppIdentifier.self, IosMobileAppIdentifier.self],
-        fields: MobileAppIdentifierFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `MobileAppInstallTimeSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileappinstalltimesettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileAppInstallTimeSettings`.
-public typealias MobileAppInstallTimeSettings = Model<MobileAppInstallTimeSettingsFields>
-
-/// The properties of a `MobileAppInstallTimeSettings`, inherited ones included.
-public struct MobileAppInstallTimeSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileAppInstallTimeSettings",
-        fields: MobileAppInstallTimeSettingsFields()
-    )
-
-    public let deadlineDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let useLocalTime: Field<Bool>
-
-    private init() {
-        self.deadlineDateTime = Field("deadlineDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.useLocalTime = Field("useLocalTime")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.mobileAppPublishingState`.
-public typealias MobileAppPublishingState = OpenEnum<MobileAppPublishingStateValues>
-
-/// The values of `MobileAppPublishingState` that the spec declares; others decode and re-encode too.
-public enum MobileAppPublishingStateValues: EnumValues {
-    public static let known: [String] = ["notPublished", "processing", "published"]
-}
-
-extension MobileAppPublishingState {
-    public static var notPublished: Self { Self(rawValue: "notPublished") }
-
-    public static var processing: Self { Self(rawValue: "processing") }
-
-    public static var published: Self { Self(rawValue: "published") }
-}
-
-/// Its properties are listed in `MobileAppRelationshipFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileapprelationship?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileAppRelationship`.
-public typealias MobileAppRelationship = Model<MobileAppRelationshipFields>
-
-/// The properties of a `MobileAppRelationship`, inherited ones included.
-public struct MobileAppRelationshipFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileAppRelationship",
-        base: Entity.self,
-        fields: MobileAppRelationshipFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let sourceDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let sourceDisplayVersion: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let sourceId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let sourcePublisherDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let targetDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let targetDisplayVersion: Field<String>
-
-    public let targetId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let targetPublisherDisplayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.sourceDisplayName = Field("sourceDisplayName")
-        self.sourceDisplayVersion = Field("sourceDisplayVersion")
-        self.sourceId = Field("sourceId")
-        self.sourcePublisherDisplayName = Field("sourcePublisherDisplayName")
-        self.targetDisplayName = Field("targetDisplayName")
-        self.targetDisplayVersion = Field("targetDisplayVersion")
-        self.targetId = Field("targetId")
-        self.targetPublisherDisplayName = Field("targetPublisherDisplayName")
-    }
-}
-
-/// Requests for one `MobileAppRelationship`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.mobileAppRelationship`.
-public struct MobileAppRelationshipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppRelationship
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.mobileAppRelationship", model: MobileAppRelationship.self)
-}
-
-/// Requests for one `MobileApp`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.mobileApp`.
-public struct MobileAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileApp
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileApp",
-        model: MobileApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
-
-    /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
-    public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("categories"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.mobileApp/assign` (POST).
-    public func assign(mobileAppAssignments: [MobileAppAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("mobileAppAssignments", mobileAppAssignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `MobileAppTroubleshootingEventFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobileapptroubleshootingevent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileAppTroubleshootingEvent`.
-public typealias MobileAppTroubleshootingEvent = Model<MobileAppTroubleshootingEventFields>
-
-/// The properties of a `MobileAppTroubleshootingEvent`, inherited ones included.
-public struct MobileAppTroubleshootingEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileAppTroubleshootingEvent",
-        base: Entity.self,
-        fields: MobileAppTroubleshootingEventFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("appLogCollectionRequests")`).
-    public let appLogCollectionRequests: Field<[AppLogCollectionRequest]>
-
-    private init() {
-        self.id = Field("id")
-        self.appLogCollectionRequests = Field("appLogCollectionRequests")
-    }
-}
-
-/// Requests for one `MobileAppTroubleshootingEvent`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.mobileAppTroubleshootingEvent`.
-public struct MobileAppTroubleshootingEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppTroubleshootingEvent
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileAppTroubleshootingEvent",
-        model: MobileAppTroubleshootingEvent.self,
-        children: [.init("appLogCollectionRequests", "microsoft.graph.appLogCollectionRequest", collection: true)]
-    )
-
-    /// `appLogCollectionRequests.request()` lists them; `appLogCollectionRequests("appLogCollectionRequest-id")`
-    /// addresses one.
-    public var appLogCollectionRequests: CollectionRequestBuilder<AppLogCollectionRequestRequestBuilder> {
-        .init(client: client, path: path.appending("appLogCollectionRequests"))
-    }
-}
-
-/// Its properties are listed in `MobileContainedAppFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobilecontainedapp?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileContainedApp`.
-public typealias MobileContainedApp = Model<MobileContainedAppFields>
-
-/// The properties of a `MobileContainedApp`, inherited ones included.
-public struct MobileContainedAppFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileContainedApp",
-        base: Entity.self,
-        derived: [WindowsUniversalAppXContainedApp.self],
-        fields: MobileContainedAppFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `MobileContainedApp`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.mobileContainedApp`.
-public struct MobileContainedAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileContainedApp
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.mobileContainedApp", model: MobileContainedApp.self)
-}
-
-/// Its properties are listed in `MobileLobAppFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobilelobapp?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileLobApp`.
-public typealias MobileLobApp = Model<MobileLobAppFields>
-
-/// The properties of a `MobileLobApp`, inherited ones included.
-public struct MobileLobAppFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileLobApp",
-        base: MobileApp.self,
-        derived: [
-            AndroidLobApp.self,
-            IosLobApp.self,
-            MacOSDmgApp.self,
-            MacOSLobApp.self,
-            Win32LobApp.self,
-            WindowsAppX.self,
-            WindowsMobileMSI.self,
-            WindowsUniversalAppX.self,
-        ],
-        fields: MobileLobAppFields()
-    )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-    }
-}
-
-/// Requests for one `MobileLobApp`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.mobileLobApp`.
-public struct MobileLobAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileLobApp
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileLobApp",
-        model: MobileLobApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
-
-    /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
-    public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
-        .init(client: client, path: path.appending("assignments"))
-    }
-
-    /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
-    public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("categories"))
-    }
-
-    /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
-    public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
-        .init(client: client, path: path.appending("contentVersions"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.mobileLobApp/assign` (POST).
-    public func assign(mobileAppAssignments: [MobileAppAssignment]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("assign"))
-        var body = JSONObject()
-        body.set("mobileAppAssignments", mobileAppAssignments)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `MobileThreatDefenseConnectorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/mobilethreatdefenseconnector?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.mobileThreatDefenseConnector`.
-public typealias MobileThreatDefenseConnector = Model<MobileThreatDefenseConnectorFields>
-
-/// The properties of a `MobileThreatDefenseConnector`, inherited ones included.
-public struct MobileThreatDefenseConnectorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mobileThreatDefenseConnector",
-        base: Entity.self,
-        fields: MobileThreatDefenseConnectorFields()
-    )
-
-    public let id: Field<String>
-    public let allowPartnerToCollectIOSApplicationMetadata: Field<Bool>
-    public let allowPartnerToCollectIOSPersonalApplicationMetadata: Field<Bool>
-    public let androidDeviceBlockedOnMissingPartnerData: Field<Bool>
-    public let androidEnabled: Field<Bool>
-    public let androidMobileApplicationManagementEnabled: Field<Bool>
-    public let iosDeviceBlockedOnMissingPartnerData: Field<Bool>
-    public let iosEnabled: Field<Bool>
-    public let iosMobileApplicationManagementEnabled: Field<Bool>
-    public let lastHeartbeatDateTime: Field<Date>
-    public let microsoftDefenderForEndpointAttachEnabled: Field<Bool>
-    public let partnerState: Field<MobileThreatPartnerTenantState>
-    public let partnerUnresponsivenessThresholdInDays: Field<Int32>
-    public let partnerUnsupportedOsVersionBlocked: Field<Bool>
-    public let windowsDeviceBlockedOnMissingPartnerData: Field<Bool>
-    public let windowsEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.allowPartnerToCollectIOSApplicationMetadata = Field("allowPartnerToCollectIOSApplicationMetadata")
-        self.allowPartnerToCollectIOSPersonalApplicationMetadata = Field(
-            "allowPartnerToCollectIOSPersonalApplicationMetadata"
-        )
-        self.androidDeviceBlockedOnMissingPartnerData = Field("androidDeviceBlockedOnMissingPartnerData")
-        self.androidEnabled = Field("androidEnabled")
-        self.androidMobileApplicationManagementEnabled = Field("androidMobileApplicationManagementEnabled")
-        self.iosDeviceBlockedOnMissingPartnerData = Field("iosDeviceBlockedOnMissingPartnerData")
-        self.iosEnabled = Field("iosEnabled")
-        self.iosMobileApplicationManagementEnabled = Field("iosMobileApplicationManagementEnabled")
-        self.lastHeartbeatDateTime = Field("lastHeartbeatDateTime")
-        self.microsoftDefenderForEndpointAttachEnabled = Field("microsoftDefenderForEndpointAttachEnabled")
-        self.partnerState = Field("partnerState")
-        self.partnerUnresponsivenessThresholdInDays = Field("partnerUnresponsivenessThresholdInDays")
-        self.partnerUnsupportedOsVersionBlocked = Field("partnerUnsupportedOsVersionBlocked")
-        self.windowsDeviceBlockedOnMissingPartnerData = Field("windowsDeviceBlockedOnMissingPartnerData")
-        self.windowsEnabled = Field("windowsEnabled")
-    }
-}
-
-/// Requests for one `MobileThreatDefenseConnector`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.mobileThreatDefenseConnector`.
-public struct MobileThreatDefenseConnectorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileThreatDefenseConnector
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileThreatDefenseConnector",
-        model: MobileThreatDefenseConnector.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.mobileThreatPartnerTenantState`.
-public typealias MobileThreatPartnerTenantState = OpenEnum<MobileThreatPartnerTenantStateValues>
-
-/// The values of `MobileThreatPartnerTenantState` that the spec declares; others decode and re-encode too.
-public enum MobileThreatPartnerTenantStateValues: EnumValues {
-    public static let known: [String] = ["unavailable", "available", "enabled", "unresponsive", "unknownFutureValue"]
-}
-
-extension MobileThreatPartnerTenantState {
-    public static var unavailable: Self { Self(rawValue: "unavailable") }
-
-    public static var available: Self { Self(rawValue: "available") }
-
-    public static var enabled: Self { Self(rawValue: "enabled") }
-
-    public static var unresponsive: Self { Self(rawValue: "unresponsive") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.modality`.
-public typealias Modality = OpenEnum<ModalityValues>
-
-/// The values of `Modality` that the spec declares; others decode and re-encode too.
-public enum ModalityValues: EnumValues {
-    public static let known: [String] = ["audio", "video", "videoBasedScreenSharing", "data", "unknownFutureValue"]
-}
-
-extension Modality {
-    public static var audio: Self { Self(rawValue: "audio") }
-
-    public static var video: Self { Self(rawValue: "video") }
-
-    public static var videoBasedScreenSharing: Self { Self(rawValue: "videoBasedScreenSharing") }
-
-    public static var data: Self { Self(rawValue: "data") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ModifiedPropertyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/modifiedproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.modifiedProperty`.
-public typealias ModifiedProperty = Model<ModifiedPropertyFields>
-
-/// The properties of a `ModifiedProperty`, inherited ones included.
-public struct ModifiedPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.modifiedProperty", fields: ModifiedPropertyFields())
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditproperty?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.auditProperty`.
+public typealias AuditProperty = Model<AuditPropertyFields>
+
+/// The properties of a `AuditProperty`, inherited ones included.
+public struct AuditPropertyFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.auditProperty", fields: AuditPropertyFields())
     public let displayName: Field<String>
     public let newValue: Field<String>
     public let oldValue: Field<String>
@@ -2486,7285 +949,340 @@ public struct ModifiedPropertyFields: FieldSet {
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.monitorMode`.
-public typealias MonitorMode = OpenEnum<MonitorModeValues>
-
-/// The values of `MonitorMode` that the spec declares; others decode and re-encode too.
-public enum MonitorModeValues: EnumValues {
-    public static let known: [String] = ["monitorOnly", "unknownFutureValue"]
-}
-
-extension MonitorMode {
-    public static var monitorOnly: Self { Self(rawValue: "monitorOnly") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.monitorRunStatus`.
-public typealias MonitorRunStatus = OpenEnum<MonitorRunStatusValues>
-
-/// The values of `MonitorRunStatus` that the spec declares; others decode and re-encode too.
-public enum MonitorRunStatusValues: EnumValues {
-    public static let known: [String] = ["successful", "partiallySuccessful", "failed", "unknownFutureValue"]
-}
-
-extension MonitorRunStatus {
-    public static var successful: Self { Self(rawValue: "successful") }
-
-    public static var partiallySuccessful: Self { Self(rawValue: "partiallySuccessful") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.monitorStatus`.
-public typealias MonitorStatus = OpenEnum<MonitorStatusValues>
-
-/// The values of `MonitorStatus` that the spec declares; others decode and re-encode too.
-public enum MonitorStatusValues: EnumValues {
-    public static let known: [String] = ["active", "inactive", "unknownFutureValue"]
-}
-
-extension MonitorStatus {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var inactive: Self { Self(rawValue: "inactive") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `MoveActionFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuditResourceFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/moveaction?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.moveAction`.
-public typealias MoveAction = Model<MoveActionFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/auditresource?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.auditResource`.
+public typealias AuditResource = Model<AuditResourceFields>
 
-/// The properties of a `MoveAction`, inherited ones included.
-public struct MoveActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.moveAction", fields: MoveActionFields())
-    public let from: Field<String>
-    public let to: Field<String>
-
-    private init() {
-        self.from = Field("from")
-        self.to = Field("to")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.multiFactorAuthConfiguration`.
-public typealias MultiFactorAuthConfiguration = OpenEnum<MultiFactorAuthConfigurationValues>
-
-/// The values of `MultiFactorAuthConfiguration` that the spec declares; others decode and re-encode too.
-public enum MultiFactorAuthConfigurationValues: EnumValues {
-    public static let known: [String] = ["notRequired", "required", "unknownFutureValue"]
-}
-
-extension MultiFactorAuthConfiguration {
-    public static var notRequired: Self { Self(rawValue: "notRequired") }
-
-    public static var required: Self { Self(rawValue: "required") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `MultiTenantOrganizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/multitenantorganization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganization`.
-public typealias MultiTenantOrganization = Model<MultiTenantOrganizationFields>
-
-/// The properties of a `MultiTenantOrganization`, inherited ones included.
-public struct MultiTenantOrganizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiTenantOrganization",
-        base: Entity.self,
-        fields: MultiTenantOrganizationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
+/// The properties of a `AuditResource`, inherited ones included.
+public struct AuditResourceFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.auditResource", fields: AuditResourceFields())
+    public let auditResourceType: Field<String>
     public let displayName: Field<String>
-    public let state: Field<MultiTenantOrganizationState>
-
-    /// Present when the request expanded it (`expand("joinRequest")`).
-    public let joinRequest: Field<MultiTenantOrganizationJoinRequestRecord>
-
-    /// Present when the request expanded it (`expand("tenants")`).
-    public let tenants: Field<[MultiTenantOrganizationMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.state = Field("state")
-        self.joinRequest = Field("joinRequest")
-        self.tenants = Field("tenants")
-    }
-}
-
-/// Its properties are listed in `MultiTenantOrganizationIdentitySyncPolicyTemplateFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationidentitysyncpolicytemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate`.
-public typealias MultiTenantOrganizationIdentitySyncPolicyTemplate =
-    Model<MultiTenantOrganizationIdentitySyncPolicyTemplateFields>
-
-/// The properties of a `MultiTenantOrganizationIdentitySyncPolicyTemplate`, inherited ones included.
-public struct MultiTenantOrganizationIdentitySyncPolicyTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
-        base: Entity.self,
-        fields: MultiTenantOrganizationIdentitySyncPolicyTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let templateApplicationLevel: Field<TemplateApplicationLevel>
-    public let userSyncInbound: Field<CrossTenantUserSyncInbound>
-
-    private init() {
-        self.id = Field("id")
-        self.templateApplicationLevel = Field("templateApplicationLevel")
-        self.userSyncInbound = Field("userSyncInbound")
-    }
-}
-
-/// Requests for one `MultiTenantOrganizationIdentitySyncPolicyTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate`.
-public struct MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganizationIdentitySyncPolicyTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
-        model: MultiTenantOrganizationIdentitySyncPolicyTemplate.self,
-        operations: [.init("resetToDefaultSettings", .post)]
-    )
-
-    /// - Remark: Generated from
-    ///   `microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate/resetToDefaultSettings` (POST).
-    public func resetToDefaultSettings() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("resetToDefaultSettings"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `MultiTenantOrganizationJoinRequestRecordFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationjoinrequestrecord?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationJoinRequestRecord`.
-public typealias MultiTenantOrganizationJoinRequestRecord = Model<MultiTenantOrganizationJoinRequestRecordFields>
-
-/// The properties of a `MultiTenantOrganizationJoinRequestRecord`, inherited ones included.
-public struct MultiTenantOrganizationJoinRequestRecordFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
-        base: Entity.self,
-        fields: MultiTenantOrganizationJoinRequestRecordFields()
-    )
-
-    public let id: Field<String>
-    public let addedByTenantId: Field<String>
-    public let memberState: Field<MultiTenantOrganizationMemberState>
-    public let role: Field<MultiTenantOrganizationMemberRole>
-    public let transitionDetails: Field<MultiTenantOrganizationJoinRequestTransitionDetails>
-
-    private init() {
-        self.id = Field("id")
-        self.addedByTenantId = Field("addedByTenantId")
-        self.memberState = Field("memberState")
-        self.role = Field("role")
-        self.transitionDetails = Field("transitionDetails")
-    }
-}
-
-/// Requests for one `MultiTenantOrganizationJoinRequestRecord`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationJoinRequestRecord`.
-public struct MultiTenantOrganizationJoinRequestRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganizationJoinRequestRecord
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
-        model: MultiTenantOrganizationJoinRequestRecord.self
-    )
-}
-
-/// Its properties are listed in `MultiTenantOrganizationJoinRequestTransitionDetailsFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationjoinrequesttransitiondetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationJoinRequestTransitionDetails`.
-public typealias MultiTenantOrganizationJoinRequestTransitionDetails =
-    Model<MultiTenantOrganizationJoinRequestTransitionDetailsFields>
-
-/// The properties of a `MultiTenantOrganizationJoinRequestTransitionDetails`, inherited ones included.
-public struct MultiTenantOrganizationJoinRequestTransitionDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiTenantOrganizationJoinRequestTransitionDetails",
-        fields: MultiTenantOrganizationJoinRequestTransitionDetailsFields()
-    )
-
-    public let desiredMemberState: Field<MultiTenantOrganizationMemberState>
-    public let details: Field<String>
-    public let status: Field<MultiTenantOrganizationMemberProcessingStatus>
-
-    private init() {
-        self.desiredMemberState = Field("desiredMemberState")
-        self.details = Field("details")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `MultiTenantOrganizationMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/multitenantorganizationmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember`.
-public typealias MultiTenantOrganizationMember = Model<MultiTenantOrganizationMemberFields>
-
-/// The properties of a `MultiTenantOrganizationMember`, inherited ones included.
-public struct MultiTenantOrganizationMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiTenantOrganizationMember",
-        base: DirectoryObject.self,
-        fields: MultiTenantOrganizationMemberFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let addedByTenantId: Field<String>
-    public let addedDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let joinedDateTime: Field<Date>
-    public let role: Field<MultiTenantOrganizationMemberRole>
-    public let state: Field<MultiTenantOrganizationMemberState>
-    public let tenantId: Field<String>
-    public let transitionDetails: Field<MultiTenantOrganizationMemberTransitionDetails>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.addedByTenantId = Field("addedByTenantId")
-        self.addedDateTime = Field("addedDateTime")
-        self.displayName = Field("displayName")
-        self.joinedDateTime = Field("joinedDateTime")
-        self.role = Field("role")
-        self.state = Field("state")
-        self.tenantId = Field("tenantId")
-        self.transitionDetails = Field("transitionDetails")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMemberProcessingStatus`.
-public typealias MultiTenantOrganizationMemberProcessingStatus =
-    OpenEnum<MultiTenantOrganizationMemberProcessingStatusValues>
-
-/// The values of `MultiTenantOrganizationMemberProcessingStatus` that the spec declares; others decode and re-encode
-/// too.
-public enum MultiTenantOrganizationMemberProcessingStatusValues: EnumValues {
-    public static let known: [String] = ["notStarted", "running", "succeeded", "failed", "unknownFutureValue"]
-}
-
-extension MultiTenantOrganizationMemberProcessingStatus {
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `MultiTenantOrganizationMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember`.
-public struct MultiTenantOrganizationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganizationMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganizationMember",
-        model: MultiTenantOrganizationMember.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == MultiTenantOrganizationMemberRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMemberRole`.
-public typealias MultiTenantOrganizationMemberRole = OpenEnum<MultiTenantOrganizationMemberRoleValues>
-
-/// The values of `MultiTenantOrganizationMemberRole` that the spec declares; others decode and re-encode too.
-public enum MultiTenantOrganizationMemberRoleValues: EnumValues {
-    public static let known: [String] = ["owner", "member", "unknownFutureValue"]
-}
-
-extension MultiTenantOrganizationMemberRole {
-    public static var owner: Self { Self(rawValue: "owner") }
-
-    public static var member: Self { Self(rawValue: "member") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMemberState`.
-public typealias MultiTenantOrganizationMemberState = OpenEnum<MultiTenantOrganizationMemberStateValues>
-
-/// The values of `MultiTenantOrganizationMemberState` that the spec declares; others decode and re-encode too.
-public enum MultiTenantOrganizationMemberStateValues: EnumValues {
-    public static let known: [String] = ["pending", "active", "removed", "unknownFutureValue"]
-}
-
-extension MultiTenantOrganizationMemberState {
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var removed: Self { Self(rawValue: "removed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `MultiTenantOrganizationMemberTransitionDetailsFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationmembertransitiondetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMemberTransitionDetails`.
-public typealias MultiTenantOrganizationMemberTransitionDetails =
-    Model<MultiTenantOrganizationMemberTransitionDetailsFields>
-
-/// The properties of a `MultiTenantOrganizationMemberTransitionDetails`, inherited ones included.
-public struct MultiTenantOrganizationMemberTransitionDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiTenantOrganizationMemberTransitionDetails",
-        fields: MultiTenantOrganizationMemberTransitionDetailsFields()
-    )
-
-    public let desiredRole: Field<MultiTenantOrganizationMemberRole>
-    public let desiredState: Field<MultiTenantOrganizationMemberState>
-    public let details: Field<String>
-    public let status: Field<MultiTenantOrganizationMemberProcessingStatus>
-
-    private init() {
-        self.desiredRole = Field("desiredRole")
-        self.desiredState = Field("desiredState")
-        self.details = Field("details")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `MultiTenantOrganizationPartnerConfigurationTemplateFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/multitenantorganizationpartnerconfigurationtemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate`.
-public typealias MultiTenantOrganizationPartnerConfigurationTemplate =
-    Model<MultiTenantOrganizationPartnerConfigurationTemplateFields>
-
-/// The properties of a `MultiTenantOrganizationPartnerConfigurationTemplate`, inherited ones included.
-public struct MultiTenantOrganizationPartnerConfigurationTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
-        base: Entity.self,
-        fields: MultiTenantOrganizationPartnerConfigurationTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>
-    public let b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bCollaborationOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>
-    public let templateApplicationLevel: Field<TemplateApplicationLevel>
-
-    private init() {
-        self.id = Field("id")
-        self.automaticUserConsentSettings = Field("automaticUserConsentSettings")
-        self.b2bCollaborationInbound = Field("b2bCollaborationInbound")
-        self.b2bCollaborationOutbound = Field("b2bCollaborationOutbound")
-        self.b2bDirectConnectInbound = Field("b2bDirectConnectInbound")
-        self.b2bDirectConnectOutbound = Field("b2bDirectConnectOutbound")
-        self.inboundTrust = Field("inboundTrust")
-        self.templateApplicationLevel = Field("templateApplicationLevel")
-    }
-}
-
-/// Requests for one `MultiTenantOrganizationPartnerConfigurationTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate`.
-public struct MultiTenantOrganizationPartnerConfigurationTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganizationPartnerConfigurationTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
-        model: MultiTenantOrganizationPartnerConfigurationTemplate.self,
-        operations: [.init("resetToDefaultSettings", .post)]
-    )
-
-    /// - Remark: Generated from
-    ///   `microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate/resetToDefaultSettings` (POST).
-    public func resetToDefaultSettings() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("resetToDefaultSettings"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Requests for one `MultiTenantOrganization`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganization`.
-public struct MultiTenantOrganizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganization
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganization",
-        model: MultiTenantOrganization.self,
-        children: [
-            .init(
-                "joinRequest",
-                "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
-                collection: false,
-                refusing: "DELETE"
-            ),
-            .init("tenants", "microsoft.graph.multiTenantOrganizationMember", collection: true),
-        ]
-    )
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var joinRequest: MultiTenantOrganizationJoinRequestRecordRequestBuilder {
-        .init(client: client, path: path.appending("joinRequest", refusing: [.delete]))
-    }
-
-    /// `tenants.request()` lists them; `tenants("multiTenantOrganizationMember-id")` addresses one.
-    public var tenants: CollectionRequestBuilder<MultiTenantOrganizationMemberRequestBuilder> {
-        .init(client: client, path: path.appending("tenants"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationState`.
-public typealias MultiTenantOrganizationState = OpenEnum<MultiTenantOrganizationStateValues>
-
-/// The values of `MultiTenantOrganizationState` that the spec declares; others decode and re-encode too.
-public enum MultiTenantOrganizationStateValues: EnumValues {
-    public static let known: [String] = ["active", "inactive", "unknownFutureValue"]
-}
-
-extension MultiTenantOrganizationState {
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var inactive: Self { Self(rawValue: "inactive") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `MultiValueLegacyExtendedPropertyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/multivaluelegacyextendedproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.multiValueLegacyExtendedProperty`.
-public typealias MultiValueLegacyExtendedProperty = Model<MultiValueLegacyExtendedPropertyFields>
-
-/// The properties of a `MultiValueLegacyExtendedProperty`, inherited ones included.
-public struct MultiValueLegacyExtendedPropertyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiValueLegacyExtendedProperty",
-        base: Entity.self,
-        fields: MultiValueLegacyExtendedPropertyFields()
-    )
-
-    public let id: Field<String>
-    public let value: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.value = Field("value")
-    }
-}
-
-/// Requests for one `MultiValueLegacyExtendedProperty`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.multiValueLegacyExtendedProperty`.
-public struct MultiValueLegacyExtendedPropertyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiValueLegacyExtendedProperty
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiValueLegacyExtendedProperty",
-        model: MultiValueLegacyExtendedProperty.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.mutability`.
-public typealias Mutability = OpenEnum<MutabilityValues>
-
-/// The values of `Mutability` that the spec declares; others decode and re-encode too.
-public enum MutabilityValues: EnumValues {
-    public static let known: [String] = ["ReadWrite", "ReadOnly", "Immutable", "WriteOnly"]
-}
-
-extension Mutability {
-    public static var readWrite: Self { Self(rawValue: "ReadWrite") }
-
-    public static var readOnly: Self { Self(rawValue: "ReadOnly") }
-
-    public static var immutable: Self { Self(rawValue: "Immutable") }
-
-    public static var writeOnly: Self { Self(rawValue: "WriteOnly") }
-}
-
-/// Its properties are listed in `MuteParticipantOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/muteparticipantoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.muteParticipantOperation`.
-public typealias MuteParticipantOperation = Model<MuteParticipantOperationFields>
-
-/// The properties of a `MuteParticipantOperation`, inherited ones included.
-public struct MuteParticipantOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.muteParticipantOperation",
-        base: CommsOperation.self,
-        fields: MuteParticipantOperationFields()
-    )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `MuteParticipantOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.muteParticipantOperation`.
-public struct MuteParticipantOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MuteParticipantOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.muteParticipantOperation",
-        model: MuteParticipantOperation.self
-    )
-}
-
-/// Its properties are listed in `NamedLocationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/namedlocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.namedLocation`.
-public typealias NamedLocation = Model<NamedLocationFields>
-
-/// The properties of a `NamedLocation`, inherited ones included.
-public struct NamedLocationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.namedLocation",
-        base: PolicyDeletableItem.self,
-        derived: [CountryNamedLocation.self, IpNamedLocation.self],
-        fields: NamedLocationFields()
-    )
-
-    public let deletedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let modifiedDateTime: Field<Date>
-
-    private init() {
-        self.deletedDateTime = Field("deletedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.modifiedDateTime = Field("modifiedDateTime")
-    }
-}
-
-/// Requests for one `NamedLocation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.namedLocation`.
-public struct NamedLocationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = NamedLocation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.namedLocation",
-        model: NamedLocation.self,
-        operations: [.init("restore", .post, response: .model(NamedLocation.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.namedLocation/restore` (POST).
-    public func restore() -> OperationRequest<NamedLocation> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(NamedLocation.self))
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.nativeAuthenticationApisEnabled`.
-public typealias NativeAuthenticationApisEnabled = OpenEnum<NativeAuthenticationApisEnabledValues>
-
-/// The values of `NativeAuthenticationApisEnabled` that the spec declares; others decode and re-encode too.
-public enum NativeAuthenticationApisEnabledValues: FlagValues {
-    public static let known: [String] = ["none", "all", "unknownFutureValue"]
-}
-
-extension NativeAuthenticationApisEnabled {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `NetworkConnectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/networkconnection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.networkConnection`.
-public typealias NetworkConnection = Model<NetworkConnectionFields>
-
-/// The properties of a `NetworkConnection`, inherited ones included.
-public struct NetworkConnectionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.networkConnection", fields: NetworkConnectionFields())
-    public let applicationName: Field<String>
-    public let destinationAddress: Field<String>
-    public let destinationDomain: Field<String>
-    public let destinationLocation: Field<String>
-    public let destinationPort: Field<String>
-    public let destinationUrl: Field<String>
-    public let direction: Field<ConnectionDirection>
-    public let domainRegisteredDateTime: Field<Date>
-    public let localDnsName: Field<String>
-    public let natDestinationAddress: Field<String>
-    public let natDestinationPort: Field<String>
-    public let natSourceAddress: Field<String>
-    public let natSourcePort: Field<String>
-    public let `protocol`: Field<SecurityNetworkProtocol>
-    public let riskScore: Field<String>
-    public let sourceAddress: Field<String>
-    public let sourceLocation: Field<String>
-    public let sourcePort: Field<String>
-    public let status: Field<ConnectionStatus>
-    public let urlParameters: Field<String>
-
-    private init() {
-        self.applicationName = Field("applicationName")
-        self.destinationAddress = Field("destinationAddress")
-        self.destinationDomain = Field("destinationDomain")
-        self.destinationLocation = Field("destinationLocation")
-        self.destinationPort = Field("destinationPort")
-        self.destinationUrl = Field("destinationUrl")
-        self.direction = Field("direction")
-        self.domainRegisteredDateTime = Field("domainRegisteredDateTime")
-        self.localDnsName = Field("localDnsName")
-        self.natDestinationAddress = Field("natDestinationAddress")
-        self.natDestinationPort = Field("natDestinationPort")
-        self.natSourceAddress = Field("natSourceAddress")
-        self.natSourcePort = Field("natSourcePort")
-        self.protocol = Field("protocol")
-        self.riskScore = Field("riskScore")
-        self.sourceAddress = Field("sourceAddress")
-        self.sourceLocation = Field("sourceLocation")
-        self.sourcePort = Field("sourcePort")
-        self.status = Field("status")
-        self.urlParameters = Field("urlParameters")
-    }
-}
-
-/// Its properties are listed in `NoDeviceRegistrationMembershipFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/nodeviceregistrationmembership?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.noDeviceRegistrationMembership`.
-public typealias NoDeviceRegistrationMembership = Model<NoDeviceRegistrationMembershipFields>
-
-/// The properties of a `NoDeviceRegistrationMembership`, inherited ones included.
-public struct NoDeviceRegistrationMembershipFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.noDeviceRegistrationMembership",
-        base: DeviceRegistrationMembership.self,
-        fields: NoDeviceRegistrationMembershipFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `NoScopesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/noscopes?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.noScopes`.
-public typealias NoScopes = Model<NoScopesFields>
-
-/// The properties of a `NoScopes`, inherited ones included.
-public struct NoScopesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.noScopes",
-        base: InheritableScopes.self,
-        fields: NoScopesFields()
-    )
-
-    public let kind: Field<ScopeCollectionKind>
-
-    private init() {
-        self.kind = Field("kind")
-    }
-}
-
-/// Its properties are listed in `NoTrainingNotificationSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notrainingnotificationsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.noTrainingNotificationSetting`.
-public typealias NoTrainingNotificationSetting = Model<NoTrainingNotificationSettingFields>
-
-/// The properties of a `NoTrainingNotificationSetting`, inherited ones included.
-public struct NoTrainingNotificationSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.noTrainingNotificationSetting",
-        base: EndUserNotificationSetting.self,
-        fields: NoTrainingNotificationSettingFields()
-    )
-
-    public let notificationPreference: Field<EndUserNotificationPreference>
-    public let positiveReinforcement: Field<PositiveReinforcementNotification>
-    public let settingType: Field<EndUserNotificationSettingType>
-    public let simulationNotification: Field<SimulationNotification>
-
-    private init() {
-        self.notificationPreference = Field("notificationPreference")
-        self.positiveReinforcement = Field("positiveReinforcement")
-        self.settingType = Field("settingType")
-        self.simulationNotification = Field("simulationNotification")
-    }
-}
-
-/// Its properties are listed in `NoTrainingSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notrainingsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.noTrainingSetting`.
-public typealias NoTrainingSetting = Model<NoTrainingSettingFields>
-
-/// The properties of a `NoTrainingSetting`, inherited ones included.
-public struct NoTrainingSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.noTrainingSetting",
-        base: TrainingSetting.self,
-        fields: NoTrainingSettingFields()
-    )
-
-    public let settingType: Field<TrainingSettingType>
-
-    private init() {
-        self.settingType = Field("settingType")
-    }
-}
-
-/// Its properties are listed in `NotebookFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notebook?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.notebook`.
-public typealias Notebook = Model<NotebookFields>
-
-/// The properties of a `Notebook`, inherited ones included.
-public struct NotebookFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.notebook",
-        base: OnenoteEntityHierarchyModel.self,
-        fields: NotebookFields()
-    )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let isDefault: Field<Bool>
-    public let isShared: Field<Bool>
-    public let links: Field<NotebookLinks>
-    public let sectionGroupsUrl: Field<String>
-    public let sectionsUrl: Field<String>
-    public let userRole: Field<OnenoteUserRole>
-
-    /// Present when the request expanded it (`expand("sectionGroups")`).
-    public let sectionGroups: Field<[SectionGroup]>
-
-    /// Present when the request expanded it (`expand("sections")`).
-    public let sections: Field<[OnenoteSection]>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.isDefault = Field("isDefault")
-        self.isShared = Field("isShared")
-        self.links = Field("links")
-        self.sectionGroupsUrl = Field("sectionGroupsUrl")
-        self.sectionsUrl = Field("sectionsUrl")
-        self.userRole = Field("userRole")
-        self.sectionGroups = Field("sectionGroups")
-        self.sections = Field("sections")
-    }
-}
-
-/// Its properties are listed in `NotebookLinksFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notebooklinks?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.notebookLinks`.
-public typealias NotebookLinks = Model<NotebookLinksFields>
-
-/// The properties of a `NotebookLinks`, inherited ones included.
-public struct NotebookLinksFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.notebookLinks", fields: NotebookLinksFields())
-    public let oneNoteClientUrl: Field<ExternalLink>
-    public let oneNoteWebUrl: Field<ExternalLink>
-
-    private init() {
-        self.oneNoteClientUrl = Field("oneNoteClientUrl")
-        self.oneNoteWebUrl = Field("oneNoteWebUrl")
-    }
-}
-
-/// Requests for one `Notebook`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.notebook`.
-public struct NotebookRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Notebook
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.notebook",
-        model: Notebook.self,
-        children: [
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
-            .init("sections", "microsoft.graph.onenoteSection", collection: true),
-        ],
-        operations: [
-            .init("copyNotebook", .post, monitor: true),
-            .init("getNotebookFromWebUrl", .post, onCollection: true, response: .model(CopyNotebookModel.self)),
-            .init("getRecentNotebooks", .get, onCollection: true, response: .collection(.model(RecentNotebook.self))),
-        ]
-    )
-
-    /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
-    public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
-        .init(client: client, path: path.appending("sectionGroups"))
-    }
-
-    /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
-    public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
-        .init(client: client, path: path.appending("sections"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.notebook/copyNotebook` (POST).
-    public func copyNotebook(
-        groupId: String,
-        renameAs: String,
-        notebookFolder: String,
-        siteCollectionId: String,
-        siteId: String
-    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
-        var request = APIRequest(method: .post, path: path.appending("copyNotebook"))
-        var body = JSONObject()
-        body.set("groupId", groupId)
-        body.set("renameAs", renameAs)
-        body.set("notebookFolder", notebookFolder)
-        body.set("siteCollectionId", siteCollectionId)
-        body.set("siteId", siteId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == NotebookRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.notebook/getNotebookFromWebUrl` (POST).
-    public func getNotebookFromWebUrl(webUrl: String) -> OperationRequest<CopyNotebookModel> {
-        var request = APIRequest(method: .post, path: path.appending("getNotebookFromWebUrl"))
-        var body = JSONObject()
-        body.set("webUrl", webUrl)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(CopyNotebookModel.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.notebook/getRecentNotebooks` (GET).
-    public func getRecentNotebooks(includePersonalNotebooks: Bool) -> CollectionRequest<RecentNotebook> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "getRecentNotebooks",
-                parameters: [("includePersonalNotebooks", ODataLiteral(json: includePersonalNotebooks))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.notificationDeliveryFrequency`.
-public typealias NotificationDeliveryFrequency = OpenEnum<NotificationDeliveryFrequencyValues>
-
-/// The values of `NotificationDeliveryFrequency` that the spec declares; others decode and re-encode too.
-public enum NotificationDeliveryFrequencyValues: EnumValues {
-    public static let known: [String] = ["unknown", "weekly", "biWeekly", "unknownFutureValue"]
-}
-
-extension NotificationDeliveryFrequency {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var weekly: Self { Self(rawValue: "weekly") }
-
-    public static var biWeekly: Self { Self(rawValue: "biWeekly") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.notificationDeliveryPreference`.
-public typealias NotificationDeliveryPreference = OpenEnum<NotificationDeliveryPreferenceValues>
-
-/// The values of `NotificationDeliveryPreference` that the spec declares; others decode and re-encode too.
-public enum NotificationDeliveryPreferenceValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "deliverImmedietly",
-        "deliverAfterCampaignEnd",
-        "unknownFutureValue",
-    ]
-}
-
-extension NotificationDeliveryPreference {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var deliverImmedietly: Self { Self(rawValue: "deliverImmedietly") }
-
-    public static var deliverAfterCampaignEnd: Self { Self(rawValue: "deliverAfterCampaignEnd") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.notificationEventsType`.
-public typealias NotificationEventsType = OpenEnum<NotificationEventsTypeValues>
-
-/// The values of `NotificationEventsType` that the spec declares; others decode and re-encode too.
-public enum NotificationEventsTypeValues: FlagValues {
-    public static let known: [String] = ["none", "restoreAndPolicyUpdates", "unknownFutureValue"]
-}
-
-extension NotificationEventsType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var restoreAndPolicyUpdates: Self { Self(rawValue: "restoreAndPolicyUpdates") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `NotificationMessageTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notificationmessagetemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.notificationMessageTemplate`.
-public typealias NotificationMessageTemplate = Model<NotificationMessageTemplateFields>
-
-/// The properties of a `NotificationMessageTemplate`, inherited ones included.
-public struct NotificationMessageTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.notificationMessageTemplate",
-        base: Entity.self,
-        fields: NotificationMessageTemplateFields()
-    )
-
-    public let id: Field<String>
-    public let brandingOptions: Field<NotificationTemplateBrandingOptions>
-    public let defaultLocale: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let roleScopeTagIds: Field<[String]>
-
-    /// Present when the request expanded it (`expand("localizedNotificationMessages")`).
-    public let localizedNotificationMessages: Field<[LocalizedNotificationMessage]>
-
-    private init() {
-        self.id = Field("id")
-        self.brandingOptions = Field("brandingOptions")
-        self.defaultLocale = Field("defaultLocale")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.roleScopeTagIds = Field("roleScopeTagIds")
-        self.localizedNotificationMessages = Field("localizedNotificationMessages")
-    }
-}
-
-/// Requests for one `NotificationMessageTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.notificationMessageTemplate`.
-public struct NotificationMessageTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = NotificationMessageTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.notificationMessageTemplate",
-        model: NotificationMessageTemplate.self,
-        children: [
-            .init("localizedNotificationMessages", "microsoft.graph.localizedNotificationMessage", collection: true),
-        ],
-        operations: [.init("sendTestMessage", .post)]
-    )
-
-    /// `localizedNotificationMessages.request()` lists them;
-    /// `localizedNotificationMessages("localizedNotificationMessage-id")` addresses one.
-    public var localizedNotificationMessages: CollectionRequestBuilder<LocalizedNotificationMessageRequestBuilder> {
-        .init(client: client, path: path.appending("localizedNotificationMessages"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.notificationMessageTemplate/sendTestMessage` (POST).
-    public func sendTestMessage() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("sendTestMessage"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `NotificationRecipientsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/notificationrecipients?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.notificationRecipients`.
-public typealias NotificationRecipients = Model<NotificationRecipientsFields>
-
-/// The properties of a `NotificationRecipients`, inherited ones included.
-public struct NotificationRecipientsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.notificationRecipients",
-        fields: NotificationRecipientsFields()
-    )
-
-    public let customRecipients: Field<[EmailIdentity]>
-    public let role: Field<NotificationRecipientsType>
-
-    private init() {
-        self.customRecipients = Field("customRecipients")
-        self.role = Field("role")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.notificationRecipientsType`.
-public typealias NotificationRecipientsType = OpenEnum<NotificationRecipientsTypeValues>
-
-/// The values of `NotificationRecipientsType` that the spec declares; others decode and re-encode too.
-public enum NotificationRecipientsTypeValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "globalAdmins",
-        "backupAdmins",
-        "custom",
-        "allAdmins",
-        "unknownFutureValue",
-    ]
-}
-
-extension NotificationRecipientsType {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var globalAdmins: Self { Self(rawValue: "globalAdmins") }
-
-    public static var backupAdmins: Self { Self(rawValue: "backupAdmins") }
-
-    public static var custom: Self { Self(rawValue: "custom") }
-
-    public static var allAdmins: Self { Self(rawValue: "allAdmins") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.notificationTemplateBrandingOptions`.
-public typealias NotificationTemplateBrandingOptions = OpenEnum<NotificationTemplateBrandingOptionsValues>
-
-/// The values of `NotificationTemplateBrandingOptions` that the spec declares; others decode and re-encode too.
-public enum NotificationTemplateBrandingOptionsValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "includeCompanyLogo",
-        "includeCompanyName",
-        "includeContactInformation",
-        "includeCompanyPortalLink",
-        "includeDeviceDetails",
-        "unknownFutureValue",
-    ]
-}
-
-extension NotificationTemplateBrandingOptions {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var includeCompanyLogo: Self { Self(rawValue: "includeCompanyLogo") }
-
-    public static var includeCompanyName: Self { Self(rawValue: "includeCompanyName") }
-
-    public static var includeContactInformation: Self { Self(rawValue: "includeContactInformation") }
-
-    public static var includeCompanyPortalLink: Self { Self(rawValue: "includeCompanyPortalLink") }
-
-    public static var includeDeviceDetails: Self { Self(rawValue: "includeDeviceDetails") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.notifyMembers`.
-public typealias NotifyMembers = OpenEnum<NotifyMembersValues>
-
-/// The values of `NotifyMembers` that the spec declares; others decode and re-encode too.
-public enum NotifyMembersValues: EnumValues {
-    public static let known: [String] = ["all", "allowSelected", "blockSelected", "unknownFutureValue"]
-}
-
-extension NotifyMembers {
-    public static var all: Self { Self(rawValue: "all") }
-
-    public static var allowSelected: Self { Self(rawValue: "allowSelected") }
-
-    public static var blockSelected: Self { Self(rawValue: "blockSelected") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `NumberColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/numbercolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.numberColumn`.
-public typealias NumberColumn = Model<NumberColumnFields>
-
-/// The properties of a `NumberColumn`, inherited ones included.
-public struct NumberColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.numberColumn", fields: NumberColumnFields())
-    public let decimalPlaces: Field<String>
-    public let displayAs: Field<String>
-    public let maximum: Field<Double>
-    public let minimum: Field<Double>
-
-    private init() {
-        self.decimalPlaces = Field("decimalPlaces")
-        self.displayAs = Field("displayAs")
-        self.maximum = Field("maximum")
-        self.minimum = Field("minimum")
-    }
-}
-
-/// Its properties are listed in `OAuth2PermissionGrantFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oauth2permissiongrant?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oAuth2PermissionGrant`.
-public typealias OAuth2PermissionGrant = Model<OAuth2PermissionGrantFields>
-
-/// The properties of a `OAuth2PermissionGrant`, inherited ones included.
-public struct OAuth2PermissionGrantFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oAuth2PermissionGrant",
-        base: Entity.self,
-        fields: OAuth2PermissionGrantFields()
-    )
-
-    public let id: Field<String>
-    public let clientId: Field<String>
-    public let consentType: Field<String>
-    public let principalId: Field<String>
+    public let modifiedProperties: Field<[AuditProperty]>
     public let resourceId: Field<String>
-    public let scope: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.clientId = Field("clientId")
-        self.consentType = Field("consentType")
-        self.principalId = Field("principalId")
+        self.auditResourceType = Field("auditResourceType")
+        self.displayName = Field("displayName")
+        self.modifiedProperties = Field("modifiedProperties")
         self.resourceId = Field("resourceId")
-        self.scope = Field("scope")
     }
 }
 
-/// Requests for one `OAuth2PermissionGrant`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AuthContextFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.oAuth2PermissionGrant`.
-public struct OAuth2PermissionGrantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OAuth2PermissionGrant
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authcontext?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authContext`.
+public typealias AuthContext = Model<AuthContextFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oAuth2PermissionGrant",
-        model: OAuth2PermissionGrant.self,
-        operations: [
-            .init("delta", .get, onCollection: true, response: .collection(.model(OAuth2PermissionGrant.self))),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == OAuth2PermissionGrantRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.oAuth2PermissionGrant/delta` (GET).
-    public func delta() -> CollectionRequest<OAuth2PermissionGrant> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.oAuthAppScope`.
-public typealias OAuthAppScope = OpenEnum<OAuthAppScopeValues>
-
-/// The values of `OAuthAppScope` that the spec declares; others decode and re-encode too.
-public enum OAuthAppScopeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "readCalendar",
-        "readContact",
-        "readMail",
-        "readAllChat",
-        "readAllFile",
-        "readAndWriteMail",
-        "sendMail",
-        "unknownFutureValue",
-    ]
-}
-
-extension OAuthAppScope {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var readCalendar: Self { Self(rawValue: "readCalendar") }
-
-    public static var readContact: Self { Self(rawValue: "readContact") }
-
-    public static var readMail: Self { Self(rawValue: "readMail") }
-
-    public static var readAllChat: Self { Self(rawValue: "readAllChat") }
-
-    public static var readAllFile: Self { Self(rawValue: "readAllFile") }
-
-    public static var readAndWriteMail: Self { Self(rawValue: "readAndWriteMail") }
-
-    public static var sendMail: Self { Self(rawValue: "sendMail") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `OAuthConsentAppDetailFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oauthconsentappdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oAuthConsentAppDetail`.
-public typealias OAuthConsentAppDetail = Model<OAuthConsentAppDetailFields>
-
-/// The properties of a `OAuthConsentAppDetail`, inherited ones included.
-public struct OAuthConsentAppDetailFields: FieldSet {
+/// The properties of a `AuthContext`, inherited ones included.
+public struct AuthContextFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.oAuthConsentAppDetail",
-        fields: OAuthConsentAppDetailFields()
+        "microsoft.graph.authContext",
+        base: SignInContext.self,
+        fields: AuthContextFields()
     )
-    public let appScope: Field<OAuthAppScope>
-    public let displayLogo: Field<String>
-    public let displayName: Field<String>
+
+    public let authenticationContextValue: Field<String>
 
     private init() {
-        self.appScope = Field("appScope")
-        self.displayLogo = Field("displayLogo")
-        self.displayName = Field("displayName")
+        self.authenticationContextValue = Field("authenticationContextValue")
     }
 }
 
-/// Its properties are listed in `ObjectDefinitionFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthenticationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectdefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.objectDefinition`.
-public typealias ObjectDefinition = Model<ObjectDefinitionFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authentication?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authentication`.
+public typealias Authentication = Model<AuthenticationFields>
 
-/// The properties of a `ObjectDefinition`, inherited ones included.
-public struct ObjectDefinitionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.objectDefinition", fields: ObjectDefinitionFields())
-    public let attributes: Field<[AttributeDefinition]>
-    public let metadata: Field<[ObjectDefinitionMetadataEntry]>
-    public let name: Field<String>
-    public let supportedApis: Field<[String]>
-
-    private init() {
-        self.attributes = Field("attributes")
-        self.metadata = Field("metadata")
-        self.name = Field("name")
-        self.supportedApis = Field("supportedApis")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.objectDefinitionMetadata`.
-public typealias ObjectDefinitionMetadata = OpenEnum<ObjectDefinitionMetadataValues>
-
-/// The values of `ObjectDefinitionMetadata` that the spec declares; others decode and re-encode too.
-public enum ObjectDefinitionMetadataValues: EnumValues {
-    public static let known: [String] = [
-        "PropertyNameAccountEnabled",
-        "PropertyNameSoftDeleted",
-        "IsSoftDeletionSupported",
-        "IsSynchronizeAllSupported",
-        "ConnectorDataStorageRequired",
-        "Extensions",
-        "BaseObjectName",
-    ]
-}
-
-extension ObjectDefinitionMetadata {
-    public static var propertyNameAccountEnabled: Self { Self(rawValue: "PropertyNameAccountEnabled") }
-
-    public static var propertyNameSoftDeleted: Self { Self(rawValue: "PropertyNameSoftDeleted") }
-
-    public static var isSoftDeletionSupported: Self { Self(rawValue: "IsSoftDeletionSupported") }
-
-    public static var isSynchronizeAllSupported: Self { Self(rawValue: "IsSynchronizeAllSupported") }
-
-    public static var connectorDataStorageRequired: Self { Self(rawValue: "ConnectorDataStorageRequired") }
-
-    public static var extensions: Self { Self(rawValue: "Extensions") }
-
-    public static var baseObjectName: Self { Self(rawValue: "BaseObjectName") }
-}
-
-/// Its properties are listed in `ObjectDefinitionMetadataEntryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectdefinitionmetadataentry?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.objectDefinitionMetadataEntry`.
-public typealias ObjectDefinitionMetadataEntry = Model<ObjectDefinitionMetadataEntryFields>
-
-/// The properties of a `ObjectDefinitionMetadataEntry`, inherited ones included.
-public struct ObjectDefinitionMetadataEntryFields: FieldSet {
+/// The properties of a `Authentication`, inherited ones included.
+public struct AuthenticationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.objectDefinitionMetadataEntry",
-        fields: ObjectDefinitionMetadataEntryFields()
-    )
-
-    public let key: Field<ObjectDefinitionMetadata>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.objectFlowTypes`.
-public typealias ObjectFlowTypes = OpenEnum<ObjectFlowTypesValues>
-
-/// The values of `ObjectFlowTypes` that the spec declares; others decode and re-encode too.
-public enum ObjectFlowTypesValues: FlagValues {
-    public static let known: [String] = ["None", "Add", "Update", "Delete"]
-}
-
-extension ObjectFlowTypes {
-    public static var none: Self { Self(rawValue: "None") }
-
-    public static var add: Self { Self(rawValue: "Add") }
-
-    public static var update: Self { Self(rawValue: "Update") }
-
-    public static var delete: Self { Self(rawValue: "Delete") }
-}
-
-/// Its properties are listed in `ObjectIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.objectIdentity`.
-public typealias ObjectIdentity = Model<ObjectIdentityFields>
-
-/// The properties of a `ObjectIdentity`, inherited ones included.
-public struct ObjectIdentityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.objectIdentity", fields: ObjectIdentityFields())
-    public let issuer: Field<String>
-    public let issuerAssignedId: Field<String>
-    public let signInType: Field<String>
-
-    private init() {
-        self.issuer = Field("issuer")
-        self.issuerAssignedId = Field("issuerAssignedId")
-        self.signInType = Field("signInType")
-    }
-}
-
-/// Its properties are listed in `ObjectMappingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectmapping?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.objectMapping`.
-public typealias ObjectMapping = Model<ObjectMappingFields>
-
-/// The properties of a `ObjectMapping`, inherited ones included.
-public struct ObjectMappingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.objectMapping", fields: ObjectMappingFields())
-    public let attributeMappings: Field<[AttributeMapping]>
-    public let enabled: Field<Bool>
-    public let flowTypes: Field<ObjectFlowTypes>
-    public let metadata: Field<[ObjectMappingMetadataEntry]>
-    public let name: Field<String>
-    public let scope: Field<Filter>
-    public let sourceObjectName: Field<String>
-    public let targetObjectName: Field<String>
-
-    private init() {
-        self.attributeMappings = Field("attributeMappings")
-        self.enabled = Field("enabled")
-        self.flowTypes = Field("flowTypes")
-        self.metadata = Field("metadata")
-        self.name = Field("name")
-        self.scope = Field("scope")
-        self.sourceObjectName = Field("sourceObjectName")
-        self.targetObjectName = Field("targetObjectName")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.objectMappingMetadata`.
-public typealias ObjectMappingMetadata = OpenEnum<ObjectMappingMetadataValues>
-
-/// The values of `ObjectMappingMetadata` that the spec declares; others decode and re-encode too.
-public enum ObjectMappingMetadataValues: EnumValues {
-    public static let known: [String] = [
-        "EscrowBehavior",
-        "DisableMonitoringForChanges",
-        "OriginalJoiningProperty",
-        "Disposition",
-        "IsCustomerDefined",
-        "ExcludeFromReporting",
-        "Unsynchronized",
-    ]
-}
-
-extension ObjectMappingMetadata {
-    public static var escrowBehavior: Self { Self(rawValue: "EscrowBehavior") }
-
-    public static var disableMonitoringForChanges: Self { Self(rawValue: "DisableMonitoringForChanges") }
-
-    public static var originalJoiningProperty: Self { Self(rawValue: "OriginalJoiningProperty") }
-
-    public static var disposition: Self { Self(rawValue: "Disposition") }
-
-    public static var isCustomerDefined: Self { Self(rawValue: "IsCustomerDefined") }
-
-    public static var excludeFromReporting: Self { Self(rawValue: "ExcludeFromReporting") }
-
-    public static var unsynchronized: Self { Self(rawValue: "Unsynchronized") }
-}
-
-/// Its properties are listed in `ObjectMappingMetadataEntryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/objectmappingmetadataentry?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.objectMappingMetadataEntry`.
-public typealias ObjectMappingMetadataEntry = Model<ObjectMappingMetadataEntryFields>
-
-/// The properties of a `ObjectMappingMetadataEntry`, inherited ones included.
-public struct ObjectMappingMetadataEntryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.objectMappingMetadataEntry",
-        fields: ObjectMappingMetadataEntryFields()
-    )
-
-    public let key: Field<ObjectMappingMetadata>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.obliterationBehavior`.
-public typealias ObliterationBehavior = OpenEnum<ObliterationBehaviorValues>
-
-/// The values of `ObliterationBehavior` that the spec declares; others decode and re-encode too.
-public enum ObliterationBehaviorValues: EnumValues {
-    public static let known: [String] = [
-        "default",
-        "doNotObliterate",
-        "obliterateWithWarning",
-        "always",
-        "unknownFutureValue",
-    ]
-}
-
-extension ObliterationBehavior {
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    public static var doNotObliterate: Self { Self(rawValue: "doNotObliterate") }
-
-    public static var obliterateWithWarning: Self { Self(rawValue: "obliterateWithWarning") }
-
-    public static var always: Self { Self(rawValue: "always") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `OfferShiftRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/offershiftrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.offerShiftRequest`.
-public typealias OfferShiftRequest = Model<OfferShiftRequestFields>
-
-/// The properties of a `OfferShiftRequest`, inherited ones included.
-public struct OfferShiftRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.offerShiftRequest",
-        base: ScheduleChangeRequest.self,
-        derived: [SwapShiftsChangeRequest.self],
-        fields: OfferShiftRequestFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-
-    /// Set by the service: read it, do not send it.
-    public let recipientActionDateTime: Field<Date>
-
-    public let recipientActionMessage: Field<String>
-    public let recipientUserId: Field<String>
-    public let senderShiftId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-        self.recipientActionDateTime = Field("recipientActionDateTime")
-        self.recipientActionMessage = Field("recipientActionMessage")
-        self.recipientUserId = Field("recipientUserId")
-        self.senderShiftId = Field("senderShiftId")
-    }
-}
-
-/// Requests for one `OfferShiftRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.offerShiftRequest`.
-public struct OfferShiftRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OfferShiftRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.offerShiftRequest",
-        model: OfferShiftRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.offerShiftRequest/approve` (POST).
-    public func approve(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("approve"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.offerShiftRequest/decline` (POST).
-    public func decline(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("decline"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.offerShiftRequest/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `OfficeGraphInsightsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/officegraphinsights?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.officeGraphInsights`.
-public typealias OfficeGraphInsights = Model<OfficeGraphInsightsFields>
-
-/// The properties of a `OfficeGraphInsights`, inherited ones included.
-public struct OfficeGraphInsightsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.officeGraphInsights",
+        "microsoft.graph.authentication",
         base: Entity.self,
-        derived: [ItemInsights.self],
-        fields: OfficeGraphInsightsFields()
+        fields: AuthenticationFields()
     )
 
     public let id: Field<String>
 
-    /// Present when the request expanded it (`expand("shared")`).
-    public let shared: Field<[SharedInsight]>
+    /// Present when the request expanded it (`expand("emailMethods")`).
+    public let emailMethods: Field<[EmailAuthenticationMethod]>
 
-    /// Present when the request expanded it (`expand("trending")`).
-    public let trending: Field<[Trending]>
+    /// Present when the request expanded it (`expand("externalAuthenticationMethods")`).
+    public let externalAuthenticationMethods: Field<[ExternalAuthenticationMethod]>
 
-    /// Present when the request expanded it (`expand("used")`).
-    public let used: Field<[UsedInsight]>
+    /// Present when the request expanded it (`expand("fido2Methods")`).
+    public let fido2Methods: Field<[Fido2AuthenticationMethod]>
 
-    private init() {
-        self.id = Field("id")
-        self.shared = Field("shared")
-        self.trending = Field("trending")
-        self.used = Field("used")
-    }
-}
+    /// Present when the request expanded it (`expand("methods")`).
+    public let methods: Field<[AuthenticationMethod]>
 
-/// Requests for one `OfficeGraphInsights`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.officeGraphInsights`.
-public struct OfficeGraphInsightsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OfficeGraphInsights
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.officeGraphInsights",
-        model: OfficeGraphInsights.self,
-        children: [
-            .init("shared", "microsoft.graph.sharedInsight", collection: true),
-            .init("trending", "microsoft.graph.trending", collection: true),
-            .init("used", "microsoft.graph.usedInsight", collection: true),
-        ]
-    )
-
-    /// `shared.request()` lists them; `shared("sharedInsight-id")` addresses one.
-    public var shared: CollectionRequestBuilder<SharedInsightRequestBuilder> {
-        .init(client: client, path: path.appending("shared"))
-    }
-
-    /// `trending.request()` lists them; `trending("trending-id")` addresses one.
-    public var trending: CollectionRequestBuilder<TrendingRequestBuilder> {
-        .init(client: client, path: path.appending("trending"))
-    }
-
-    /// `used.request()` lists them; `used("usedInsight-id")` addresses one.
-    public var used: CollectionRequestBuilder<UsedInsightRequestBuilder> {
-        .init(client: client, path: path.appending("used"))
-    }
-}
-
-/// Its properties are listed in `OidcAddressInboundClaimsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcaddressinboundclaims?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oidcAddressInboundClaims`.
-public typealias OidcAddressInboundClaims = Model<OidcAddressInboundClaimsFields>
-
-/// The properties of a `OidcAddressInboundClaims`, inherited ones included.
-public struct OidcAddressInboundClaimsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oidcAddressInboundClaims",
-        fields: OidcAddressInboundClaimsFields()
-    )
-
-    public let country: Field<String>
-    public let locality: Field<String>
-    public let postalCode: Field<String>
-    public let region: Field<String>
-    public let streetAddress: Field<String>
-
-    private init() {
-        self.country = Field("country")
-        self.locality = Field("locality")
-        self.postalCode = Field("postal_code")
-        self.region = Field("region")
-        self.streetAddress = Field("street_address")
-    }
-}
-
-/// Its properties are listed in `OidcClientAuthenticationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcclientauthentication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oidcClientAuthentication`.
-public typealias OidcClientAuthentication = Model<OidcClientAuthenticationFields>
-
-/// The properties of a `OidcClientAuthentication`, inherited ones included.
-public struct OidcClientAuthenticationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oidcClientAuthentication",
-        derived: [OidcClientSecretAuthentication.self, OidcPrivateJwtKeyClientAuthentication.self],
-        fields: OidcClientAuthenticationFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OidcClientSecretAuthenticationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcclientsecretauthentication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oidcClientSecretAuthentication`.
-public typealias OidcClientSecretAuthentication = Model<OidcClientSecretAuthenticationFields>
-
-/// The properties of a `OidcClientSecretAuthentication`, inherited ones included.
-public struct OidcClientSecretAuthenticationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oidcClientSecretAuthentication",
-        base: OidcClientAuthentication.self,
-        fields: OidcClientSecretAuthenticationFields()
-    )
-
-    public let clientSecret: Field<String>
-
-    private init() {
-        self.clientSecret = Field("clientSecret")
-    }
-}
-
-/// Its properties are listed in `OidcIdentityProviderFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcidentityprovider?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oidcIdentityProvider`.
-public typealias OidcIdentityProvider = Model<OidcIdentityProviderFields>
-
-/// The properties of a `OidcIdentityProvider`, inherited ones included.
-public struct OidcIdentityProviderFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oidcIdentityProvider",
-        base: IdentityProviderBase.self,
-        fields: OidcIdentityProviderFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let clientAuthentication: Field<OidcClientAuthentication>
-    public let clientId: Field<String>
-    public let inboundClaimMapping: Field<OidcInboundClaimMappingOverride>
-    public let issuer: Field<String>
-    public let responseType: Field<OidcResponseType>
-    public let scope: Field<String>
-    public let wellKnownEndpoint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.clientAuthentication = Field("clientAuthentication")
-        self.clientId = Field("clientId")
-        self.inboundClaimMapping = Field("inboundClaimMapping")
-        self.issuer = Field("issuer")
-        self.responseType = Field("responseType")
-        self.scope = Field("scope")
-        self.wellKnownEndpoint = Field("wellKnownEndpoint")
-    }
-}
-
-/// Requests for one `OidcIdentityProvider`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.oidcIdentityProvider`.
-public struct OidcIdentityProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OidcIdentityProvider
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oidcIdentityProvider",
-        model: OidcIdentityProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
-}
-
-extension CollectionRequestBuilder where Item == OidcIdentityProviderRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.oidcIdentityProvider/availableProviderTypes` (GET).
-    public func availableProviderTypes() -> OperationRequest<[String]> {
-        let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-}
-
-/// Its properties are listed in `OidcInboundClaimMappingOverrideFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oidcinboundclaimmappingoverride?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oidcInboundClaimMappingOverride`.
-public typealias OidcInboundClaimMappingOverride = Model<OidcInboundClaimMappingOverrideFields>
-
-/// The properties of a `OidcInboundClaimMappingOverride`, inherited ones included.
-public struct OidcInboundClaimMappingOverrideFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oidcInboundClaimMappingOverride",
-        fields: OidcInboundClaimMappingOverrideFields()
-    )
-
-    public let address: Field<OidcAddressInboundClaims>
-    public let email: Field<String>
-    public let emailVerified: Field<String>
-    public let familyName: Field<String>
-    public let givenName: Field<String>
-    public let name: Field<String>
-    public let phoneNumber: Field<String>
-    public let phoneNumberVerified: Field<String>
-    public let sub: Field<String>
-
-    private init() {
-        self.address = Field("address")
-        self.email = Field("email")
-        self.emailVerified = Field("email_verified")
-        self.familyName = Field("family_name")
-        self.givenName = Field("given_name")
-        self.name = Field("name")
-        self.phoneNumber = Field("phone_number")
-        self.phoneNumberVerified = Field("phone_number_verified")
-        self.sub = Field("sub")
-    }
-}
-
-/// Its properties are listed in `OidcPrivateJwtKeyClientAuthenticationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/oidcprivatejwtkeyclientauthentication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oidcPrivateJwtKeyClientAuthentication`.
-public typealias OidcPrivateJwtKeyClientAuthentication = Model<OidcPrivateJwtKeyClientAuthenticationFields>
-
-/// The properties of a `OidcPrivateJwtKeyClientAuthentication`, inherited ones included.
-public struct OidcPrivateJwtKeyClientAuthenticationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oidcPrivateJwtKeyClientAuthentication",
-        base: OidcClientAuthentication.self,
-        fields: OidcPrivateJwtKeyClientAuthenticationFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.oidcResponseType`.
-public typealias OidcResponseType = OpenEnum<OidcResponseTypeValues>
-
-/// The values of `OidcResponseType` that the spec declares; others decode and re-encode too.
-public enum OidcResponseTypeValues: FlagValues {
-    public static let known: [String] = ["code", "id_token", "token", "unknownFutureValue"]
-}
-
-extension OidcResponseType {
-    public static var code: Self { Self(rawValue: "code") }
-
-    public static var idToken: Self { Self(rawValue: "id_token") }
-
-    public static var token: Self { Self(rawValue: "token") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `OmaSettingFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.omaSetting`.
-public typealias OmaSetting = Model<OmaSettingFields>
-
-/// The properties of a `OmaSetting`, inherited ones included.
-public struct OmaSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.omaSetting",
-        derived: [
-            OmaSettingBase64.self,
-            OmaSettingBoolean.self,
-            OmaSettingDateTime.self,
-            OmaSettingFloatingPoint.self,
-            OmaSettingInteger.self,
-            OmaSettingString.self,
-            OmaSettingStringXml.self,
-        ],
-        fields: OmaSettingFields()
-    )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-    }
-}
-
-/// Its properties are listed in `OmaSettingBase64Fields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingbase64?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.omaSettingBase64`.
-public typealias OmaSettingBase64 = Model<OmaSettingBase64Fields>
-
-/// The properties of a `OmaSettingBase64`, inherited ones included.
-public struct OmaSettingBase64Fields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.omaSettingBase64",
-        base: OmaSetting.self,
-        fields: OmaSettingBase64Fields()
-    )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let fileName: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.fileName = Field("fileName")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `OmaSettingBooleanFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingboolean?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.omaSettingBoolean`.
-public typealias OmaSettingBoolean = Model<OmaSettingBooleanFields>
-
-/// The properties of a `OmaSettingBoolean`, inherited ones included.
-public struct OmaSettingBooleanFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.omaSettingBoolean",
-        base: OmaSetting.self,
-        fields: OmaSettingBooleanFields()
-    )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<Bool>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `OmaSettingDateTimeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingdatetime?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.omaSettingDateTime`.
-public typealias OmaSettingDateTime = Model<OmaSettingDateTimeFields>
-
-/// The properties of a `OmaSettingDateTime`, inherited ones included.
-public struct OmaSettingDateTimeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.omaSettingDateTime",
-        base: OmaSetting.self,
-        fields: OmaSettingDateTimeFields()
-    )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<Date>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `OmaSettingFloatingPointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingfloatingpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.omaSettingFloatingPoint`.
-public typealias OmaSettingFloatingPoint = Model<OmaSettingFloatingPointFields>
-
-/// The properties of a `OmaSettingFloatingPoint`, inherited ones included.
-public struct OmaSettingFloatingPointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.omaSettingFloatingPoint",
-        base: OmaSetting.self,
-        fields: OmaSettingFloatingPointFields()
-    )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<Float>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `OmaSettingIntegerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettinginteger?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.omaSettingInteger`.
-public typealias OmaSettingInteger = Model<OmaSettingIntegerFields>
-
-/// The properties of a `OmaSettingInteger`, inherited ones included.
-public struct OmaSettingIntegerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.omaSettingInteger",
-        base: OmaSetting.self,
-        fields: OmaSettingIntegerFields()
-    )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<Int32>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `OmaSettingStringFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingstring?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.omaSettingString`.
-public typealias OmaSettingString = Model<OmaSettingStringFields>
-
-/// The properties of a `OmaSettingString`, inherited ones included.
-public struct OmaSettingStringFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.omaSettingString",
-        base: OmaSetting.self,
-        fields: OmaSettingStringFields()
-    )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `OmaSettingStringXmlFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/omasettingstringxml?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.omaSettingStringXml`.
-public typealias OmaSettingStringXml = Model<OmaSettingStringXmlFields>
-
-/// The properties of a `OmaSettingStringXml`, inherited ones included.
-public struct OmaSettingStringXmlFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.omaSettingStringXml",
-        base: OmaSetting.self,
-        fields: OmaSettingStringXmlFields()
-    )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let fileName: Field<String>
-    public let value: Field<Data>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.fileName = Field("fileName")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `OnAttributeCollectionExternalUsersSelfServiceSignUpFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionexternalusersselfservicesignup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionExternalUsersSelfServiceSignUp`.
-public typealias OnAttributeCollectionExternalUsersSelfServiceSignUp =
-    Model<OnAttributeCollectionExternalUsersSelfServiceSignUpFields>
-
-/// The properties of a `OnAttributeCollectionExternalUsersSelfServiceSignUp`, inherited ones included.
-public struct OnAttributeCollectionExternalUsersSelfServiceSignUpFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionExternalUsersSelfServiceSignUp",
-        base: OnAttributeCollectionHandler.self,
-        fields: OnAttributeCollectionExternalUsersSelfServiceSignUpFields()
-    )
-
-    public let attributeCollectionPage: Field<AuthenticationAttributeCollectionPage>
-
-    /// Present when the request expanded it (`expand("attributes")`).
-    public let attributes: Field<[IdentityUserFlowAttribute]>
-
-    private init() {
-        self.attributeCollectionPage = Field("attributeCollectionPage")
-        self.attributes = Field("attributes")
-    }
-}
-
-/// Its properties are listed in `OnAttributeCollectionHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionHandler`.
-public typealias OnAttributeCollectionHandler = Model<OnAttributeCollectionHandlerFields>
-
-/// The properties of a `OnAttributeCollectionHandler`, inherited ones included.
-public struct OnAttributeCollectionHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionHandler",
-        derived: [OnAttributeCollectionExternalUsersSelfServiceSignUp.self],
-        fields: OnAttributeCollectionHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnAttributeCollectionListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionListener`.
-public typealias OnAttributeCollectionListener = Model<OnAttributeCollectionListenerFields>
-
-/// The properties of a `OnAttributeCollectionListener`, inherited ones included.
-public struct OnAttributeCollectionListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionListener",
-        base: AuthenticationEventListener.self,
-        fields: OnAttributeCollectionListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnAttributeCollectionHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnAttributeCollectionListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionListener`.
-public struct OnAttributeCollectionListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionListener",
-        model: OnAttributeCollectionListener.self
-    )
-}
-
-/// Its properties are listed in `OnAttributeCollectionStartCustomExtensionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionstartcustomextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartCustomExtension`.
-public typealias OnAttributeCollectionStartCustomExtension = Model<OnAttributeCollectionStartCustomExtensionFields>
-
-/// The properties of a `OnAttributeCollectionStartCustomExtension`, inherited ones included.
-public struct OnAttributeCollectionStartCustomExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionStartCustomExtension",
-        base: CustomAuthenticationExtension.self,
-        fields: OnAttributeCollectionStartCustomExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
-}
-
-/// Its properties are listed in `OnAttributeCollectionStartCustomExtensionHandlerFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionstartcustomextensionhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartCustomExtensionHandler`.
-public typealias OnAttributeCollectionStartCustomExtensionHandler =
-    Model<OnAttributeCollectionStartCustomExtensionHandlerFields>
-
-/// The properties of a `OnAttributeCollectionStartCustomExtensionHandler`, inherited ones included.
-public struct OnAttributeCollectionStartCustomExtensionHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionStartCustomExtensionHandler",
-        base: OnAttributeCollectionStartHandler.self,
-        fields: OnAttributeCollectionStartCustomExtensionHandlerFields()
-    )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnAttributeCollectionStartCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
-}
-
-/// Requests for one `OnAttributeCollectionStartCustomExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartCustomExtension`.
-public struct OnAttributeCollectionStartCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionStartCustomExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionStartCustomExtension",
-        model: OnAttributeCollectionStartCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from
-    ///   `microsoft.graph.onAttributeCollectionStartCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration() -> OperationRequest<AuthenticationConfigurationValidation> {
-        let request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == OnAttributeCollectionStartCustomExtensionRequestBuilder {
-    /// - Remark: Generated from
-    ///   `microsoft.graph.onAttributeCollectionStartCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration(
-        endpointConfiguration: CustomExtensionEndpointConfiguration,
-        authenticationConfiguration: CustomExtensionAuthenticationConfiguration
-    ) -> OperationRequest<AuthenticationConfigurationValidation> {
-        var request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        var body = JSONObject()
-        body.set("endpointConfiguration", endpointConfiguration)
-        body.set("authenticationConfiguration", authenticationConfiguration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-/// Its properties are listed in `OnAttributeCollectionStartHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionstarthandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartHandler`.
-public typealias OnAttributeCollectionStartHandler = Model<OnAttributeCollectionStartHandlerFields>
-
-/// The properties of a `OnAttributeCollectionStartHandler`, inherited ones included.
-public struct OnAttributeCollectionStartHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionStartHandler",
-        derived: [OnAttributeCollectionStartCustomExtensionHandler.self],
-        fields: OnAttributeCollectionStartHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnAttributeCollectionStartListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionstartlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartListener`.
-public typealias OnAttributeCollectionStartListener = Model<OnAttributeCollectionStartListenerFields>
-
-/// The properties of a `OnAttributeCollectionStartListener`, inherited ones included.
-public struct OnAttributeCollectionStartListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionStartListener",
-        base: AuthenticationEventListener.self,
-        fields: OnAttributeCollectionStartListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnAttributeCollectionStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnAttributeCollectionStartListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartListener`.
-public struct OnAttributeCollectionStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionStartListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionStartListener",
-        model: OnAttributeCollectionStartListener.self
-    )
-}
-
-/// Its properties are listed in `OnAttributeCollectionSubmitCustomExtensionFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionsubmitcustomextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitCustomExtension`.
-public typealias OnAttributeCollectionSubmitCustomExtension = Model<OnAttributeCollectionSubmitCustomExtensionFields>
-
-/// The properties of a `OnAttributeCollectionSubmitCustomExtension`, inherited ones included.
-public struct OnAttributeCollectionSubmitCustomExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionSubmitCustomExtension",
-        base: CustomAuthenticationExtension.self,
-        fields: OnAttributeCollectionSubmitCustomExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
-}
-
-/// Its properties are listed in `OnAttributeCollectionSubmitCustomExtensionHandlerFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onattributecollectionsubmitcustomextensionhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitCustomExtensionHandler`.
-public typealias OnAttributeCollectionSubmitCustomExtensionHandler =
-    Model<OnAttributeCollectionSubmitCustomExtensionHandlerFields>
-
-/// The properties of a `OnAttributeCollectionSubmitCustomExtensionHandler`, inherited ones included.
-public struct OnAttributeCollectionSubmitCustomExtensionHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionSubmitCustomExtensionHandler",
-        base: OnAttributeCollectionSubmitHandler.self,
-        fields: OnAttributeCollectionSubmitCustomExtensionHandlerFields()
-    )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnAttributeCollectionSubmitCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
-}
-
-/// Requests for one `OnAttributeCollectionSubmitCustomExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitCustomExtension`.
-public struct OnAttributeCollectionSubmitCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionSubmitCustomExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionSubmitCustomExtension",
-        model: OnAttributeCollectionSubmitCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from
-    ///   `microsoft.graph.onAttributeCollectionSubmitCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration() -> OperationRequest<AuthenticationConfigurationValidation> {
-        let request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == OnAttributeCollectionSubmitCustomExtensionRequestBuilder {
-    /// - Remark: Generated from
-    ///   `microsoft.graph.onAttributeCollectionSubmitCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration(
-        endpointConfiguration: CustomExtensionEndpointConfiguration,
-        authenticationConfiguration: CustomExtensionAuthenticationConfiguration
-    ) -> OperationRequest<AuthenticationConfigurationValidation> {
-        var request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        var body = JSONObject()
-        body.set("endpointConfiguration", endpointConfiguration)
-        body.set("authenticationConfiguration", authenticationConfiguration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-/// Its properties are listed in `OnAttributeCollectionSubmitHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionsubmithandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitHandler`.
-public typealias OnAttributeCollectionSubmitHandler = Model<OnAttributeCollectionSubmitHandlerFields>
-
-/// The properties of a `OnAttributeCollectionSubmitHandler`, inherited ones included.
-public struct OnAttributeCollectionSubmitHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionSubmitHandler",
-        derived: [OnAttributeCollectionSubmitCustomExtensionHandler.self],
-        fields: OnAttributeCollectionSubmitHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnAttributeCollectionSubmitListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onattributecollectionsubmitlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitListener`.
-public typealias OnAttributeCollectionSubmitListener = Model<OnAttributeCollectionSubmitListenerFields>
-
-/// The properties of a `OnAttributeCollectionSubmitListener`, inherited ones included.
-public struct OnAttributeCollectionSubmitListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAttributeCollectionSubmitListener",
-        base: AuthenticationEventListener.self,
-        fields: OnAttributeCollectionSubmitListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnAttributeCollectionSubmitHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnAttributeCollectionSubmitListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitListener`.
-public struct OnAttributeCollectionSubmitListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionSubmitListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionSubmitListener",
-        model: OnAttributeCollectionSubmitListener.self
-    )
-}
-
-/// Its properties are listed in `OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields`; read and write
-/// them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onauthenticationmethodloadstartexternalusersselfservicesignup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp`.
-public typealias OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp =
-    Model<OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields>
-
-/// The properties of a `OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp`, inherited ones included.
-public struct OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp",
-        base: OnAuthenticationMethodLoadStartHandler.self,
-        fields: OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields()
-    )
-
-    /// Present when the request expanded it (`expand("identityProviders")`).
-    public let identityProviders: Field<[IdentityProviderBase]>
-
-    private init() {
-        self.identityProviders = Field("identityProviders")
-    }
-}
-
-/// Its properties are listed in `OnAuthenticationMethodLoadStartHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onauthenticationmethodloadstarthandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAuthenticationMethodLoadStartHandler`.
-public typealias OnAuthenticationMethodLoadStartHandler = Model<OnAuthenticationMethodLoadStartHandlerFields>
-
-/// The properties of a `OnAuthenticationMethodLoadStartHandler`, inherited ones included.
-public struct OnAuthenticationMethodLoadStartHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAuthenticationMethodLoadStartHandler",
-        derived: [OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp.self],
-        fields: OnAuthenticationMethodLoadStartHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnAuthenticationMethodLoadStartListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onauthenticationmethodloadstartlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onAuthenticationMethodLoadStartListener`.
-public typealias OnAuthenticationMethodLoadStartListener = Model<OnAuthenticationMethodLoadStartListenerFields>
-
-/// The properties of a `OnAuthenticationMethodLoadStartListener`, inherited ones included.
-public struct OnAuthenticationMethodLoadStartListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onAuthenticationMethodLoadStartListener",
-        base: AuthenticationEventListener.self,
-        fields: OnAuthenticationMethodLoadStartListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnAuthenticationMethodLoadStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnAuthenticationMethodLoadStartListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onAuthenticationMethodLoadStartListener`.
-public struct OnAuthenticationMethodLoadStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAuthenticationMethodLoadStartListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAuthenticationMethodLoadStartListener",
-        model: OnAuthenticationMethodLoadStartListener.self
-    )
-}
-
-/// Its properties are listed in `OnEmailOtpSendListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onemailotpsendlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onEmailOtpSendListener`.
-public typealias OnEmailOtpSendListener = Model<OnEmailOtpSendListenerFields>
-
-/// The properties of a `OnEmailOtpSendListener`, inherited ones included.
-public struct OnEmailOtpSendListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onEmailOtpSendListener",
-        base: AuthenticationEventListener.self,
-        fields: OnEmailOtpSendListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnOtpSendHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnEmailOtpSendListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onEmailOtpSendListener`.
-public struct OnEmailOtpSendListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnEmailOtpSendListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onEmailOtpSendListener",
-        model: OnEmailOtpSendListener.self
-    )
-}
-
-/// Its properties are listed in `OnFraudProtectionLoadStartExternalUsersAuthHandlerFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onfraudprotectionloadstartexternalusersauthhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartExternalUsersAuthHandler`.
-public typealias OnFraudProtectionLoadStartExternalUsersAuthHandler =
-    Model<OnFraudProtectionLoadStartExternalUsersAuthHandlerFields>
-
-/// The properties of a `OnFraudProtectionLoadStartExternalUsersAuthHandler`, inherited ones included.
-public struct OnFraudProtectionLoadStartExternalUsersAuthHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onFraudProtectionLoadStartExternalUsersAuthHandler",
-        base: OnFraudProtectionLoadStartHandler.self,
-        fields: OnFraudProtectionLoadStartExternalUsersAuthHandlerFields()
-    )
-
-    public let signUp: Field<FraudProtectionConfiguration>
-
-    private init() {
-        self.signUp = Field("signUp")
-    }
-}
-
-/// Its properties are listed in `OnFraudProtectionLoadStartHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onfraudprotectionloadstarthandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartHandler`.
-public typealias OnFraudProtectionLoadStartHandler = Model<OnFraudProtectionLoadStartHandlerFields>
-
-/// The properties of a `OnFraudProtectionLoadStartHandler`, inherited ones included.
-public struct OnFraudProtectionLoadStartHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onFraudProtectionLoadStartHandler",
-        derived: [OnFraudProtectionLoadStartExternalUsersAuthHandler.self],
-        fields: OnFraudProtectionLoadStartHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnFraudProtectionLoadStartListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onfraudprotectionloadstartlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartListener`.
-public typealias OnFraudProtectionLoadStartListener = Model<OnFraudProtectionLoadStartListenerFields>
-
-/// The properties of a `OnFraudProtectionLoadStartListener`, inherited ones included.
-public struct OnFraudProtectionLoadStartListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onFraudProtectionLoadStartListener",
-        base: AuthenticationEventListener.self,
-        fields: OnFraudProtectionLoadStartListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnFraudProtectionLoadStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnFraudProtectionLoadStartListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartListener`.
-public struct OnFraudProtectionLoadStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnFraudProtectionLoadStartListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onFraudProtectionLoadStartListener",
-        model: OnFraudProtectionLoadStartListener.self
-    )
-}
-
-/// Its properties are listed in `OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields`; read and write them
-/// as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/oninteractiveauthflowstartexternalusersselfservicesignup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onInteractiveAuthFlowStartExternalUsersSelfServiceSignUp`.
-public typealias OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUp =
-    Model<OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields>
-
-/// The properties of a `OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUp`, inherited ones included.
-public struct OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onInteractiveAuthFlowStartExternalUsersSelfServiceSignUp",
-        base: OnInteractiveAuthFlowStartHandler.self,
-        fields: OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields()
-    )
-
-    public let isSignUpAllowed: Field<Bool>
-
-    private init() {
-        self.isSignUpAllowed = Field("isSignUpAllowed")
-    }
-}
-
-/// Its properties are listed in `OnInteractiveAuthFlowStartHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oninteractiveauthflowstarthandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onInteractiveAuthFlowStartHandler`.
-public typealias OnInteractiveAuthFlowStartHandler = Model<OnInteractiveAuthFlowStartHandlerFields>
-
-/// The properties of a `OnInteractiveAuthFlowStartHandler`, inherited ones included.
-public struct OnInteractiveAuthFlowStartHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onInteractiveAuthFlowStartHandler",
-        derived: [OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUp.self],
-        fields: OnInteractiveAuthFlowStartHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnInteractiveAuthFlowStartListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/oninteractiveauthflowstartlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onInteractiveAuthFlowStartListener`.
-public typealias OnInteractiveAuthFlowStartListener = Model<OnInteractiveAuthFlowStartListenerFields>
-
-/// The properties of a `OnInteractiveAuthFlowStartListener`, inherited ones included.
-public struct OnInteractiveAuthFlowStartListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onInteractiveAuthFlowStartListener",
-        base: AuthenticationEventListener.self,
-        fields: OnInteractiveAuthFlowStartListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnInteractiveAuthFlowStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnInteractiveAuthFlowStartListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onInteractiveAuthFlowStartListener`.
-public struct OnInteractiveAuthFlowStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnInteractiveAuthFlowStartListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onInteractiveAuthFlowStartListener",
-        model: OnInteractiveAuthFlowStartListener.self
-    )
-}
-
-/// Its properties are listed in `OnOtpSendCustomExtensionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onotpsendcustomextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtension`.
-public typealias OnOtpSendCustomExtension = Model<OnOtpSendCustomExtensionFields>
-
-/// The properties of a `OnOtpSendCustomExtension`, inherited ones included.
-public struct OnOtpSendCustomExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onOtpSendCustomExtension",
-        base: CustomAuthenticationExtension.self,
-        fields: OnOtpSendCustomExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
-}
-
-/// Its properties are listed in `OnOtpSendCustomExtensionHandlerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onotpsendcustomextensionhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtensionHandler`.
-public typealias OnOtpSendCustomExtensionHandler = Model<OnOtpSendCustomExtensionHandlerFields>
-
-/// The properties of a `OnOtpSendCustomExtensionHandler`, inherited ones included.
-public struct OnOtpSendCustomExtensionHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onOtpSendCustomExtensionHandler",
-        base: OnOtpSendHandler.self,
-        fields: OnOtpSendCustomExtensionHandlerFields()
-    )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnOtpSendCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
-}
-
-/// Requests for one `OnOtpSendCustomExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtension`.
-public struct OnOtpSendCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnOtpSendCustomExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onOtpSendCustomExtension",
-        model: OnOtpSendCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration() -> OperationRequest<AuthenticationConfigurationValidation> {
-        let request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == OnOtpSendCustomExtensionRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration(
-        endpointConfiguration: CustomExtensionEndpointConfiguration,
-        authenticationConfiguration: CustomExtensionAuthenticationConfiguration
-    ) -> OperationRequest<AuthenticationConfigurationValidation> {
-        var request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        var body = JSONObject()
-        body.set("endpointConfiguration", endpointConfiguration)
-        body.set("authenticationConfiguration", authenticationConfiguration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-/// Its properties are listed in `OnOtpSendHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onotpsendhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onOtpSendHandler`.
-public typealias OnOtpSendHandler = Model<OnOtpSendHandlerFields>
-
-/// The properties of a `OnOtpSendHandler`, inherited ones included.
-public struct OnOtpSendHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onOtpSendHandler",
-        derived: [OnOtpSendCustomExtensionHandler.self],
-        fields: OnOtpSendHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnPasswordMigrationCustomExtensionHandlerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onpasswordmigrationcustomextensionhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPasswordMigrationCustomExtensionHandler`.
-public typealias OnPasswordMigrationCustomExtensionHandler = Model<OnPasswordMigrationCustomExtensionHandlerFields>
-
-/// The properties of a `OnPasswordMigrationCustomExtensionHandler`, inherited ones included.
-public struct OnPasswordMigrationCustomExtensionHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPasswordMigrationCustomExtensionHandler",
-        base: OnPasswordSubmitHandler.self,
-        fields: OnPasswordMigrationCustomExtensionHandlerFields()
-    )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-    public let migrationPropertyId: Field<String>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnPasswordSubmitCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.migrationPropertyId = Field("migrationPropertyId")
-        self.customExtension = Field("customExtension")
-    }
-}
-
-/// Its properties are listed in `OnPasswordSubmitCustomExtensionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpasswordsubmitcustomextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPasswordSubmitCustomExtension`.
-public typealias OnPasswordSubmitCustomExtension = Model<OnPasswordSubmitCustomExtensionFields>
-
-/// The properties of a `OnPasswordSubmitCustomExtension`, inherited ones included.
-public struct OnPasswordSubmitCustomExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPasswordSubmitCustomExtension",
-        base: CustomAuthenticationExtension.self,
-        fields: OnPasswordSubmitCustomExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
-}
-
-/// Requests for one `OnPasswordSubmitCustomExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onPasswordSubmitCustomExtension`.
-public struct OnPasswordSubmitCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPasswordSubmitCustomExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPasswordSubmitCustomExtension",
-        model: OnPasswordSubmitCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.onPasswordSubmitCustomExtension/validateAuthenticationConfiguration`
-    ///   (POST).
-    public func validateAuthenticationConfiguration() -> OperationRequest<AuthenticationConfigurationValidation> {
-        let request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == OnPasswordSubmitCustomExtensionRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.onPasswordSubmitCustomExtension/validateAuthenticationConfiguration`
-    ///   (POST).
-    public func validateAuthenticationConfiguration(
-        endpointConfiguration: CustomExtensionEndpointConfiguration,
-        authenticationConfiguration: CustomExtensionAuthenticationConfiguration
-    ) -> OperationRequest<AuthenticationConfigurationValidation> {
-        var request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        var body = JSONObject()
-        body.set("endpointConfiguration", endpointConfiguration)
-        body.set("authenticationConfiguration", authenticationConfiguration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-/// Its properties are listed in `OnPasswordSubmitHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpasswordsubmithandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPasswordSubmitHandler`.
-public typealias OnPasswordSubmitHandler = Model<OnPasswordSubmitHandlerFields>
-
-/// The properties of a `OnPasswordSubmitHandler`, inherited ones included.
-public struct OnPasswordSubmitHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPasswordSubmitHandler",
-        derived: [OnPasswordMigrationCustomExtensionHandler.self],
-        fields: OnPasswordSubmitHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnPasswordSubmitListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpasswordsubmitlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPasswordSubmitListener`.
-public typealias OnPasswordSubmitListener = Model<OnPasswordSubmitListenerFields>
-
-/// The properties of a `OnPasswordSubmitListener`, inherited ones included.
-public struct OnPasswordSubmitListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPasswordSubmitListener",
-        base: AuthenticationEventListener.self,
-        fields: OnPasswordSubmitListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnPasswordSubmitHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnPasswordSubmitListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onPasswordSubmitListener`.
-public struct OnPasswordSubmitListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPasswordSubmitListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPasswordSubmitListener",
-        model: OnPasswordSubmitListener.self
-    )
-}
-
-/// Its properties are listed in `OnPremisesAccidentalDeletionPreventionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onpremisesaccidentaldeletionprevention?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPremisesAccidentalDeletionPrevention`.
-public typealias OnPremisesAccidentalDeletionPrevention = Model<OnPremisesAccidentalDeletionPreventionFields>
-
-/// The properties of a `OnPremisesAccidentalDeletionPrevention`, inherited ones included.
-public struct OnPremisesAccidentalDeletionPreventionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesAccidentalDeletionPrevention",
-        fields: OnPremisesAccidentalDeletionPreventionFields()
-    )
-
-    public let alertThreshold: Field<Int32>
-    public let synchronizationPreventionType: Field<OnPremisesDirectorySynchronizationDeletionPreventionType>
-
-    private init() {
-        self.alertThreshold = Field("alertThreshold")
-        self.synchronizationPreventionType = Field("synchronizationPreventionType")
-    }
-}
-
-/// Its properties are listed in `OnPremisesConditionalAccessSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisesconditionalaccesssettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPremisesConditionalAccessSettings`.
-public typealias OnPremisesConditionalAccessSettings = Model<OnPremisesConditionalAccessSettingsFields>
-
-/// The properties of a `OnPremisesConditionalAccessSettings`, inherited ones included.
-public struct OnPremisesConditionalAccessSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesConditionalAccessSettings",
-        base: Entity.self,
-        fields: OnPremisesConditionalAccessSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let enabled: Field<Bool>
-    public let excludedGroups: Field<[String]>
-    public let includedGroups: Field<[String]>
-    public let overrideDefaultRule: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.enabled = Field("enabled")
-        self.excludedGroups = Field("excludedGroups")
-        self.includedGroups = Field("includedGroups")
-        self.overrideDefaultRule = Field("overrideDefaultRule")
-    }
-}
-
-/// Requests for one `OnPremisesConditionalAccessSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onPremisesConditionalAccessSettings`.
-public struct OnPremisesConditionalAccessSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPremisesConditionalAccessSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPremisesConditionalAccessSettings",
-        model: OnPremisesConditionalAccessSettings.self
-    )
-}
-
-/// Its properties are listed in `OnPremisesDirectorySynchronizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisesdirectorysynchronization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronization`.
-public typealias OnPremisesDirectorySynchronization = Model<OnPremisesDirectorySynchronizationFields>
-
-/// The properties of a `OnPremisesDirectorySynchronization`, inherited ones included.
-public struct OnPremisesDirectorySynchronizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesDirectorySynchronization",
-        base: Entity.self,
-        fields: OnPremisesDirectorySynchronizationFields()
-    )
-
-    public let id: Field<String>
-    public let configuration: Field<OnPremisesDirectorySynchronizationConfiguration>
-    public let features: Field<OnPremisesDirectorySynchronizationFeature>
-
-    private init() {
-        self.id = Field("id")
-        self.configuration = Field("configuration")
-        self.features = Field("features")
-    }
-}
-
-/// Its properties are listed in `OnPremisesDirectorySynchronizationConfigurationFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onpremisesdirectorysynchronizationconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronizationConfiguration`.
-public typealias OnPremisesDirectorySynchronizationConfiguration =
-    Model<OnPremisesDirectorySynchronizationConfigurationFields>
-
-/// The properties of a `OnPremisesDirectorySynchronizationConfiguration`, inherited ones included.
-public struct OnPremisesDirectorySynchronizationConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesDirectorySynchronizationConfiguration",
-        fields: OnPremisesDirectorySynchronizationConfigurationFields()
-    )
-
-    public let accidentalDeletionPrevention: Field<OnPremisesAccidentalDeletionPrevention>
-
-    private init() {
-        self.accidentalDeletionPrevention = Field("accidentalDeletionPrevention")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronizationDeletionPreventionType`.
-public typealias OnPremisesDirectorySynchronizationDeletionPreventionType =
-    OpenEnum<OnPremisesDirectorySynchronizationDeletionPreventionTypeValues>
-
-/// The values of `OnPremisesDirectorySynchronizationDeletionPreventionType` that the spec declares; others decode and
-/// re-encode too.
-public enum OnPremisesDirectorySynchronizationDeletionPreventionTypeValues: EnumValues {
-    public static let known: [String] = ["disabled", "enabledForCount", "enabledForPercentage", "unknownFutureValue"]
-}
-
-extension OnPremisesDirectorySynchronizationDeletionPreventionType {
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var enabledForCount: Self { Self(rawValue: "enabledForCount") }
-
-    public static var enabledForPercentage: Self { Self(rawValue: "enabledForPercentage") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `OnPremisesDirectorySynchronizationFeatureFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onpremisesdirectorysynchronizationfeature?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronizationFeature`.
-public typealias OnPremisesDirectorySynchronizationFeature = Model<OnPremisesDirectorySynchronizationFeatureFields>
-
-/// The properties of a `OnPremisesDirectorySynchronizationFeature`, inherited ones included.
-public struct OnPremisesDirectorySynchronizationFeatureFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesDirectorySynchronizationFeature",
-        fields: OnPremisesDirectorySynchronizationFeatureFields()
-    )
-
-    public let allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled: Field<Bool>
-    public let blockCloudObjectTakeoverThroughHardMatchEnabled: Field<Bool>
-    public let blockSoftMatchEnabled: Field<Bool>
-    public let bypassDirSyncOverridesEnabled: Field<Bool>
-    public let cloudPasswordPolicyForPasswordSyncedUsersEnabled: Field<Bool>
-    public let concurrentCredentialUpdateEnabled: Field<Bool>
-    public let concurrentOrgIdProvisioningEnabled: Field<Bool>
-    public let deviceWritebackEnabled: Field<Bool>
-    public let directoryExtensionsEnabled: Field<Bool>
-    public let fopeConflictResolutionEnabled: Field<Bool>
-    public let groupWriteBackEnabled: Field<Bool>
-    public let passwordSyncEnabled: Field<Bool>
-    public let passwordWritebackEnabled: Field<Bool>
-    public let quarantineUponProxyAddressesConflictEnabled: Field<Bool>
-    public let quarantineUponUpnConflictEnabled: Field<Bool>
-    public let softMatchOnUpnEnabled: Field<Bool>
-    public let synchronizeUpnForManagedUsersEnabled: Field<Bool>
-    public let unifiedGroupWritebackEnabled: Field<Bool>
-    public let userForcePasswordChangeOnLogonEnabled: Field<Bool>
-    public let userWritebackEnabled: Field<Bool>
-
-    private init() {
-        self.allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled = Field(
-            "allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled"
-        )
-        self.blockCloudObjectTakeoverThroughHardMatchEnabled = Field("blockCloudObjectTakeoverThroughHardMatchEnabled")
-        self.blockSoftMatchEnabled = Field("blockSoftMatchEnabled")
-        self.bypassDirSyncOverridesEnabled = Field("bypassDirSyncOverridesEnabled")
-        self.cloudPasswordPolicyForPasswordSyncedUsersEnabled = Field(
-            "cloudPasswordPolicyForPasswordSyncedUsersEnabled"
-        )
-        self.concurrentCredentialUpdateEnabled = Field("concurrentCredentialUpdateEnabled")
-        self.concurrentOrgIdProvisioningEnabled = Field("concurrentOrgIdProvisioningEnabled")
-        self.deviceWritebackEnabled = Field("deviceWritebackEnabled")
-        self.directoryExtensionsEnabled = Field("directoryExtensionsEnabled")
-        self.fopeConflictResolutionEnabled = Field("fopeConflictResolutionEnabled")
-        self.groupWriteBackEnabled = Field("groupWriteBackEnabled")
-        self.passwordSyncEnabled = Field("passwordSyncEnabled")
-        self.passwordWritebackEnabled = Field("passwordWritebackEnabled")
-        self.quarantineUponProxyAddressesConflictEnabled = Field("quarantineUponProxyAddressesConflictEnabled")
-        self.quarantineUponUpnConflictEnabled = Field("quarantineUponUpnConflictEnabled")
-        self.softMatchOnUpnEnabled = Field("softMatchOnUpnEnabled")
-        self.synchronizeUpnForManagedUsersEnabled = Field("synchronizeUpnForManagedUsersEnabled")
-        self.unifiedGroupWritebackEnabled = Field("unifiedGroupWritebackEnabled")
-        self.userForcePasswordChangeOnLogonEnabled = Field("userForcePasswordChangeOnLogonEnabled")
-        self.userWritebackEnabled = Field("userWritebackEnabled")
-    }
-}
-
-/// Requests for one `OnPremisesDirectorySynchronization`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronization`.
-public struct OnPremisesDirectorySynchronizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPremisesDirectorySynchronization
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPremisesDirectorySynchronization",
-        model: OnPremisesDirectorySynchronization.self
-    )
-}
-
-/// Its properties are listed in `OnPremisesExtensionAttributesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisesextensionattributes?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPremisesExtensionAttributes`.
-public typealias OnPremisesExtensionAttributes = Model<OnPremisesExtensionAttributesFields>
-
-/// The properties of a `OnPremisesExtensionAttributes`, inherited ones included.
-public struct OnPremisesExtensionAttributesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesExtensionAttributes",
-        fields: OnPremisesExtensionAttributesFields()
-    )
-
-    public let extensionAttribute1: Field<String>
-    public let extensionAttribute10: Field<String>
-    public let extensionAttribute11: Field<String>
-    public let extensionAttribute12: Field<String>
-    public let extensionAttribute13: Field<String>
-    public let extensionAttribute14: Field<String>
-    public let extensionAttribute15: Field<String>
-    public let extensionAttribute2: Field<String>
-    public let extensionAttribute3: Field<String>
-    public let extensionAttribute4: Field<String>
-    public let extensionAttribute5: Field<String>
-    public let extensionAttribute6: Field<String>
-    public let extensionAttribute7: Field<String>
-    public let extensionAttribute8: Field<String>
-    public let extensionAttribute9: Field<String>
-
-    private init() {
-        self.extensionAttribute1 = Field("extensionAttribute1")
-        self.extensionAttribute10 = Field("extensionAttribute10")
-        self.extensionAttribute11 = Field("extensionAttribute11")
-        self.extensionAttribute12 = Field("extensionAttribute12")
-        self.extensionAttribute13 = Field("extensionAttribute13")
-        self.extensionAttribute14 = Field("extensionAttribute14")
-        self.extensionAttribute15 = Field("extensionAttribute15")
-        self.extensionAttribute2 = Field("extensionAttribute2")
-        self.extensionAttribute3 = Field("extensionAttribute3")
-        self.extensionAttribute4 = Field("extensionAttribute4")
-        self.extensionAttribute5 = Field("extensionAttribute5")
-        self.extensionAttribute6 = Field("extensionAttribute6")
-        self.extensionAttribute7 = Field("extensionAttribute7")
-        self.extensionAttribute8 = Field("extensionAttribute8")
-        self.extensionAttribute9 = Field("extensionAttribute9")
-    }
-}
-
-/// Its properties are listed in `OnPremisesProvisioningErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisesprovisioningerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPremisesProvisioningError`.
-public typealias OnPremisesProvisioningError = Model<OnPremisesProvisioningErrorFields>
-
-/// The properties of a `OnPremisesProvisioningError`, inherited ones included.
-public struct OnPremisesProvisioningErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesProvisioningError",
-        fields: OnPremisesProvisioningErrorFields()
-    )
-
-    public let category: Field<String>
-    public let occurredDateTime: Field<Date>
-    public let propertyCausingError: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.category = Field("category")
-        self.occurredDateTime = Field("occurredDateTime")
-        self.propertyCausingError = Field("propertyCausingError")
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `OnPremisesSyncBehaviorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onpremisessyncbehavior?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onPremisesSyncBehavior`.
-public typealias OnPremisesSyncBehavior = Model<OnPremisesSyncBehaviorFields>
-
-/// The properties of a `OnPremisesSyncBehavior`, inherited ones included.
-public struct OnPremisesSyncBehaviorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesSyncBehavior",
-        base: Entity.self,
-        fields: OnPremisesSyncBehaviorFields()
-    )
-
-    public let id: Field<String>
-    public let isCloudManaged: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isCloudManaged = Field("isCloudManaged")
-    }
-}
-
-/// Requests for one `OnPremisesSyncBehavior`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onPremisesSyncBehavior`.
-public struct OnPremisesSyncBehaviorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPremisesSyncBehavior
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPremisesSyncBehavior",
-        model: OnPremisesSyncBehavior.self
-    )
-}
-
-/// Its properties are listed in `OnTokenIssuanceStartCustomExtensionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ontokenissuancestartcustomextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartCustomExtension`.
-public typealias OnTokenIssuanceStartCustomExtension = Model<OnTokenIssuanceStartCustomExtensionFields>
-
-/// The properties of a `OnTokenIssuanceStartCustomExtension`, inherited ones included.
-public struct OnTokenIssuanceStartCustomExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onTokenIssuanceStartCustomExtension",
-        base: CustomAuthenticationExtension.self,
-        fields: OnTokenIssuanceStartCustomExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-    public let claimsForTokenConfiguration: Field<[OnTokenIssuanceStartReturnClaim]>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-        self.claimsForTokenConfiguration = Field("claimsForTokenConfiguration")
-    }
-}
-
-/// Its properties are listed in `OnTokenIssuanceStartCustomExtensionHandlerFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/ontokenissuancestartcustomextensionhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartCustomExtensionHandler`.
-public typealias OnTokenIssuanceStartCustomExtensionHandler = Model<OnTokenIssuanceStartCustomExtensionHandlerFields>
-
-/// The properties of a `OnTokenIssuanceStartCustomExtensionHandler`, inherited ones included.
-public struct OnTokenIssuanceStartCustomExtensionHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onTokenIssuanceStartCustomExtensionHandler",
-        base: OnTokenIssuanceStartHandler.self,
-        fields: OnTokenIssuanceStartCustomExtensionHandlerFields()
-    )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnTokenIssuanceStartCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
-}
-
-/// Requests for one `OnTokenIssuanceStartCustomExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartCustomExtension`.
-public struct OnTokenIssuanceStartCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnTokenIssuanceStartCustomExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onTokenIssuanceStartCustomExtension",
-        model: OnTokenIssuanceStartCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from
-    ///   `microsoft.graph.onTokenIssuanceStartCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration() -> OperationRequest<AuthenticationConfigurationValidation> {
-        let request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == OnTokenIssuanceStartCustomExtensionRequestBuilder {
-    /// - Remark: Generated from
-    ///   `microsoft.graph.onTokenIssuanceStartCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration(
-        endpointConfiguration: CustomExtensionEndpointConfiguration,
-        authenticationConfiguration: CustomExtensionAuthenticationConfiguration
-    ) -> OperationRequest<AuthenticationConfigurationValidation> {
-        var request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        var body = JSONObject()
-        body.set("endpointConfiguration", endpointConfiguration)
-        body.set("authenticationConfiguration", authenticationConfiguration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-/// Its properties are listed in `OnTokenIssuanceStartHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ontokenissuancestarthandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartHandler`.
-public typealias OnTokenIssuanceStartHandler = Model<OnTokenIssuanceStartHandlerFields>
-
-/// The properties of a `OnTokenIssuanceStartHandler`, inherited ones included.
-public struct OnTokenIssuanceStartHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onTokenIssuanceStartHandler",
-        derived: [OnTokenIssuanceStartCustomExtensionHandler.self],
-        fields: OnTokenIssuanceStartHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnTokenIssuanceStartListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ontokenissuancestartlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartListener`.
-public typealias OnTokenIssuanceStartListener = Model<OnTokenIssuanceStartListenerFields>
-
-/// The properties of a `OnTokenIssuanceStartListener`, inherited ones included.
-public struct OnTokenIssuanceStartListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onTokenIssuanceStartListener",
-        base: AuthenticationEventListener.self,
-        fields: OnTokenIssuanceStartListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnTokenIssuanceStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnTokenIssuanceStartListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartListener`.
-public struct OnTokenIssuanceStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnTokenIssuanceStartListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onTokenIssuanceStartListener",
-        model: OnTokenIssuanceStartListener.self
-    )
-}
-
-/// Its properties are listed in `OnTokenIssuanceStartReturnClaimFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ontokenissuancestartreturnclaim?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartReturnClaim`.
-public typealias OnTokenIssuanceStartReturnClaim = Model<OnTokenIssuanceStartReturnClaimFields>
-
-/// The properties of a `OnTokenIssuanceStartReturnClaim`, inherited ones included.
-public struct OnTokenIssuanceStartReturnClaimFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onTokenIssuanceStartReturnClaim",
-        fields: OnTokenIssuanceStartReturnClaimFields()
-    )
-
-    public let claimIdInApiResponse: Field<String>
-
-    private init() {
-        self.claimIdInApiResponse = Field("claimIdInApiResponse")
-    }
-}
-
-/// Its properties are listed in `OnUserCreateStartExternalUsersSelfServiceSignUpFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onusercreatestartexternalusersselfservicesignup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onUserCreateStartExternalUsersSelfServiceSignUp`.
-public typealias OnUserCreateStartExternalUsersSelfServiceSignUp =
-    Model<OnUserCreateStartExternalUsersSelfServiceSignUpFields>
-
-/// The properties of a `OnUserCreateStartExternalUsersSelfServiceSignUp`, inherited ones included.
-public struct OnUserCreateStartExternalUsersSelfServiceSignUpFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onUserCreateStartExternalUsersSelfServiceSignUp",
-        base: OnUserCreateStartHandler.self,
-        fields: OnUserCreateStartExternalUsersSelfServiceSignUpFields()
-    )
-
-    public let userTypeToCreate: Field<UserType>
-
-    private init() {
-        self.userTypeToCreate = Field("userTypeToCreate")
-    }
-}
-
-/// Its properties are listed in `OnUserCreateStartHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onusercreatestarthandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onUserCreateStartHandler`.
-public typealias OnUserCreateStartHandler = Model<OnUserCreateStartHandlerFields>
-
-/// The properties of a `OnUserCreateStartHandler`, inherited ones included.
-public struct OnUserCreateStartHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onUserCreateStartHandler",
-        derived: [OnUserCreateStartExternalUsersSelfServiceSignUp.self],
-        fields: OnUserCreateStartHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnUserCreateStartListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onusercreatestartlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onUserCreateStartListener`.
-public typealias OnUserCreateStartListener = Model<OnUserCreateStartListenerFields>
-
-/// The properties of a `OnUserCreateStartListener`, inherited ones included.
-public struct OnUserCreateStartListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onUserCreateStartListener",
-        base: AuthenticationEventListener.self,
-        fields: OnUserCreateStartListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnUserCreateStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnUserCreateStartListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onUserCreateStartListener`.
-public struct OnUserCreateStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnUserCreateStartListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onUserCreateStartListener",
-        model: OnUserCreateStartListener.self
-    )
-}
-
-/// Its properties are listed in `OnVerifiedIdClaimValidationCustomExtensionFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onverifiedidclaimvalidationcustomextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationCustomExtension`.
-public typealias OnVerifiedIdClaimValidationCustomExtension = Model<OnVerifiedIdClaimValidationCustomExtensionFields>
-
-/// The properties of a `OnVerifiedIdClaimValidationCustomExtension`, inherited ones included.
-public struct OnVerifiedIdClaimValidationCustomExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onVerifiedIdClaimValidationCustomExtension",
-        base: CustomAuthenticationExtension.self,
-        fields: OnVerifiedIdClaimValidationCustomExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
-}
-
-/// Its properties are listed in `OnVerifiedIdClaimValidationCustomExtensionHandlerFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onverifiedidclaimvalidationcustomextensionhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationCustomExtensionHandler`.
-public typealias OnVerifiedIdClaimValidationCustomExtensionHandler =
-    Model<OnVerifiedIdClaimValidationCustomExtensionHandlerFields>
-
-/// The properties of a `OnVerifiedIdClaimValidationCustomExtensionHandler`, inherited ones included.
-public struct OnVerifiedIdClaimValidationCustomExtensionHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onVerifiedIdClaimValidationCustomExtensionHandler",
-        base: OnVerifiedIdClaimValidationHandler.self,
-        fields: OnVerifiedIdClaimValidationCustomExtensionHandlerFields()
-    )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnVerifiedIdClaimValidationCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
-}
-
-/// Requests for one `OnVerifiedIdClaimValidationCustomExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationCustomExtension`.
-public struct OnVerifiedIdClaimValidationCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnVerifiedIdClaimValidationCustomExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onVerifiedIdClaimValidationCustomExtension",
-        model: OnVerifiedIdClaimValidationCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from
-    ///   `microsoft.graph.onVerifiedIdClaimValidationCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration() -> OperationRequest<AuthenticationConfigurationValidation> {
-        let request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-extension CollectionRequestBuilder where Item == OnVerifiedIdClaimValidationCustomExtensionRequestBuilder {
-    /// - Remark: Generated from
-    ///   `microsoft.graph.onVerifiedIdClaimValidationCustomExtension/validateAuthenticationConfiguration` (POST).
-    public func validateAuthenticationConfiguration(
-        endpointConfiguration: CustomExtensionEndpointConfiguration,
-        authenticationConfiguration: CustomExtensionAuthenticationConfiguration
-    ) -> OperationRequest<AuthenticationConfigurationValidation> {
-        var request = APIRequest(method: .post, path: path.appending("validateAuthenticationConfiguration"))
-        var body = JSONObject()
-        body.set("endpointConfiguration", endpointConfiguration)
-        body.set("authenticationConfiguration", authenticationConfiguration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(
-            client: client,
-            request: request,
-            decoder: .model(AuthenticationConfigurationValidation.self)
-        )
-    }
-}
-
-/// Its properties are listed in `OnVerifiedIdClaimValidationHandlerFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onverifiedidclaimvalidationhandler?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationHandler`.
-public typealias OnVerifiedIdClaimValidationHandler = Model<OnVerifiedIdClaimValidationHandlerFields>
-
-/// The properties of a `OnVerifiedIdClaimValidationHandler`, inherited ones included.
-public struct OnVerifiedIdClaimValidationHandlerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onVerifiedIdClaimValidationHandler",
-        derived: [OnVerifiedIdClaimValidationCustomExtensionHandler.self],
-        fields: OnVerifiedIdClaimValidationHandlerFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `OnVerifiedIdClaimValidationListenerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onverifiedidclaimvalidationlistener?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationListener`.
-public typealias OnVerifiedIdClaimValidationListener = Model<OnVerifiedIdClaimValidationListenerFields>
-
-/// The properties of a `OnVerifiedIdClaimValidationListener`, inherited ones included.
-public struct OnVerifiedIdClaimValidationListenerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onVerifiedIdClaimValidationListener",
-        base: AuthenticationEventListener.self,
-        fields: OnVerifiedIdClaimValidationListenerFields()
-    )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnVerifiedIdClaimValidationHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
-}
-
-/// Requests for one `OnVerifiedIdClaimValidationListener`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationListener`.
-public struct OnVerifiedIdClaimValidationListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnVerifiedIdClaimValidationListener
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onVerifiedIdClaimValidationListener",
-        model: OnVerifiedIdClaimValidationListener.self
-    )
-}
-
-/// Its properties are listed in `OneDriveForBusinessBrowseSessionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onedriveforbusinessbrowsesession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oneDriveForBusinessBrowseSession`.
-public typealias OneDriveForBusinessBrowseSession = Model<OneDriveForBusinessBrowseSessionFields>
-
-/// The properties of a `OneDriveForBusinessBrowseSession`, inherited ones included.
-public struct OneDriveForBusinessBrowseSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oneDriveForBusinessBrowseSession",
-        base: BrowseSessionBase.self,
-        fields: OneDriveForBusinessBrowseSessionFields()
-    )
-
-    public let id: Field<String>
-    public let backupSizeInBytes: Field<String>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let expirationDateTime: Field<Date>
-    public let restorePointDateTime: Field<Date>
-    public let restorePointId: Field<String>
-    public let status: Field<BrowseSessionStatus>
-    public let directoryObjectId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.backupSizeInBytes = Field("backupSizeInBytes")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.restorePointId = Field("restorePointId")
-        self.status = Field("status")
-        self.directoryObjectId = Field("directoryObjectId")
-    }
-}
-
-/// Requests for one `OneDriveForBusinessBrowseSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.oneDriveForBusinessBrowseSession`.
-public struct OneDriveForBusinessBrowseSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OneDriveForBusinessBrowseSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oneDriveForBusinessBrowseSession",
-        model: OneDriveForBusinessBrowseSession.self,
-        operations: [
-            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
-            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessBrowseSession/browse` (GET).
-    public func browse(nextFetchToken: String) -> CollectionRequest<BrowseQueryResponseItem> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "browse",
-                parameters: [("nextFetchToken", ODataLiteral(json: nextFetchToken))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessBrowseSession/browse` (POST).
-    public func browse(
-        browseLocationItemKey: String,
-        browseResourceType: BrowsableResourceType,
-        filter: String,
-        orderBy: BrowseQueryOrder
-    ) -> OperationRequest<[BrowseQueryResponseItem]> {
-        var request = APIRequest(method: .post, path: path.appending("browse"))
-        var body = JSONObject()
-        body.set("browseLocationItemKey", browseLocationItemKey)
-        body.set("browseResourceType", browseResourceType)
-        body.set("filter", filter)
-        body.set("orderBy", orderBy)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([BrowseQueryResponseItem].self))
-    }
-}
-
-/// Its properties are listed in `OneDriveForBusinessProtectionPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onedriveforbusinessprotectionpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oneDriveForBusinessProtectionPolicy`.
-public typealias OneDriveForBusinessProtectionPolicy = Model<OneDriveForBusinessProtectionPolicyFields>
-
-/// The properties of a `OneDriveForBusinessProtectionPolicy`, inherited ones included.
-public struct OneDriveForBusinessProtectionPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oneDriveForBusinessProtectionPolicy",
-        base: ProtectionPolicyBase.self,
-        fields: OneDriveForBusinessProtectionPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>
-    public let retentionSettings: Field<[RetentionSetting]>
-    public let status: Field<ProtectionPolicyStatus>
-
-    /// Present when the request expanded it (`expand("driveInclusionRules")`).
-    public let driveInclusionRules: Field<[DriveProtectionRule]>
-
-    /// Present when the request expanded it (`expand("driveProtectionUnits")`).
-    public let driveProtectionUnits: Field<[DriveProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("driveProtectionUnitsBulkAdditionJobs")`).
-    public let driveProtectionUnitsBulkAdditionJobs: Field<[DriveProtectionUnitsBulkAdditionJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionPolicyArtifactCount = Field("protectionPolicyArtifactCount")
-        self.retentionSettings = Field("retentionSettings")
-        self.status = Field("status")
-        self.driveInclusionRules = Field("driveInclusionRules")
-        self.driveProtectionUnits = Field("driveProtectionUnits")
-        self.driveProtectionUnitsBulkAdditionJobs = Field("driveProtectionUnitsBulkAdditionJobs")
-    }
-}
-
-/// Requests for one `OneDriveForBusinessProtectionPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.oneDriveForBusinessProtectionPolicy`.
-public struct OneDriveForBusinessProtectionPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OneDriveForBusinessProtectionPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oneDriveForBusinessProtectionPolicy",
-        model: OneDriveForBusinessProtectionPolicy.self,
-        children: [
-            .init("driveInclusionRules", "microsoft.graph.driveProtectionRule", collection: true),
-            .init("driveProtectionUnits", "microsoft.graph.driveProtectionUnit", collection: true),
-            .init(
-                "driveProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
-        ]
-    )
-
-    /// `driveInclusionRules.request()` lists them; `driveInclusionRules("driveProtectionRule-id")` addresses one.
-    public var driveInclusionRules: CollectionRequestBuilder<DriveProtectionRuleRequestBuilder> {
-        .init(client: client, path: path.appending("driveInclusionRules"))
-    }
-
-    /// `driveProtectionUnits.request()` lists them; `driveProtectionUnits("driveProtectionUnit-id")` addresses one.
-    public var driveProtectionUnits: CollectionRequestBuilder<DriveProtectionUnitRequestBuilder> {
-        .init(client: client, path: path.appending("driveProtectionUnits"))
-    }
-
-    /// `driveProtectionUnitsBulkAdditionJobs.request()` lists them; `driveProtectionUnitsBulkAdditionJobs("id")`
-    /// addresses one.
-    public var driveProtectionUnitsBulkAdditionJobs:
-        CollectionRequestBuilder<DriveProtectionUnitsBulkAdditionJobRequestBuilder>
-    {
-        .init(client: client, path: path.appending("driveProtectionUnitsBulkAdditionJobs"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessProtectionPolicy/activate` (POST).
-    public func activate() -> OperationRequest<ProtectionPolicyBase> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionPolicyBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessProtectionPolicy/deactivate` (POST).
-    public func deactivate() -> OperationRequest<ProtectionPolicyBase> {
-        let request = APIRequest(method: .post, path: path.appending("deactivate"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionPolicyBase.self))
-    }
-}
-
-/// Its properties are listed in `OneDriveForBusinessRestoreSessionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onedriveforbusinessrestoresession?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.oneDriveForBusinessRestoreSession`.
-public typealias OneDriveForBusinessRestoreSession = Model<OneDriveForBusinessRestoreSessionFields>
-
-/// The properties of a `OneDriveForBusinessRestoreSession`, inherited ones included.
-public struct OneDriveForBusinessRestoreSessionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oneDriveForBusinessRestoreSession",
-        base: RestoreSessionBase.self,
-        fields: OneDriveForBusinessRestoreSessionFields()
-    )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let restoreJobType: Field<RestoreJobType>
-    public let restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>
-    public let status: Field<RestoreSessionStatus>
-
-    /// Present when the request expanded it (`expand("driveRestoreArtifacts")`).
-    public let driveRestoreArtifacts: Field<[DriveRestoreArtifact]>
-
-    /// Present when the request expanded it (`expand("driveRestoreArtifactsBulkAdditionRequests")`).
-    public let driveRestoreArtifactsBulkAdditionRequests: Field<[DriveRestoreArtifactsBulkAdditionRequest]>
-
-    /// Present when the request expanded it (`expand("granularDriveRestoreArtifacts")`).
-    public let granularDriveRestoreArtifacts: Field<[GranularDriveRestoreArtifact]>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreJobType = Field("restoreJobType")
-        self.restoreSessionArtifactCount = Field("restoreSessionArtifactCount")
-        self.status = Field("status")
-        self.driveRestoreArtifacts = Field("driveRestoreArtifacts")
-        self.driveRestoreArtifactsBulkAdditionRequests = Field("driveRestoreArtifactsBulkAdditionRequests")
-        self.granularDriveRestoreArtifacts = Field("granularDriveRestoreArtifacts")
-    }
-}
-
-/// Requests for one `OneDriveForBusinessRestoreSession`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.oneDriveForBusinessRestoreSession`.
-public struct OneDriveForBusinessRestoreSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OneDriveForBusinessRestoreSession
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oneDriveForBusinessRestoreSession",
-        model: OneDriveForBusinessRestoreSession.self,
-        children: [
-            .init("driveRestoreArtifacts", "microsoft.graph.driveRestoreArtifact", collection: true),
-            .init(
-                "driveRestoreArtifactsBulkAdditionRequests",
-                "microsoft.graph.driveRestoreArtifactsBulkAdditionRequest",
-                collection: true
-            ),
-            .init("granularDriveRestoreArtifacts", "microsoft.graph.granularDriveRestoreArtifact", collection: true),
-        ],
-        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
-    )
-
-    /// `driveRestoreArtifacts.request()` lists them; `driveRestoreArtifacts("driveRestoreArtifact-id")` addresses one.
-    public var driveRestoreArtifacts: CollectionRequestBuilder<DriveRestoreArtifactRequestBuilder> {
-        .init(client: client, path: path.appending("driveRestoreArtifacts"))
-    }
-
-    /// `driveRestoreArtifactsBulkAdditionRequests.request()` lists them;
-    /// `driveRestoreArtifactsBulkAdditionRequests("id")` addresses one.
-    public var driveRestoreArtifactsBulkAdditionRequests:
-        CollectionRequestBuilder<DriveRestoreArtifactsBulkAdditionRequestRequestBuilder>
-    {
-        .init(client: client, path: path.appending("driveRestoreArtifactsBulkAdditionRequests"))
-    }
-
-    /// `granularDriveRestoreArtifacts.request()` lists them;
-    /// `granularDriveRestoreArtifacts("granularDriveRestoreArtifact-id")` addresses one.
-    public var granularDriveRestoreArtifacts: CollectionRequestBuilder<GranularDriveRestoreArtifactRequestBuilder> {
-        .init(client: client, path: path.appending("granularDriveRestoreArtifacts"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessRestoreSession/activate` (POST).
-    public func activate() -> OperationRequest<RestoreSessionBase> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .model(RestoreSessionBase.self))
-    }
-}
-
-/// Its properties are listed in `OnenoteFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenote?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenote`.
-public typealias Onenote = Model<OnenoteFields>
-
-/// The properties of a `Onenote`, inherited ones included.
-public struct OnenoteFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.onenote", base: Entity.self, fields: OnenoteFields())
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("notebooks")`).
-    public let notebooks: Field<[Notebook]>
+    /// Present when the request expanded it (`expand("microsoftAuthenticatorMethods")`).
+    public let microsoftAuthenticatorMethods: Field<[MicrosoftAuthenticatorAuthenticationMethod]>
 
     /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[OnenoteOperation]>
+    public let operations: Field<[LongRunningOperation]>
 
-    /// Present when the request expanded it (`expand("pages")`).
-    public let pages: Field<[OnenotePage]>
+    /// Present when the request expanded it (`expand("passwordMethods")`).
+    public let passwordMethods: Field<[PasswordAuthenticationMethod]>
 
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[OnenoteResource]>
+    /// Present when the request expanded it (`expand("phoneMethods")`).
+    public let phoneMethods: Field<[PhoneAuthenticationMethod]>
 
-    /// Present when the request expanded it (`expand("sectionGroups")`).
-    public let sectionGroups: Field<[SectionGroup]>
+    /// Present when the request expanded it (`expand("platformCredentialMethods")`).
+    public let platformCredentialMethods: Field<[PlatformCredentialAuthenticationMethod]>
 
-    /// Present when the request expanded it (`expand("sections")`).
-    public let sections: Field<[OnenoteSection]>
+    /// Present when the request expanded it (`expand("softwareOathMethods")`).
+    public let softwareOathMethods: Field<[SoftwareOathAuthenticationMethod]>
+
+    /// Present when the request expanded it (`expand("temporaryAccessPassMethods")`).
+    public let temporaryAccessPassMethods: Field<[TemporaryAccessPassAuthenticationMethod]>
+
+    /// Present when the request expanded it (`expand("windowsHelloForBusinessMethods")`).
+    public let windowsHelloForBusinessMethods: Field<[WindowsHelloForBusinessAuthenticationMethod]>
 
     private init() {
         self.id = Field("id")
-        self.notebooks = Field("notebooks")
+        self.emailMethods = Field("emailMethods")
+        self.externalAuthenticationMethods = Field("externalAuthenticationMethods")
+        self.fido2Methods = Field("fido2Methods")
+        self.methods = Field("methods")
+        self.microsoftAuthenticatorMethods = Field("microsoftAuthenticatorMethods")
         self.operations = Field("operations")
-        self.pages = Field("pages")
-        self.resources = Field("resources")
-        self.sectionGroups = Field("sectionGroups")
-        self.sections = Field("sections")
+        self.passwordMethods = Field("passwordMethods")
+        self.phoneMethods = Field("phoneMethods")
+        self.platformCredentialMethods = Field("platformCredentialMethods")
+        self.softwareOathMethods = Field("softwareOathMethods")
+        self.temporaryAccessPassMethods = Field("temporaryAccessPassMethods")
+        self.windowsHelloForBusinessMethods = Field("windowsHelloForBusinessMethods")
     }
 }
 
-/// Its properties are listed in `OnenoteEntityBaseModelFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthenticationAppDeviceDetailsFields`; read and write them as `value.name`.
 ///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteentitybasemodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel`.
-public typealias OnenoteEntityBaseModel = Model<OnenoteEntityBaseModelFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationappdevicedetails?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationAppDeviceDetails`.
+public typealias AuthenticationAppDeviceDetails = Model<AuthenticationAppDeviceDetailsFields>
 
-/// The properties of a `OnenoteEntityBaseModel`, inherited ones included.
-public struct OnenoteEntityBaseModelFields: FieldSet {
+/// The properties of a `AuthenticationAppDeviceDetails`, inherited ones included.
+public struct AuthenticationAppDeviceDetailsFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.onenoteEntityBaseModel",
-        base: Entity.self,
-        derived: [OnenoteEntitySchemaObjectModel.self, OnenoteResource.self],
-        fields: OnenoteEntityBaseModelFields()
+        "microsoft.graph.authenticationAppDeviceDetails",
+        fields: AuthenticationAppDeviceDetailsFields()
     )
 
-    public let id: Field<String>
-    public let selfValue: Field<String>
+    public let appVersion: Field<String>
+    public let clientApp: Field<String>
+    public let deviceId: Field<String>
+    public let operatingSystem: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
+        self.appVersion = Field("appVersion")
+        self.clientApp = Field("clientApp")
+        self.deviceId = Field("deviceId")
+        self.operatingSystem = Field("operatingSystem")
     }
 }
 
-/// Requests for one `OnenoteEntityBaseModel`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel`.
-public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteEntityBaseModel
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteEntityBaseModel",
-        model: OnenoteEntityBaseModel.self
-    )
-}
-
-/// Its properties are listed in `OnenoteEntityHierarchyModelFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteentityhierarchymodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel`.
-public typealias OnenoteEntityHierarchyModel = Model<OnenoteEntityHierarchyModelFields>
-
-/// The properties of a `OnenoteEntityHierarchyModel`, inherited ones included.
-public struct OnenoteEntityHierarchyModelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenoteEntityHierarchyModel",
-        base: OnenoteEntitySchemaObjectModel.self,
-        derived: [Notebook.self, OnenoteSection.self, SectionGroup.self],
-        fields: OnenoteEntityHierarchyModelFields()
-    )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Requests for one `OnenoteEntityHierarchyModel`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel`.
-public struct OnenoteEntityHierarchyModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteEntityHierarchyModel
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteEntityHierarchyModel",
-        model: OnenoteEntityHierarchyModel.self
-    )
-}
-
-/// Its properties are listed in `OnenoteEntitySchemaObjectModelFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteentityschemaobjectmodel?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel`.
-public typealias OnenoteEntitySchemaObjectModel = Model<OnenoteEntitySchemaObjectModelFields>
-
-/// The properties of a `OnenoteEntitySchemaObjectModel`, inherited ones included.
-public struct OnenoteEntitySchemaObjectModelFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenoteEntitySchemaObjectModel",
-        base: OnenoteEntityBaseModel.self,
-        derived: [OnenoteEntityHierarchyModel.self, OnenotePage.self],
-        fields: OnenoteEntitySchemaObjectModelFields()
-    )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-    }
-}
-
-/// Requests for one `OnenoteEntitySchemaObjectModel`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel`.
-public struct OnenoteEntitySchemaObjectModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteEntitySchemaObjectModel
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteEntitySchemaObjectModel",
-        model: OnenoteEntitySchemaObjectModel.self
-    )
-}
-
-/// Its properties are listed in `OnenoteOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenoteOperation`.
-public typealias OnenoteOperation = Model<OnenoteOperationFields>
-
-/// The properties of a `OnenoteOperation`, inherited ones included.
-public struct OnenoteOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenoteOperation",
-        base: Operation.self,
-        fields: OnenoteOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<OperationStatus>
-    public let error: Field<OnenoteOperationError>
-    public let percentComplete: Field<String>
-    public let resourceId: Field<String>
-    public let resourceLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-        self.error = Field("error")
-        self.percentComplete = Field("percentComplete")
-        self.resourceId = Field("resourceId")
-        self.resourceLocation = Field("resourceLocation")
-    }
-}
-
-/// Its properties are listed in `OnenoteOperationErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteoperationerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenoteOperationError`.
-public typealias OnenoteOperationError = Model<OnenoteOperationErrorFields>
-
-/// The properties of a `OnenoteOperationError`, inherited ones included.
-public struct OnenoteOperationErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenoteOperationError",
-        fields: OnenoteOperationErrorFields()
-    )
-    public let code: Field<String>
-    public let message: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-    }
-}
-
-/// Requests for one `OnenoteOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onenoteOperation`.
-public struct OnenoteOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.onenoteOperation", model: OnenoteOperation.self)
-}
-
-/// Its properties are listed in `OnenotePageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotepage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenotePage`.
-public typealias OnenotePage = Model<OnenotePageFields>
-
-/// The properties of a `OnenotePage`, inherited ones included.
-public struct OnenotePageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenotePage",
-        base: OnenoteEntitySchemaObjectModel.self,
-        fields: OnenotePageFields()
-    )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let contentUrl: Field<String>
-    public let createdByAppId: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let level: Field<Int32>
-    public let links: Field<PageLinks>
-    public let order: Field<Int32>
-    public let title: Field<String>
-    public let userTags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("parentNotebook")`).
-    public let parentNotebook: Field<Notebook>
-
-    /// Present when the request expanded it (`expand("parentSection")`).
-    public let parentSection: Field<OnenoteSection>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.contentUrl = Field("contentUrl")
-        self.createdByAppId = Field("createdByAppId")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.level = Field("level")
-        self.links = Field("links")
-        self.order = Field("order")
-        self.title = Field("title")
-        self.userTags = Field("userTags")
-        self.parentNotebook = Field("parentNotebook")
-        self.parentSection = Field("parentSection")
-    }
-}
-
-/// Its properties are listed in `OnenotePagePreviewFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotepagepreview?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenotePagePreview`.
-public typealias OnenotePagePreview = Model<OnenotePagePreviewFields>
-
-/// The properties of a `OnenotePagePreview`, inherited ones included.
-public struct OnenotePagePreviewFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.onenotePagePreview", fields: OnenotePagePreviewFields())
-    public let links: Field<OnenotePagePreviewLinks>
-    public let previewText: Field<String>
-
-    private init() {
-        self.links = Field("links")
-        self.previewText = Field("previewText")
-    }
-}
-
-/// Its properties are listed in `OnenotePagePreviewLinksFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotepagepreviewlinks?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenotePagePreviewLinks`.
-public typealias OnenotePagePreviewLinks = Model<OnenotePagePreviewLinksFields>
-
-/// The properties of a `OnenotePagePreviewLinks`, inherited ones included.
-public struct OnenotePagePreviewLinksFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenotePagePreviewLinks",
-        fields: OnenotePagePreviewLinksFields()
-    )
-
-    public let previewImageUrl: Field<ExternalLink>
-
-    private init() {
-        self.previewImageUrl = Field("previewImageUrl")
-    }
-}
-
-/// Requests for one `OnenotePage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onenotePage`.
-public struct OnenotePageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenotePage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenotePage",
-        model: OnenotePage.self,
-        children: [
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false),
-            .init("parentSection", "microsoft.graph.onenoteSection", collection: false),
-        ],
-        operations: [
-            .init("copyToSection", .post, monitor: true),
-            .init("onenotePatchContent", .post),
-            .init("preview", .get, response: .model(OnenotePagePreview.self)),
-        ]
-    )
-
-    public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
-
-    public var parentSection: OnenoteSectionRequestBuilder {
-        .init(client: client, path: path.appending("parentSection"))
-    }
-
-    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
-    public var content: StreamRequestBuilder<OnenotePage> { .init(client: client, path: path.appending("content")) }
-
-    /// - Remark: Generated from `microsoft.graph.onenotePage/copyToSection` (POST).
-    public func copyToSection(
-        id: String,
-        groupId: String,
-        siteCollectionId: String,
-        siteId: String
-    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
-        var request = APIRequest(method: .post, path: path.appending("copyToSection"))
-        var body = JSONObject()
-        body.set("id", id)
-        body.set("groupId", groupId)
-        body.set("siteCollectionId", siteCollectionId)
-        body.set("siteId", siteId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.onenotePage/onenotePatchContent` (POST).
-    public func onenotePatchContent(commands: [OnenotePatchContentCommand]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("onenotePatchContent"))
-        var body = JSONObject()
-        body.set("commands", commands)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.onenotePage/preview` (GET).
-    public func preview() -> OperationRequest<OnenotePagePreview> {
-        let request = APIRequest(method: .get, path: path.appending(function: "preview", parameters: []))
-        return OperationRequest(client: client, request: request, decoder: .model(OnenotePagePreview.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.onenotePatchActionType`.
-public typealias OnenotePatchActionType = OpenEnum<OnenotePatchActionTypeValues>
-
-/// The values of `OnenotePatchActionType` that the spec declares; others decode and re-encode too.
-public enum OnenotePatchActionTypeValues: EnumValues {
-    public static let known: [String] = ["Replace", "Append", "Delete", "Insert", "Prepend"]
-}
-
-extension OnenotePatchActionType {
-    public static var replace: Self { Self(rawValue: "Replace") }
-
-    public static var append: Self { Self(rawValue: "Append") }
-
-    public static var delete: Self { Self(rawValue: "Delete") }
-
-    public static var insert: Self { Self(rawValue: "Insert") }
-
-    public static var prepend: Self { Self(rawValue: "Prepend") }
-}
-
-/// Its properties are listed in `OnenotePatchContentCommandFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotepatchcontentcommand?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenotePatchContentCommand`.
-public typealias OnenotePatchContentCommand = Model<OnenotePatchContentCommandFields>
-
-/// The properties of a `OnenotePatchContentCommand`, inherited ones included.
-public struct OnenotePatchContentCommandFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenotePatchContentCommand",
-        fields: OnenotePatchContentCommandFields()
-    )
-
-    public let action: Field<OnenotePatchActionType>
-    public let content: Field<String>
-    public let position: Field<OnenotePatchInsertPosition>
-    public let target: Field<String>
-
-    private init() {
-        self.action = Field("action")
-        self.content = Field("content")
-        self.position = Field("position")
-        self.target = Field("target")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.onenotePatchInsertPosition`.
-public typealias OnenotePatchInsertPosition = OpenEnum<OnenotePatchInsertPositionValues>
-
-/// The values of `OnenotePatchInsertPosition` that the spec declares; others decode and re-encode too.
-public enum OnenotePatchInsertPositionValues: EnumValues {
-    public static let known: [String] = ["After", "Before"]
-}
-
-extension OnenotePatchInsertPosition {
-    public static var after: Self { Self(rawValue: "After") }
-
-    public static var before: Self { Self(rawValue: "Before") }
-}
-
-/// Requests for one `Onenote`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onenote`.
-public struct OnenoteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Onenote
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenote",
-        model: Onenote.self,
-        children: [
-            .init("notebooks", "microsoft.graph.notebook", collection: true),
-            .init("operations", "microsoft.graph.onenoteOperation", collection: true),
-            .init("pages", "microsoft.graph.onenotePage", collection: true),
-            .init("resources", "microsoft.graph.onenoteResource", collection: true),
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
-            .init("sections", "microsoft.graph.onenoteSection", collection: true),
-        ]
-    )
-
-    /// `notebooks.request()` lists them; `notebooks("notebook-id")` addresses one.
-    public var notebooks: CollectionRequestBuilder<NotebookRequestBuilder> {
-        .init(client: client, path: path.appending("notebooks"))
-    }
-
-    /// `operations.request()` lists them; `operations("onenoteOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<OnenoteOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
-    public var pages: CollectionRequestBuilder<OnenotePageRequestBuilder> {
-        .init(client: client, path: path.appending("pages"))
-    }
-
-    /// `resources.request()` lists them; `resources("onenoteResource-id")` addresses one.
-    public var resources: CollectionRequestBuilder<OnenoteResourceRequestBuilder> {
-        .init(client: client, path: path.appending("resources"))
-    }
-
-    /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
-    public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
-        .init(client: client, path: path.appending("sectionGroups"))
-    }
-
-    /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
-    public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
-        .init(client: client, path: path.appending("sections"))
-    }
-}
-
-/// Its properties are listed in `OnenoteResourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenoteresource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenoteResource`.
-public typealias OnenoteResource = Model<OnenoteResourceFields>
-
-/// The properties of a `OnenoteResource`, inherited ones included.
-public struct OnenoteResourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenoteResource",
-        base: OnenoteEntityBaseModel.self,
-        fields: OnenoteResourceFields()
-    )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let contentUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.contentUrl = Field("contentUrl")
-    }
-}
-
-/// Requests for one `OnenoteResource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onenoteResource`.
-public struct OnenoteResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteResource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.onenoteResource", model: OnenoteResource.self)
-
-    /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
-    public var content: StreamRequestBuilder<OnenoteResource> { .init(client: client, path: path.appending("content")) }
-}
-
-/// Its properties are listed in `OnenoteSectionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onenotesection?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onenoteSection`.
-public typealias OnenoteSection = Model<OnenoteSectionFields>
-
-/// The properties of a `OnenoteSection`, inherited ones included.
-public struct OnenoteSectionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenoteSection",
-        base: OnenoteEntityHierarchyModel.self,
-        fields: OnenoteSectionFields()
-    )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let isDefault: Field<Bool>
-    public let links: Field<SectionLinks>
-    public let pagesUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("pages")`).
-    public let pages: Field<[OnenotePage]>
-
-    /// Present when the request expanded it (`expand("parentNotebook")`).
-    public let parentNotebook: Field<Notebook>
-
-    /// Present when the request expanded it (`expand("parentSectionGroup")`).
-    public let parentSectionGroup: Field<SectionGroup>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.isDefault = Field("isDefault")
-        self.links = Field("links")
-        self.pagesUrl = Field("pagesUrl")
-        self.pages = Field("pages")
-        self.parentNotebook = Field("parentNotebook")
-        self.parentSectionGroup = Field("parentSectionGroup")
-    }
-}
-
-/// Requests for one `OnenoteSection`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onenoteSection`.
-public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteSection
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteSection",
-        model: OnenoteSection.self,
-        children: [
-            .init("pages", "microsoft.graph.onenotePage", collection: true),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false),
-            .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
-        ],
-        operations: [.init("copyToNotebook", .post, monitor: true), .init("copyToSectionGroup", .post, monitor: true)]
-    )
-
-    /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
-    public var pages: CollectionRequestBuilder<OnenotePageRequestBuilder> {
-        .init(client: client, path: path.appending("pages"))
-    }
-
-    public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
-
-    public var parentSectionGroup: SectionGroupRequestBuilder {
-        .init(client: client, path: path.appending("parentSectionGroup"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.onenoteSection/copyToNotebook` (POST).
-    public func copyToNotebook(
-        id: String,
-        groupId: String,
-        renameAs: String,
-        siteCollectionId: String,
-        siteId: String
-    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
-        var request = APIRequest(method: .post, path: path.appending("copyToNotebook"))
-        var body = JSONObject()
-        body.set("id", id)
-        body.set("groupId", groupId)
-        body.set("renameAs", renameAs)
-        body.set("siteCollectionId", siteCollectionId)
-        body.set("siteId", siteId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.onenoteSection/copyToSectionGroup` (POST).
-    public func copyToSectionGroup(
-        id: String,
-        groupId: String,
-        renameAs: String,
-        siteCollectionId: String,
-        siteId: String
-    ) -> OperationRequest<OperationMonitor<OnenoteOperation>> {
-        var request = APIRequest(method: .post, path: path.appending("copyToSectionGroup"))
-        var body = JSONObject()
-        body.set("id", id)
-        body.set("groupId", groupId)
-        body.set("renameAs", renameAs)
-        body.set("siteCollectionId", siteCollectionId)
-        body.set("siteId", siteId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .monitor(OnenoteOperation.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.onenoteSourceService`.
-public typealias OnenoteSourceService = OpenEnum<OnenoteSourceServiceValues>
-
-/// The values of `OnenoteSourceService` that the spec declares; others decode and re-encode too.
-public enum OnenoteSourceServiceValues: EnumValues {
-    public static let known: [String] = ["Unknown", "OneDrive", "OneDriveForBusiness", "OnPremOneDriveForBusiness"]
-}
-
-extension OnenoteSourceService {
-    public static var unknown: Self { Self(rawValue: "Unknown") }
-
-    public static var oneDrive: Self { Self(rawValue: "OneDrive") }
-
-    public static var oneDriveForBusiness: Self { Self(rawValue: "OneDriveForBusiness") }
-
-    public static var onPremOneDriveForBusiness: Self { Self(rawValue: "OnPremOneDriveForBusiness") }
-}
-
-/// - Remark: Generated from `microsoft.graph.onenoteUserRole`.
-public typealias OnenoteUserRole = OpenEnum<OnenoteUserRoleValues>
-
-/// The values of `OnenoteUserRole` that the spec declares; others decode and re-encode too.
-public enum OnenoteUserRoleValues: EnumValues {
-    public static let known: [String] = ["None", "Owner", "Contributor", "Reader"]
-}
-
-extension OnenoteUserRole {
-    public static var none: Self { Self(rawValue: "None") }
-
-    public static var owner: Self { Self(rawValue: "Owner") }
-
-    public static var contributor: Self { Self(rawValue: "Contributor") }
-
-    public static var reader: Self { Self(rawValue: "Reader") }
-}
-
-/// Its properties are listed in `OnlineMeetingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeeting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onlineMeeting`.
-public typealias OnlineMeeting = Model<OnlineMeetingFields>
-
-/// The properties of a `OnlineMeeting`, inherited ones included.
-public struct OnlineMeetingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onlineMeeting",
-        base: OnlineMeetingBase.self,
-        fields: OnlineMeetingFields()
-    )
-
-    public let id: Field<String>
-    public let allowAttendeeToEnableCamera: Field<Bool>
-    public let allowAttendeeToEnableMic: Field<Bool>
-    public let allowBreakoutRooms: Field<Bool>
-    public let allowCopyingAndSharingMeetingContent: Field<Bool>
-    public let allowedLobbyAdmitters: Field<AllowedLobbyAdmitterRoles>
-    public let allowedPresenters: Field<OnlineMeetingPresenters>
-    public let allowLiveShare: Field<MeetingLiveShareOptions>
-    public let allowMeetingChat: Field<MeetingChatMode>
-    public let allowParticipantsToChangeName: Field<Bool>
-    public let allowPowerPointSharing: Field<Bool>
-    public let allowRecording: Field<Bool>
-    public let allowTeamworkReactions: Field<Bool>
-    public let allowTranscription: Field<Bool>
-    public let allowWhiteboard: Field<Bool>
-    public let audioConferencing: Field<AudioConferencing>
-    public let chatInfo: Field<ChatInfo>
-    public let chatRestrictions: Field<ChatRestrictions>
-    public let cloudVideoInteropInfo: Field<CloudVideoInteropInfo>
-    public let expiryDateTime: Field<Date>
-    public let isEndToEndEncryptionEnabled: Field<Bool>
-    public let isEntryExitAnnounced: Field<Bool>
-    public let joinInformation: Field<ItemBody>
-    public let joinMeetingIdSettings: Field<JoinMeetingIdSettings>
-    public let joinWebUrl: Field<String>
-    public let lobbyBypassSettings: Field<LobbyBypassSettings>
-    public let meetingOptionsWebUrl: Field<String>
-    public let meetingSpokenLanguageTag: Field<String>
-    public let meetingType: Field<OnlineMeetingType>
-    public let recordAutomatically: Field<Bool>
-    public let sensitivityLabelAssignment: Field<OnlineMeetingSensitivityLabelAssignment>
-    public let shareMeetingChatHistoryDefault: Field<MeetingChatHistoryDefaultMode>
-    public let subject: Field<String>
-    public let videoTeleconferenceId: Field<String>
-    public let watermarkProtection: Field<WatermarkProtectionValues>
-
-    /// Present when the request expanded it (`expand("attendanceReports")`).
-    public let attendanceReports: Field<[MeetingAttendanceReport]>
-
-    public let broadcastSettings: Field<BroadcastMeetingSettings>
-    public let creationDateTime: Field<Date>
-    public let endDateTime: Field<Date>
-    public let externalId: Field<String>
-    public let isBroadcast: Field<Bool>
-    public let meetingTemplateId: Field<String>
-    public let participants: Field<MeetingParticipants>
-    public let startDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("recordings")`).
-    public let recordings: Field<[CallRecording]>
-
-    /// Present when the request expanded it (`expand("transcripts")`).
-    public let transcripts: Field<[CallTranscript]>
-
-    private init() {
-        self.id = Field("id")
-        self.allowAttendeeToEnableCamera = Field("allowAttendeeToEnableCamera")
-        self.allowAttendeeToEnableMic = Field("allowAttendeeToEnableMic")
-        self.allowBreakoutRooms = Field("allowBreakoutRooms")
-        self.allowCopyingAndSharingMeetingContent = Field("allowCopyingAndSharingMeetingContent")
-        self.allowedLobbyAdmitters = Field("allowedLobbyAdmitters")
-        self.allowedPresenters = Field("allowedPresenters")
-        self.allowLiveShare = Field("allowLiveShare")
-        self.allowMeetingChat = Field("allowMeetingChat")
-        self.allowParticipantsToChangeName = Field("allowParticipantsToChangeName")
-        self.allowPowerPointSharing = Field("allowPowerPointSharing")
-        self.allowRecording = Field("allowRecording")
-        self.allowTeamworkReactions = Field("allowTeamworkReactions")
-        self.allowTranscription = Field("allowTranscription")
-        self.allowWhiteboard = Field("allowWhiteboard")
-        self.audioConferencing = Field("audioConferencing")
-        self.chatInfo = Field("chatInfo")
-        self.chatRestrictions = Field("chatRestrictions")
-        self.cloudVideoInteropInfo = Field("cloudVideoInteropInfo")
-        self.expiryDateTime = Field("expiryDateTime")
-        self.isEndToEndEncryptionEnabled = Field("isEndToEndEncryptionEnabled")
-        self.isEntryExitAnnounced = Field("isEntryExitAnnounced")
-        self.joinInformation = Field("joinInformation")
-        self.joinMeetingIdSettings = Field("joinMeetingIdSettings")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lobbyBypassSettings = Field("lobbyBypassSettings")
-        self.meetingOptionsWebUrl = Field("meetingOptionsWebUrl")
-        self.meetingSpokenLanguageTag = Field("meetingSpokenLanguageTag")
-        self.meetingType = Field("meetingType")
-        self.recordAutomatically = Field("recordAutomatically")
-        self.sensitivityLabelAssignment = Field("sensitivityLabelAssignment")
-        self.shareMeetingChatHistoryDefault = Field("shareMeetingChatHistoryDefault")
-        self.subject = Field("subject")
-        self.videoTeleconferenceId = Field("videoTeleconferenceId")
-        self.watermarkProtection = Field("watermarkProtection")
-        self.attendanceReports = Field("attendanceReports")
-        self.broadcastSettings = Field("broadcastSettings")
-        self.creationDateTime = Field("creationDateTime")
-        self.endDateTime = Field("endDateTime")
-        self.externalId = Field("externalId")
-        self.isBroadcast = Field("isBroadcast")
-        self.meetingTemplateId = Field("meetingTemplateId")
-        self.participants = Field("participants")
-        self.startDateTime = Field("startDateTime")
-        self.recordings = Field("recordings")
-        self.transcripts = Field("transcripts")
-    }
-}
-
-/// Its properties are listed in `OnlineMeetingBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeetingbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onlineMeetingBase`.
-public typealias OnlineMeetingBase = Model<OnlineMeetingBaseFields>
-
-/// The properties of a `OnlineMeetingBase`, inherited ones included.
-public struct OnlineMeetingBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onlineMeetingBase",
-        base: Entity.self,
-        derived: [OnlineMeeting.self, VirtualEventSession.self],
-        fields: OnlineMeetingBaseFields()
-    )
-
-    public let id: Field<String>
-    public let allowAttendeeToEnableCamera: Field<Bool>
-    public let allowAttendeeToEnableMic: Field<Bool>
-    public let allowBreakoutRooms: Field<Bool>
-    public let allowCopyingAndSharingMeetingContent: Field<Bool>
-    public let allowedLobbyAdmitters: Field<AllowedLobbyAdmitterRoles>
-    public let allowedPresenters: Field<OnlineMeetingPresenters>
-    public let allowLiveShare: Field<MeetingLiveShareOptions>
-    public let allowMeetingChat: Field<MeetingChatMode>
-    public let allowParticipantsToChangeName: Field<Bool>
-    public let allowPowerPointSharing: Field<Bool>
-    public let allowRecording: Field<Bool>
-    public let allowTeamworkReactions: Field<Bool>
-    public let allowTranscription: Field<Bool>
-    public let allowWhiteboard: Field<Bool>
-    public let audioConferencing: Field<AudioConferencing>
-    public let chatInfo: Field<ChatInfo>
-    public let chatRestrictions: Field<ChatRestrictions>
-    public let cloudVideoInteropInfo: Field<CloudVideoInteropInfo>
-    public let expiryDateTime: Field<Date>
-    public let isEndToEndEncryptionEnabled: Field<Bool>
-    public let isEntryExitAnnounced: Field<Bool>
-    public let joinInformation: Field<ItemBody>
-    public let joinMeetingIdSettings: Field<JoinMeetingIdSettings>
-    public let joinWebUrl: Field<String>
-    public let lobbyBypassSettings: Field<LobbyBypassSettings>
-    public let meetingOptionsWebUrl: Field<String>
-    public let meetingSpokenLanguageTag: Field<String>
-    public let meetingType: Field<OnlineMeetingType>
-    public let recordAutomatically: Field<Bool>
-    public let sensitivityLabelAssignment: Field<OnlineMeetingSensitivityLabelAssignment>
-    public let shareMeetingChatHistoryDefault: Field<MeetingChatHistoryDefaultMode>
-    public let subject: Field<String>
-    public let videoTeleconferenceId: Field<String>
-    public let watermarkProtection: Field<WatermarkProtectionValues>
-
-    /// Present when the request expanded it (`expand("attendanceReports")`).
-    public let attendanceReports: Field<[MeetingAttendanceReport]>
-
-    private init() {
-        self.id = Field("id")
-        self.allowAttendeeToEnableCamera = Field("allowAttendeeToEnableCamera")
-        self.allowAttendeeToEnableMic = Field("allowAttendeeToEnableMic")
-        self.allowBreakoutRooms = Field("allowBreakoutRooms")
-        self.allowCopyingAndSharingMeetingContent = Field("allowCopyingAndSharingMeetingContent")
-        self.allowedLobbyAdmitters = Field("allowedLobbyAdmitters")
-        self.allowedPresenters = Field("allowedPresenters")
-        self.allowLiveShare = Field("allowLiveShare")
-        self.allowMeetingChat = Field("allowMeetingChat")
-        self.allowParticipantsToChangeName = Field("allowParticipantsToChangeName")
-        self.allowPowerPointSharing = Field("allowPowerPointSharing")
-        self.allowRecording = Field("allowRecording")
-        self.allowTeamworkReactions = Field("allowTeamworkReactions")
-        self.allowTranscription = Field("allowTranscription")
-        self.allowWhiteboard = Field("allowWhiteboard")
-        self.audioConferencing = Field("audioConferencing")
-        self.chatInfo = Field("chatInfo")
-        self.chatRestrictions = Field("chatRestrictions")
-        self.cloudVideoInteropInfo = Field("cloudVideoInteropInfo")
-        self.expiryDateTime = Field("expiryDateTime")
-        self.isEndToEndEncryptionEnabled = Field("isEndToEndEncryptionEnabled")
-        self.isEntryExitAnnounced = Field("isEntryExitAnnounced")
-        self.joinInformation = Field("joinInformation")
-        self.joinMeetingIdSettings = Field("joinMeetingIdSettings")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lobbyBypassSettings = Field("lobbyBypassSettings")
-        self.meetingOptionsWebUrl = Field("meetingOptionsWebUrl")
-        self.meetingSpokenLanguageTag = Field("meetingSpokenLanguageTag")
-        self.meetingType = Field("meetingType")
-        self.recordAutomatically = Field("recordAutomatically")
-        self.sensitivityLabelAssignment = Field("sensitivityLabelAssignment")
-        self.shareMeetingChatHistoryDefault = Field("shareMeetingChatHistoryDefault")
-        self.subject = Field("subject")
-        self.videoTeleconferenceId = Field("videoTeleconferenceId")
-        self.watermarkProtection = Field("watermarkProtection")
-        self.attendanceReports = Field("attendanceReports")
-    }
-}
-
-/// Requests for one `OnlineMeetingBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onlineMeetingBase`.
-public struct OnlineMeetingBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnlineMeetingBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onlineMeetingBase",
-        model: OnlineMeetingBase.self,
-        children: [.init("attendanceReports", "microsoft.graph.meetingAttendanceReport", collection: true)]
-    )
-
-    /// `attendanceReports.request()` lists them; `attendanceReports("meetingAttendanceReport-id")` addresses one.
-    public var attendanceReports: CollectionRequestBuilder<MeetingAttendanceReportRequestBuilder> {
-        .init(client: client, path: path.appending("attendanceReports"))
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.onlineMeetingContentSharingDisabledReason`.
-public typealias OnlineMeetingContentSharingDisabledReason = OpenEnum<OnlineMeetingContentSharingDisabledReasonValues>
-
-/// The values of `OnlineMeetingContentSharingDisabledReason` that the spec declares; others decode and re-encode too.
-public enum OnlineMeetingContentSharingDisabledReasonValues: FlagValues {
-    public static let known: [String] = ["watermarkProtection", "unknownFutureValue"]
-}
-
-extension OnlineMeetingContentSharingDisabledReason {
-    public static var watermarkProtection: Self { Self(rawValue: "watermarkProtection") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `OnlineMeetingEngagementConversationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeetingengagementconversation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onlineMeetingEngagementConversation`.
-public typealias OnlineMeetingEngagementConversation = Model<OnlineMeetingEngagementConversationFields>
-
-/// The properties of a `OnlineMeetingEngagementConversation`, inherited ones included.
-public struct OnlineMeetingEngagementConversationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onlineMeetingEngagementConversation",
-        base: EngagementConversation.self,
-        fields: OnlineMeetingEngagementConversationFields()
-    )
-
-    public let id: Field<String>
-    public let creationMode: Field<EngagementCreationMode>
-    public let starterId: Field<String>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("starter")`).
-    public let starter: Field<EngagementConversationMessage>
-
-    public let moderationState: Field<EngagementConversationModerationState>
-    public let onlineMeetingId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let organizer: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let upvoteCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("onlineMeeting")`).
-    public let onlineMeeting: Field<OnlineMeeting>
-
-    private init() {
-        self.id = Field("id")
-        self.creationMode = Field("creationMode")
-        self.starterId = Field("starterId")
-        self.messages = Field("messages")
-        self.starter = Field("starter")
-        self.moderationState = Field("moderationState")
-        self.onlineMeetingId = Field("onlineMeetingId")
-        self.organizer = Field("organizer")
-        self.upvoteCount = Field("upvoteCount")
-        self.onlineMeeting = Field("onlineMeeting")
-    }
-}
-
-/// Requests for one `OnlineMeetingEngagementConversation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onlineMeetingEngagementConversation`.
-public struct OnlineMeetingEngagementConversationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnlineMeetingEngagementConversation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onlineMeetingEngagementConversation",
-        model: OnlineMeetingEngagementConversation.self,
-        children: [
-            .init("messages", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("starter", "microsoft.graph.engagementConversationMessage", collection: false),
-            .init("onlineMeeting", "microsoft.graph.onlineMeeting", collection: false),
-        ]
-    )
-
-    /// `messages.request()` lists them; `messages("engagementConversationMessage-id")` addresses one.
-    public var messages: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
-        .init(client: client, path: path.appending("messages"))
-    }
-
-    public var starter: EngagementConversationMessageRequestBuilder {
-        .init(client: client, path: path.appending("starter"))
-    }
-
-    public var onlineMeeting: OnlineMeetingRequestBuilder {
-        .init(client: client, path: path.appending("onlineMeeting"))
-    }
-}
-
-/// Its properties are listed in `OnlineMeetingInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeetinginfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onlineMeetingInfo`.
-public typealias OnlineMeetingInfo = Model<OnlineMeetingInfoFields>
-
-/// The properties of a `OnlineMeetingInfo`, inherited ones included.
-public struct OnlineMeetingInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.onlineMeetingInfo", fields: OnlineMeetingInfoFields())
-    public let conferenceId: Field<String>
-    public let joinUrl: Field<String>
-    public let phones: Field<[Phone]>
-    public let quickDial: Field<String>
-    public let tollFreeNumbers: Field<[String]>
-    public let tollNumber: Field<String>
-
-    private init() {
-        self.conferenceId = Field("conferenceId")
-        self.joinUrl = Field("joinUrl")
-        self.phones = Field("phones")
-        self.quickDial = Field("quickDial")
-        self.tollFreeNumbers = Field("tollFreeNumbers")
-        self.tollNumber = Field("tollNumber")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.onlineMeetingPresenters`.
-public typealias OnlineMeetingPresenters = OpenEnum<OnlineMeetingPresentersValues>
-
-/// The values of `OnlineMeetingPresenters` that the spec declares; others decode and re-encode too.
-public enum OnlineMeetingPresentersValues: EnumValues {
-    public static let known: [String] = [
-        "everyone",
-        "organization",
-        "roleIsPresenter",
-        "organizer",
-        "unknownFutureValue",
-    ]
-}
-
-extension OnlineMeetingPresenters {
-    public static var everyone: Self { Self(rawValue: "everyone") }
-
-    public static var organization: Self { Self(rawValue: "organization") }
-
-    public static var roleIsPresenter: Self { Self(rawValue: "roleIsPresenter") }
-
-    public static var organizer: Self { Self(rawValue: "organizer") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.onlineMeetingProviderType`.
-public typealias OnlineMeetingProviderType = OpenEnum<OnlineMeetingProviderTypeValues>
-
-/// The values of `OnlineMeetingProviderType` that the spec declares; others decode and re-encode too.
-public enum OnlineMeetingProviderTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "skypeForBusiness", "skypeForConsumer", "teamsForBusiness"]
-}
-
-extension OnlineMeetingProviderType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var skypeForBusiness: Self { Self(rawValue: "skypeForBusiness") }
-
-    public static var skypeForConsumer: Self { Self(rawValue: "skypeForConsumer") }
-
-    public static var teamsForBusiness: Self { Self(rawValue: "teamsForBusiness") }
-}
-
-/// Requests for one `OnlineMeeting`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.onlineMeeting`.
-public struct OnlineMeetingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnlineMeeting
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onlineMeeting",
-        model: OnlineMeeting.self,
-        children: [
-            .init("attendanceReports", "microsoft.graph.meetingAttendanceReport", collection: true),
-            .init("recordings", "microsoft.graph.callRecording", collection: true),
-            .init("transcripts", "microsoft.graph.callTranscript", collection: true),
-        ],
-        operations: [
-            .init("sendVirtualAppointmentReminderSms", .post),
-            .init("sendVirtualAppointmentSms", .post),
-            .init("getVirtualAppointmentJoinWebUrl", .get, response: .string),
-            .init("createOrGet", .post, onCollection: true, response: .model(OnlineMeeting.self)),
-            .init("getAllRecordings", .get, onCollection: true, response: .collection(.model(CallRecording.self))),
-            .init("getAllTranscripts", .get, onCollection: true, response: .collection(.model(CallTranscript.self))),
-        ]
-    )
-
-    /// `attendanceReports.request()` lists them; `attendanceReports("meetingAttendanceReport-id")` addresses one.
-    public var attendanceReports: CollectionRequestBuilder<MeetingAttendanceReportRequestBuilder> {
-        .init(client: client, path: path.appending("attendanceReports"))
-    }
-
-    /// `recordings.request()` lists them; `recordings("callRecording-id")` addresses one.
-    public var recordings: CollectionRequestBuilder<CallRecordingRequestBuilder> {
-        .init(client: client, path: path.appending("recordings"))
-    }
-
-    /// `transcripts.request()` lists them; `transcripts("callTranscript-id")` addresses one.
-    public var transcripts: CollectionRequestBuilder<CallTranscriptRequestBuilder> {
-        .init(client: client, path: path.appending("transcripts"))
-    }
-
-    /// The `attendeeReport` stream: `attendeeReport.download()`, `attendeeReport.download(to:)`,
-    /// `attendeeReport.upload(_:)`.
-    public var attendeeReport: StreamRequestBuilder<OnlineMeeting> {
-        .init(client: client, path: path.appending("attendeeReport"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.onlineMeeting/sendVirtualAppointmentReminderSms` (POST).
-    public func sendVirtualAppointmentReminderSms(
-        remindBeforeTimeInMinutesType: RemindBeforeTimeInMinutesType,
-        attendees: [AttendeeNotificationInfo]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("sendVirtualAppointmentReminderSms"))
-        var body = JSONObject()
-        body.set("remindBeforeTimeInMinutesType", remindBeforeTimeInMinutesType)
-        body.set("attendees", attendees)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.onlineMeeting/sendVirtualAppointmentSms` (POST).
-    public func sendVirtualAppointmentSms(
-        messageType: VirtualAppointmentMessageType,
-        attendees: [AttendeeNotificationInfo]
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("sendVirtualAppointmentSms"))
-        var body = JSONObject()
-        body.set("messageType", messageType)
-        body.set("attendees", attendees)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.onlineMeeting/getVirtualAppointmentJoinWebUrl` (GET).
-    public func getVirtualAppointmentJoinWebUrl() -> OperationRequest<String> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getVirtualAppointmentJoinWebUrl", parameters: [])
-        )
-        return OperationRequest(client: client, request: request, decoder: .value(String.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == OnlineMeetingRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.onlineMeeting/createOrGet` (POST).
-    public func createOrGet(
-        chatInfo: ChatInfo,
-        endDateTime: Date,
-        externalId: String,
-        participants: MeetingParticipants,
-        startDateTime: Date,
-        subject: String
-    ) -> OperationRequest<OnlineMeeting> {
-        var request = APIRequest(method: .post, path: path.appending("createOrGet"))
-        var body = JSONObject()
-        body.set("chatInfo", chatInfo)
-        body.set("endDateTime", endDateTime)
-        body.set("externalId", externalId)
-        body.set("participants", participants)
-        body.set("startDateTime", startDateTime)
-        body.set("subject", subject)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(OnlineMeeting.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.onlineMeeting/getAllRecordings` (GET).
-    public func getAllRecordings(
-        meetingOrganizerUserId: String? = nil,
-        startDateTime: Date? = nil,
-        endDateTime: Date? = nil
-    ) -> CollectionRequest<CallRecording> {
-        var arguments: [(String, ODataLiteral)] = []
-        if let meetingOrganizerUserId {
-            arguments.append(("meetingOrganizerUserId", ODataLiteral(json: meetingOrganizerUserId)))
-        }
-        if let startDateTime { arguments.append(("startDateTime", ODataLiteral(json: startDateTime))) }
-        if let endDateTime { arguments.append(("endDateTime", ODataLiteral(json: endDateTime))) }
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getAllRecordings", parameters: arguments)
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.onlineMeeting/getAllTranscripts` (GET).
-    public func getAllTranscripts(
-        meetingOrganizerUserId: String? = nil,
-        startDateTime: Date? = nil,
-        endDateTime: Date? = nil
-    ) -> CollectionRequest<CallTranscript> {
-        var arguments: [(String, ODataLiteral)] = []
-        if let meetingOrganizerUserId {
-            arguments.append(("meetingOrganizerUserId", ODataLiteral(json: meetingOrganizerUserId)))
-        }
-        if let startDateTime { arguments.append(("startDateTime", ODataLiteral(json: startDateTime))) }
-        if let endDateTime { arguments.append(("endDateTime", ODataLiteral(json: endDateTime))) }
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "getAllTranscripts", parameters: arguments)
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `OnlineMeetingRestrictedFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/onlinemeetingrestricted?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onlineMeetingRestricted`.
-public typealias OnlineMeetingRestricted = Model<OnlineMeetingRestrictedFields>
-
-/// The properties of a `OnlineMeetingRestricted`, inherited ones included.
-public struct OnlineMeetingRestrictedFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onlineMeetingRestricted",
-        fields: OnlineMeetingRestrictedFields()
-    )
-
-    public let contentSharingDisabled: Field<OnlineMeetingContentSharingDisabledReason>
-    public let videoDisabled: Field<OnlineMeetingVideoDisabledReason>
-
-    private init() {
-        self.contentSharingDisabled = Field("contentSharingDisabled")
-        self.videoDisabled = Field("videoDisabled")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.onlineMeetingRole`.
-public typealias OnlineMeetingRole = OpenEnum<OnlineMeetingRoleValues>
-
-/// The values of `OnlineMeetingRole` that the spec declares; others decode and re-encode too.
-public enum OnlineMeetingRoleValues: EnumValues {
-    public static let known: [String] = ["attendee", "presenter", "unknownFutureValue", "producer", "coorganizer"]
-}
-
-extension OnlineMeetingRole {
-    public static var attendee: Self { Self(rawValue: "attendee") }
-
-    public static var presenter: Self { Self(rawValue: "presenter") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var producer: Self { Self(rawValue: "producer") }
-
-    public static var coorganizer: Self { Self(rawValue: "coorganizer") }
-}
-
-/// Its properties are listed in `OnlineMeetingSensitivityLabelAssignmentFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthenticationAttributeCollectionInputConfigurationFields`; read and write them as
+/// `value.name`.
 ///
 /// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/onlinemeetingsensitivitylabelassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.onlineMeetingSensitivityLabelAssignment`.
-public typealias OnlineMeetingSensitivityLabelAssignment = Model<OnlineMeetingSensitivityLabelAssignmentFields>
+///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectioninputconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionInputConfiguration`.
+public typealias AuthenticationAttributeCollectionInputConfiguration =
+    Model<AuthenticationAttributeCollectionInputConfigurationFields>
 
-/// The properties of a `OnlineMeetingSensitivityLabelAssignment`, inherited ones included.
-public struct OnlineMeetingSensitivityLabelAssignmentFields: FieldSet {
+/// The properties of a `AuthenticationAttributeCollectionInputConfiguration`, inherited ones included.
+public struct AuthenticationAttributeCollectionInputConfigurationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.onlineMeetingSensitivityLabelAssignment",
-        fields: OnlineMeetingSensitivityLabelAssignmentFields()
+        "microsoft.graph.authenticationAttributeCollectionInputConfiguration",
+        fields: AuthenticationAttributeCollectionInputConfigurationFields()
     )
 
-    public let sensitivityLabelId: Field<String>
+    public let attribute: Field<String>
+    public let defaultValue: Field<String>
+    public let editable: Field<Bool>
+    public let hidden: Field<Bool>
+    public let inputType: Field<AuthenticationAttributeCollectionInputType>
+    public let label: Field<String>
+    public let options: Field<[AuthenticationAttributeCollectionOptionConfiguration]>
+    public let required: Field<Bool>
+    public let validationRegEx: Field<String>
+    public let writeToDirectory: Field<Bool>
 
     private init() {
-        self.sensitivityLabelId = Field("sensitivityLabelId")
+        self.attribute = Field("attribute")
+        self.defaultValue = Field("defaultValue")
+        self.editable = Field("editable")
+        self.hidden = Field("hidden")
+        self.inputType = Field("inputType")
+        self.label = Field("label")
+        self.options = Field("options")
+        self.required = Field("required")
+        self.validationRegEx = Field("validationRegEx")
+        self.writeToDirectory = Field("writeToDirectory")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.onlineMeetingType`.
-public typealias OnlineMeetingType = OpenEnum<OnlineMeetingTypeValues>
+/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionInputType`.
+public typealias AuthenticationAttributeCollectionInputType = OpenEnum<AuthenticationAttributeCollectionInputTypeValues>
 
-/// The values of `OnlineMeetingType` that the spec declares; others decode and re-encode too.
-public enum OnlineMeetingTypeValues: EnumValues {
+/// The values of `AuthenticationAttributeCollectionInputType` that the spec declares; others decode and re-encode too.
+public enum AuthenticationAttributeCollectionInputTypeValues: EnumValues {
     public static let known: [String] = [
-        "adhoc",
-        "scheduled",
-        "recurring",
-        "broadcast",
-        "meetnow",
+        "text",
+        "radioSingleSelect",
+        "checkboxMultiSelect",
+        "boolean",
         "unknownFutureValue",
     ]
 }
 
-extension OnlineMeetingType {
-    public static var adhoc: Self { Self(rawValue: "adhoc") }
+extension AuthenticationAttributeCollectionInputType {
+    public static var text: Self { Self(rawValue: "text") }
 
-    public static var scheduled: Self { Self(rawValue: "scheduled") }
+    public static var radioSingleSelect: Self { Self(rawValue: "radioSingleSelect") }
 
-    public static var recurring: Self { Self(rawValue: "recurring") }
+    public static var checkboxMultiSelect: Self { Self(rawValue: "checkboxMultiSelect") }
 
-    public static var broadcast: Self { Self(rawValue: "broadcast") }
-
-    public static var meetnow: Self { Self(rawValue: "meetnow") }
+    public static var boolean: Self { Self(rawValue: "boolean") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Flags: the wire value lists members separated by commas.
+/// Its properties are listed in `AuthenticationAttributeCollectionOptionConfigurationFields`; read and write them as
+/// `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.onlineMeetingVideoDisabledReason`.
-public typealias OnlineMeetingVideoDisabledReason = OpenEnum<OnlineMeetingVideoDisabledReasonValues>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectionoptionconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionOptionConfiguration`.
+public typealias AuthenticationAttributeCollectionOptionConfiguration =
+    Model<AuthenticationAttributeCollectionOptionConfigurationFields>
 
-/// The values of `OnlineMeetingVideoDisabledReason` that the spec declares; others decode and re-encode too.
-public enum OnlineMeetingVideoDisabledReasonValues: FlagValues {
-    public static let known: [String] = ["watermarkProtection", "unknownFutureValue"]
-}
-
-extension OnlineMeetingVideoDisabledReason {
-    public static var watermarkProtection: Self { Self(rawValue: "watermarkProtection") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `OpenComplexDictionaryTypeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/opencomplexdictionarytype?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.openComplexDictionaryType`.
-public typealias OpenComplexDictionaryType = Model<OpenComplexDictionaryTypeFields>
-
-/// The properties of a `OpenComplexDictionaryType`, inherited ones included.
-public struct OpenComplexDictionaryTypeFields: FieldSet {
+/// The properties of a `AuthenticationAttributeCollectionOptionConfiguration`, inherited ones included.
+public struct AuthenticationAttributeCollectionOptionConfigurationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.openComplexDictionaryType",
-        base: DictionaryModel.self,
-        fields: OpenComplexDictionaryTypeFields()
+        "microsoft.graph.authenticationAttributeCollectionOptionConfiguration",
+        fields: AuthenticationAttributeCollectionOptionConfigurationFields()
     )
 
+    public let label: Field<String>
+    public let value: Field<String>
+
     private init() {
+        self.label = Field("label")
+        self.value = Field("value")
     }
 }
 
-/// Its properties are listed in `OpenIdConnectSettingFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthenticationAttributeCollectionPageFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/openidconnectsetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.openIdConnectSetting`.
-public typealias OpenIdConnectSetting = Model<OpenIdConnectSettingFields>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectionpage?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionPage`.
+public typealias AuthenticationAttributeCollectionPage = Model<AuthenticationAttributeCollectionPageFields>
 
-/// The properties of a `OpenIdConnectSetting`, inherited ones included.
-public struct OpenIdConnectSettingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.openIdConnectSetting", fields: OpenIdConnectSettingFields())
-    public let clientId: Field<String>
-    public let discoveryUrl: Field<String>
-
-    private init() {
-        self.clientId = Field("clientId")
-        self.discoveryUrl = Field("discoveryUrl")
-    }
-}
-
-/// Its properties are listed in `OpenShiftFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/openshift?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.openShift`.
-public typealias OpenShift = Model<OpenShiftFields>
-
-/// The properties of a `OpenShift`, inherited ones included.
-public struct OpenShiftFields: FieldSet {
+/// The properties of a `AuthenticationAttributeCollectionPage`, inherited ones included.
+public struct AuthenticationAttributeCollectionPageFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.openShift",
-        base: ChangeTrackedEntity.self,
-        fields: OpenShiftFields()
+        "microsoft.graph.authenticationAttributeCollectionPage",
+        fields: AuthenticationAttributeCollectionPageFields()
     )
 
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let draftOpenShift: Field<OpenShiftItem>
-    public let isStagedForDeletion: Field<Bool>
-    public let schedulingGroupId: Field<String>
-    public let sharedOpenShift: Field<OpenShiftItem>
+    public let views: Field<[AuthenticationAttributeCollectionPageViewConfiguration]>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.draftOpenShift = Field("draftOpenShift")
-        self.isStagedForDeletion = Field("isStagedForDeletion")
-        self.schedulingGroupId = Field("schedulingGroupId")
-        self.sharedOpenShift = Field("sharedOpenShift")
+        self.views = Field("views")
     }
 }
 
-/// Its properties are listed in `OpenShiftChangeRequestFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthenticationAttributeCollectionPageViewConfigurationFields`; read and write them as
+/// `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/openshiftchangerequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.openShiftChangeRequest`.
-public typealias OpenShiftChangeRequest = Model<OpenShiftChangeRequestFields>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationattributecollectionpageviewconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionPageViewConfiguration`.
+public typealias AuthenticationAttributeCollectionPageViewConfiguration =
+    Model<AuthenticationAttributeCollectionPageViewConfigurationFields>
 
-/// The properties of a `OpenShiftChangeRequest`, inherited ones included.
-public struct OpenShiftChangeRequestFields: FieldSet {
+/// The properties of a `AuthenticationAttributeCollectionPageViewConfiguration`, inherited ones included.
+public struct AuthenticationAttributeCollectionPageViewConfigurationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.openShiftChangeRequest",
-        base: ScheduleChangeRequest.self,
-        fields: OpenShiftChangeRequestFields()
+        "microsoft.graph.authenticationAttributeCollectionPageViewConfiguration",
+        fields: AuthenticationAttributeCollectionPageViewConfigurationFields()
     )
 
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-    public let openShiftId: Field<String>
+    public let description: Field<String>
+    public let inputs: Field<[AuthenticationAttributeCollectionInputConfiguration]>
+    public let title: Field<String>
 
     private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-        self.openShiftId = Field("openShiftId")
+        self.description = Field("description")
+        self.inputs = Field("inputs")
+        self.title = Field("title")
     }
 }
 
-/// Requests for one `OpenShiftChangeRequest`: `request()` reads, updates or deletes it.
+/// Its properties are listed in `AuthenticationBehaviorsFields`; read and write them as `value.name`.
 ///
-/// - Remark: Generated from `microsoft.graph.openShiftChangeRequest`.
-public struct OpenShiftChangeRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OpenShiftChangeRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationbehaviors?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationBehaviors`.
+public typealias AuthenticationBehaviors = Model<AuthenticationBehaviorsFields>
 
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.openShiftChangeRequest",
-        model: OpenShiftChangeRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.openShiftChangeRequest/approve` (POST).
-    public func approve(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("approve"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.openShiftChangeRequest/decline` (POST).
-    public func decline(message: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("decline"))
-        var body = JSONObject()
-        body.set("message", message)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.openShiftChangeRequest/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `OpenShiftItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/openshiftitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.openShiftItem`.
-public typealias OpenShiftItem = Model<OpenShiftItemFields>
-
-/// The properties of a `OpenShiftItem`, inherited ones included.
-public struct OpenShiftItemFields: FieldSet {
+/// The properties of a `AuthenticationBehaviors`, inherited ones included.
+public struct AuthenticationBehaviorsFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.openShiftItem",
-        base: ShiftItem.self,
-        fields: OpenShiftItemFields()
+        "microsoft.graph.authenticationBehaviors",
+        fields: AuthenticationBehaviorsFields()
     )
 
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
-    public let activities: Field<[ShiftActivity]>
-    public let displayName: Field<String>
-    public let notes: Field<String>
-    public let openSlotCount: Field<Int32>
+    public let blockAzureADGraphAccess: Field<Bool>
+    public let removeUnverifiedEmailClaim: Field<Bool>
+    public let requireClientServicePrincipal: Field<Bool>
 
     private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-        self.activities = Field("activities")
-        self.displayName = Field("displayName")
-        self.notes = Field("notes")
-        self.openSlotCount = Field("openSlotCount")
+        self.blockAzureADGraphAccess = Field("blockAzureADGraphAccess")
+        self.removeUnverifiedEmailClaim = Field("removeUnverifiedEmailClaim")
+        self.requireClientServicePrincipal = Field("requireClientServicePrincipal")
     }
 }
 
-/// Requests for one `OpenShift`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.openShift`.
-public struct OpenShiftRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OpenShift
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.openShift",
-        model: OpenShift.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.openShift/stageForDeletion` (POST).
-    public func stageForDeletion() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("stageForDeletion"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `OpenTypeExtensionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/opentypeextension?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.openTypeExtension`.
-public typealias OpenTypeExtension = Model<OpenTypeExtensionFields>
-
-/// The properties of a `OpenTypeExtension`, inherited ones included.
-public struct OpenTypeExtensionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.openTypeExtension",
-        base: Extension.self,
-        fields: OpenTypeExtensionFields()
-    )
-
-    public let id: Field<String>
-    public let extensionName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.extensionName = Field("extensionName")
-    }
-}
-
-/// Requests for one `OpenTypeExtension`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.openTypeExtension`.
-public struct OpenTypeExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OpenTypeExtension
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.openTypeExtension", model: OpenTypeExtension.self)
-}
-
-/// Its properties are listed in `OperatingSystemSpecificationsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/operatingsystemspecifications?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.operatingSystemSpecifications`.
-public typealias OperatingSystemSpecifications = Model<OperatingSystemSpecificationsFields>
-
-/// The properties of a `OperatingSystemSpecifications`, inherited ones included.
-public struct OperatingSystemSpecificationsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.operatingSystemSpecifications",
-        fields: OperatingSystemSpecificationsFields()
-    )
-
-    public let operatingSystemPlatform: Field<String>
-    public let operatingSystemVersion: Field<String>
-
-    private init() {
-        self.operatingSystemPlatform = Field("operatingSystemPlatform")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.operatingSystemUpgradeEligibility`.
-public typealias OperatingSystemUpgradeEligibility = OpenEnum<OperatingSystemUpgradeEligibilityValues>
-
-/// The values of `OperatingSystemUpgradeEligibility` that the spec declares; others decode and re-encode too.
-public enum OperatingSystemUpgradeEligibilityValues: EnumValues {
-    public static let known: [String] = ["upgraded", "unknown", "notCapable", "capable", "unknownFutureValue"]
-}
-
-extension OperatingSystemUpgradeEligibility {
-    public static var upgraded: Self { Self(rawValue: "upgraded") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var notCapable: Self { Self(rawValue: "notCapable") }
-
-    public static var capable: Self { Self(rawValue: "capable") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `OperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/operation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.operation`.
-public typealias Operation = Model<OperationFields>
-
-/// The properties of a `Operation`, inherited ones included.
-public struct OperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.operation",
-        base: Entity.self,
-        derived: [OnenoteOperation.self],
-        fields: OperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `OperationErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/operationerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.operationError`.
-public typealias OperationError = Model<OperationErrorFields>
-
-/// The properties of a `OperationError`, inherited ones included.
-public struct OperationErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.operationError", fields: OperationErrorFields())
-    public let code: Field<String>
-    public let message: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-    }
-}
-
-/// Requests for one `Operation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.operation`.
-public struct OperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Operation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.operation", model: Operation.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.operationResult`.
-public typealias OperationResult = OpenEnum<OperationResultValues>
-
-/// The values of `OperationResult` that the spec declares; others decode and re-encode too.
-public enum OperationResultValues: EnumValues {
-    public static let known: [String] = ["success", "failure", "timeout", "unknownFutureValue"]
-}
-
-extension OperationResult {
-    public static var success: Self { Self(rawValue: "success") }
-
-    public static var failure: Self { Self(rawValue: "failure") }
-
-    public static var timeout: Self { Self(rawValue: "timeout") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.operationStatus`.
-public typealias OperationStatus = OpenEnum<OperationStatusValues>
-
-/// The values of `OperationStatus` that the spec declares; others decode and re-encode too.
-public enum OperationStatusValues: EnumValues {
-    public static let known: [String] = ["NotStarted", "Running", "Completed", "Failed"]
-}
-
-extension OperationStatus {
-    public static var notStarted: Self { Self(rawValue: "NotStarted") }
-
-    public static var running: Self { Self(rawValue: "Running") }
-
-    public static var completed: Self { Self(rawValue: "Completed") }
-
-    public static var failed: Self { Self(rawValue: "Failed") }
-}
-
-/// Its properties are listed in `OptionalClaimFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/optionalclaim?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.optionalClaim`.
-public typealias OptionalClaim = Model<OptionalClaimFields>
-
-/// The properties of a `OptionalClaim`, inherited ones included.
-public struct OptionalClaimFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.optionalClaim", fields: OptionalClaimFields())
-    public let additionalProperties: Field<[String]>
-    public let essential: Field<Bool>
-    public let name: Field<String>
-    public let source: Field<String>
-
-    private init() {
-        self.additionalProperties = Field("additionalProperties")
-        self.essential = Field("essential")
-        self.name = Field("name")
-        self.source = Field("source")
-    }
-}
-
-/// Its properties are listed in `OptionalClaimsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/optionalclaims?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.optionalClaims`.
-public typealias OptionalClaims = Model<OptionalClaimsFields>
-
-/// The properties of a `OptionalClaims`, inherited ones included.
-public struct OptionalClaimsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.optionalClaims", fields: OptionalClaimsFields())
-    public let accessToken: Field<[OptionalClaim]>
-    public let idToken: Field<[OptionalClaim]>
-    public let saml2Token: Field<[OptionalClaim]>
-
-    private init() {
-        self.accessToken = Field("accessToken")
-        self.idToken = Field("idToken")
-        self.saml2Token = Field("saml2Token")
-    }
-}
-
-/// Its properties are listed in `OrgContactFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/orgcontact?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.orgContact`.
-public typealias OrgContact = Model<OrgContactFields>
-
-/// The properties of a `OrgContact`, inherited ones included.
-public struct OrgContactFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.orgContact",
-        base: DirectoryObject.self,
-        fields: OrgContactFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let addresses: Field<[PhysicalOfficeAddress]>
-    public let companyName: Field<String>
-    public let department: Field<String>
-    public let displayName: Field<String>
-    public let givenName: Field<String>
-    public let jobTitle: Field<String>
-    public let mail: Field<String>
-    public let mailNickname: Field<String>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let phones: Field<[Phone]>
-    public let proxyAddresses: Field<[String]>
-    public let serviceProvisioningErrors: Field<[ServiceProvisioningError]>
-    public let surname: Field<String>
-
-    /// Present when the request expanded it (`expand("directReports")`).
-    public let directReports: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("manager")`).
-    public let manager: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("onPremisesSyncBehavior")`).
-    public let onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.addresses = Field("addresses")
-        self.companyName = Field("companyName")
-        self.department = Field("department")
-        self.displayName = Field("displayName")
-        self.givenName = Field("givenName")
-        self.jobTitle = Field("jobTitle")
-        self.mail = Field("mail")
-        self.mailNickname = Field("mailNickname")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesProvisioningErrors = Field("onPremisesProvisioningErrors")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.phones = Field("phones")
-        self.proxyAddresses = Field("proxyAddresses")
-        self.serviceProvisioningErrors = Field("serviceProvisioningErrors")
-        self.surname = Field("surname")
-        self.directReports = Field("directReports")
-        self.manager = Field("manager")
-        self.memberOf = Field("memberOf")
-        self.onPremisesSyncBehavior = Field("onPremisesSyncBehavior")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-    }
-}
-
-/// Requests for one `OrgContact`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.orgContact`.
-public struct OrgContactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OrgContact
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.orgContact",
-        model: OrgContact.self,
-        children: [
-            .init("directReports", "microsoft.graph.directoryObject", collection: true),
-            .init("manager", "microsoft.graph.directoryObject", collection: false),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(OrgContact.self))),
-        ]
-    )
-
-    /// `directReports.request()` lists them; `directReports("directoryObject-id")` addresses one.
-    public var directReports: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("directReports"))
-    }
-
-    public var manager: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("manager")) }
-
-    /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
-    public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("memberOf"))
-    }
-
-    public var onPremisesSyncBehavior: OnPremisesSyncBehaviorRequestBuilder {
-        .init(client: client, path: path.appending("onPremisesSyncBehavior"))
-    }
-
-    /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
-    public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
-        .init(client: client, path: path.appending("transitiveMemberOf"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.orgContact/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.orgContact/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.orgContact/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.orgContact/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.orgContact/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.orgContact/retryServiceProvisioning` (POST).
-    public func retryServiceProvisioning() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("retryServiceProvisioning"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == OrgContactRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.orgContact/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.orgContact/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.orgContact/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.orgContact/delta` (GET).
-    public func delta() -> CollectionRequest<OrgContact> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `OrganizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.organization`.
-public typealias Organization = Model<OrganizationFields>
-
-/// The properties of a `Organization`, inherited ones included.
-public struct OrganizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.organization",
-        base: DirectoryObject.self,
-        fields: OrganizationFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let assignedPlans: Field<[AssignedPlan]>
-    public let businessPhones: Field<[String]>
-    public let city: Field<String>
-    public let country: Field<String>
-    public let countryLetterCode: Field<String>
-    public let createdDateTime: Field<Date>
-    public let defaultUsageLocation: Field<String>
-    public let displayName: Field<String>
-    public let marketingNotificationEmails: Field<[String]>
-    public let mobileDeviceManagementAuthority: Field<MdmAuthority>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let partnerTenantType: Field<PartnerTenantType>
-    public let postalCode: Field<String>
-    public let preferredLanguage: Field<String>
-    public let privacyProfile: Field<PrivacyProfile>
-    public let provisionedPlans: Field<[ProvisionedPlan]>
-    public let securityComplianceNotificationMails: Field<[String]>
-    public let securityComplianceNotificationPhones: Field<[String]>
-    public let state: Field<String>
-    public let street: Field<String>
-    public let technicalNotificationMails: Field<[String]>
-    public let tenantType: Field<String>
-    public let verifiedDomains: Field<[VerifiedDomain]>
-
-    /// Present when the request expanded it (`expand("branding")`).
-    public let branding: Field<OrganizationalBranding>
-
-    /// Present when the request expanded it (`expand("certificateBasedAuthConfiguration")`).
-    public let certificateBasedAuthConfiguration: Field<[CertificateBasedAuthConfiguration]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.assignedPlans = Field("assignedPlans")
-        self.businessPhones = Field("businessPhones")
-        self.city = Field("city")
-        self.country = Field("country")
-        self.countryLetterCode = Field("countryLetterCode")
-        self.createdDateTime = Field("createdDateTime")
-        self.defaultUsageLocation = Field("defaultUsageLocation")
-        self.displayName = Field("displayName")
-        self.marketingNotificationEmails = Field("marketingNotificationEmails")
-        self.mobileDeviceManagementAuthority = Field("mobileDeviceManagementAuthority")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.partnerTenantType = Field("partnerTenantType")
-        self.postalCode = Field("postalCode")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.privacyProfile = Field("privacyProfile")
-        self.provisionedPlans = Field("provisionedPlans")
-        self.securityComplianceNotificationMails = Field("securityComplianceNotificationMails")
-        self.securityComplianceNotificationPhones = Field("securityComplianceNotificationPhones")
-        self.state = Field("state")
-        self.street = Field("street")
-        self.technicalNotificationMails = Field("technicalNotificationMails")
-        self.tenantType = Field("tenantType")
-        self.verifiedDomains = Field("verifiedDomains")
-        self.branding = Field("branding")
-        self.certificateBasedAuthConfiguration = Field("certificateBasedAuthConfiguration")
-        self.extensions = Field("extensions")
-    }
-}
-
-/// Requests for one `Organization`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.organization`.
-public struct OrganizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Organization
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.organization",
-        model: Organization.self,
-        children: [
-            .init("branding", "microsoft.graph.organizationalBranding", collection: false),
-            .init(
-                "certificateBasedAuthConfiguration",
-                "microsoft.graph.certificateBasedAuthConfiguration",
-                collection: true,
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("setMobileDeviceManagementAuthority", .post, response: .integer(bits: 32)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    public var branding: OrganizationalBrandingRequestBuilder {
-        .init(client: client, path: path.appending("branding"))
-    }
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `certificateBasedAuthConfiguration.request()` lists them;
-    /// `certificateBasedAuthConfiguration("certificateBasedAuthConfiguration-id")` addresses one.
-    public var certificateBasedAuthConfiguration:
-        CollectionRequestBuilder<CertificateBasedAuthConfigurationRequestBuilder>
-    {
-        .init(client: client, path: path.appending("certificateBasedAuthConfiguration", itemsRefusing: [.patch, .put]))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.organization/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.organization/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.organization/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.organization/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.organization/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.organization/setMobileDeviceManagementAuthority` (POST).
-    public func setMobileDeviceManagementAuthority() -> OperationRequest<Int32> {
-        let request = APIRequest(method: .post, path: path.appending("setMobileDeviceManagementAuthority"))
-        return OperationRequest(client: client, request: request, decoder: .value(Int32.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == OrganizationRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.organization/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.organization/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.organization/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.organization/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `OrganizationalBrandingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organizationalbranding?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.organizationalBranding`.
-public typealias OrganizationalBranding = Model<OrganizationalBrandingFields>
-
-/// The properties of a `OrganizationalBranding`, inherited ones included.
-public struct OrganizationalBrandingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.organizationalBranding",
-        base: OrganizationalBrandingProperties.self,
-        fields: OrganizationalBrandingFields()
-    )
-
-    public let id: Field<String>
-    public let backgroundColor: Field<String>
-    public let backgroundImageRelativeUrl: Field<String>
-    public let bannerLogoRelativeUrl: Field<String>
-    public let cdnList: Field<[String]>
-    public let contentCustomization: Field<ContentCustomization>
-    public let customAccountResetCredentialsUrl: Field<String>
-    public let customCannotAccessYourAccountText: Field<String>
-    public let customCannotAccessYourAccountUrl: Field<String>
-    public let customCSSRelativeUrl: Field<String>
-    public let customForgotMyPasswordText: Field<String>
-    public let customPrivacyAndCookiesText: Field<String>
-    public let customPrivacyAndCookiesUrl: Field<String>
-    public let customResetItNowText: Field<String>
-    public let customTermsOfUseText: Field<String>
-    public let customTermsOfUseUrl: Field<String>
-    public let faviconRelativeUrl: Field<String>
-    public let headerBackgroundColor: Field<String>
-    public let headerLogoRelativeUrl: Field<String>
-    public let loginPageLayoutConfiguration: Field<LoginPageLayoutConfiguration>
-    public let loginPageTextVisibilitySettings: Field<LoginPageTextVisibilitySettings>
-    public let signInPageText: Field<String>
-    public let squareLogoDarkRelativeUrl: Field<String>
-    public let squareLogoRelativeUrl: Field<String>
-    public let usernameHintText: Field<String>
-
-    /// Present when the request expanded it (`expand("localizations")`).
-    public let localizations: Field<[OrganizationalBrandingLocalization]>
-
-    private init() {
-        self.id = Field("id")
-        self.backgroundColor = Field("backgroundColor")
-        self.backgroundImageRelativeUrl = Field("backgroundImageRelativeUrl")
-        self.bannerLogoRelativeUrl = Field("bannerLogoRelativeUrl")
-        self.cdnList = Field("cdnList")
-        self.contentCustomization = Field("contentCustomization")
-        self.customAccountResetCredentialsUrl = Field("customAccountResetCredentialsUrl")
-        self.customCannotAccessYourAccountText = Field("customCannotAccessYourAccountText")
-        self.customCannotAccessYourAccountUrl = Field("customCannotAccessYourAccountUrl")
-        self.customCSSRelativeUrl = Field("customCSSRelativeUrl")
-        self.customForgotMyPasswordText = Field("customForgotMyPasswordText")
-        self.customPrivacyAndCookiesText = Field("customPrivacyAndCookiesText")
-        self.customPrivacyAndCookiesUrl = Field("customPrivacyAndCookiesUrl")
-        self.customResetItNowText = Field("customResetItNowText")
-        self.customTermsOfUseText = Field("customTermsOfUseText")
-        self.customTermsOfUseUrl = Field("customTermsOfUseUrl")
-        self.faviconRelativeUrl = Field("faviconRelativeUrl")
-        self.headerBackgroundColor = Field("headerBackgroundColor")
-        self.headerLogoRelativeUrl = Field("headerLogoRelativeUrl")
-        self.loginPageLayoutConfiguration = Field("loginPageLayoutConfiguration")
-        self.loginPageTextVisibilitySettings = Field("loginPageTextVisibilitySettings")
-        self.signInPageText = Field("signInPageText")
-        self.squareLogoDarkRelativeUrl = Field("squareLogoDarkRelativeUrl")
-        self.squareLogoRelativeUrl = Field("squareLogoRelativeUrl")
-        self.usernameHintText = Field("usernameHintText")
-        self.localizations = Field("localizations")
-    }
-}
-
-/// Its properties are listed in `OrganizationalBrandingLocalizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organizationalbrandinglocalization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.organizationalBrandingLocalization`.
-public typealias OrganizationalBrandingLocalization = Model<OrganizationalBrandingLocalizationFields>
-
-/// The properties of a `OrganizationalBrandingLocalization`, inherited ones included.
-public struct OrganizationalBrandingLocalizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.organizationalBrandingLocalization",
-        base: OrganizationalBrandingProperties.self,
-        fields: OrganizationalBrandingLocalizationFields()
-    )
-
-    public let id: Field<String>
-    public let backgroundColor: Field<String>
-    public let backgroundImageRelativeUrl: Field<String>
-    public let bannerLogoRelativeUrl: Field<String>
-    public let cdnList: Field<[String]>
-    public let contentCustomization: Field<ContentCustomization>
-    public let customAccountResetCredentialsUrl: Field<String>
-    public let customCannotAccessYourAccountText: Field<String>
-    public let customCannotAccessYourAccountUrl: Field<String>
-    public let customCSSRelativeUrl: Field<String>
-    public let customForgotMyPasswordText: Field<String>
-    public let customPrivacyAndCookiesText: Field<String>
-    public let customPrivacyAndCookiesUrl: Field<String>
-    public let customResetItNowText: Field<String>
-    public let customTermsOfUseText: Field<String>
-    public let customTermsOfUseUrl: Field<String>
-    public let faviconRelativeUrl: Field<String>
-    public let headerBackgroundColor: Field<String>
-    public let headerLogoRelativeUrl: Field<String>
-    public let loginPageLayoutConfiguration: Field<LoginPageLayoutConfiguration>
-    public let loginPageTextVisibilitySettings: Field<LoginPageTextVisibilitySettings>
-    public let signInPageText: Field<String>
-    public let squareLogoDarkRelativeUrl: Field<String>
-    public let squareLogoRelativeUrl: Field<String>
-    public let usernameHintText: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.backgroundColor = Field("backgroundColor")
-        self.backgroundImageRelativeUrl = Field("backgroundImageRelativeUrl")
-        self.bannerLogoRelativeUrl = Field("bannerLogoRelativeUrl")
-        self.cdnList = Field("cdnList")
-        self.contentCustomization = Field("contentCustomization")
-        self.customAccountResetCredentialsUrl = Field("customAccountResetCredentialsUrl")
-        self.customCannotAccessYourAccountText = Field("customCannotAccessYourAccountText")
-        self.customCannotAccessYourAccountUrl = Field("customCannotAccessYourAccountUrl")
-        self.customCSSRelativeUrl = Field("customCSSRelativeUrl")
-        self.customForgotMyPasswordText = Field("customForgotMyPasswordText")
-        self.customPrivacyAndCookiesText = Field("customPrivacyAndCookiesText")
-        self.customPrivacyAndCookiesUrl = Field("customPrivacyAndCookiesUrl")
-        self.customResetItNowText = Field("customResetItNowText")
-        self.customTermsOfUseText = Field("customTermsOfUseText")
-        self.customTermsOfUseUrl = Field("customTermsOfUseUrl")
-        self.faviconRelativeUrl = Field("faviconRelativeUrl")
-        self.headerBackgroundColor = Field("headerBackgroundColor")
-        self.headerLogoRelativeUrl = Field("headerLogoRelativeUrl")
-        self.loginPageLayoutConfiguration = Field("loginPageLayoutConfiguration")
-        self.loginPageTextVisibilitySettings = Field("loginPageTextVisibilitySettings")
-        self.signInPageText = Field("signInPageText")
-        self.squareLogoDarkRelativeUrl = Field("squareLogoDarkRelativeUrl")
-        self.squareLogoRelativeUrl = Field("squareLogoRelativeUrl")
-        self.usernameHintText = Field("usernameHintText")
-    }
-}
-
-/// Requests for one `OrganizationalBrandingLocalization`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.organizationalBrandingLocalization`.
-public struct OrganizationalBrandingLocalizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OrganizationalBrandingLocalization
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.organizationalBrandingLocalization",
-        model: OrganizationalBrandingLocalization.self
-    )
-
-    /// The `backgroundImage` stream: `backgroundImage.download()`, `backgroundImage.download(to:)`,
-    /// `backgroundImage.upload(_:)`.
-    public var backgroundImage: StreamRequestBuilder<OrganizationalBrandingLocalization> {
-        .init(client: client, path: path.appending("backgroundImage"))
-    }
-
-    /// The `bannerLogo` stream: `bannerLogo.download()`, `bannerLogo.download(to:)`, `bannerLogo.upload(_:)`.
-    public var bannerLogo: StreamRequestBuilder<OrganizationalBrandingLocalization> {
-        .init(client: client, path: path.appending("bannerLogo"))
-    }
-
-    /// The `customCSS` stream: `customCSS.download()`, `customCSS.download(to:)`, `customCSS.upload(_:)`.
-    public var customCSS: StreamRequestBuilder<OrganizationalBrandingLocalization> {
-        .init(client: client, path: path.appending("customCSS"))
-    }
-
-    /// The `favicon` stream: `favicon.download()`, `favicon.download(to:)`, `favicon.upload(_:)`.
-    public var favicon: StreamRequestBuilder<OrganizationalBrandingLocalization> {
-        .init(client: client, path: path.appending("favicon"))
-    }
-
-    /// The `headerLogo` stream: `headerLogo.download()`, `headerLogo.download(to:)`, `headerLogo.upload(_:)`.
-    public var headerLogo: StreamRequestBuilder<OrganizationalBrandingLocalization> {
-        .init(client: client, path: path.appending("headerLogo"))
-    }
-
-    /// The `squareLogo` stream: `squareLogo.download()`, `squareLogo.download(to:)`, `squareLogo.upload(_:)`.
-    public var squareLogo: StreamRequestBuilder<OrganizationalBrandingLocalization> {
-        .init(client: client, path: path.appending("squareLogo"))
-    }
-
-    /// The `squareLogoDark` stream: `squareLogoDark.download()`, `squareLogoDark.download(to:)`,
-    /// `squareLogoDark.upload(_:)`.
-    public var squareLogoDark: StreamRequestBuilder<OrganizationalBrandingLocalization> {
-        .init(client: client, path: path.appending("squareLogoDark"))
-    }
-}
-
-/// Its properties are listed in `OrganizationalBrandingPropertiesFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthenticationCombinationConfigurationFields`; read and write them as `value.name`.
 ///
 /// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organizationalbrandingproperties?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.organizationalBrandingProperties`.
-public typealias OrganizationalBrandingProperties = Model<OrganizationalBrandingPropertiesFields>
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationcombinationconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationCombinationConfiguration`.
+public typealias AuthenticationCombinationConfiguration = Model<AuthenticationCombinationConfigurationFields>
 
-/// The properties of a `OrganizationalBrandingProperties`, inherited ones included.
-public struct OrganizationalBrandingPropertiesFields: FieldSet {
+/// The properties of a `AuthenticationCombinationConfiguration`, inherited ones included.
+public struct AuthenticationCombinationConfigurationFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.organizationalBrandingProperties",
+        "microsoft.graph.authenticationCombinationConfiguration",
         base: Entity.self,
-        derived: [OrganizationalBranding.self, OrganizationalBrandingLocalization.self],
-        fields: OrganizationalBrandingPropertiesFields()
+        derived: [Fido2CombinationConfiguration.self, X509CertificateCombinationConfiguration.self],
+        fields: AuthenticationCombinationConfigurationFields()
     )
 
     public let id: Field<String>
-    public let backgroundColor: Field<String>
-    public let backgroundImageRelativeUrl: Field<String>
-    public let bannerLogoRelativeUrl: Field<String>
-    public let cdnList: Field<[String]>
-    public let contentCustomization: Field<ContentCustomization>
-    public let customAccountResetCredentialsUrl: Field<String>
-    public let customCannotAccessYourAccountText: Field<String>
-    public let customCannotAccessYourAccountUrl: Field<String>
-    public let customCSSRelativeUrl: Field<String>
-    public let customForgotMyPasswordText: Field<String>
-    public let customPrivacyAndCookiesText: Field<String>
-    public let customPrivacyAndCookiesUrl: Field<String>
-    public let customResetItNowText: Field<String>
-    public let customTermsOfUseText: Field<String>
-    public let customTermsOfUseUrl: Field<String>
-    public let faviconRelativeUrl: Field<String>
-    public let headerBackgroundColor: Field<String>
-    public let headerLogoRelativeUrl: Field<String>
-    public let loginPageLayoutConfiguration: Field<LoginPageLayoutConfiguration>
-    public let loginPageTextVisibilitySettings: Field<LoginPageTextVisibilitySettings>
-    public let signInPageText: Field<String>
-    public let squareLogoDarkRelativeUrl: Field<String>
-    public let squareLogoRelativeUrl: Field<String>
-    public let usernameHintText: Field<String>
+    public let appliesToCombinations: Field<[AuthenticationMethodModes]>
 
     private init() {
         self.id = Field("id")
-        self.backgroundColor = Field("backgroundColor")
-        self.backgroundImageRelativeUrl = Field("backgroundImageRelativeUrl")
-        self.bannerLogoRelativeUrl = Field("bannerLogoRelativeUrl")
-        self.cdnList = Field("cdnList")
-        self.contentCustomization = Field("contentCustomization")
-        self.customAccountResetCredentialsUrl = Field("customAccountResetCredentialsUrl")
-        self.customCannotAccessYourAccountText = Field("customCannotAccessYourAccountText")
-        self.customCannotAccessYourAccountUrl = Field("customCannotAccessYourAccountUrl")
-        self.customCSSRelativeUrl = Field("customCSSRelativeUrl")
-        self.customForgotMyPasswordText = Field("customForgotMyPasswordText")
-        self.customPrivacyAndCookiesText = Field("customPrivacyAndCookiesText")
-        self.customPrivacyAndCookiesUrl = Field("customPrivacyAndCookiesUrl")
-        self.customResetItNowText = Field("customResetItNowText")
-        self.customTermsOfUseText = Field("customTermsOfUseText")
-        self.customTermsOfUseUrl = Field("customTermsOfUseUrl")
-        self.faviconRelativeUrl = Field("faviconRelativeUrl")
-        self.headerBackgroundColor = Field("headerBackgroundColor")
-        self.headerLogoRelativeUrl = Field("headerLogoRelativeUrl")
-        self.loginPageLayoutConfiguration = Field("loginPageLayoutConfiguration")
-        self.loginPageTextVisibilitySettings = Field("loginPageTextVisibilitySettings")
-        self.signInPageText = Field("signInPageText")
-        self.squareLogoDarkRelativeUrl = Field("squareLogoDarkRelativeUrl")
-        self.squareLogoRelativeUrl = Field("squareLogoRelativeUrl")
-        self.usernameHintText = Field("usernameHintText")
+        self.appliesToCombinations = Field("appliesToCombinations")
     }
 }
 
-/// Requests for one `OrganizationalBrandingProperties`: `request()` reads, updates or deletes it.
+/// Requests for one `AuthenticationCombinationConfiguration`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.organizationalBrandingProperties`.
-public struct OrganizationalBrandingPropertiesRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OrganizationalBrandingProperties
+/// - Remark: Generated from `microsoft.graph.authenticationCombinationConfiguration`.
+public struct AuthenticationCombinationConfigurationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationCombinationConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -9775,693 +1293,7 @@ public struct OrganizationalBrandingPropertiesRequestBuilder: ModelRequestBuilde
 
     /// What this resource answers, for the module's route table.
     public static let route = ResourceRoute(
-        "microsoft.graph.organizationalBrandingProperties",
-        model: OrganizationalBrandingProperties.self
+        "microsoft.graph.authenticationCombinationConfiguration",
+        model: AuthenticationCombinationConfiguration.self
     )
-
-    /// The `backgroundImage` stream: `backgroundImage.download()`, `backgroundImage.download(to:)`,
-    /// `backgroundImage.upload(_:)`.
-    public var backgroundImage: StreamRequestBuilder<OrganizationalBrandingProperties> {
-        .init(client: client, path: path.appending("backgroundImage"))
-    }
-
-    /// The `bannerLogo` stream: `bannerLogo.download()`, `bannerLogo.download(to:)`, `bannerLogo.upload(_:)`.
-    public var bannerLogo: StreamRequestBuilder<OrganizationalBrandingProperties> {
-        .init(client: client, path: path.appending("bannerLogo"))
-    }
-
-    /// The `customCSS` stream: `customCSS.download()`, `customCSS.download(to:)`, `customCSS.upload(_:)`.
-    public var customCSS: StreamRequestBuilder<OrganizationalBrandingProperties> {
-        .init(client: client, path: path.appending("customCSS"))
-    }
-
-    /// The `favicon` stream: `favicon.download()`, `favicon.download(to:)`, `favicon.upload(_:)`.
-    public var favicon: StreamRequestBuilder<OrganizationalBrandingProperties> {
-        .init(client: client, path: path.appending("favicon"))
-    }
-
-    /// The `headerLogo` stream: `headerLogo.download()`, `headerLogo.download(to:)`, `headerLogo.upload(_:)`.
-    public var headerLogo: StreamRequestBuilder<OrganizationalBrandingProperties> {
-        .init(client: client, path: path.appending("headerLogo"))
-    }
-
-    /// The `squareLogo` stream: `squareLogo.download()`, `squareLogo.download(to:)`, `squareLogo.upload(_:)`.
-    public var squareLogo: StreamRequestBuilder<OrganizationalBrandingProperties> {
-        .init(client: client, path: path.appending("squareLogo"))
-    }
-
-    /// The `squareLogoDark` stream: `squareLogoDark.download()`, `squareLogoDark.download(to:)`,
-    /// `squareLogoDark.upload(_:)`.
-    public var squareLogoDark: StreamRequestBuilder<OrganizationalBrandingProperties> {
-        .init(client: client, path: path.appending("squareLogoDark"))
-    }
-}
-
-/// Requests for one `OrganizationalBranding`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.organizationalBranding`.
-public struct OrganizationalBrandingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OrganizationalBranding
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.organizationalBranding",
-        model: OrganizationalBranding.self,
-        children: [.init("localizations", "microsoft.graph.organizationalBrandingLocalization", collection: true)]
-    )
-
-    /// `localizations.request()` lists them; `localizations("organizationalBrandingLocalization-id")` addresses one.
-    public var localizations: CollectionRequestBuilder<OrganizationalBrandingLocalizationRequestBuilder> {
-        .init(client: client, path: path.appending("localizations"))
-    }
-
-    /// The `backgroundImage` stream: `backgroundImage.download()`, `backgroundImage.download(to:)`,
-    /// `backgroundImage.upload(_:)`.
-    public var backgroundImage: StreamRequestBuilder<OrganizationalBranding> {
-        .init(client: client, path: path.appending("backgroundImage"))
-    }
-
-    /// The `bannerLogo` stream: `bannerLogo.download()`, `bannerLogo.download(to:)`, `bannerLogo.upload(_:)`.
-    public var bannerLogo: StreamRequestBuilder<OrganizationalBranding> {
-        .init(client: client, path: path.appending("bannerLogo"))
-    }
-
-    /// The `customCSS` stream: `customCSS.download()`, `customCSS.download(to:)`, `customCSS.upload(_:)`.
-    public var customCSS: StreamRequestBuilder<OrganizationalBranding> {
-        .init(client: client, path: path.appending("customCSS"))
-    }
-
-    /// The `favicon` stream: `favicon.download()`, `favicon.download(to:)`, `favicon.upload(_:)`.
-    public var favicon: StreamRequestBuilder<OrganizationalBranding> {
-        .init(client: client, path: path.appending("favicon"))
-    }
-
-    /// The `headerLogo` stream: `headerLogo.download()`, `headerLogo.download(to:)`, `headerLogo.upload(_:)`.
-    public var headerLogo: StreamRequestBuilder<OrganizationalBranding> {
-        .init(client: client, path: path.appending("headerLogo"))
-    }
-
-    /// The `squareLogo` stream: `squareLogo.download()`, `squareLogo.download(to:)`, `squareLogo.upload(_:)`.
-    public var squareLogo: StreamRequestBuilder<OrganizationalBranding> {
-        .init(client: client, path: path.appending("squareLogo"))
-    }
-
-    /// The `squareLogoDark` stream: `squareLogoDark.download()`, `squareLogoDark.download(to:)`,
-    /// `squareLogoDark.upload(_:)`.
-    public var squareLogoDark: StreamRequestBuilder<OrganizationalBranding> {
-        .init(client: client, path: path.appending("squareLogoDark"))
-    }
-}
-
-/// Its properties are listed in `OrganizerMeetingInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/organizermeetinginfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.organizerMeetingInfo`.
-public typealias OrganizerMeetingInfo = Model<OrganizerMeetingInfoFields>
-
-/// The properties of a `OrganizerMeetingInfo`, inherited ones included.
-public struct OrganizerMeetingInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.organizerMeetingInfo",
-        base: MeetingInfo.self,
-        fields: OrganizerMeetingInfoFields()
-    )
-
-    public let organizer: Field<IdentitySet>
-
-    private init() {
-        self.organizer = Field("organizer")
-    }
-}
-
-/// Its properties are listed in `OsVersionCountFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/osversioncount?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.osVersionCount`.
-public typealias OsVersionCount = Model<OsVersionCountFields>
-
-/// The properties of a `OsVersionCount`, inherited ones included.
-public struct OsVersionCountFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.osVersionCount", fields: OsVersionCountFields())
-    public let deviceCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let osVersion: Field<String>
-
-    private init() {
-        self.deviceCount = Field("deviceCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.osVersion = Field("osVersion")
-    }
-}
-
-/// Its properties are listed in `OutOfBoxExperienceSettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outofboxexperiencesetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.outOfBoxExperienceSetting`.
-public typealias OutOfBoxExperienceSetting = Model<OutOfBoxExperienceSettingFields>
-
-/// The properties of a `OutOfBoxExperienceSetting`, inherited ones included.
-public struct OutOfBoxExperienceSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.outOfBoxExperienceSetting",
-        fields: OutOfBoxExperienceSettingFields()
-    )
-
-    public let deviceUsageType: Field<WindowsDeviceUsageType>
-    public let escapeLinkHidden: Field<Bool>
-    public let eulaHidden: Field<Bool>
-    public let keyboardSelectionPageSkipped: Field<Bool>
-    public let privacySettingsHidden: Field<Bool>
-    public let userType: Field<WindowsUserType>
-
-    private init() {
-        self.deviceUsageType = Field("deviceUsageType")
-        self.escapeLinkHidden = Field("escapeLinkHidden")
-        self.eulaHidden = Field("eulaHidden")
-        self.keyboardSelectionPageSkipped = Field("keyboardSelectionPageSkipped")
-        self.privacySettingsHidden = Field("privacySettingsHidden")
-        self.userType = Field("userType")
-    }
-}
-
-/// Its properties are listed in `OutOfOfficeSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outofofficesettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.outOfOfficeSettings`.
-public typealias OutOfOfficeSettings = Model<OutOfOfficeSettingsFields>
-
-/// The properties of a `OutOfOfficeSettings`, inherited ones included.
-public struct OutOfOfficeSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.outOfOfficeSettings", fields: OutOfOfficeSettingsFields())
-    public let isOutOfOffice: Field<Bool>
-    public let message: Field<String>
-
-    private init() {
-        self.isOutOfOffice = Field("isOutOfOffice")
-        self.message = Field("message")
-    }
-}
-
-/// Its properties are listed in `OutgoingCallOptionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outgoingcalloptions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.outgoingCallOptions`.
-public typealias OutgoingCallOptions = Model<OutgoingCallOptionsFields>
-
-/// The properties of a `OutgoingCallOptions`, inherited ones included.
-public struct OutgoingCallOptionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.outgoingCallOptions",
-        base: CallOptions.self,
-        fields: OutgoingCallOptionsFields()
-    )
-
-    public let hideBotAfterEscalation: Field<Bool>
-    public let isContentSharingNotificationEnabled: Field<Bool>
-    public let isDeltaRosterEnabled: Field<Bool>
-    public let isInteractiveRosterEnabled: Field<Bool>
-
-    private init() {
-        self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
-        self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
-        self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
-        self.isInteractiveRosterEnabled = Field("isInteractiveRosterEnabled")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.outlierContainerType`.
-public typealias OutlierContainerType = OpenEnum<OutlierContainerTypeValues>
-
-/// The values of `OutlierContainerType` that the spec declares; others decode and re-encode too.
-public enum OutlierContainerTypeValues: EnumValues {
-    public static let known: [String] = ["group", "unknownFutureValue"]
-}
-
-extension OutlierContainerType {
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.outlierMemberType`.
-public typealias OutlierMemberType = OpenEnum<OutlierMemberTypeValues>
-
-/// The values of `OutlierMemberType` that the spec declares; others decode and re-encode too.
-public enum OutlierMemberTypeValues: EnumValues {
-    public static let known: [String] = ["user", "unknownFutureValue"]
-}
-
-extension OutlierMemberType {
-    public static var user: Self { Self(rawValue: "user") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `OutlookCalendarFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/calendar?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.calendar`.
-public typealias OutlookCalendar = Model<OutlookCalendarFields>
-
-/// The properties of a `OutlookCalendar`, inherited ones included.
-public struct OutlookCalendarFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.calendar",
-        base: Entity.self,
-        fields: OutlookCalendarFields()
-    )
-    public let id: Field<String>
-    public let allowedOnlineMeetingProviders: Field<[OnlineMeetingProviderType]>
-    public let canEdit: Field<Bool>
-    public let canShare: Field<Bool>
-    public let canViewPrivateItems: Field<Bool>
-    public let changeKey: Field<String>
-    public let color: Field<CalendarColor>
-    public let defaultOnlineMeetingProvider: Field<OnlineMeetingProviderType>
-    public let hexColor: Field<String>
-    public let isDefaultCalendar: Field<Bool>
-    public let isRemovable: Field<Bool>
-    public let isTallyingResponses: Field<Bool>
-    public let name: Field<String>
-    public let owner: Field<EmailAddress>
-
-    /// Present when the request expanded it (`expand("calendarPermissions")`).
-    public let calendarPermissions: Field<[CalendarPermission]>
-
-    /// Present when the request expanded it (`expand("calendarView")`).
-    public let calendarView: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("events")`).
-    public let events: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedOnlineMeetingProviders = Field("allowedOnlineMeetingProviders")
-        self.canEdit = Field("canEdit")
-        self.canShare = Field("canShare")
-        self.canViewPrivateItems = Field("canViewPrivateItems")
-        self.changeKey = Field("changeKey")
-        self.color = Field("color")
-        self.defaultOnlineMeetingProvider = Field("defaultOnlineMeetingProvider")
-        self.hexColor = Field("hexColor")
-        self.isDefaultCalendar = Field("isDefaultCalendar")
-        self.isRemovable = Field("isRemovable")
-        self.isTallyingResponses = Field("isTallyingResponses")
-        self.name = Field("name")
-        self.owner = Field("owner")
-        self.calendarPermissions = Field("calendarPermissions")
-        self.calendarView = Field("calendarView")
-        self.events = Field("events")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
-}
-
-/// Requests for one `OutlookCalendar`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.calendar`.
-public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OutlookCalendar
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.calendar",
-        model: OutlookCalendar.self,
-        children: [
-            .init("calendarPermissions", "microsoft.graph.calendarPermission", collection: true),
-            .init(
-                "calendarView",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("events", "microsoft.graph.event", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("getSchedule", .post, response: .collection(.model(ScheduleInformation.self))),
-            .init("permanentDelete", .post),
-            .init("allowedCalendarSharingRoles", .get, response: .collection(.enumeration)),
-        ]
-    )
-
-    /// `calendarPermissions.request()` lists them; `calendarPermissions("calendarPermission-id")` addresses one.
-    public var calendarPermissions: CollectionRequestBuilder<CalendarPermissionRequestBuilder> {
-        .init(client: client, path: path.appending("calendarPermissions"))
-    }
-
-    /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
-    /// fail with `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
-    public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(
-            client: client,
-            path: path.appending("calendarView", refusing: [.post], itemsRefusing: [.patch, .put, .delete])
-        )
-    }
-
-    /// `events.request()` lists them; `events("event-id")` addresses one.
-    public var events: CollectionRequestBuilder<EventRequestBuilder> {
-        .init(client: client, path: path.appending("events"))
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendar/getSchedule` (POST).
-    public func getSchedule(
-        schedules: [String],
-        endTime: DateTimeTimeZone,
-        startTime: DateTimeTimeZone,
-        availabilityViewInterval: Int32
-    ) -> OperationRequest<[ScheduleInformation]> {
-        var request = APIRequest(method: .post, path: path.appending("getSchedule"))
-        var body = JSONObject()
-        body.set("Schedules", schedules)
-        body.set("EndTime", endTime)
-        body.set("StartTime", startTime)
-        body.set("AvailabilityViewInterval", availabilityViewInterval)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ScheduleInformation].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendar/permanentDelete` (POST).
-    public func permanentDelete() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("permanentDelete"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.calendar/allowedCalendarSharingRoles` (GET).
-    public func allowedCalendarSharingRoles(user: String) -> OperationRequest<[CalendarRoleType]> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "allowedCalendarSharingRoles",
-                parameters: [("User", ODataLiteral(json: user))]
-            )
-        )
-        return OperationRequest(client: client, request: request, decoder: .value([CalendarRoleType].self))
-    }
-}
-
-/// Its properties are listed in `OutlookCategoryFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outlookcategory?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.outlookCategory`.
-public typealias OutlookCategory = Model<OutlookCategoryFields>
-
-/// The properties of a `OutlookCategory`, inherited ones included.
-public struct OutlookCategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.outlookCategory",
-        base: Entity.self,
-        fields: OutlookCategoryFields()
-    )
-
-    public let id: Field<String>
-    public let color: Field<CategoryColor>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.color = Field("color")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `OutlookCategory`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.outlookCategory`.
-public struct OutlookCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OutlookCategory
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.outlookCategory", model: OutlookCategory.self)
-}
-
-/// Its properties are listed in `OutlookGeoCoordinatesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outlookgeocoordinates?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.outlookGeoCoordinates`.
-public typealias OutlookGeoCoordinates = Model<OutlookGeoCoordinatesFields>
-
-/// The properties of a `OutlookGeoCoordinates`, inherited ones included.
-public struct OutlookGeoCoordinatesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.outlookGeoCoordinates",
-        fields: OutlookGeoCoordinatesFields()
-    )
-    public let accuracy: Field<Double>
-    public let altitude: Field<Double>
-    public let altitudeAccuracy: Field<Double>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
-
-    private init() {
-        self.accuracy = Field("accuracy")
-        self.altitude = Field("altitude")
-        self.altitudeAccuracy = Field("altitudeAccuracy")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-    }
-}
-
-/// Its properties are listed in `OutlookItemFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outlookitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.outlookItem`.
-public typealias OutlookItem = Model<OutlookItemFields>
-
-/// The properties of a `OutlookItem`, inherited ones included.
-public struct OutlookItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.outlookItem",
-        base: Entity.self,
-        derived: [Contact.self, Event.self, MailboxItem.self, Message.self, Post.self],
-        fields: OutlookItemFields()
-    )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
-}
-
-/// Requests for one `OutlookItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.outlookItem`.
-public struct OutlookItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OutlookItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.outlookItem", model: OutlookItem.self)
-}
-
-/// Its properties are listed in `OutlookUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/outlookuser?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.outlookUser`.
-public typealias OutlookUser = Model<OutlookUserFields>
-
-/// The properties of a `OutlookUser`, inherited ones included.
-public struct OutlookUserFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.outlookUser",
-        base: Entity.self,
-        fields: OutlookUserFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("masterCategories")`).
-    public let masterCategories: Field<[OutlookCategory]>
-
-    private init() {
-        self.id = Field("id")
-        self.masterCategories = Field("masterCategories")
-    }
-}
-
-/// Requests for one `OutlookUser`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.outlookUser`.
-public struct OutlookUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OutlookUser
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.outlookUser",
-        model: OutlookUser.self,
-        children: [.init("masterCategories", "microsoft.graph.outlookCategory", collection: true)],
-        operations: [
-            .init("supportedLanguages", .get, response: .collection(.model(LocaleInfo.self))),
-            .init("supportedTimeZones", .get, response: .collection(.model(TimeZoneInformation.self))),
-        ]
-    )
-
-    /// `masterCategories.request()` lists them; `masterCategories("outlookCategory-id")` addresses one.
-    public var masterCategories: CollectionRequestBuilder<OutlookCategoryRequestBuilder> {
-        .init(client: client, path: path.appending("masterCategories"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.outlookUser/supportedLanguages` (GET).
-    public func supportedLanguages() -> CollectionRequest<LocaleInfo> {
-        let request = APIRequest(method: .get, path: path.appending(function: "supportedLanguages", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.outlookUser/supportedTimeZones` (GET).
-    public func supportedTimeZones() -> CollectionRequest<TimeZoneInformation> {
-        let request = APIRequest(method: .get, path: path.appending(function: "supportedTimeZones", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.outlookUser/supportedTimeZones` (GET).
-    public func supportedTimeZones(timeZoneStandard: TimeZoneStandard) -> CollectionRequest<TimeZoneInformation> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(
-                function: "supportedTimeZones",
-                parameters: [("TimeZoneStandard", ODataLiteral(json: timeZoneStandard))]
-            )
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `OwnerlessGroupPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/ownerlessgrouppolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.ownerlessGroupPolicy`.
-public typealias OwnerlessGroupPolicy = Model<OwnerlessGroupPolicyFields>
-
-/// The properties of a `OwnerlessGroupPolicy`, inherited ones included.
-public struct OwnerlessGroupPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.ownerlessGroupPolicy",
-        base: Entity.self,
-        fields: OwnerlessGroupPolicyFields()
-    )
-
-    public let id: Field<String>
-    public let emailInfo: Field<EmailDetails>
-    public let enabledGroupIds: Field<[String]>
-    public let isEnabled: Field<Bool>
-    public let maxMembersToNotify: Field<Int64>
-    public let notificationDurationInWeeks: Field<Int64>
-    public let policyWebUrl: Field<String>
-    public let targetOwners: Field<TargetOwners>
-
-    private init() {
-        self.id = Field("id")
-        self.emailInfo = Field("emailInfo")
-        self.enabledGroupIds = Field("enabledGroupIds")
-        self.isEnabled = Field("isEnabled")
-        self.maxMembersToNotify = Field("maxMembersToNotify")
-        self.notificationDurationInWeeks = Field("notificationDurationInWeeks")
-        self.policyWebUrl = Field("policyWebUrl")
-        self.targetOwners = Field("targetOwners")
-    }
-}
-
-/// Requests for one `OwnerlessGroupPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.ownerlessGroupPolicy`.
-public struct OwnerlessGroupPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OwnerlessGroupPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.ownerlessGroupPolicy", model: OwnerlessGroupPolicy.self)
-}
-
-/// Its properties are listed in `PackageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/package?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.package`.
-public typealias Package = Model<PackageFields>
-
-/// The properties of a `Package`, inherited ones included.
-public struct PackageFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.package", fields: PackageFields())
-    public let type: Field<String>
-
-    private init() {
-        self.type = Field("type")
-    }
 }

@@ -4,1943 +4,1508 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
 
-/// Its properties are listed in `PackageAccessEntityFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthenticationConditionApplicationFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageaccessentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.packageAccessEntity`.
-public typealias PackageAccessEntity = Model<PackageAccessEntityFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationconditionapplication?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationConditionApplication`.
+public typealias AuthenticationConditionApplication = Model<AuthenticationConditionApplicationFields>
 
-/// The properties of a `PackageAccessEntity`, inherited ones included.
-public struct PackageAccessEntityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.packageAccessEntity", fields: PackageAccessEntityFields())
-    public let resourceId: Field<String>
-    public let resourceType: Field<AccessEntityType>
+/// The properties of a `AuthenticationConditionApplication`, inherited ones included.
+public struct AuthenticationConditionApplicationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationConditionApplication",
+        fields: AuthenticationConditionApplicationFields()
+    )
+
+    public let appId: Field<String>
 
     private init() {
-        self.resourceId = Field("resourceId")
-        self.resourceType = Field("resourceType")
+        self.appId = Field("appId")
     }
 }
 
-/// Its properties are listed in `PackageElementFields`; read and write them as `value.name`.
+/// Requests for one `AuthenticationConditionApplication`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageelement?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.packageElement`.
-public typealias PackageElement = Model<PackageElementFields>
+/// - Remark: Generated from `microsoft.graph.authenticationConditionApplication`.
+public struct AuthenticationConditionApplicationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationConditionApplication
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The properties of a `PackageElement`, inherited ones included.
-public struct PackageElementFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.packageElement", fields: PackageElementFields())
-    public let definition: Field<JSONValue>
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationConditionApplication",
+        model: AuthenticationConditionApplication.self
+    )
+}
+
+/// Its properties are listed in `AuthenticationConditionsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationconditions?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationConditions`.
+public typealias AuthenticationConditions = Model<AuthenticationConditionsFields>
+
+/// The properties of a `AuthenticationConditions`, inherited ones included.
+public struct AuthenticationConditionsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationConditions",
+        fields: AuthenticationConditionsFields()
+    )
+
+    public let applications: Field<AuthenticationConditionsApplications>
+
+    private init() {
+        self.applications = Field("applications")
+    }
+}
+
+/// Its properties are listed in `AuthenticationConditionsApplicationsFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationconditionsapplications?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationConditionsApplications`.
+public typealias AuthenticationConditionsApplications = Model<AuthenticationConditionsApplicationsFields>
+
+/// The properties of a `AuthenticationConditionsApplications`, inherited ones included.
+public struct AuthenticationConditionsApplicationsFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationConditionsApplications",
+        fields: AuthenticationConditionsApplicationsFields()
+    )
+
+    /// Present when the request expanded it (`expand("includeApplications")`).
+    public let includeApplications: Field<[AuthenticationConditionApplication]>
+
+    private init() {
+        self.includeApplications = Field("includeApplications")
+    }
+}
+
+/// Its properties are listed in `AuthenticationConfigurationValidationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationconfigurationvalidation?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationConfigurationValidation`.
+public typealias AuthenticationConfigurationValidation = Model<AuthenticationConfigurationValidationFields>
+
+/// The properties of a `AuthenticationConfigurationValidation`, inherited ones included.
+public struct AuthenticationConfigurationValidationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationConfigurationValidation",
+        fields: AuthenticationConfigurationValidationFields()
+    )
+
+    public let errors: Field<[GenericError]>
+    public let warnings: Field<[GenericError]>
+
+    private init() {
+        self.errors = Field("errors")
+        self.warnings = Field("warnings")
+    }
+}
+
+/// Its properties are listed in `AuthenticationContextClassReferenceFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationcontextclassreference?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationContextClassReference`.
+public typealias AuthenticationContextClassReference = Model<AuthenticationContextClassReferenceFields>
+
+/// The properties of a `AuthenticationContextClassReference`, inherited ones included.
+public struct AuthenticationContextClassReferenceFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationContextClassReference",
+        base: Entity.self,
+        fields: AuthenticationContextClassReferenceFields()
+    )
+
     public let id: Field<String>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let isAvailable: Field<Bool>
 
     private init() {
-        self.definition = Field("definition")
         self.id = Field("id")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.isAvailable = Field("isAvailable")
     }
 }
 
-/// Its properties are listed in `PackageElementDetailFields`; read and write them as `value.name`.
+/// Requests for one `AuthenticationContextClassReference`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/packageelementdetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.packageElementDetail`.
-public typealias PackageElementDetail = Model<PackageElementDetailFields>
+/// - Remark: Generated from `microsoft.graph.authenticationContextClassReference`.
+public struct AuthenticationContextClassReferenceRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationContextClassReference
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The properties of a `PackageElementDetail`, inherited ones included.
-public struct PackageElementDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.packageElementDetail", fields: PackageElementDetailFields())
-    public let elements: Field<[PackageElement]>
-    public let elementType: Field<String>
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationContextClassReference",
+        model: AuthenticationContextClassReference.self
+    )
+}
+
+/// Its properties are listed in `AuthenticationEventListenerFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationeventlistener?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationEventListener`.
+public typealias AuthenticationEventListener = Model<AuthenticationEventListenerFields>
+
+/// The properties of a `AuthenticationEventListener`, inherited ones included.
+public struct AuthenticationEventListenerFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationEventListener",
+        base: Entity.self,
+        derived: [
+            OnAttributeCollectionListener.self,
+            OnAttributeCollectionStartListener.self,
+            OnAttributeCollectionSubmitListener.self,
+            OnAuthenticationMethodLoadStartListener.self,
+            OnEmailOtpSendListener.self,
+            OnFraudProtectionLoadStartListener.self,
+            OnInteractiveAuthFlowStartListener.self,
+            OnPasswordSubmitListener.self,
+            OnTokenIssuanceStartListener.self,
+            OnUserCreateStartListener.self,
+            OnVerifiedIdClaimValidationListener.self,
+        ],
+        fields: AuthenticationEventListenerFields()
+    )
+
+    public let id: Field<String>
+    public let authenticationEventsFlowId: Field<String>
+    public let conditions: Field<AuthenticationConditions>
+    public let displayName: Field<String>
 
     private init() {
-        self.elements = Field("elements")
-        self.elementType = Field("elementType")
+        self.id = Field("id")
+        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
+        self.conditions = Field("conditions")
+        self.displayName = Field("displayName")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.packageStatus`.
-public typealias PackageStatus = OpenEnum<PackageStatusValues>
+/// Requests for one `AuthenticationEventListener`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationEventListener`.
+public struct AuthenticationEventListenerRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationEventListener
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The values of `PackageStatus` that the spec declares; others decode and re-encode too.
-public enum PackageStatusValues: EnumValues {
-    public static let known: [String] = ["none", "some", "all", "unknownFutureValue"]
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationEventListener",
+        model: AuthenticationEventListener.self
+    )
 }
 
-extension PackageStatus {
-    public static var none: Self { Self(rawValue: "none") }
+/// Its properties are listed in `AuthenticationEventsFlowFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationeventsflow?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationEventsFlow`.
+public typealias AuthenticationEventsFlow = Model<AuthenticationEventsFlowFields>
 
-    public static var some: Self { Self(rawValue: "some") }
+/// The properties of a `AuthenticationEventsFlow`, inherited ones included.
+public struct AuthenticationEventsFlowFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationEventsFlow",
+        base: Entity.self,
+        derived: [ExternalUsersSelfServiceSignUpEventsFlow.self],
+        fields: AuthenticationEventsFlowFields()
+    )
 
-    public static var all: Self { Self(rawValue: "all") }
+    public let id: Field<String>
+    public let conditions: Field<AuthenticationConditions>
+    public let description: Field<String>
+    public let displayName: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.conditions = Field("conditions")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+    }
+}
+
+/// Requests for one `AuthenticationEventsFlow`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationEventsFlow`.
+public struct AuthenticationEventsFlowRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationEventsFlow
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationEventsFlow",
+        model: AuthenticationEventsFlow.self
+    )
+}
+
+/// Its properties are listed in `AuthenticationFlowFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationflow?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationFlow`.
+public typealias AuthenticationFlow = Model<AuthenticationFlowFields>
+
+/// The properties of a `AuthenticationFlow`, inherited ones included.
+public struct AuthenticationFlowFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.authenticationFlow", fields: AuthenticationFlowFields())
+    public let transferMethod: Field<ConditionalAccessTransferMethods>
+
+    private init() {
+        self.transferMethod = Field("transferMethod")
+    }
+}
+
+/// Its properties are listed in `AuthenticationFlowsPolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationflowspolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationFlowsPolicy`.
+public typealias AuthenticationFlowsPolicy = Model<AuthenticationFlowsPolicyFields>
+
+/// The properties of a `AuthenticationFlowsPolicy`, inherited ones included.
+public struct AuthenticationFlowsPolicyFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationFlowsPolicy",
+        base: Entity.self,
+        fields: AuthenticationFlowsPolicyFields()
+    )
+
+    public let id: Field<String>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let selfServiceSignUp: Field<SelfServiceSignUpAuthenticationFlowConfiguration>
+
+    private init() {
+        self.id = Field("id")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.selfServiceSignUp = Field("selfServiceSignUp")
+    }
+}
+
+/// Requests for one `AuthenticationFlowsPolicy`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationFlowsPolicy`.
+public struct AuthenticationFlowsPolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationFlowsPolicy
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationFlowsPolicy",
+        model: AuthenticationFlowsPolicy.self
+    )
+}
+
+/// Its properties are listed in `AuthenticationMethodFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethod?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationMethod`.
+public typealias AuthenticationMethod = Model<AuthenticationMethodFields>
+
+/// The properties of a `AuthenticationMethod`, inherited ones included.
+public struct AuthenticationMethodFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethod",
+        base: Entity.self,
+        derived: [
+            EmailAuthenticationMethod.self,
+            ExternalAuthenticationMethod.self,
+            Fido2AuthenticationMethod.self,
+            MicrosoftAuthenticatorAuthenticationMethod.self,
+            PasswordAuthenticationMethod.self,
+            PhoneAuthenticationMethod.self,
+            PlatformCredentialAuthenticationMethod.self,
+            QrCodePinAuthenticationMethod.self,
+            SoftwareOathAuthenticationMethod.self,
+            TemporaryAccessPassAuthenticationMethod.self,
+            WindowsHelloForBusinessAuthenticationMethod.self,
+        ],
+        fields: AuthenticationMethodFields()
+    )
+
+    public let id: Field<String>
+    public let createdDateTime: Field<Date>
+
+    private init() {
+        self.id = Field("id")
+        self.createdDateTime = Field("createdDateTime")
+    }
+}
+
+/// Its properties are listed in `AuthenticationMethodConfigurationFields`; read and write them as `value.name`.
+///
+/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationMethodConfiguration`.
+public typealias AuthenticationMethodConfiguration = Model<AuthenticationMethodConfigurationFields>
+
+/// The properties of a `AuthenticationMethodConfiguration`, inherited ones included.
+public struct AuthenticationMethodConfigurationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodConfiguration",
+        base: Entity.self,
+        derived: [
+            EmailAuthenticationMethodConfiguration.self,
+            ExternalAuthenticationMethodConfiguration.self,
+            Fido2AuthenticationMethodConfiguration.self,
+            MicrosoftAuthenticatorAuthenticationMethodConfiguration.self,
+            QrCodePinAuthenticationMethodConfiguration.self,
+            SmsAuthenticationMethodConfiguration.self,
+            SoftwareOathAuthenticationMethodConfiguration.self,
+            TemporaryAccessPassAuthenticationMethodConfiguration.self,
+            VerifiableCredentialsAuthenticationMethodConfiguration.self,
+            VoiceAuthenticationMethodConfiguration.self,
+            X509CertificateAuthenticationMethodConfiguration.self,
+        ],
+        fields: AuthenticationMethodConfigurationFields()
+    )
+
+    public let id: Field<String>
+    public let excludeTargets: Field<[ExcludeTarget]>
+    public let state: Field<AuthenticationMethodState>
+
+    private init() {
+        self.id = Field("id")
+        self.excludeTargets = Field("excludeTargets")
+        self.state = Field("state")
+    }
+}
+
+/// Requests for one `AuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethodConfiguration`.
+public struct AuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationMethodConfiguration
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationMethodConfiguration",
+        model: AuthenticationMethodConfiguration.self
+    )
+}
+
+/// - Remark: Generated from `microsoft.graph.authenticationMethodFeature`.
+public typealias AuthenticationMethodFeature = OpenEnum<AuthenticationMethodFeatureValues>
+
+/// The values of `AuthenticationMethodFeature` that the spec declares; others decode and re-encode too.
+public enum AuthenticationMethodFeatureValues: EnumValues {
+    public static let known: [String] = [
+        "ssprRegistered",
+        "ssprEnabled",
+        "ssprCapable",
+        "passwordlessCapable",
+        "mfaCapable",
+        "unknownFutureValue",
+    ]
+}
+
+extension AuthenticationMethodFeature {
+    public static var ssprRegistered: Self { Self(rawValue: "ssprRegistered") }
+
+    public static var ssprEnabled: Self { Self(rawValue: "ssprEnabled") }
+
+    public static var ssprCapable: Self { Self(rawValue: "ssprCapable") }
+
+    public static var passwordlessCapable: Self { Self(rawValue: "passwordlessCapable") }
+
+    public static var mfaCapable: Self { Self(rawValue: "mfaCapable") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// - Remark: Generated from `microsoft.graph.packageType`.
-public typealias PackageType = OpenEnum<PackageTypeValues>
+/// Its properties are listed in `AuthenticationMethodFeatureConfigurationFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationmethodfeatureconfiguration?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationMethodFeatureConfiguration`.
+public typealias AuthenticationMethodFeatureConfiguration = Model<AuthenticationMethodFeatureConfigurationFields>
 
-/// The values of `PackageType` that the spec declares; others decode and re-encode too.
-public enum PackageTypeValues: EnumValues {
-    public static let known: [String] = ["microsoft", "external", "shared", "custom", "unknownFutureValue"]
+/// The properties of a `AuthenticationMethodFeatureConfiguration`, inherited ones included.
+public struct AuthenticationMethodFeatureConfigurationFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodFeatureConfiguration",
+        fields: AuthenticationMethodFeatureConfigurationFields()
+    )
+
+    public let excludeTarget: Field<FeatureTarget>
+    public let includeTarget: Field<FeatureTarget>
+    public let state: Field<AdvancedConfigState>
+
+    private init() {
+        self.excludeTarget = Field("excludeTarget")
+        self.includeTarget = Field("includeTarget")
+        self.state = Field("state")
+    }
 }
 
-extension PackageType {
-    public static var microsoft: Self { Self(rawValue: "microsoft") }
+/// - Remark: Generated from `microsoft.graph.authenticationMethodKeyStrength`.
+public typealias AuthenticationMethodKeyStrength = OpenEnum<AuthenticationMethodKeyStrengthValues>
 
-    public static var external: Self { Self(rawValue: "external") }
+/// The values of `AuthenticationMethodKeyStrength` that the spec declares; others decode and re-encode too.
+public enum AuthenticationMethodKeyStrengthValues: EnumValues {
+    public static let known: [String] = ["normal", "weak", "unknown"]
+}
 
-    public static var shared: Self { Self(rawValue: "shared") }
+extension AuthenticationMethodKeyStrength {
+    public static var normal: Self { Self(rawValue: "normal") }
+
+    public static var weak: Self { Self(rawValue: "weak") }
+
+    public static var unknown: Self { Self(rawValue: "unknown") }
+}
+
+/// Its properties are listed in `AuthenticationMethodModeDetailFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodmodedetail?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationMethodModeDetail`.
+public typealias AuthenticationMethodModeDetail = Model<AuthenticationMethodModeDetailFields>
+
+/// The properties of a `AuthenticationMethodModeDetail`, inherited ones included.
+public struct AuthenticationMethodModeDetailFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodModeDetail",
+        base: Entity.self,
+        fields: AuthenticationMethodModeDetailFields()
+    )
+
+    public let id: Field<String>
+    public let authenticationMethod: Field<BaseAuthenticationMethod>
+    public let displayName: Field<String>
+
+    private init() {
+        self.id = Field("id")
+        self.authenticationMethod = Field("authenticationMethod")
+        self.displayName = Field("displayName")
+    }
+}
+
+/// Requests for one `AuthenticationMethodModeDetail`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethodModeDetail`.
+public struct AuthenticationMethodModeDetailRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationMethodModeDetail
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationMethodModeDetail",
+        model: AuthenticationMethodModeDetail.self
+    )
+}
+
+/// Flags: the wire value lists members separated by commas.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethodModes`.
+public typealias AuthenticationMethodModes = OpenEnum<AuthenticationMethodModesValues>
+
+/// The values of `AuthenticationMethodModes` that the spec declares; others decode and re-encode too.
+public enum AuthenticationMethodModesValues: FlagValues {
+    public static let known: [String] = [
+        "password",
+        "voice",
+        "hardwareOath",
+        "softwareOath",
+        "sms",
+        "fido2",
+        "windowsHelloForBusiness",
+        "microsoftAuthenticatorPush",
+        "deviceBasedPush",
+        "temporaryAccessPassOneTime",
+        "temporaryAccessPassMultiUse",
+        "email",
+        "x509CertificateSingleFactor",
+        "x509CertificateMultiFactor",
+        "federatedSingleFactor",
+        "federatedMultiFactor",
+        "unknownFutureValue",
+        "qrCodePin",
+    ]
+}
+
+extension AuthenticationMethodModes {
+    public static var password: Self { Self(rawValue: "password") }
+
+    public static var voice: Self { Self(rawValue: "voice") }
+
+    public static var hardwareOath: Self { Self(rawValue: "hardwareOath") }
+
+    public static var softwareOath: Self { Self(rawValue: "softwareOath") }
+
+    public static var sms: Self { Self(rawValue: "sms") }
+
+    public static var fido2: Self { Self(rawValue: "fido2") }
+
+    public static var windowsHelloForBusiness: Self { Self(rawValue: "windowsHelloForBusiness") }
+
+    public static var microsoftAuthenticatorPush: Self { Self(rawValue: "microsoftAuthenticatorPush") }
+
+    public static var deviceBasedPush: Self { Self(rawValue: "deviceBasedPush") }
+
+    public static var temporaryAccessPassOneTime: Self { Self(rawValue: "temporaryAccessPassOneTime") }
+
+    public static var temporaryAccessPassMultiUse: Self { Self(rawValue: "temporaryAccessPassMultiUse") }
+
+    public static var email: Self { Self(rawValue: "email") }
+
+    public static var x509CertificateSingleFactor: Self { Self(rawValue: "x509CertificateSingleFactor") }
+
+    public static var x509CertificateMultiFactor: Self { Self(rawValue: "x509CertificateMultiFactor") }
+
+    public static var federatedSingleFactor: Self { Self(rawValue: "federatedSingleFactor") }
+
+    public static var federatedMultiFactor: Self { Self(rawValue: "federatedMultiFactor") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+
+    public static var qrCodePin: Self { Self(rawValue: "qrCodePin") }
+}
+
+/// - Remark: Generated from `microsoft.graph.authenticationMethodPlatform`.
+public typealias AuthenticationMethodPlatform = OpenEnum<AuthenticationMethodPlatformValues>
+
+/// The values of `AuthenticationMethodPlatform` that the spec declares; others decode and re-encode too.
+public enum AuthenticationMethodPlatformValues: EnumValues {
+    public static let known: [String] = ["unknown", "windows", "macOS", "iOS", "android", "linux", "unknownFutureValue"]
+}
+
+extension AuthenticationMethodPlatform {
+    public static var unknown: Self { Self(rawValue: "unknown") }
+
+    public static var windows: Self { Self(rawValue: "windows") }
+
+    public static var macOS: Self { Self(rawValue: "macOS") }
+
+    public static var iOS: Self { Self(rawValue: "iOS") }
+
+    public static var android: Self { Self(rawValue: "android") }
+
+    public static var linux: Self { Self(rawValue: "linux") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `AuthenticationMethod`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethod`.
+public struct AuthenticationMethodRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationMethod
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationMethod",
+        model: AuthenticationMethod.self,
+        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+    )
+
+    /// - Remark: Generated from `microsoft.graph.authenticationMethod/resetPassword` (POST).
+    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
+        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
+        var body = JSONObject()
+        body.set("newPassword", newPassword)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.authenticationMethodSignInState`.
+public typealias AuthenticationMethodSignInState = OpenEnum<AuthenticationMethodSignInStateValues>
+
+/// The values of `AuthenticationMethodSignInState` that the spec declares; others decode and re-encode too.
+public enum AuthenticationMethodSignInStateValues: EnumValues {
+    public static let known: [String] = [
+        "notSupported",
+        "notAllowedByPolicy",
+        "notEnabled",
+        "phoneNumberNotUnique",
+        "ready",
+        "notConfigured",
+        "unknownFutureValue",
+    ]
+}
+
+extension AuthenticationMethodSignInState {
+    public static var notSupported: Self { Self(rawValue: "notSupported") }
+
+    public static var notAllowedByPolicy: Self { Self(rawValue: "notAllowedByPolicy") }
+
+    public static var notEnabled: Self { Self(rawValue: "notEnabled") }
+
+    public static var phoneNumberNotUnique: Self { Self(rawValue: "phoneNumberNotUnique") }
+
+    public static var ready: Self { Self(rawValue: "ready") }
+
+    public static var notConfigured: Self { Self(rawValue: "notConfigured") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.authenticationMethodState`.
+public typealias AuthenticationMethodState = OpenEnum<AuthenticationMethodStateValues>
+
+/// The values of `AuthenticationMethodState` that the spec declares; others decode and re-encode too.
+public enum AuthenticationMethodStateValues: EnumValues {
+    public static let known: [String] = ["enabled", "disabled"]
+}
+
+extension AuthenticationMethodState {
+    public static var enabled: Self { Self(rawValue: "enabled") }
+
+    public static var disabled: Self { Self(rawValue: "disabled") }
+}
+
+/// Its properties are listed in `AuthenticationMethodTargetFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodtarget?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationMethodTarget`.
+public typealias AuthenticationMethodTarget = Model<AuthenticationMethodTargetFields>
+
+/// The properties of a `AuthenticationMethodTarget`, inherited ones included.
+public struct AuthenticationMethodTargetFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodTarget",
+        base: Entity.self,
+        derived: [
+            MicrosoftAuthenticatorAuthenticationMethodTarget.self,
+            PasskeyAuthenticationMethodTarget.self,
+            SmsAuthenticationMethodTarget.self,
+            VerifiableCredentialAuthenticationMethodTarget.self,
+        ],
+        fields: AuthenticationMethodTargetFields()
+    )
+
+    public let id: Field<String>
+    public let isRegistrationRequired: Field<Bool>
+    public let targetType: Field<AuthenticationMethodTargetType>
+
+    private init() {
+        self.id = Field("id")
+        self.isRegistrationRequired = Field("isRegistrationRequired")
+        self.targetType = Field("targetType")
+    }
+}
+
+/// Requests for one `AuthenticationMethodTarget`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethodTarget`.
+public struct AuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationMethodTarget
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationMethodTarget",
+        model: AuthenticationMethodTarget.self
+    )
+}
+
+/// - Remark: Generated from `microsoft.graph.authenticationMethodTargetType`.
+public typealias AuthenticationMethodTargetType = OpenEnum<AuthenticationMethodTargetTypeValues>
+
+/// The values of `AuthenticationMethodTargetType` that the spec declares; others decode and re-encode too.
+public enum AuthenticationMethodTargetTypeValues: EnumValues {
+    public static let known: [String] = ["user", "group", "unknownFutureValue"]
+}
+
+extension AuthenticationMethodTargetType {
+    public static var user: Self { Self(rawValue: "user") }
+
+    public static var group: Self { Self(rawValue: "group") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Its properties are listed in `AuthenticationMethodsPolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodspolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicy`.
+public typealias AuthenticationMethodsPolicy = Model<AuthenticationMethodsPolicyFields>
+
+/// The properties of a `AuthenticationMethodsPolicy`, inherited ones included.
+public struct AuthenticationMethodsPolicyFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodsPolicy",
+        base: Entity.self,
+        fields: AuthenticationMethodsPolicyFields()
+    )
+
+    public let id: Field<String>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let lastModifiedDateTime: Field<Date>
+    public let policyMigrationState: Field<AuthenticationMethodsPolicyMigrationState>
+    public let policyVersion: Field<String>
+    public let reconfirmationInDays: Field<Int32>
+    public let registrationEnforcement: Field<RegistrationEnforcement>
+
+    /// Present when the request expanded it (`expand("authenticationMethodConfigurations")`).
+    public let authenticationMethodConfigurations: Field<[AuthenticationMethodConfiguration]>
+
+    private init() {
+        self.id = Field("id")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.lastModifiedDateTime = Field("lastModifiedDateTime")
+        self.policyMigrationState = Field("policyMigrationState")
+        self.policyVersion = Field("policyVersion")
+        self.reconfirmationInDays = Field("reconfirmationInDays")
+        self.registrationEnforcement = Field("registrationEnforcement")
+        self.authenticationMethodConfigurations = Field("authenticationMethodConfigurations")
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicyMigrationState`.
+public typealias AuthenticationMethodsPolicyMigrationState = OpenEnum<AuthenticationMethodsPolicyMigrationStateValues>
+
+/// The values of `AuthenticationMethodsPolicyMigrationState` that the spec declares; others decode and re-encode too.
+public enum AuthenticationMethodsPolicyMigrationStateValues: EnumValues {
+    public static let known: [String] = [
+        "preMigration",
+        "migrationInProgress",
+        "migrationComplete",
+        "unknownFutureValue",
+    ]
+}
+
+extension AuthenticationMethodsPolicyMigrationState {
+    public static var preMigration: Self { Self(rawValue: "preMigration") }
+
+    public static var migrationInProgress: Self { Self(rawValue: "migrationInProgress") }
+
+    public static var migrationComplete: Self { Self(rawValue: "migrationComplete") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `AuthenticationMethodsPolicy`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicy`.
+public struct AuthenticationMethodsPolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationMethodsPolicy
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationMethodsPolicy",
+        model: AuthenticationMethodsPolicy.self,
+        children: [
+            .init(
+                "authenticationMethodConfigurations",
+                "microsoft.graph.authenticationMethodConfiguration",
+                collection: true
+            ),
+        ]
+    )
+
+    /// `authenticationMethodConfigurations.request()` lists them;
+    /// `authenticationMethodConfigurations("authenticationMethodConfiguration-id")` addresses one.
+    public var authenticationMethodConfigurations:
+        CollectionRequestBuilder<AuthenticationMethodConfigurationRequestBuilder>
+    {
+        .init(client: client, path: path.appending("authenticationMethodConfigurations"))
+    }
+}
+
+/// Its properties are listed in `AuthenticationMethodsRegistrationCampaignFields`; read and write them as `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationmethodsregistrationcampaign?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationMethodsRegistrationCampaign`.
+public typealias AuthenticationMethodsRegistrationCampaign = Model<AuthenticationMethodsRegistrationCampaignFields>
+
+/// The properties of a `AuthenticationMethodsRegistrationCampaign`, inherited ones included.
+public struct AuthenticationMethodsRegistrationCampaignFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodsRegistrationCampaign",
+        fields: AuthenticationMethodsRegistrationCampaignFields()
+    )
+
+    public let excludeTargets: Field<[ExcludeTarget]>
+    public let includeTargets: Field<[AuthenticationMethodsRegistrationCampaignIncludeTarget]>
+    public let snoozeDurationInDays: Field<Int32>
+    public let state: Field<AdvancedConfigState>
+
+    private init() {
+        self.excludeTargets = Field("excludeTargets")
+        self.includeTargets = Field("includeTargets")
+        self.snoozeDurationInDays = Field("snoozeDurationInDays")
+        self.state = Field("state")
+    }
+}
+
+/// Its properties are listed in `AuthenticationMethodsRegistrationCampaignIncludeTargetFields`; read and write them as
+/// `value.name`.
+///
+/// - SeeAlso:
+///   <https://learn.microsoft.com/graph/api/resources/authenticationmethodsregistrationcampaignincludetarget?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationMethodsRegistrationCampaignIncludeTarget`.
+public typealias AuthenticationMethodsRegistrationCampaignIncludeTarget =
+    Model<AuthenticationMethodsRegistrationCampaignIncludeTargetFields>
+
+/// The properties of a `AuthenticationMethodsRegistrationCampaignIncludeTarget`, inherited ones included.
+public struct AuthenticationMethodsRegistrationCampaignIncludeTargetFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodsRegistrationCampaignIncludeTarget",
+        fields: AuthenticationMethodsRegistrationCampaignIncludeTargetFields()
+    )
+
+    public let id: Field<String>
+    public let targetedAuthenticationMethod: Field<String>
+    public let targetType: Field<AuthenticationMethodTargetType>
+
+    private init() {
+        self.id = Field("id")
+        self.targetedAuthenticationMethod = Field("targetedAuthenticationMethod")
+        self.targetType = Field("targetType")
+    }
+}
+
+/// Its properties are listed in `AuthenticationMethodsRootFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationmethodsroot?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot`.
+public typealias AuthenticationMethodsRoot = Model<AuthenticationMethodsRootFields>
+
+/// The properties of a `AuthenticationMethodsRoot`, inherited ones included.
+public struct AuthenticationMethodsRootFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodsRoot",
+        base: Entity.self,
+        fields: AuthenticationMethodsRootFields()
+    )
+
+    public let id: Field<String>
+
+    /// Present when the request expanded it (`expand("userRegistrationDetails")`).
+    public let userRegistrationDetails: Field<[UserRegistrationDetails]>
+
+    private init() {
+        self.id = Field("id")
+        self.userRegistrationDetails = Field("userRegistrationDetails")
+    }
+}
+
+/// Requests for one `AuthenticationMethodsRoot`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot`.
+public struct AuthenticationMethodsRootRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationMethodsRoot
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationMethodsRoot",
+        model: AuthenticationMethodsRoot.self,
+        children: [.init("userRegistrationDetails", "microsoft.graph.userRegistrationDetails", collection: true)],
+        operations: [
+            .init("usersRegisteredByFeature", .get, response: .model(UserRegistrationFeatureSummary.self)),
+            .init("usersRegisteredByMethod", .get, response: .model(UserRegistrationMethodSummary.self)),
+        ]
+    )
+
+    /// `userRegistrationDetails.request()` lists them; `userRegistrationDetails("userRegistrationDetails-id")`
+    /// addresses one.
+    public var userRegistrationDetails: CollectionRequestBuilder<UserRegistrationDetailsRequestBuilder> {
+        .init(client: client, path: path.appending("userRegistrationDetails"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot/usersRegisteredByFeature` (GET).
+    public func usersRegisteredByFeature() -> OperationRequest<UserRegistrationFeatureSummary> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "usersRegisteredByFeature", parameters: [])
+        )
+        return OperationRequest(client: client, request: request, decoder: .model(UserRegistrationFeatureSummary.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot/usersRegisteredByFeature` (GET).
+    public func usersRegisteredByFeature(
+        includedUserTypes: IncludedUserTypes,
+        includedUserRoles: IncludedUserRoles
+    ) -> OperationRequest<UserRegistrationFeatureSummary> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "usersRegisteredByFeature",
+                parameters: [
+                    ("includedUserTypes", ODataLiteral(json: includedUserTypes)),
+                    ("includedUserRoles", ODataLiteral(json: includedUserRoles)),
+                ]
+            )
+        )
+        return OperationRequest(client: client, request: request, decoder: .model(UserRegistrationFeatureSummary.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot/usersRegisteredByMethod` (GET).
+    public func usersRegisteredByMethod() -> OperationRequest<UserRegistrationMethodSummary> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(function: "usersRegisteredByMethod", parameters: [])
+        )
+        return OperationRequest(client: client, request: request, decoder: .model(UserRegistrationMethodSummary.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot/usersRegisteredByMethod` (GET).
+    public func usersRegisteredByMethod(
+        includedUserTypes: IncludedUserTypes,
+        includedUserRoles: IncludedUserRoles
+    ) -> OperationRequest<UserRegistrationMethodSummary> {
+        let request = APIRequest(
+            method: .get,
+            path: path.appending(
+                function: "usersRegisteredByMethod",
+                parameters: [
+                    ("includedUserTypes", ODataLiteral(json: includedUserTypes)),
+                    ("includedUserRoles", ODataLiteral(json: includedUserRoles)),
+                ]
+            )
+        )
+        return OperationRequest(client: client, request: request, decoder: .model(UserRegistrationMethodSummary.self))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.authenticationPhoneType`.
+public typealias AuthenticationPhoneType = OpenEnum<AuthenticationPhoneTypeValues>
+
+/// The values of `AuthenticationPhoneType` that the spec declares; others decode and re-encode too.
+public enum AuthenticationPhoneTypeValues: EnumValues {
+    public static let known: [String] = ["mobile", "alternateMobile", "office", "unknownFutureValue"]
+}
+
+extension AuthenticationPhoneType {
+    public static var mobile: Self { Self(rawValue: "mobile") }
+
+    public static var alternateMobile: Self { Self(rawValue: "alternateMobile") }
+
+    public static var office: Self { Self(rawValue: "office") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// - Remark: Generated from `microsoft.graph.authenticationProtocol`.
+public typealias AuthenticationProtocol = OpenEnum<AuthenticationProtocolValues>
+
+/// The values of `AuthenticationProtocol` that the spec declares; others decode and re-encode too.
+public enum AuthenticationProtocolValues: EnumValues {
+    public static let known: [String] = ["wsFed", "saml", "unknownFutureValue"]
+}
+
+extension AuthenticationProtocol {
+    public static var wsFed: Self { Self(rawValue: "wsFed") }
+
+    public static var saml: Self { Self(rawValue: "saml") }
+
+    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
+}
+
+/// Requests for one `Authentication`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authentication`.
+public struct AuthenticationRequestBuilder: ModelRequestBuilder {
+    public typealias Model = Authentication
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authentication",
+        model: Authentication.self,
+        children: [
+            .init("emailMethods", "microsoft.graph.emailAuthenticationMethod", collection: true),
+            .init("externalAuthenticationMethods", "microsoft.graph.externalAuthenticationMethod", collection: true),
+            .init(
+                "fido2Methods",
+                "microsoft.graph.fido2AuthenticationMethod",
+                collection: true,
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
+            ),
+            .init("methods", "microsoft.graph.authenticationMethod", collection: true, itemsRefusing: "DELETE"),
+            .init(
+                "microsoftAuthenticatorMethods",
+                "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
+                collection: true,
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
+            ),
+            .init("operations", "microsoft.graph.longRunningOperation", collection: true),
+            .init(
+                "passwordMethods",
+                "microsoft.graph.passwordAuthenticationMethod",
+                collection: true,
+                itemsRefusing: "PATCH PUT DELETE"
+            ),
+            .init("phoneMethods", "microsoft.graph.phoneAuthenticationMethod", collection: true),
+            .init(
+                "platformCredentialMethods",
+                "microsoft.graph.platformCredentialAuthenticationMethod",
+                collection: true,
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
+            ),
+            .init(
+                "softwareOathMethods",
+                "microsoft.graph.softwareOathAuthenticationMethod",
+                collection: true,
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
+            ),
+            .init(
+                "temporaryAccessPassMethods",
+                "microsoft.graph.temporaryAccessPassAuthenticationMethod",
+                collection: true,
+                itemsRefusing: "PATCH PUT"
+            ),
+            .init(
+                "windowsHelloForBusinessMethods",
+                "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
+                collection: true,
+                refusing: "POST",
+                itemsRefusing: "PATCH PUT"
+            ),
+        ]
+    )
+
+    /// `emailMethods.request()` lists them; `emailMethods("emailAuthenticationMethod-id")` addresses one.
+    public var emailMethods: CollectionRequestBuilder<EmailAuthenticationMethodRequestBuilder> {
+        .init(client: client, path: path.appending("emailMethods"))
+    }
+
+    /// `externalAuthenticationMethods.request()` lists them;
+    /// `externalAuthenticationMethods("externalAuthenticationMethod-id")` addresses one.
+    public var externalAuthenticationMethods: CollectionRequestBuilder<ExternalAuthenticationMethodRequestBuilder> {
+        .init(client: client, path: path.appending("externalAuthenticationMethods"))
+    }
+
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `fido2Methods.request()` lists them; `fido2Methods("fido2AuthenticationMethod-id")` addresses one.
+    public var fido2Methods: CollectionRequestBuilder<Fido2AuthenticationMethodRequestBuilder> {
+        .init(client: client, path: path.appending("fido2Methods", refusing: [.post], itemsRefusing: [.patch, .put]))
+    }
+
+    /// The service refuses `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `methods.request()` lists them; `methods("authenticationMethod-id")` addresses one.
+    public var methods: CollectionRequestBuilder<AuthenticationMethodRequestBuilder> {
+        .init(client: client, path: path.appending("methods", itemsRefusing: [.delete]))
+    }
+
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `microsoftAuthenticatorMethods.request()` lists them; `microsoftAuthenticatorMethods("id")` addresses one.
+    public var microsoftAuthenticatorMethods:
+        CollectionRequestBuilder<MicrosoftAuthenticatorAuthenticationMethodRequestBuilder>
+    {
+        .init(
+            client: client,
+            path: path.appending("microsoftAuthenticatorMethods", refusing: [.post], itemsRefusing: [.patch, .put])
+        )
+    }
+
+    /// `operations.request()` lists them; `operations("longRunningOperation-id")` addresses one.
+    public var operations: CollectionRequestBuilder<LongRunningOperationRequestBuilder> {
+        .init(client: client, path: path.appending("operations"))
+    }
+
+    /// The service refuses `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `passwordMethods.request()` lists them; `passwordMethods("passwordAuthenticationMethod-id")` addresses one.
+    public var passwordMethods: CollectionRequestBuilder<PasswordAuthenticationMethodRequestBuilder> {
+        .init(client: client, path: path.appending("passwordMethods", itemsRefusing: [.patch, .put, .delete]))
+    }
+
+    /// `phoneMethods.request()` lists them; `phoneMethods("phoneAuthenticationMethod-id")` addresses one.
+    public var phoneMethods: CollectionRequestBuilder<PhoneAuthenticationMethodRequestBuilder> {
+        .init(client: client, path: path.appending("phoneMethods"))
+    }
+
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `platformCredentialMethods.request()` lists them;
+    /// `platformCredentialMethods("platformCredentialAuthenticationMethod-id")` addresses one.
+    public var platformCredentialMethods:
+        CollectionRequestBuilder<PlatformCredentialAuthenticationMethodRequestBuilder>
+    {
+        .init(
+            client: client,
+            path: path.appending("platformCredentialMethods", refusing: [.post], itemsRefusing: [.patch, .put])
+        )
+    }
+
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `softwareOathMethods.request()` lists them; `softwareOathMethods("softwareOathAuthenticationMethod-id")`
+    /// addresses one.
+    public var softwareOathMethods: CollectionRequestBuilder<SoftwareOathAuthenticationMethodRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("softwareOathMethods", refusing: [.post], itemsRefusing: [.patch, .put])
+        )
+    }
+
+    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `temporaryAccessPassMethods.request()` lists them;
+    /// `temporaryAccessPassMethods("temporaryAccessPassAuthenticationMethod-id")` addresses one.
+    public var temporaryAccessPassMethods:
+        CollectionRequestBuilder<TemporaryAccessPassAuthenticationMethodRequestBuilder>
+    {
+        .init(client: client, path: path.appending("temporaryAccessPassMethods", itemsRefusing: [.patch, .put]))
+    }
+
+    /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
+    /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// `windowsHelloForBusinessMethods.request()` lists them; `windowsHelloForBusinessMethods("id")` addresses one.
+    public var windowsHelloForBusinessMethods:
+        CollectionRequestBuilder<WindowsHelloForBusinessAuthenticationMethodRequestBuilder>
+    {
+        .init(
+            client: client,
+            path: path.appending("windowsHelloForBusinessMethods", refusing: [.post], itemsRefusing: [.patch, .put])
+        )
+    }
+}
+
+/// Its properties are listed in `AuthenticationStrengthPolicyFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationstrengthpolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy`.
+public typealias AuthenticationStrengthPolicy = Model<AuthenticationStrengthPolicyFields>
+
+/// The properties of a `AuthenticationStrengthPolicy`, inherited ones included.
+public struct AuthenticationStrengthPolicyFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationStrengthPolicy",
+        base: Entity.self,
+        fields: AuthenticationStrengthPolicyFields()
+    )
+
+    public let id: Field<String>
+    public let allowedCombinations: Field<[AuthenticationMethodModes]>
+    public let createdDateTime: Field<Date>
+    public let description: Field<String>
+    public let displayName: Field<String>
+    public let modifiedDateTime: Field<Date>
+    public let policyType: Field<AuthenticationStrengthPolicyType>
+    public let requirementsSatisfied: Field<AuthenticationStrengthRequirements>
+
+    /// Present when the request expanded it (`expand("combinationConfigurations")`).
+    public let combinationConfigurations: Field<[AuthenticationCombinationConfiguration]>
+
+    private init() {
+        self.id = Field("id")
+        self.allowedCombinations = Field("allowedCombinations")
+        self.createdDateTime = Field("createdDateTime")
+        self.description = Field("description")
+        self.displayName = Field("displayName")
+        self.modifiedDateTime = Field("modifiedDateTime")
+        self.policyType = Field("policyType")
+        self.requirementsSatisfied = Field("requirementsSatisfied")
+        self.combinationConfigurations = Field("combinationConfigurations")
+    }
+}
+
+/// Requests for one `AuthenticationStrengthPolicy`: `request()` reads, updates or deletes it.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy`.
+public struct AuthenticationStrengthPolicyRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationStrengthPolicy
+    public let client: ServiceClient
+    public let path: ResourcePath
+
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
+    }
+
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationStrengthPolicy",
+        model: AuthenticationStrengthPolicy.self,
+        children: [
+            .init(
+                "combinationConfigurations",
+                "microsoft.graph.authenticationCombinationConfiguration",
+                collection: true
+            ),
+        ],
+        operations: [
+            .init("updateAllowedCombinations", .post, response: .model(UpdateAllowedCombinationsResult.self)),
+            .init("usage", .get, response: .model(AuthenticationStrengthUsage.self)),
+        ]
+    )
+
+    /// `combinationConfigurations.request()` lists them;
+    /// `combinationConfigurations("authenticationCombinationConfiguration-id")` addresses one.
+    public var combinationConfigurations:
+        CollectionRequestBuilder<AuthenticationCombinationConfigurationRequestBuilder>
+    {
+        .init(client: client, path: path.appending("combinationConfigurations"))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy/updateAllowedCombinations` (POST).
+    public func updateAllowedCombinations(
+        allowedCombinations: [AuthenticationMethodModes]
+    ) -> OperationRequest<UpdateAllowedCombinationsResult> {
+        var request = APIRequest(method: .post, path: path.appending("updateAllowedCombinations"))
+        var body = JSONObject()
+        body.set("allowedCombinations", allowedCombinations)
+        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
+        return OperationRequest(client: client, request: request, decoder: .model(UpdateAllowedCombinationsResult.self))
+    }
+
+    /// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy/usage` (GET).
+    public func usage() -> OperationRequest<AuthenticationStrengthUsage> {
+        let request = APIRequest(method: .get, path: path.appending(function: "usage", parameters: []))
+        return OperationRequest(client: client, request: request, decoder: .model(AuthenticationStrengthUsage.self))
+    }
+}
+
+/// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicyType`.
+public typealias AuthenticationStrengthPolicyType = OpenEnum<AuthenticationStrengthPolicyTypeValues>
+
+/// The values of `AuthenticationStrengthPolicyType` that the spec declares; others decode and re-encode too.
+public enum AuthenticationStrengthPolicyTypeValues: EnumValues {
+    public static let known: [String] = ["builtIn", "custom", "unknownFutureValue"]
+}
+
+extension AuthenticationStrengthPolicyType {
+    public static var builtIn: Self { Self(rawValue: "builtIn") }
 
     public static var custom: Self { Self(rawValue: "custom") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// - Remark: Generated from `microsoft.graph.pageLayoutType`.
-public typealias PageLayoutType = OpenEnum<PageLayoutTypeValues>
-
-/// The values of `PageLayoutType` that the spec declares; others decode and re-encode too.
-public enum PageLayoutTypeValues: EnumValues {
-    public static let known: [String] = ["microsoftReserved", "article", "home", "unknownFutureValue"]
-}
-
-extension PageLayoutType {
-    public static var microsoftReserved: Self { Self(rawValue: "microsoftReserved") }
-
-    public static var article: Self { Self(rawValue: "article") }
-
-    public static var home: Self { Self(rawValue: "home") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PageLinksFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pagelinks?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.pageLinks`.
-public typealias PageLinks = Model<PageLinksFields>
-
-/// The properties of a `PageLinks`, inherited ones included.
-public struct PageLinksFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.pageLinks", fields: PageLinksFields())
-    public let oneNoteClientUrl: Field<ExternalLink>
-    public let oneNoteWebUrl: Field<ExternalLink>
-
-    private init() {
-        self.oneNoteClientUrl = Field("oneNoteClientUrl")
-        self.oneNoteWebUrl = Field("oneNoteWebUrl")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.pagePromotionType`.
-public typealias PagePromotionType = OpenEnum<PagePromotionTypeValues>
-
-/// The values of `PagePromotionType` that the spec declares; others decode and re-encode too.
-public enum PagePromotionTypeValues: EnumValues {
-    public static let known: [String] = ["microsoftReserved", "page", "newsPost", "unknownFutureValue"]
-}
-
-extension PagePromotionType {
-    public static var microsoftReserved: Self { Self(rawValue: "microsoftReserved") }
-
-    public static var page: Self { Self(rawValue: "page") }
-
-    public static var newsPost: Self { Self(rawValue: "newsPost") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ParentalControlSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/parentalcontrolsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.parentalControlSettings`.
-public typealias ParentalControlSettings = Model<ParentalControlSettingsFields>
-
-/// The properties of a `ParentalControlSettings`, inherited ones included.
-public struct ParentalControlSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.parentalControlSettings",
-        fields: ParentalControlSettingsFields()
-    )
-
-    public let countriesBlockedForMinors: Field<[String]>
-    public let legalAgeGroupRule: Field<String>
-
-    private init() {
-        self.countriesBlockedForMinors = Field("countriesBlockedForMinors")
-        self.legalAgeGroupRule = Field("legalAgeGroupRule")
-    }
-}
-
-/// Its properties are listed in `ParseExpressionResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/parseexpressionresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.parseExpressionResponse`.
-public typealias ParseExpressionResponse = Model<ParseExpressionResponseFields>
-
-/// The properties of a `ParseExpressionResponse`, inherited ones included.
-public struct ParseExpressionResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.parseExpressionResponse",
-        fields: ParseExpressionResponseFields()
-    )
-
-    public let error: Field<PublicError>
-    public let evaluationResult: Field<[String]>
-    public let evaluationSucceeded: Field<Bool>
-    public let parsedExpression: Field<AttributeMappingSource>
-    public let parsingSucceeded: Field<Bool>
-
-    private init() {
-        self.error = Field("error")
-        self.evaluationResult = Field("evaluationResult")
-        self.evaluationSucceeded = Field("evaluationSucceeded")
-        self.parsedExpression = Field("parsedExpression")
-        self.parsingSucceeded = Field("parsingSucceeded")
-    }
-}
-
-/// Its properties are listed in `ParticipantFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participant?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.participant`.
-public typealias Participant = Model<ParticipantFields>
-
-/// The properties of a `Participant`, inherited ones included.
-public struct ParticipantFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.participant",
-        base: Entity.self,
-        fields: ParticipantFields()
-    )
-    public let id: Field<String>
-    public let info: Field<ParticipantInfo>
-    public let isInLobby: Field<Bool>
-    public let isMuted: Field<Bool>
-    public let mediaStreams: Field<[MediaStream]>
-    public let metadata: Field<String>
-    public let recordingInfo: Field<RecordingInfo>
-    public let removedState: Field<RemovedState>
-    public let restrictedExperience: Field<OnlineMeetingRestricted>
-    public let rosterSequenceNumber: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.info = Field("info")
-        self.isInLobby = Field("isInLobby")
-        self.isMuted = Field("isMuted")
-        self.mediaStreams = Field("mediaStreams")
-        self.metadata = Field("metadata")
-        self.recordingInfo = Field("recordingInfo")
-        self.removedState = Field("removedState")
-        self.restrictedExperience = Field("restrictedExperience")
-        self.rosterSequenceNumber = Field("rosterSequenceNumber")
-    }
-}
-
-/// Its properties are listed in `ParticipantInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participantinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.participantInfo`.
-public typealias ParticipantInfo = Model<ParticipantInfoFields>
-
-/// The properties of a `ParticipantInfo`, inherited ones included.
-public struct ParticipantInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.participantInfo", fields: ParticipantInfoFields())
-    public let countryCode: Field<String>
-    public let endpointType: Field<EndpointType>
-    public let identity: Field<IdentitySet>
-    public let languageId: Field<String>
-    public let participantId: Field<String>
-    public let region: Field<String>
-
-    private init() {
-        self.countryCode = Field("countryCode")
-        self.endpointType = Field("endpointType")
-        self.identity = Field("identity")
-        self.languageId = Field("languageId")
-        self.participantId = Field("participantId")
-        self.region = Field("region")
-    }
-}
-
-/// Its properties are listed in `ParticipantJoiningNotificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participantjoiningnotification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.participantJoiningNotification`.
-public typealias ParticipantJoiningNotification = Model<ParticipantJoiningNotificationFields>
-
-/// The properties of a `ParticipantJoiningNotification`, inherited ones included.
-public struct ParticipantJoiningNotificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.participantJoiningNotification",
-        base: Entity.self,
-        fields: ParticipantJoiningNotificationFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("call")`).
-    public let call: Field<Call>
-
-    private init() {
-        self.id = Field("id")
-        self.call = Field("call")
-    }
-}
-
-/// Requests for one `ParticipantJoiningNotification`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.participantJoiningNotification`.
-public struct ParticipantJoiningNotificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ParticipantJoiningNotification
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.participantJoiningNotification",
-        model: ParticipantJoiningNotification.self,
-        children: [.init("call", "microsoft.graph.call", collection: false)]
-    )
-
-    public var call: CallRequestBuilder { .init(client: client, path: path.appending("call")) }
-}
-
-/// Its properties are listed in `ParticipantJoiningResponseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participantjoiningresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.participantJoiningResponse`.
-public typealias ParticipantJoiningResponse = Model<ParticipantJoiningResponseFields>
-
-/// The properties of a `ParticipantJoiningResponse`, inherited ones included.
-public struct ParticipantJoiningResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.participantJoiningResponse",
-        derived: [AcceptJoinResponse.self, InviteNewBotResponse.self, RejectJoinResponse.self],
-        fields: ParticipantJoiningResponseFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `ParticipantLeftNotificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/participantleftnotification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.participantLeftNotification`.
-public typealias ParticipantLeftNotification = Model<ParticipantLeftNotificationFields>
-
-/// The properties of a `ParticipantLeftNotification`, inherited ones included.
-public struct ParticipantLeftNotificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.participantLeftNotification",
-        base: Entity.self,
-        fields: ParticipantLeftNotificationFields()
-    )
-
-    public let id: Field<String>
-    public let participantId: Field<String>
-
-    /// Present when the request expanded it (`expand("call")`).
-    public let call: Field<Call>
-
-    private init() {
-        self.id = Field("id")
-        self.participantId = Field("participantId")
-        self.call = Field("call")
-    }
-}
-
-/// Requests for one `ParticipantLeftNotification`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.participantLeftNotification`.
-public struct ParticipantLeftNotificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ParticipantLeftNotification
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.participantLeftNotification",
-        model: ParticipantLeftNotification.self,
-        children: [.init("call", "microsoft.graph.call", collection: false)]
-    )
-
-    public var call: CallRequestBuilder { .init(client: client, path: path.appending("call")) }
-}
-
-/// Requests for one `Participant`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.participant`.
-public struct ParticipantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Participant
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.participant",
-        model: Participant.self,
-        operations: [
-            .init("mute", .post, response: .model(MuteParticipantOperation.self)),
-            .init("startHoldMusic", .post, response: .model(StartHoldMusicOperation.self)),
-            .init("stopHoldMusic", .post, response: .model(StopHoldMusicOperation.self)),
-            .init("invite", .post, onCollection: true, response: .model(InviteParticipantsOperation.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.participant/mute` (POST).
-    public func mute(clientContext: String) -> OperationRequest<MuteParticipantOperation> {
-        var request = APIRequest(method: .post, path: path.appending("mute"))
-        var body = JSONObject()
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(MuteParticipantOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.participant/startHoldMusic` (POST).
-    public func startHoldMusic(
-        customPrompt: Prompt,
-        clientContext: String
-    ) -> OperationRequest<StartHoldMusicOperation> {
-        var request = APIRequest(method: .post, path: path.appending("startHoldMusic"))
-        var body = JSONObject()
-        body.set("customPrompt", customPrompt)
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(StartHoldMusicOperation.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.participant/stopHoldMusic` (POST).
-    public func stopHoldMusic(clientContext: String) -> OperationRequest<StopHoldMusicOperation> {
-        var request = APIRequest(method: .post, path: path.appending("stopHoldMusic"))
-        var body = JSONObject()
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(StopHoldMusicOperation.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == ParticipantRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.participant/invite` (POST).
-    public func invite(
-        participants: [InvitationParticipantInfo],
-        clientContext: String
-    ) -> OperationRequest<InviteParticipantsOperation> {
-        var request = APIRequest(method: .post, path: path.appending("invite"))
-        var body = JSONObject()
-        body.set("participants", participants)
-        body.set("clientContext", clientContext)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(InviteParticipantsOperation.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.partnerTenantType`.
-public typealias PartnerTenantType = OpenEnum<PartnerTenantTypeValues>
-
-/// The values of `PartnerTenantType` that the spec declares; others decode and re-encode too.
-public enum PartnerTenantTypeValues: EnumValues {
-    public static let known: [String] = [
-        "microsoftSupport",
-        "syndicatePartner",
-        "breadthPartner",
-        "breadthPartnerDelegatedAdmin",
-        "resellerPartnerDelegatedAdmin",
-        "valueAddedResellerPartnerDelegatedAdmin",
-        "unknownFutureValue",
-    ]
-}
-
-extension PartnerTenantType {
-    public static var microsoftSupport: Self { Self(rawValue: "microsoftSupport") }
-
-    public static var syndicatePartner: Self { Self(rawValue: "syndicatePartner") }
-
-    public static var breadthPartner: Self { Self(rawValue: "breadthPartner") }
-
-    public static var breadthPartnerDelegatedAdmin: Self { Self(rawValue: "breadthPartnerDelegatedAdmin") }
-
-    public static var resellerPartnerDelegatedAdmin: Self { Self(rawValue: "resellerPartnerDelegatedAdmin") }
-
-    public static var valueAddedResellerPartnerDelegatedAdmin: Self {
-        Self(rawValue: "valueAddedResellerPartnerDelegatedAdmin")
-    }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PartnersFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners`.
-public typealias Partners = Model<PartnersFields>
-
-/// The properties of a `Partners`, inherited ones included.
-public struct PartnersFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.partners", base: Entity.self, fields: PartnersFields())
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("billing")`).
-    public let billing: Field<PartnersBillingBilling>
-
-    private init() {
-        self.id = Field("id")
-        self.billing = Field("billing")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.partners.billing.attributeSet`.
-public typealias PartnersBillingAttributeSet = OpenEnum<PartnersBillingAttributeSetValues>
-
-/// The values of `PartnersBillingAttributeSet` that the spec declares; others decode and re-encode too.
-public enum PartnersBillingAttributeSetValues: EnumValues {
-    public static let known: [String] = ["full", "basic", "unknownFutureValue"]
-}
-
-extension PartnersBillingAttributeSet {
-    public static var full: Self { Self(rawValue: "full") }
-
-    public static var basic: Self { Self(rawValue: "basic") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PartnersBillingAzureUsageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-azureusage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.azureUsage`.
-public typealias PartnersBillingAzureUsage = Model<PartnersBillingAzureUsageFields>
-
-/// The properties of a `PartnersBillingAzureUsage`, inherited ones included.
-public struct PartnersBillingAzureUsageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.azureUsage",
-        base: Entity.self,
-        fields: PartnersBillingAzureUsageFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("billed")`).
-    public let billed: Field<PartnersBillingBilledUsage>
-
-    /// Present when the request expanded it (`expand("unbilled")`).
-    public let unbilled: Field<PartnersBillingUnbilledUsage>
-
-    private init() {
-        self.id = Field("id")
-        self.billed = Field("billed")
-        self.unbilled = Field("unbilled")
-    }
-}
-
-/// Requests for one `PartnersBillingAzureUsage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.azureUsage`.
-public struct PartnersBillingAzureUsageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingAzureUsage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.azureUsage",
-        model: PartnersBillingAzureUsage.self,
-        children: [
-            .init("billed", "microsoft.graph.partners.billing.billedUsage", collection: false),
-            .init("unbilled", "microsoft.graph.partners.billing.unbilledUsage", collection: false),
-        ]
-    )
-
-    public var billed: PartnersBillingBilledUsageRequestBuilder {
-        .init(client: client, path: path.appending("billed"))
-    }
-
-    public var unbilled: PartnersBillingUnbilledUsageRequestBuilder {
-        .init(client: client, path: path.appending("unbilled"))
-    }
-}
-
-/// Its properties are listed in `PartnersBillingBilledReconciliationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/partners-billing-billedreconciliation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.billedReconciliation`.
-public typealias PartnersBillingBilledReconciliation = Model<PartnersBillingBilledReconciliationFields>
-
-/// The properties of a `PartnersBillingBilledReconciliation`, inherited ones included.
-public struct PartnersBillingBilledReconciliationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.billedReconciliation",
-        base: Entity.self,
-        fields: PartnersBillingBilledReconciliationFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `PartnersBillingBilledReconciliation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.billedReconciliation`.
-public struct PartnersBillingBilledReconciliationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingBilledReconciliation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.billedReconciliation",
-        model: PartnersBillingBilledReconciliation.self,
-        operations: [
-            .init(
-                "export",
-                .post,
-                path: "microsoft.graph.partners.billing.export",
-                response: .model(PartnersBillingOperation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.partners.billing.billedReconciliation/export` (POST).
-    public func export(
-        invoiceId: String,
-        attributeSet: PartnersBillingAttributeSet? = nil
-    ) -> OperationRequest<PartnersBillingOperation> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.partners.billing.export"))
-        var body = JSONObject()
-        body.set("invoiceId", invoiceId)
-        if let attributeSet { body.set("attributeSet", attributeSet) }
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PartnersBillingOperation.self))
-    }
-}
-
-/// Its properties are listed in `PartnersBillingBilledUsageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-billedusage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.billedUsage`.
-public typealias PartnersBillingBilledUsage = Model<PartnersBillingBilledUsageFields>
-
-/// The properties of a `PartnersBillingBilledUsage`, inherited ones included.
-public struct PartnersBillingBilledUsageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.billedUsage",
-        base: Entity.self,
-        fields: PartnersBillingBilledUsageFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `PartnersBillingBilledUsage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.billedUsage`.
-public struct PartnersBillingBilledUsageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingBilledUsage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.billedUsage",
-        model: PartnersBillingBilledUsage.self,
-        operations: [
-            .init(
-                "export",
-                .post,
-                path: "microsoft.graph.partners.billing.export",
-                response: .model(PartnersBillingOperation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.partners.billing.billedUsage/export` (POST).
-    public func export(
-        invoiceId: String,
-        attributeSet: PartnersBillingAttributeSet
-    ) -> OperationRequest<PartnersBillingOperation> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.partners.billing.export"))
-        var body = JSONObject()
-        body.set("invoiceId", invoiceId)
-        body.set("attributeSet", attributeSet)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PartnersBillingOperation.self))
-    }
-}
-
-/// Its properties are listed in `PartnersBillingBillingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-billing?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.billing`.
-public typealias PartnersBillingBilling = Model<PartnersBillingBillingFields>
-
-/// The properties of a `PartnersBillingBilling`, inherited ones included.
-public struct PartnersBillingBillingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.billing",
-        base: Entity.self,
-        fields: PartnersBillingBillingFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("manifests")`).
-    public let manifests: Field<[PartnersBillingManifest]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[PartnersBillingOperation]>
-
-    /// Present when the request expanded it (`expand("reconciliation")`).
-    public let reconciliation: Field<PartnersBillingBillingReconciliation>
-
-    /// Present when the request expanded it (`expand("usage")`).
-    public let usage: Field<PartnersBillingAzureUsage>
-
-    private init() {
-        self.id = Field("id")
-        self.manifests = Field("manifests")
-        self.operations = Field("operations")
-        self.reconciliation = Field("reconciliation")
-        self.usage = Field("usage")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.partners.billing.billingPeriod`.
-public typealias PartnersBillingBillingPeriod = OpenEnum<PartnersBillingBillingPeriodValues>
-
-/// The values of `PartnersBillingBillingPeriod` that the spec declares; others decode and re-encode too.
-public enum PartnersBillingBillingPeriodValues: EnumValues {
-    public static let known: [String] = ["current", "last", "unknownFutureValue"]
-}
-
-extension PartnersBillingBillingPeriod {
-    public static var current: Self { Self(rawValue: "current") }
-
-    public static var last: Self { Self(rawValue: "last") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PartnersBillingBillingReconciliationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/partners-billing-billingreconciliation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.billingReconciliation`.
-public typealias PartnersBillingBillingReconciliation = Model<PartnersBillingBillingReconciliationFields>
-
-/// The properties of a `PartnersBillingBillingReconciliation`, inherited ones included.
-public struct PartnersBillingBillingReconciliationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.billingReconciliation",
-        base: Entity.self,
-        fields: PartnersBillingBillingReconciliationFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("billed")`).
-    public let billed: Field<PartnersBillingBilledReconciliation>
-
-    /// Present when the request expanded it (`expand("unbilled")`).
-    public let unbilled: Field<PartnersBillingUnbilledReconciliation>
-
-    private init() {
-        self.id = Field("id")
-        self.billed = Field("billed")
-        self.unbilled = Field("unbilled")
-    }
-}
-
-/// Requests for one `PartnersBillingBillingReconciliation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.billingReconciliation`.
-public struct PartnersBillingBillingReconciliationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingBillingReconciliation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.billingReconciliation",
-        model: PartnersBillingBillingReconciliation.self,
-        children: [
-            .init("billed", "microsoft.graph.partners.billing.billedReconciliation", collection: false),
-            .init("unbilled", "microsoft.graph.partners.billing.unbilledReconciliation", collection: false),
-        ]
-    )
-
-    public var billed: PartnersBillingBilledReconciliationRequestBuilder {
-        .init(client: client, path: path.appending("billed"))
-    }
-
-    public var unbilled: PartnersBillingUnbilledReconciliationRequestBuilder {
-        .init(client: client, path: path.appending("unbilled"))
-    }
-}
-
-/// Requests for one `PartnersBillingBilling`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.billing`.
-public struct PartnersBillingBillingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingBilling
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.billing",
-        model: PartnersBillingBilling.self,
-        children: [
-            .init("manifests", "microsoft.graph.partners.billing.manifest", collection: true),
-            .init("operations", "microsoft.graph.partners.billing.operation", collection: true),
-            .init("reconciliation", "microsoft.graph.partners.billing.billingReconciliation", collection: false),
-            .init("usage", "microsoft.graph.partners.billing.azureUsage", collection: false),
-        ]
-    )
-
-    /// `manifests.request()` lists them; `manifests("manifest-id")` addresses one.
-    public var manifests: CollectionRequestBuilder<PartnersBillingManifestRequestBuilder> {
-        .init(client: client, path: path.appending("manifests"))
-    }
-
-    /// `operations.request()` lists them; `operations("operation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<PartnersBillingOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    public var reconciliation: PartnersBillingBillingReconciliationRequestBuilder {
-        .init(client: client, path: path.appending("reconciliation"))
-    }
-
-    public var usage: PartnersBillingAzureUsageRequestBuilder { .init(client: client, path: path.appending("usage")) }
-}
-
-/// Its properties are listed in `PartnersBillingBlobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-blob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.blob`.
-public typealias PartnersBillingBlob = Model<PartnersBillingBlobFields>
-
-/// The properties of a `PartnersBillingBlob`, inherited ones included.
-public struct PartnersBillingBlobFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.partners.billing.blob", fields: PartnersBillingBlobFields())
-    public let name: Field<String>
-    public let partitionValue: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.partitionValue = Field("partitionValue")
-    }
-}
-
-/// Its properties are listed in `PartnersBillingExportSuccessOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/partners-billing-exportsuccessoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.exportSuccessOperation`.
-public typealias PartnersBillingExportSuccessOperation = Model<PartnersBillingExportSuccessOperationFields>
-
-/// The properties of a `PartnersBillingExportSuccessOperation`, inherited ones included.
-public struct PartnersBillingExportSuccessOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.exportSuccessOperation",
-        base: PartnersBillingOperation.self,
-        fields: PartnersBillingExportSuccessOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<LongRunningOperationStatus>
-
-    /// Present when the request expanded it (`expand("resourceLocation")`).
-    public let resourceLocation: Field<PartnersBillingManifest>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-        self.resourceLocation = Field("resourceLocation")
-    }
-}
-
-/// Requests for one `PartnersBillingExportSuccessOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.exportSuccessOperation`.
-public struct PartnersBillingExportSuccessOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingExportSuccessOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.exportSuccessOperation",
-        model: PartnersBillingExportSuccessOperation.self,
-        children: [.init("resourceLocation", "microsoft.graph.partners.billing.manifest", collection: false)]
-    )
-
-    public var resourceLocation: PartnersBillingManifestRequestBuilder {
-        .init(client: client, path: path.appending("resourceLocation"))
-    }
-}
-
-/// Its properties are listed in `PartnersBillingFailedOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-failedoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.failedOperation`.
-public typealias PartnersBillingFailedOperation = Model<PartnersBillingFailedOperationFields>
-
-/// The properties of a `PartnersBillingFailedOperation`, inherited ones included.
-public struct PartnersBillingFailedOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.failedOperation",
-        base: PartnersBillingOperation.self,
-        fields: PartnersBillingFailedOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<LongRunningOperationStatus>
-    public let error: Field<PublicError>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-        self.error = Field("error")
-    }
-}
-
-/// Requests for one `PartnersBillingFailedOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.failedOperation`.
-public struct PartnersBillingFailedOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingFailedOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.failedOperation",
-        model: PartnersBillingFailedOperation.self
-    )
-}
-
-/// Its properties are listed in `PartnersBillingManifestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-manifest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.manifest`.
-public typealias PartnersBillingManifest = Model<PartnersBillingManifestFields>
-
-/// The properties of a `PartnersBillingManifest`, inherited ones included.
-public struct PartnersBillingManifestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.manifest",
-        base: Entity.self,
-        fields: PartnersBillingManifestFields()
-    )
-
-    public let id: Field<String>
-    public let blobCount: Field<Int32>
-    public let blobs: Field<[PartnersBillingBlob]>
-    public let createdDateTime: Field<Date>
-    public let dataFormat: Field<String>
-    public let eTag: Field<String>
-    public let partitionType: Field<String>
-    public let partnerTenantId: Field<String>
-    public let rootDirectory: Field<String>
-    public let sasToken: Field<String>
-    public let schemaVersion: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.blobCount = Field("blobCount")
-        self.blobs = Field("blobs")
-        self.createdDateTime = Field("createdDateTime")
-        self.dataFormat = Field("dataFormat")
-        self.eTag = Field("eTag")
-        self.partitionType = Field("partitionType")
-        self.partnerTenantId = Field("partnerTenantId")
-        self.rootDirectory = Field("rootDirectory")
-        self.sasToken = Field("sasToken")
-        self.schemaVersion = Field("schemaVersion")
-    }
-}
-
-/// Requests for one `PartnersBillingManifest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.manifest`.
-public struct PartnersBillingManifestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingManifest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.manifest",
-        model: PartnersBillingManifest.self
-    )
-}
-
-/// Its properties are listed in `PartnersBillingOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-operation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.operation`.
-public typealias PartnersBillingOperation = Model<PartnersBillingOperationFields>
-
-/// The properties of a `PartnersBillingOperation`, inherited ones included.
-public struct PartnersBillingOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.operation",
-        base: Entity.self,
-        derived: [
-            PartnersBillingExportSuccessOperation.self,
-            PartnersBillingFailedOperation.self,
-            PartnersBillingRunningOperation.self,
-        ],
-        fields: PartnersBillingOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<LongRunningOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `PartnersBillingOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.operation`.
-public struct PartnersBillingOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.operation",
-        model: PartnersBillingOperation.self
-    )
-}
-
-/// Its properties are listed in `PartnersBillingRunningOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-runningoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.runningOperation`.
-public typealias PartnersBillingRunningOperation = Model<PartnersBillingRunningOperationFields>
-
-/// The properties of a `PartnersBillingRunningOperation`, inherited ones included.
-public struct PartnersBillingRunningOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.runningOperation",
-        base: PartnersBillingOperation.self,
-        fields: PartnersBillingRunningOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<LongRunningOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `PartnersBillingRunningOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.runningOperation`.
-public struct PartnersBillingRunningOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingRunningOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.runningOperation",
-        model: PartnersBillingRunningOperation.self
-    )
-}
-
-/// Its properties are listed in `PartnersBillingUnbilledReconciliationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/partners-billing-unbilledreconciliation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.unbilledReconciliation`.
-public typealias PartnersBillingUnbilledReconciliation = Model<PartnersBillingUnbilledReconciliationFields>
-
-/// The properties of a `PartnersBillingUnbilledReconciliation`, inherited ones included.
-public struct PartnersBillingUnbilledReconciliationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.unbilledReconciliation",
-        base: Entity.self,
-        fields: PartnersBillingUnbilledReconciliationFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `PartnersBillingUnbilledReconciliation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.unbilledReconciliation`.
-public struct PartnersBillingUnbilledReconciliationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingUnbilledReconciliation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.unbilledReconciliation",
-        model: PartnersBillingUnbilledReconciliation.self,
-        operations: [
-            .init(
-                "export",
-                .post,
-                path: "microsoft.graph.partners.billing.export",
-                response: .model(PartnersBillingOperation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.partners.billing.unbilledReconciliation/export` (POST).
-    public func export(
-        currencyCode: String,
-        billingPeriod: PartnersBillingBillingPeriod,
-        attributeSet: PartnersBillingAttributeSet
-    ) -> OperationRequest<PartnersBillingOperation> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.partners.billing.export"))
-        var body = JSONObject()
-        body.set("currencyCode", currencyCode)
-        body.set("billingPeriod", billingPeriod)
-        body.set("attributeSet", attributeSet)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PartnersBillingOperation.self))
-    }
-}
-
-/// Its properties are listed in `PartnersBillingUnbilledUsageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/partners-billing-unbilledusage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.partners.billing.unbilledUsage`.
-public typealias PartnersBillingUnbilledUsage = Model<PartnersBillingUnbilledUsageFields>
-
-/// The properties of a `PartnersBillingUnbilledUsage`, inherited ones included.
-public struct PartnersBillingUnbilledUsageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.partners.billing.unbilledUsage",
-        base: Entity.self,
-        fields: PartnersBillingUnbilledUsageFields()
-    )
-
-    public let id: Field<String>
-
-    private init() {
-        self.id = Field("id")
-    }
-}
-
-/// Requests for one `PartnersBillingUnbilledUsage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners.billing.unbilledUsage`.
-public struct PartnersBillingUnbilledUsageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingUnbilledUsage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.unbilledUsage",
-        model: PartnersBillingUnbilledUsage.self,
-        operations: [
-            .init(
-                "export",
-                .post,
-                path: "microsoft.graph.partners.billing.export",
-                response: .model(PartnersBillingOperation.self)
-            ),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.partners.billing.unbilledUsage/export` (POST).
-    public func export(
-        currencyCode: String,
-        billingPeriod: PartnersBillingBillingPeriod,
-        attributeSet: PartnersBillingAttributeSet
-    ) -> OperationRequest<PartnersBillingOperation> {
-        var request = APIRequest(method: .post, path: path.appending("microsoft.graph.partners.billing.export"))
-        var body = JSONObject()
-        body.set("currencyCode", currencyCode)
-        body.set("billingPeriod", billingPeriod)
-        body.set("attributeSet", attributeSet)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PartnersBillingOperation.self))
-    }
-}
-
-/// Requests for one `Partners`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.partners`.
-public struct PartnersRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Partners
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners",
-        model: Partners.self,
-        children: [.init("billing", "microsoft.graph.partners.billing.billing", collection: false)]
-    )
-
-    public var billing: PartnersBillingBillingRequestBuilder { .init(client: client, path: path.appending("billing")) }
-}
-
-/// Its properties are listed in `PasskeyAuthenticationMethodTargetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passkeyauthenticationmethodtarget?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.passkeyAuthenticationMethodTarget`.
-public typealias PasskeyAuthenticationMethodTarget = Model<PasskeyAuthenticationMethodTargetFields>
-
-/// The properties of a `PasskeyAuthenticationMethodTarget`, inherited ones included.
-public struct PasskeyAuthenticationMethodTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.passkeyAuthenticationMethodTarget",
-        base: AuthenticationMethodTarget.self,
-        fields: PasskeyAuthenticationMethodTargetFields()
-    )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-    public let allowedPasskeyProfiles: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-        self.allowedPasskeyProfiles = Field("allowedPasskeyProfiles")
-    }
-}
-
-/// Requests for one `PasskeyAuthenticationMethodTarget`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.passkeyAuthenticationMethodTarget`.
-public struct PasskeyAuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PasskeyAuthenticationMethodTarget
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.passkeyAuthenticationMethodTarget",
-        model: PasskeyAuthenticationMethodTarget.self
-    )
-}
-
-/// Its properties are listed in `PasskeyProfileFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passkeyprofile?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.passkeyProfile`.
-public typealias PasskeyProfile = Model<PasskeyProfileFields>
-
-/// The properties of a `PasskeyProfile`, inherited ones included.
-public struct PasskeyProfileFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.passkeyProfile",
-        base: Entity.self,
-        fields: PasskeyProfileFields()
-    )
-
-    public let id: Field<String>
-    public let attestationEnforcement: Field<AttestationEnforcement>
-    public let keyRestrictions: Field<Fido2KeyRestrictions>
-    public let name: Field<String>
-    public let passkeyTypes: Field<PasskeyTypes>
-
-    private init() {
-        self.id = Field("id")
-        self.attestationEnforcement = Field("attestationEnforcement")
-        self.keyRestrictions = Field("keyRestrictions")
-        self.name = Field("name")
-        self.passkeyTypes = Field("passkeyTypes")
-    }
-}
-
-/// Requests for one `PasskeyProfile`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.passkeyProfile`.
-public struct PasskeyProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PasskeyProfile
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.passkeyProfile", model: PasskeyProfile.self)
-}
-
-/// - Remark: Generated from `microsoft.graph.passkeyType`.
-public typealias PasskeyType = OpenEnum<PasskeyTypeValues>
-
-/// The values of `PasskeyType` that the spec declares; others decode and re-encode too.
-public enum PasskeyTypeValues: EnumValues {
-    public static let known: [String] = ["deviceBound", "synced", "unknownFutureValue"]
-}
-
-extension PasskeyType {
-    public static var deviceBound: Self { Self(rawValue: "deviceBound") }
-
-    public static var synced: Self { Self(rawValue: "synced") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
 /// Flags: the wire value lists members separated by commas.
 ///
-/// - Remark: Generated from `microsoft.graph.passkeyTypes`.
-public typealias PasskeyTypes = OpenEnum<PasskeyTypesValues>
+/// - Remark: Generated from `microsoft.graph.authenticationStrengthRequirements`.
+public typealias AuthenticationStrengthRequirements = OpenEnum<AuthenticationStrengthRequirementsValues>
 
-/// The values of `PasskeyTypes` that the spec declares; others decode and re-encode too.
-public enum PasskeyTypesValues: FlagValues {
-    public static let known: [String] = ["deviceBound", "synced", "unknownFutureValue"]
+/// The values of `AuthenticationStrengthRequirements` that the spec declares; others decode and re-encode too.
+public enum AuthenticationStrengthRequirementsValues: FlagValues {
+    public static let known: [String] = ["none", "mfa", "unknownFutureValue"]
 }
 
-extension PasskeyTypes {
-    public static var deviceBound: Self { Self(rawValue: "deviceBound") }
-
-    public static var synced: Self { Self(rawValue: "synced") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PasswordAuthenticationMethodFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordauthenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.passwordAuthenticationMethod`.
-public typealias PasswordAuthenticationMethod = Model<PasswordAuthenticationMethodFields>
-
-/// The properties of a `PasswordAuthenticationMethod`, inherited ones included.
-public struct PasswordAuthenticationMethodFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.passwordAuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: PasswordAuthenticationMethodFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let password: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.password = Field("password")
-    }
-}
-
-/// Requests for one `PasswordAuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.passwordAuthenticationMethod`.
-public struct PasswordAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PasswordAuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.passwordAuthenticationMethod",
-        model: PasswordAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.passwordAuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-/// Its properties are listed in `PasswordCredentialFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordcredential?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.passwordCredential`.
-public typealias PasswordCredential = Model<PasswordCredentialFields>
-
-/// The properties of a `PasswordCredential`, inherited ones included.
-public struct PasswordCredentialFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.passwordCredential", fields: PasswordCredentialFields())
-    public let customKeyIdentifier: Field<Data>
-    public let displayName: Field<String>
-    public let endDateTime: Field<Date>
-    public let hint: Field<String>
-    public let keyId: Field<String>
-    public let secretText: Field<String>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.customKeyIdentifier = Field("customKeyIdentifier")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.hint = Field("hint")
-        self.keyId = Field("keyId")
-        self.secretText = Field("secretText")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Its properties are listed in `PasswordCredentialConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordcredentialconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.passwordCredentialConfiguration`.
-public typealias PasswordCredentialConfiguration = Model<PasswordCredentialConfigurationFields>
-
-/// The properties of a `PasswordCredentialConfiguration`, inherited ones included.
-public struct PasswordCredentialConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.passwordCredentialConfiguration",
-        fields: PasswordCredentialConfigurationFields()
-    )
-
-    public let excludeActors: Field<AppManagementPolicyActorExemptions>
-    public let maxLifetime: Field<String>
-    public let restrictForAppsCreatedAfterDateTime: Field<Date>
-    public let restrictionType: Field<AppCredentialRestrictionType>
-    public let state: Field<AppManagementRestrictionState>
-
-    private init() {
-        self.excludeActors = Field("excludeActors")
-        self.maxLifetime = Field("maxLifetime")
-        self.restrictForAppsCreatedAfterDateTime = Field("restrictForAppsCreatedAfterDateTime")
-        self.restrictionType = Field("restrictionType")
-        self.state = Field("state")
-    }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.passwordPolicy`.
-public typealias PasswordPolicy = OpenEnum<PasswordPolicyValues>
-
-/// The values of `PasswordPolicy` that the spec declares; others decode and re-encode too.
-public enum PasswordPolicyValues: FlagValues {
-    public static let known: [String] = [
-        "none",
-        "changePasswordPeriod",
-        "charactersCombination",
-        "passwordHistoryAndReuse",
-        "passwordLengthLimit",
-        "personalInformationUse",
-        "unknownFutureValue",
-    ]
-}
-
-extension PasswordPolicy {
+extension AuthenticationStrengthRequirements {
     public static var none: Self { Self(rawValue: "none") }
 
-    public static var changePasswordPeriod: Self { Self(rawValue: "changePasswordPeriod") }
-
-    public static var charactersCombination: Self { Self(rawValue: "charactersCombination") }
-
-    public static var passwordHistoryAndReuse: Self { Self(rawValue: "passwordHistoryAndReuse") }
-
-    public static var passwordLengthLimit: Self { Self(rawValue: "passwordLengthLimit") }
-
-    public static var personalInformationUse: Self { Self(rawValue: "personalInformationUse") }
+    public static var mfa: Self { Self(rawValue: "mfa") }
 
     public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
 
-/// Its properties are listed in `PasswordProfileFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthenticationStrengthRootFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordprofile?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.passwordProfile`.
-public typealias PasswordProfile = Model<PasswordProfileFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationstrengthroot?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationStrengthRoot`.
+public typealias AuthenticationStrengthRoot = Model<AuthenticationStrengthRootFields>
 
-/// The properties of a `PasswordProfile`, inherited ones included.
-public struct PasswordProfileFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.passwordProfile", fields: PasswordProfileFields())
-    public let forceChangePasswordNextSignIn: Field<Bool>
-    public let forceChangePasswordNextSignInWithMfa: Field<Bool>
-    public let password: Field<String>
-
-    private init() {
-        self.forceChangePasswordNextSignIn = Field("forceChangePasswordNextSignIn")
-        self.forceChangePasswordNextSignInWithMfa = Field("forceChangePasswordNextSignInWithMfa")
-        self.password = Field("password")
-    }
-}
-
-/// Its properties are listed in `PasswordResetResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/passwordresetresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.passwordResetResponse`.
-public typealias PasswordResetResponse = Model<PasswordResetResponseFields>
-
-/// The properties of a `PasswordResetResponse`, inherited ones included.
-public struct PasswordResetResponseFields: FieldSet {
+/// The properties of a `AuthenticationStrengthRoot`, inherited ones included.
+public struct AuthenticationStrengthRootFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.passwordResetResponse",
-        fields: PasswordResetResponseFields()
+        "microsoft.graph.authenticationStrengthRoot",
+        base: Entity.self,
+        fields: AuthenticationStrengthRootFields()
     )
-    public let newPassword: Field<String>
 
-    private init() {
-        self.newPassword = Field("newPassword")
-    }
-}
-
-/// Its properties are listed in `PatternedRecurrenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/patternedrecurrence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.patternedRecurrence`.
-public typealias PatternedRecurrence = Model<PatternedRecurrenceFields>
-
-/// The properties of a `PatternedRecurrence`, inherited ones included.
-public struct PatternedRecurrenceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.patternedRecurrence", fields: PatternedRecurrenceFields())
-    public let pattern: Field<RecurrencePattern>
-    public let range: Field<RecurrenceRange>
-
-    private init() {
-        self.pattern = Field("pattern")
-        self.range = Field("range")
-    }
-}
-
-/// Its properties are listed in `PayloadFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/payload?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.payload`.
-public typealias Payload = Model<PayloadFields>
-
-/// The properties of a `Payload`, inherited ones included.
-public struct PayloadFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.payload", base: Entity.self, fields: PayloadFields())
     public let id: Field<String>
-    public let brand: Field<PayloadBrand>
-    public let complexity: Field<PayloadComplexity>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let detail: Field<PayloadDetail>
-    public let displayName: Field<String>
-    public let industry: Field<PayloadIndustry>
-    public let isAutomated: Field<Bool>
-    public let isControversial: Field<Bool>
-    public let isCurrentEvent: Field<Bool>
-    public let language: Field<String>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let payloadTags: Field<[String]>
-    public let platform: Field<PayloadDeliveryPlatform>
-    public let predictedCompromiseRate: Field<Double>
-    public let simulationAttackType: Field<SimulationAttackType>
-    public let source: Field<SimulationContentSource>
-    public let status: Field<SimulationContentStatus>
-    public let technique: Field<SimulationAttackTechnique>
-    public let theme: Field<PayloadTheme>
+    public let combinations: Field<[AuthenticationMethodModes]>
+
+    /// Present when the request expanded it (`expand("authenticationMethodModes")`).
+    public let authenticationMethodModes: Field<[AuthenticationMethodModeDetail]>
+
+    /// Present when the request expanded it (`expand("policies")`).
+    public let policies: Field<[AuthenticationStrengthPolicy]>
 
     private init() {
         self.id = Field("id")
-        self.brand = Field("brand")
-        self.complexity = Field("complexity")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.detail = Field("detail")
-        self.displayName = Field("displayName")
-        self.industry = Field("industry")
-        self.isAutomated = Field("isAutomated")
-        self.isControversial = Field("isControversial")
-        self.isCurrentEvent = Field("isCurrentEvent")
-        self.language = Field("language")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.payloadTags = Field("payloadTags")
-        self.platform = Field("platform")
-        self.predictedCompromiseRate = Field("predictedCompromiseRate")
-        self.simulationAttackType = Field("simulationAttackType")
-        self.source = Field("source")
-        self.status = Field("status")
-        self.technique = Field("technique")
-        self.theme = Field("theme")
+        self.combinations = Field("combinations")
+        self.authenticationMethodModes = Field("authenticationMethodModes")
+        self.policies = Field("policies")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.payloadBrand`.
-public typealias PayloadBrand = OpenEnum<PayloadBrandValues>
-
-/// The values of `PayloadBrand` that the spec declares; others decode and re-encode too.
-public enum PayloadBrandValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "other",
-        "americanExpress",
-        "capitalOne",
-        "dhl",
-        "docuSign",
-        "dropbox",
-        "facebook",
-        "firstAmerican",
-        "microsoft",
-        "netflix",
-        "scotiabank",
-        "sendGrid",
-        "stewartTitle",
-        "tesco",
-        "wellsFargo",
-        "syrinxCloud",
-        "adobe",
-        "teams",
-        "zoom",
-        "unknownFutureValue",
-    ]
-}
-
-extension PayloadBrand {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var americanExpress: Self { Self(rawValue: "americanExpress") }
-
-    public static var capitalOne: Self { Self(rawValue: "capitalOne") }
-
-    public static var dhl: Self { Self(rawValue: "dhl") }
-
-    public static var docuSign: Self { Self(rawValue: "docuSign") }
-
-    public static var dropbox: Self { Self(rawValue: "dropbox") }
-
-    public static var facebook: Self { Self(rawValue: "facebook") }
-
-    public static var firstAmerican: Self { Self(rawValue: "firstAmerican") }
-
-    public static var microsoft: Self { Self(rawValue: "microsoft") }
-
-    public static var netflix: Self { Self(rawValue: "netflix") }
-
-    public static var scotiabank: Self { Self(rawValue: "scotiabank") }
-
-    public static var sendGrid: Self { Self(rawValue: "sendGrid") }
-
-    public static var stewartTitle: Self { Self(rawValue: "stewartTitle") }
-
-    public static var tesco: Self { Self(rawValue: "tesco") }
-
-    public static var wellsFargo: Self { Self(rawValue: "wellsFargo") }
-
-    public static var syrinxCloud: Self { Self(rawValue: "syrinxCloud") }
-
-    public static var adobe: Self { Self(rawValue: "adobe") }
-
-    public static var teams: Self { Self(rawValue: "teams") }
-
-    public static var zoom: Self { Self(rawValue: "zoom") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PayloadCoachmarkFields`; read and write them as `value.name`.
+/// Requests for one `AuthenticationStrengthRoot`: `request()` reads, updates or deletes it.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/payloadcoachmark?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.payloadCoachmark`.
-public typealias PayloadCoachmark = Model<PayloadCoachmarkFields>
+/// - Remark: Generated from `microsoft.graph.authenticationStrengthRoot`.
+public struct AuthenticationStrengthRootRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthenticationStrengthRoot
+    public let client: ServiceClient
+    public let path: ResourcePath
 
-/// The properties of a `PayloadCoachmark`, inherited ones included.
-public struct PayloadCoachmarkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.payloadCoachmark", fields: PayloadCoachmarkFields())
-    public let coachmarkLocation: Field<CoachmarkLocation>
-    public let description: Field<String>
-    public let indicator: Field<String>
-    public let isValid: Field<Bool>
-    public let language: Field<String>
-    public let order: Field<String>
-
-    private init() {
-        self.coachmarkLocation = Field("coachmarkLocation")
-        self.description = Field("description")
-        self.indicator = Field("indicator")
-        self.isValid = Field("isValid")
-        self.language = Field("language")
-        self.order = Field("order")
+    public init(client: ServiceClient, path: ResourcePath) {
+        self.client = client
+        self.path = path
     }
-}
 
-/// - Remark: Generated from `microsoft.graph.payloadComplexity`.
-public typealias PayloadComplexity = OpenEnum<PayloadComplexityValues>
-
-/// The values of `PayloadComplexity` that the spec declares; others decode and re-encode too.
-public enum PayloadComplexityValues: EnumValues {
-    public static let known: [String] = ["unknown", "low", "medium", "high", "unknownFutureValue"]
-}
-
-extension PayloadComplexity {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.payloadDeliveryPlatform`.
-public typealias PayloadDeliveryPlatform = OpenEnum<PayloadDeliveryPlatformValues>
-
-/// The values of `PayloadDeliveryPlatform` that the spec declares; others decode and re-encode too.
-public enum PayloadDeliveryPlatformValues: EnumValues {
-    public static let known: [String] = ["unknown", "sms", "email", "teams", "unknownFutureValue"]
-}
-
-extension PayloadDeliveryPlatform {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var sms: Self { Self(rawValue: "sms") }
-
-    public static var email: Self { Self(rawValue: "email") }
-
-    public static var teams: Self { Self(rawValue: "teams") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PayloadDetailFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/payloaddetail?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.payloadDetail`.
-public typealias PayloadDetail = Model<PayloadDetailFields>
-
-/// The properties of a `PayloadDetail`, inherited ones included.
-public struct PayloadDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.payloadDetail",
-        derived: [EmailPayloadDetail.self],
-        fields: PayloadDetailFields()
+    /// What this resource answers, for the module's route table.
+    public static let route = ResourceRoute(
+        "microsoft.graph.authenticationStrengthRoot",
+        model: AuthenticationStrengthRoot.self,
+        children: [
+            .init("authenticationMethodModes", "microsoft.graph.authenticationMethodModeDetail", collection: true),
+            .init("policies", "microsoft.graph.authenticationStrengthPolicy", collection: true),
+        ]
     )
 
-    public let coachmarks: Field<[PayloadCoachmark]>
-    public let content: Field<String>
-    public let phishingUrl: Field<String>
+    /// `authenticationMethodModes.request()` lists them;
+    /// `authenticationMethodModes("authenticationMethodModeDetail-id")` addresses one.
+    public var authenticationMethodModes: CollectionRequestBuilder<AuthenticationMethodModeDetailRequestBuilder> {
+        .init(client: client, path: path.appending("authenticationMethodModes"))
+    }
+
+    /// `policies.request()` lists them; `policies("authenticationStrengthPolicy-id")` addresses one.
+    public var policies: CollectionRequestBuilder<AuthenticationStrengthPolicyRequestBuilder> {
+        .init(client: client, path: path.appending("policies"))
+    }
+}
+
+/// Its properties are listed in `AuthenticationStrengthUsageFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authenticationstrengthusage?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authenticationStrengthUsage`.
+public typealias AuthenticationStrengthUsage = Model<AuthenticationStrengthUsageFields>
+
+/// The properties of a `AuthenticationStrengthUsage`, inherited ones included.
+public struct AuthenticationStrengthUsageFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationStrengthUsage",
+        fields: AuthenticationStrengthUsageFields()
+    )
+
+    /// Present when the request expanded it (`expand("mfa")`).
+    public let mfa: Field<[ConditionalAccessPolicy]>
+
+    /// Present when the request expanded it (`expand("none")`).
+    public let none: Field<[ConditionalAccessPolicy]>
 
     private init() {
-        self.coachmarks = Field("coachmarks")
+        self.mfa = Field("mfa")
+        self.none = Field("none")
+    }
+}
+
+/// Its properties are listed in `AuthoredNoteFields`; read and write them as `value.name`.
+///
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authorednote?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authoredNote`.
+public typealias AuthoredNote = Model<AuthoredNoteFields>
+
+/// The properties of a `AuthoredNote`, inherited ones included.
+public struct AuthoredNoteFields: FieldSet {
+    public static let schema = ModelSchema(
+        "microsoft.graph.authoredNote",
+        base: Entity.self,
+        fields: AuthoredNoteFields()
+    )
+    public let id: Field<String>
+    public let author: Field<Identity>
+    public let content: Field<ItemBody>
+    public let createdDateTime: Field<Date>
+
+    private init() {
+        self.id = Field("id")
+        self.author = Field("author")
         self.content = Field("content")
-        self.phishingUrl = Field("phishingUrl")
+        self.createdDateTime = Field("createdDateTime")
     }
 }
 
-/// - Remark: Generated from `microsoft.graph.payloadIndustry`.
-public typealias PayloadIndustry = OpenEnum<PayloadIndustryValues>
-
-/// The values of `PayloadIndustry` that the spec declares; others decode and re-encode too.
-public enum PayloadIndustryValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "other",
-        "banking",
-        "businessServices",
-        "consumerServices",
-        "education",
-        "energy",
-        "construction",
-        "consulting",
-        "financialServices",
-        "government",
-        "hospitality",
-        "insurance",
-        "legal",
-        "courierServices",
-        "IT",
-        "healthcare",
-        "manufacturing",
-        "retail",
-        "telecom",
-        "realEstate",
-        "unknownFutureValue",
-    ]
-}
-
-extension PayloadIndustry {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var banking: Self { Self(rawValue: "banking") }
-
-    public static var businessServices: Self { Self(rawValue: "businessServices") }
-
-    public static var consumerServices: Self { Self(rawValue: "consumerServices") }
-
-    public static var education: Self { Self(rawValue: "education") }
-
-    public static var energy: Self { Self(rawValue: "energy") }
-
-    public static var construction: Self { Self(rawValue: "construction") }
-
-    public static var consulting: Self { Self(rawValue: "consulting") }
-
-    public static var financialServices: Self { Self(rawValue: "financialServices") }
-
-    public static var government: Self { Self(rawValue: "government") }
-
-    public static var hospitality: Self { Self(rawValue: "hospitality") }
-
-    public static var insurance: Self { Self(rawValue: "insurance") }
-
-    public static var legal: Self { Self(rawValue: "legal") }
-
-    public static var courierServices: Self { Self(rawValue: "courierServices") }
-
-    public static var it: Self { Self(rawValue: "IT") }
-
-    public static var healthcare: Self { Self(rawValue: "healthcare") }
-
-    public static var manufacturing: Self { Self(rawValue: "manufacturing") }
-
-    public static var retail: Self { Self(rawValue: "retail") }
-
-    public static var telecom: Self { Self(rawValue: "telecom") }
-
-    public static var realEstate: Self { Self(rawValue: "realEstate") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `Payload`: `request()` reads, updates or deletes it.
+/// Requests for one `AuthoredNote`: `request()` reads, updates or deletes it.
 ///
-/// - Remark: Generated from `microsoft.graph.payload`.
-public struct PayloadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Payload
+/// - Remark: Generated from `microsoft.graph.authoredNote`.
+public struct AuthoredNoteRequestBuilder: ModelRequestBuilder {
+    public typealias Model = AuthoredNote
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1950,10610 +1515,64 @@ public struct PayloadRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.payload", model: Payload.self)
+    public static let route = ResourceRoute("microsoft.graph.authoredNote", model: AuthoredNote.self)
 }
 
-/// - Remark: Generated from `microsoft.graph.payloadTheme`.
-public typealias PayloadTheme = OpenEnum<PayloadThemeValues>
-
-/// The values of `PayloadTheme` that the spec declares; others decode and re-encode too.
-public enum PayloadThemeValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "other",
-        "accountActivation",
-        "accountVerification",
-        "billing",
-        "cleanUpMail",
-        "controversial",
-        "documentReceived",
-        "expense",
-        "fax",
-        "financeReport",
-        "incomingMessages",
-        "invoice",
-        "itemReceived",
-        "loginAlert",
-        "mailReceived",
-        "password",
-        "payment",
-        "payroll",
-        "personalizedOffer",
-        "quarantine",
-        "remoteWork",
-        "reviewMessage",
-        "securityUpdate",
-        "serviceSuspended",
-        "signatureRequired",
-        "upgradeMailboxStorage",
-        "verifyMailbox",
-        "voicemail",
-        "advertisement",
-        "employeeEngagement",
-        "unknownFutureValue",
-    ]
-}
-
-extension PayloadTheme {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var accountActivation: Self { Self(rawValue: "accountActivation") }
-
-    public static var accountVerification: Self { Self(rawValue: "accountVerification") }
-
-    public static var billing: Self { Self(rawValue: "billing") }
-
-    public static var cleanUpMail: Self { Self(rawValue: "cleanUpMail") }
-
-    public static var controversial: Self { Self(rawValue: "controversial") }
-
-    public static var documentReceived: Self { Self(rawValue: "documentReceived") }
-
-    public static var expense: Self { Self(rawValue: "expense") }
-
-    public static var fax: Self { Self(rawValue: "fax") }
-
-    public static var financeReport: Self { Self(rawValue: "financeReport") }
-
-    public static var incomingMessages: Self { Self(rawValue: "incomingMessages") }
-
-    public static var invoice: Self { Self(rawValue: "invoice") }
-
-    public static var itemReceived: Self { Self(rawValue: "itemReceived") }
-
-    public static var loginAlert: Self { Self(rawValue: "loginAlert") }
-
-    public static var mailReceived: Self { Self(rawValue: "mailReceived") }
-
-    public static var password: Self { Self(rawValue: "password") }
-
-    public static var payment: Self { Self(rawValue: "payment") }
-
-    public static var payroll: Self { Self(rawValue: "payroll") }
-
-    public static var personalizedOffer: Self { Self(rawValue: "personalizedOffer") }
-
-    public static var quarantine: Self { Self(rawValue: "quarantine") }
-
-    public static var remoteWork: Self { Self(rawValue: "remoteWork") }
-
-    public static var reviewMessage: Self { Self(rawValue: "reviewMessage") }
-
-    public static var securityUpdate: Self { Self(rawValue: "securityUpdate") }
-
-    public static var serviceSuspended: Self { Self(rawValue: "serviceSuspended") }
-
-    public static var signatureRequired: Self { Self(rawValue: "signatureRequired") }
-
-    public static var upgradeMailboxStorage: Self { Self(rawValue: "upgradeMailboxStorage") }
-
-    public static var verifyMailbox: Self { Self(rawValue: "verifyMailbox") }
-
-    public static var voicemail: Self { Self(rawValue: "voicemail") }
-
-    public static var advertisement: Self { Self(rawValue: "advertisement") }
-
-    public static var employeeEngagement: Self { Self(rawValue: "employeeEngagement") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.pciVersion`.
-public typealias PciVersion = OpenEnum<PciVersionValues>
-
-/// The values of `PciVersion` that the spec declares; others decode and re-encode too.
-public enum PciVersionValues: EnumValues {
-    public static let known: [String] = ["none", "v3_2_1", "v4", "notSupported", "unknownFutureValue"]
-}
-
-extension PciVersion {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var v321: Self { Self(rawValue: "v3_2_1") }
-
-    public static var v4: Self { Self(rawValue: "v4") }
-
-    public static var notSupported: Self { Self(rawValue: "notSupported") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PendingContentUpdateFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthorizationInfoFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pendingcontentupdate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.pendingContentUpdate`.
-public typealias PendingContentUpdate = Model<PendingContentUpdateFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authorizationinfo?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authorizationInfo`.
+public typealias AuthorizationInfo = Model<AuthorizationInfoFields>
 
-/// The properties of a `PendingContentUpdate`, inherited ones included.
-public struct PendingContentUpdateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.pendingContentUpdate", fields: PendingContentUpdateFields())
-    public let queuedDateTime: Field<Date>
+/// The properties of a `AuthorizationInfo`, inherited ones included.
+public struct AuthorizationInfoFields: FieldSet {
+    public static let schema = ModelSchema("microsoft.graph.authorizationInfo", fields: AuthorizationInfoFields())
+    public let certificateUserIds: Field<[String]>
 
     private init() {
-        self.queuedDateTime = Field("queuedDateTime")
+        self.certificateUserIds = Field("certificateUserIds")
     }
 }
 
-/// Its properties are listed in `PendingOperationsFields`; read and write them as `value.name`.
+/// Its properties are listed in `AuthorizationPolicyFields`; read and write them as `value.name`.
 ///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pendingoperations?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.pendingOperations`.
-public typealias PendingOperations = Model<PendingOperationsFields>
+/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/authorizationpolicy?view=graph-rest-1.0>
+/// - Remark: Generated from `microsoft.graph.authorizationPolicy`.
+public typealias AuthorizationPolicy = Model<AuthorizationPolicyFields>
 
-/// The properties of a `PendingOperations`, inherited ones included.
-public struct PendingOperationsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.pendingOperations", fields: PendingOperationsFields())
-    public let pendingContentUpdate: Field<PendingContentUpdate>
-
-    private init() {
-        self.pendingContentUpdate = Field("pendingContentUpdate")
-    }
-}
-
-/// Its properties are listed in `PeopleAdminSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/peopleadminsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.peopleAdminSettings`.
-public typealias PeopleAdminSettings = Model<PeopleAdminSettingsFields>
-
-/// The properties of a `PeopleAdminSettings`, inherited ones included.
-public struct PeopleAdminSettingsFields: FieldSet {
+/// The properties of a `AuthorizationPolicy`, inherited ones included.
+public struct AuthorizationPolicyFields: FieldSet {
     public static let schema = ModelSchema(
-        "microsoft.graph.peopleAdminSettings",
-        base: Entity.self,
-        fields: PeopleAdminSettingsFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("itemInsights")`).
-    public let itemInsights: Field<InsightsSettings>
-
-    /// Present when the request expanded it (`expand("profileCardProperties")`).
-    public let profileCardProperties: Field<[ProfileCardProperty]>
-
-    /// Present when the request expanded it (`expand("profilePropertySettings")`).
-    public let profilePropertySettings: Field<[ProfilePropertySetting]>
-
-    /// Present when the request expanded it (`expand("profileSources")`).
-    public let profileSources: Field<[ProfileSource]>
-
-    /// Present when the request expanded it (`expand("pronouns")`).
-    public let pronouns: Field<PronounsSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.itemInsights = Field("itemInsights")
-        self.profileCardProperties = Field("profileCardProperties")
-        self.profilePropertySettings = Field("profilePropertySettings")
-        self.profileSources = Field("profileSources")
-        self.pronouns = Field("pronouns")
-    }
-}
-
-/// Requests for one `PeopleAdminSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.peopleAdminSettings`.
-public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PeopleAdminSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.peopleAdminSettings",
-        model: PeopleAdminSettings.self,
-        children: [
-            .init("itemInsights", "microsoft.graph.insightsSettings", collection: false),
-            .init("profileCardProperties", "microsoft.graph.profileCardProperty", collection: true),
-            .init("profilePropertySettings", "microsoft.graph.profilePropertySetting", collection: true),
-            .init("profileSources", "microsoft.graph.profileSource", collection: true),
-            .init("pronouns", "microsoft.graph.pronounsSettings", collection: false, refusing: "DELETE"),
-        ]
-    )
-
-    public var itemInsights: InsightsSettingsRequestBuilder {
-        .init(client: client, path: path.appending("itemInsights"))
-    }
-
-    /// `profileCardProperties.request()` lists them; `profileCardProperties("profileCardProperty-id")` addresses one.
-    public var profileCardProperties: CollectionRequestBuilder<ProfileCardPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("profileCardProperties"))
-    }
-
-    /// `profilePropertySettings.request()` lists them; `profilePropertySettings("profilePropertySetting-id")` addresses
-    /// one.
-    public var profilePropertySettings: CollectionRequestBuilder<ProfilePropertySettingRequestBuilder> {
-        .init(client: client, path: path.appending("profilePropertySettings"))
-    }
-
-    /// `profileSources.request()` lists them; `profileSources("profileSource-id")` addresses one.
-    public var profileSources: CollectionRequestBuilder<ProfileSourceRequestBuilder> {
-        .init(client: client, path: path.appending("profileSources"))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var pronouns: PronounsSettingsRequestBuilder {
-        .init(client: client, path: path.appending("pronouns", refusing: [.delete]))
-    }
-}
-
-/// Its properties are listed in `PermissionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/permission?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.permission`.
-public typealias Permission = Model<PermissionFields>
-
-/// The properties of a `Permission`, inherited ones included.
-public struct PermissionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.permission", base: Entity.self, fields: PermissionFields())
-    public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let grantedTo: Field<IdentitySet>
-    public let grantedToIdentities: Field<[IdentitySet]>
-    public let grantedToIdentitiesV2: Field<[SharePointIdentitySet]>
-    public let grantedToV2: Field<SharePointIdentitySet>
-    public let hasPassword: Field<Bool>
-    public let inheritedFrom: Field<ItemReference>
-    public let invitation: Field<SharingInvitation>
-    public let link: Field<SharingLink>
-    public let roles: Field<[String]>
-    public let shareId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.grantedTo = Field("grantedTo")
-        self.grantedToIdentities = Field("grantedToIdentities")
-        self.grantedToIdentitiesV2 = Field("grantedToIdentitiesV2")
-        self.grantedToV2 = Field("grantedToV2")
-        self.hasPassword = Field("hasPassword")
-        self.inheritedFrom = Field("inheritedFrom")
-        self.invitation = Field("invitation")
-        self.link = Field("link")
-        self.roles = Field("roles")
-        self.shareId = Field("shareId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.permissionClassificationType`.
-public typealias PermissionClassificationType = OpenEnum<PermissionClassificationTypeValues>
-
-/// The values of `PermissionClassificationType` that the spec declares; others decode and re-encode too.
-public enum PermissionClassificationTypeValues: EnumValues {
-    public static let known: [String] = ["low", "medium", "high", "unknownFutureValue"]
-}
-
-extension PermissionClassificationType {
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PermissionGrantConditionSetFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/permissiongrantconditionset?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.permissionGrantConditionSet`.
-public typealias PermissionGrantConditionSet = Model<PermissionGrantConditionSetFields>
-
-/// The properties of a `PermissionGrantConditionSet`, inherited ones included.
-public struct PermissionGrantConditionSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.permissionGrantConditionSet",
-        base: Entity.self,
-        fields: PermissionGrantConditionSetFields()
-    )
-
-    public let id: Field<String>
-    public let clientApplicationIds: Field<[String]>
-    public let clientApplicationPublisherIds: Field<[String]>
-    public let clientApplicationsFromVerifiedPublisherOnly: Field<Bool>
-    public let clientApplicationTenantIds: Field<[String]>
-    public let permissionClassification: Field<String>
-    public let permissions: Field<[String]>
-    public let permissionType: Field<PermissionType>
-    public let resourceApplication: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.clientApplicationIds = Field("clientApplicationIds")
-        self.clientApplicationPublisherIds = Field("clientApplicationPublisherIds")
-        self.clientApplicationsFromVerifiedPublisherOnly = Field("clientApplicationsFromVerifiedPublisherOnly")
-        self.clientApplicationTenantIds = Field("clientApplicationTenantIds")
-        self.permissionClassification = Field("permissionClassification")
-        self.permissions = Field("permissions")
-        self.permissionType = Field("permissionType")
-        self.resourceApplication = Field("resourceApplication")
-    }
-}
-
-/// Requests for one `PermissionGrantConditionSet`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.permissionGrantConditionSet`.
-public struct PermissionGrantConditionSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PermissionGrantConditionSet
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.permissionGrantConditionSet",
-        model: PermissionGrantConditionSet.self
-    )
-}
-
-/// Its properties are listed in `PermissionGrantPolicyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/permissiongrantpolicy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.permissionGrantPolicy`.
-public typealias PermissionGrantPolicy = Model<PermissionGrantPolicyFields>
-
-/// The properties of a `PermissionGrantPolicy`, inherited ones included.
-public struct PermissionGrantPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.permissionGrantPolicy",
+        "microsoft.graph.authorizationPolicy",
         base: PolicyBase.self,
-        fields: PermissionGrantPolicyFields()
+        fields: AuthorizationPolicyFields()
     )
 
     public let id: Field<String>
     public let deletedDateTime: Field<Date>
     public let description: Field<String>
     public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("excludes")`).
-    public let excludes: Field<[PermissionGrantConditionSet]>
-
-    /// Present when the request expanded it (`expand("includes")`).
-    public let includes: Field<[PermissionGrantConditionSet]>
+    public let allowedToSignUpEmailBasedSubscriptions: Field<Bool>
+    public let allowedToUseSSPR: Field<Bool>
+    public let allowEmailVerifiedUsersToJoinOrganization: Field<Bool>
+    public let allowInvitesFrom: Field<AllowInvitesFrom>
+    public let allowUserConsentForRiskyApps: Field<Bool>
+    public let blockMsolPowerShell: Field<Bool>
+    public let defaultUserRolePermissions: Field<DefaultUserRolePermissions>
+    public let guestUserRoleId: Field<String>
 
     private init() {
         self.id = Field("id")
         self.deletedDateTime = Field("deletedDateTime")
         self.description = Field("description")
         self.displayName = Field("displayName")
-        self.excludes = Field("excludes")
-        self.includes = Field("includes")
+        self.allowedToSignUpEmailBasedSubscriptions = Field("allowedToSignUpEmailBasedSubscriptions")
+        self.allowedToUseSSPR = Field("allowedToUseSSPR")
+        self.allowEmailVerifiedUsersToJoinOrganization = Field("allowEmailVerifiedUsersToJoinOrganization")
+        self.allowInvitesFrom = Field("allowInvitesFrom")
+        self.allowUserConsentForRiskyApps = Field("allowUserConsentForRiskyApps")
+        self.blockMsolPowerShell = Field("blockMsolPowerShell")
+        self.defaultUserRolePermissions = Field("defaultUserRolePermissions")
+        self.guestUserRoleId = Field("guestUserRoleId")
     }
-}
-
-/// Requests for one `PermissionGrantPolicy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.permissionGrantPolicy`.
-public struct PermissionGrantPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PermissionGrantPolicy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.permissionGrantPolicy",
-        model: PermissionGrantPolicy.self,
-        children: [
-            .init("excludes", "microsoft.graph.permissionGrantConditionSet", collection: true),
-            .init("includes", "microsoft.graph.permissionGrantConditionSet", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// `excludes.request()` lists them; `excludes("permissionGrantConditionSet-id")` addresses one.
-    public var excludes: CollectionRequestBuilder<PermissionGrantConditionSetRequestBuilder> {
-        .init(client: client, path: path.appending("excludes"))
-    }
-
-    /// `includes.request()` lists them; `includes("permissionGrantConditionSet-id")` addresses one.
-    public var includes: CollectionRequestBuilder<PermissionGrantConditionSetRequestBuilder> {
-        .init(client: client, path: path.appending("includes"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == PermissionGrantPolicyRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `Permission`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.permission`.
-public struct PermissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Permission
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.permission",
-        model: Permission.self,
-        operations: [.init("grant", .post, response: .collection(.model(Permission.self)))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.permission/grant` (POST).
-    public func grant(roles: [String], recipients: [DriveRecipient]) -> OperationRequest<[Permission]> {
-        var request = APIRequest(method: .post, path: path.appending("grant"))
-        var body = JSONObject()
-        body.set("roles", roles)
-        body.set("recipients", recipients)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([Permission].self))
-    }
-}
-
-/// Its properties are listed in `PermissionScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/permissionscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.permissionScope`.
-public typealias PermissionScope = Model<PermissionScopeFields>
-
-/// The properties of a `PermissionScope`, inherited ones included.
-public struct PermissionScopeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.permissionScope", fields: PermissionScopeFields())
-    public let adminConsentDescription: Field<String>
-    public let adminConsentDisplayName: Field<String>
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-    public let origin: Field<String>
-    public let type: Field<String>
-    public let userConsentDescription: Field<String>
-    public let userConsentDisplayName: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.adminConsentDescription = Field("adminConsentDescription")
-        self.adminConsentDisplayName = Field("adminConsentDisplayName")
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-        self.origin = Field("origin")
-        self.type = Field("type")
-        self.userConsentDescription = Field("userConsentDescription")
-        self.userConsentDisplayName = Field("userConsentDisplayName")
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.permissionType`.
-public typealias PermissionType = OpenEnum<PermissionTypeValues>
-
-/// The values of `PermissionType` that the spec declares; others decode and re-encode too.
-public enum PermissionTypeValues: EnumValues {
-    public static let known: [String] = ["delegatedUserConsentable", "delegated", "application"]
-}
-
-extension PermissionType {
-    public static var delegatedUserConsentable: Self { Self(rawValue: "delegatedUserConsentable") }
-
-    public static var delegated: Self { Self(rawValue: "delegated") }
-
-    public static var application: Self { Self(rawValue: "application") }
-}
-
-/// Its properties are listed in `PersistentBrowserSessionControlFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/persistentbrowsersessioncontrol?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.persistentBrowserSessionControl`.
-public typealias PersistentBrowserSessionControl = Model<PersistentBrowserSessionControlFields>
-
-/// The properties of a `PersistentBrowserSessionControl`, inherited ones included.
-public struct PersistentBrowserSessionControlFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.persistentBrowserSessionControl",
-        base: ConditionalAccessSessionControl.self,
-        fields: PersistentBrowserSessionControlFields()
-    )
-
-    public let isEnabled: Field<Bool>
-    public let mode: Field<PersistentBrowserSessionMode>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.mode = Field("mode")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.persistentBrowserSessionMode`.
-public typealias PersistentBrowserSessionMode = OpenEnum<PersistentBrowserSessionModeValues>
-
-/// The values of `PersistentBrowserSessionMode` that the spec declares; others decode and re-encode too.
-public enum PersistentBrowserSessionModeValues: EnumValues {
-    public static let known: [String] = ["always", "never"]
-}
-
-extension PersistentBrowserSessionMode {
-    public static var always: Self { Self(rawValue: "always") }
-
-    public static var never: Self { Self(rawValue: "never") }
-}
-
-/// Its properties are listed in `PersonFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/person?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.person`.
-public typealias Person = Model<PersonFields>
-
-/// The properties of a `Person`, inherited ones included.
-public struct PersonFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.person", base: Entity.self, fields: PersonFields())
-    public let id: Field<String>
-    public let birthday: Field<String>
-    public let companyName: Field<String>
-    public let department: Field<String>
-    public let displayName: Field<String>
-    public let givenName: Field<String>
-    public let imAddress: Field<String>
-    public let isFavorite: Field<Bool>
-    public let jobTitle: Field<String>
-    public let officeLocation: Field<String>
-    public let personNotes: Field<String>
-    public let personType: Field<PersonType>
-    public let phones: Field<[Phone]>
-    public let postalAddresses: Field<[Location]>
-    public let profession: Field<String>
-    public let scoredEmailAddresses: Field<[ScoredEmailAddress]>
-    public let surname: Field<String>
-    public let userPrincipalName: Field<String>
-    public let websites: Field<[Website]>
-    public let yomiCompany: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.birthday = Field("birthday")
-        self.companyName = Field("companyName")
-        self.department = Field("department")
-        self.displayName = Field("displayName")
-        self.givenName = Field("givenName")
-        self.imAddress = Field("imAddress")
-        self.isFavorite = Field("isFavorite")
-        self.jobTitle = Field("jobTitle")
-        self.officeLocation = Field("officeLocation")
-        self.personNotes = Field("personNotes")
-        self.personType = Field("personType")
-        self.phones = Field("phones")
-        self.postalAddresses = Field("postalAddresses")
-        self.profession = Field("profession")
-        self.scoredEmailAddresses = Field("scoredEmailAddresses")
-        self.surname = Field("surname")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.websites = Field("websites")
-        self.yomiCompany = Field("yomiCompany")
-    }
-}
-
-/// Its properties are listed in `PersonOrGroupColumnFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/personorgroupcolumn?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.personOrGroupColumn`.
-public typealias PersonOrGroupColumn = Model<PersonOrGroupColumnFields>
-
-/// The properties of a `PersonOrGroupColumn`, inherited ones included.
-public struct PersonOrGroupColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.personOrGroupColumn", fields: PersonOrGroupColumnFields())
-    public let allowMultipleSelection: Field<Bool>
-    public let chooseFromType: Field<String>
-    public let displayAs: Field<String>
-
-    private init() {
-        self.allowMultipleSelection = Field("allowMultipleSelection")
-        self.chooseFromType = Field("chooseFromType")
-        self.displayAs = Field("displayAs")
-    }
-}
-
-/// Requests for one `Person`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.person`.
-public struct PersonRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Person
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.person", model: Person.self)
-}
-
-/// Its properties are listed in `PersonTypeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/persontype?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.personType`.
-public typealias PersonType = Model<PersonTypeFields>
-
-/// The properties of a `PersonType`, inherited ones included.
-public struct PersonTypeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.personType", fields: PersonTypeFields())
-    public let `class`: Field<String>
-    public let subclass: Field<String>
-
-    private init() {
-        self.class = Field("class")
-        self.subclass = Field("subclass")
-    }
-}
-
-/// Its properties are listed in `PhoneFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/phone?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.phone`.
-public typealias Phone = Model<PhoneFields>
-
-/// The properties of a `Phone`, inherited ones included.
-public struct PhoneFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.phone", fields: PhoneFields())
-    public let language: Field<String>
-    public let number: Field<String>
-    public let region: Field<String>
-    public let type: Field<PhoneType>
-
-    private init() {
-        self.language = Field("language")
-        self.number = Field("number")
-        self.region = Field("region")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `PhoneAuthenticationMethodFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/phoneauthenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.phoneAuthenticationMethod`.
-public typealias PhoneAuthenticationMethod = Model<PhoneAuthenticationMethodFields>
-
-/// The properties of a `PhoneAuthenticationMethod`, inherited ones included.
-public struct PhoneAuthenticationMethodFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.phoneAuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: PhoneAuthenticationMethodFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let phoneNumber: Field<String>
-    public let phoneType: Field<AuthenticationPhoneType>
-    public let smsSignInState: Field<AuthenticationMethodSignInState>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.phoneNumber = Field("phoneNumber")
-        self.phoneType = Field("phoneType")
-        self.smsSignInState = Field("smsSignInState")
-    }
-}
-
-/// Requests for one `PhoneAuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.phoneAuthenticationMethod`.
-public struct PhoneAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PhoneAuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.phoneAuthenticationMethod",
-        model: PhoneAuthenticationMethod.self,
-        operations: [
-            .init("disableSmsSignIn", .post),
-            .init("enableSmsSignIn", .post),
-            .init("resetPassword", .post, response: .model(PasswordResetResponse.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.phoneAuthenticationMethod/disableSmsSignIn` (POST).
-    public func disableSmsSignIn() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("disableSmsSignIn"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.phoneAuthenticationMethod/enableSmsSignIn` (POST).
-    public func enableSmsSignIn() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("enableSmsSignIn"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.phoneAuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.phoneType`.
-public typealias PhoneType = OpenEnum<PhoneTypeValues>
-
-/// The values of `PhoneType` that the spec declares; others decode and re-encode too.
-public enum PhoneTypeValues: EnumValues {
-    public static let known: [String] = [
-        "home",
-        "business",
-        "mobile",
-        "other",
-        "assistant",
-        "homeFax",
-        "businessFax",
-        "otherFax",
-        "pager",
-        "radio",
-    ]
-}
-
-extension PhoneType {
-    public static var home: Self { Self(rawValue: "home") }
-
-    public static var business: Self { Self(rawValue: "business") }
-
-    public static var mobile: Self { Self(rawValue: "mobile") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var assistant: Self { Self(rawValue: "assistant") }
-
-    public static var homeFax: Self { Self(rawValue: "homeFax") }
-
-    public static var businessFax: Self { Self(rawValue: "businessFax") }
-
-    public static var otherFax: Self { Self(rawValue: "otherFax") }
-
-    public static var pager: Self { Self(rawValue: "pager") }
-
-    public static var radio: Self { Self(rawValue: "radio") }
-}
-
-/// Its properties are listed in `PhoneUserConversationMemberFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/phoneuserconversationmember?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.phoneUserConversationMember`.
-public typealias PhoneUserConversationMember = Model<PhoneUserConversationMemberFields>
-
-/// The properties of a `PhoneUserConversationMember`, inherited ones included.
-public struct PhoneUserConversationMemberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.phoneUserConversationMember",
-        base: ConversationMember.self,
-        fields: PhoneUserConversationMemberFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let phoneNumber: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.phoneNumber = Field("phoneNumber")
-    }
-}
-
-/// Requests for one `PhoneUserConversationMember`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.phoneUserConversationMember`.
-public struct PhoneUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PhoneUserConversationMember
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.phoneUserConversationMember",
-        model: PhoneUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
-}
-
-extension CollectionRequestBuilder where Item == PhoneUserConversationMemberRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.phoneUserConversationMember/add` (POST).
-    public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("add"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.phoneUserConversationMember/remove` (POST).
-    public func remove(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
-        var request = APIRequest(method: .post, path: path.appending("remove"))
-        var body = JSONObject()
-        body.set("values", values)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ActionResultPart].self))
-    }
-}
-
-/// Its properties are listed in `PhotoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/photo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.photo`.
-public typealias Photo = Model<PhotoFields>
-
-/// The properties of a `Photo`, inherited ones included.
-public struct PhotoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.photo", fields: PhotoFields())
-    public let cameraMake: Field<String>
-    public let cameraModel: Field<String>
-    public let exposureDenominator: Field<Double>
-    public let exposureNumerator: Field<Double>
-    public let fNumber: Field<Double>
-    public let focalLength: Field<Double>
-    public let iso: Field<Int32>
-    public let orientation: Field<Int16>
-    public let takenDateTime: Field<Date>
-
-    private init() {
-        self.cameraMake = Field("cameraMake")
-        self.cameraModel = Field("cameraModel")
-        self.exposureDenominator = Field("exposureDenominator")
-        self.exposureNumerator = Field("exposureNumerator")
-        self.fNumber = Field("fNumber")
-        self.focalLength = Field("focalLength")
-        self.iso = Field("iso")
-        self.orientation = Field("orientation")
-        self.takenDateTime = Field("takenDateTime")
-    }
-}
-
-/// Its properties are listed in `PhysicalAddressFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/physicaladdress?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.physicalAddress`.
-public typealias PhysicalAddress = Model<PhysicalAddressFields>
-
-/// The properties of a `PhysicalAddress`, inherited ones included.
-public struct PhysicalAddressFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.physicalAddress", fields: PhysicalAddressFields())
-    public let city: Field<String>
-    public let countryOrRegion: Field<String>
-    public let postalCode: Field<String>
-    public let state: Field<String>
-    public let street: Field<String>
-
-    private init() {
-        self.city = Field("city")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.postalCode = Field("postalCode")
-        self.state = Field("state")
-        self.street = Field("street")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.physicalAddressType`.
-public typealias PhysicalAddressType = OpenEnum<PhysicalAddressTypeValues>
-
-/// The values of `PhysicalAddressType` that the spec declares; others decode and re-encode too.
-public enum PhysicalAddressTypeValues: EnumValues {
-    public static let known: [String] = ["unknown", "home", "business", "other"]
-}
-
-extension PhysicalAddressType {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var home: Self { Self(rawValue: "home") }
-
-    public static var business: Self { Self(rawValue: "business") }
-
-    public static var other: Self { Self(rawValue: "other") }
-}
-
-/// Its properties are listed in `PhysicalOfficeAddressFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/physicalofficeaddress?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.physicalOfficeAddress`.
-public typealias PhysicalOfficeAddress = Model<PhysicalOfficeAddressFields>
-
-/// The properties of a `PhysicalOfficeAddress`, inherited ones included.
-public struct PhysicalOfficeAddressFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.physicalOfficeAddress",
-        fields: PhysicalOfficeAddressFields()
-    )
-    public let city: Field<String>
-    public let countryOrRegion: Field<String>
-    public let officeLocation: Field<String>
-    public let postalCode: Field<String>
-    public let state: Field<String>
-    public let street: Field<String>
-
-    private init() {
-        self.city = Field("city")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.officeLocation = Field("officeLocation")
-        self.postalCode = Field("postalCode")
-        self.state = Field("state")
-        self.street = Field("street")
-    }
-}
-
-/// Its properties are listed in `PinnedChatMessageInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pinnedchatmessageinfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.pinnedChatMessageInfo`.
-public typealias PinnedChatMessageInfo = Model<PinnedChatMessageInfoFields>
-
-/// The properties of a `PinnedChatMessageInfo`, inherited ones included.
-public struct PinnedChatMessageInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.pinnedChatMessageInfo",
-        base: Entity.self,
-        fields: PinnedChatMessageInfoFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("message")`).
-    public let message: Field<ChatMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.message = Field("message")
-    }
-}
-
-/// Requests for one `PinnedChatMessageInfo`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.pinnedChatMessageInfo`.
-public struct PinnedChatMessageInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PinnedChatMessageInfo
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.pinnedChatMessageInfo",
-        model: PinnedChatMessageInfo.self,
-        children: [.init("message", "microsoft.graph.chatMessage", collection: false)]
-    )
-
-    public var message: ChatMessageRequestBuilder { .init(client: client, path: path.appending("message")) }
-}
-
-/// Its properties are listed in `Pkcs12CertificateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pkcs12certificate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.pkcs12Certificate`.
-public typealias Pkcs12Certificate = Model<Pkcs12CertificateFields>
-
-/// The properties of a `Pkcs12Certificate`, inherited ones included.
-public struct Pkcs12CertificateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.pkcs12Certificate",
-        base: ApiAuthenticationConfigurationBase.self,
-        fields: Pkcs12CertificateFields()
-    )
-
-    public let password: Field<String>
-    public let pkcs12Value: Field<String>
-
-    private init() {
-        self.password = Field("password")
-        self.pkcs12Value = Field("pkcs12Value")
-    }
-}
-
-/// Its properties are listed in `Pkcs12CertificateInformationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pkcs12certificateinformation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.pkcs12CertificateInformation`.
-public typealias Pkcs12CertificateInformation = Model<Pkcs12CertificateInformationFields>
-
-/// The properties of a `Pkcs12CertificateInformation`, inherited ones included.
-public struct Pkcs12CertificateInformationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.pkcs12CertificateInformation",
-        fields: Pkcs12CertificateInformationFields()
-    )
-
-    public let isActive: Field<Bool>
-    public let notAfter: Field<Int64>
-    public let notBefore: Field<Int64>
-    public let thumbprint: Field<String>
-
-    private init() {
-        self.isActive = Field("isActive")
-        self.notAfter = Field("notAfter")
-        self.notBefore = Field("notBefore")
-        self.thumbprint = Field("thumbprint")
-    }
-}
-
-/// Its properties are listed in `PlaceFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/place?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.place`.
-public typealias Place = Model<PlaceFields>
-
-/// The properties of a `Place`, inherited ones included.
-public struct PlaceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.place",
-        base: Entity.self,
-        derived: [Building.self, Desk.self, Floor.self, Room.self, RoomList.self, Section.self, Workspace.self],
-        fields: PlaceFields()
-    )
-
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.placeFeatureEnablement`.
-public typealias PlaceFeatureEnablement = OpenEnum<PlaceFeatureEnablementValues>
-
-/// The values of `PlaceFeatureEnablement` that the spec declares; others decode and re-encode too.
-public enum PlaceFeatureEnablementValues: EnumValues {
-    public static let known: [String] = ["unknown", "enabled", "disabled", "unknownFutureValue"]
-}
-
-extension PlaceFeatureEnablement {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var enabled: Self { Self(rawValue: "enabled") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PlaceModeFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/placemode?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.placeMode`.
-public typealias PlaceMode = Model<PlaceModeFields>
-
-/// The properties of a `PlaceMode`, inherited ones included.
-public struct PlaceModeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.placeMode",
-        derived: [AssignedPlaceMode.self, DropInPlaceMode.self, ReservablePlaceMode.self, UnavailablePlaceMode.self],
-        fields: PlaceModeFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Requests for one `Place`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.place`.
-public struct PlaceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Place
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.place",
-        model: Place.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
-
-    /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
-    public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
-        .init(client: client, path: path.appending("checkIns"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.place/descendants` (GET).
-    public func descendants() -> CollectionRequest<Place> {
-        let request = APIRequest(method: .get, path: path.appending(function: "descendants", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `PlaceServicePlanInfoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/placeserviceplaninfo?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.placeServicePlanInfo`.
-public typealias PlaceServicePlanInfo = Model<PlaceServicePlanInfoFields>
-
-/// The properties of a `PlaceServicePlanInfo`, inherited ones included.
-public struct PlaceServicePlanInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.placeServicePlanInfo", fields: PlaceServicePlanInfoFields())
-    public let servicePlanId: Field<String>
-
-    private init() {
-        self.servicePlanId = Field("servicePlanId")
-    }
-}
-
-/// Its properties are listed in `PlannerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/planner?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.planner`.
-public typealias Planner = Model<PlannerFields>
-
-/// The properties of a `Planner`, inherited ones included.
-public struct PlannerFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.planner", base: Entity.self, fields: PlannerFields())
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("buckets")`).
-    public let buckets: Field<[PlannerBucket]>
-
-    /// Present when the request expanded it (`expand("plans")`).
-    public let plans: Field<[PlannerPlan]>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PlannerTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.buckets = Field("buckets")
-        self.plans = Field("plans")
-        self.tasks = Field("tasks")
-    }
-}
-
-/// Its properties are listed in `PlannerAppliedCategoriesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerappliedcategories?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerAppliedCategories`.
-public typealias PlannerAppliedCategories = Model<PlannerAppliedCategoriesFields>
-
-/// The properties of a `PlannerAppliedCategories`, inherited ones included.
-public struct PlannerAppliedCategoriesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerAppliedCategories",
-        fields: PlannerAppliedCategoriesFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `PlannerAssignedToTaskBoardTaskFormatFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/plannerassignedtotaskboardtaskformat?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerAssignedToTaskBoardTaskFormat`.
-public typealias PlannerAssignedToTaskBoardTaskFormat = Model<PlannerAssignedToTaskBoardTaskFormatFields>
-
-/// The properties of a `PlannerAssignedToTaskBoardTaskFormat`, inherited ones included.
-public struct PlannerAssignedToTaskBoardTaskFormatFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerAssignedToTaskBoardTaskFormat",
-        base: Entity.self,
-        fields: PlannerAssignedToTaskBoardTaskFormatFields()
-    )
-
-    public let id: Field<String>
-    public let orderHintsByAssignee: Field<PlannerOrderHintsByAssignee>
-    public let unassignedOrderHint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.orderHintsByAssignee = Field("orderHintsByAssignee")
-        self.unassignedOrderHint = Field("unassignedOrderHint")
-    }
-}
-
-/// Requests for one `PlannerAssignedToTaskBoardTaskFormat`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerAssignedToTaskBoardTaskFormat`.
-public struct PlannerAssignedToTaskBoardTaskFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerAssignedToTaskBoardTaskFormat
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerAssignedToTaskBoardTaskFormat",
-        model: PlannerAssignedToTaskBoardTaskFormat.self
-    )
-}
-
-/// Its properties are listed in `PlannerAssignmentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerassignment?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerAssignment`.
-public typealias PlannerAssignment = Model<PlannerAssignmentFields>
-
-/// The properties of a `PlannerAssignment`, inherited ones included.
-public struct PlannerAssignmentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.plannerAssignment", fields: PlannerAssignmentFields())
-    public let assignedBy: Field<IdentitySet>
-    public let assignedDateTime: Field<Date>
-    public let orderHint: Field<String>
-
-    private init() {
-        self.assignedBy = Field("assignedBy")
-        self.assignedDateTime = Field("assignedDateTime")
-        self.orderHint = Field("orderHint")
-    }
-}
-
-/// Its properties are listed in `PlannerAssignmentsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerassignments?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerAssignments`.
-public typealias PlannerAssignments = Model<PlannerAssignmentsFields>
-
-/// The properties of a `PlannerAssignments`, inherited ones included.
-public struct PlannerAssignmentsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.plannerAssignments", fields: PlannerAssignmentsFields())
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `PlannerBucketFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerbucket?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerBucket`.
-public typealias PlannerBucket = Model<PlannerBucketFields>
-
-/// The properties of a `PlannerBucket`, inherited ones included.
-public struct PlannerBucketFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerBucket",
-        base: Entity.self,
-        fields: PlannerBucketFields()
-    )
-
-    public let id: Field<String>
-    public let name: Field<String>
-    public let orderHint: Field<String>
-    public let planId: Field<String>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PlannerTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.orderHint = Field("orderHint")
-        self.planId = Field("planId")
-        self.tasks = Field("tasks")
-    }
-}
-
-/// Requests for one `PlannerBucket`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerBucket`.
-public struct PlannerBucketRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerBucket
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerBucket",
-        model: PlannerBucket.self,
-        children: [.init("tasks", "microsoft.graph.plannerTask", collection: true)]
-    )
-
-    /// `tasks.request()` lists them; `tasks("plannerTask-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<PlannerTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
-}
-
-/// Its properties are listed in `PlannerBucketTaskBoardTaskFormatFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerbuckettaskboardtaskformat?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerBucketTaskBoardTaskFormat`.
-public typealias PlannerBucketTaskBoardTaskFormat = Model<PlannerBucketTaskBoardTaskFormatFields>
-
-/// The properties of a `PlannerBucketTaskBoardTaskFormat`, inherited ones included.
-public struct PlannerBucketTaskBoardTaskFormatFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerBucketTaskBoardTaskFormat",
-        base: Entity.self,
-        fields: PlannerBucketTaskBoardTaskFormatFields()
-    )
-
-    public let id: Field<String>
-    public let orderHint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.orderHint = Field("orderHint")
-    }
-}
-
-/// Requests for one `PlannerBucketTaskBoardTaskFormat`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerBucketTaskBoardTaskFormat`.
-public struct PlannerBucketTaskBoardTaskFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerBucketTaskBoardTaskFormat
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerBucketTaskBoardTaskFormat",
-        model: PlannerBucketTaskBoardTaskFormat.self
-    )
-}
-
-/// Its properties are listed in `PlannerCategoryDescriptionsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannercategorydescriptions?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerCategoryDescriptions`.
-public typealias PlannerCategoryDescriptions = Model<PlannerCategoryDescriptionsFields>
-
-/// The properties of a `PlannerCategoryDescriptions`, inherited ones included.
-public struct PlannerCategoryDescriptionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerCategoryDescriptions",
-        fields: PlannerCategoryDescriptionsFields()
-    )
-
-    public let category1: Field<String>
-    public let category10: Field<String>
-    public let category11: Field<String>
-    public let category12: Field<String>
-    public let category13: Field<String>
-    public let category14: Field<String>
-    public let category15: Field<String>
-    public let category16: Field<String>
-    public let category17: Field<String>
-    public let category18: Field<String>
-    public let category19: Field<String>
-    public let category2: Field<String>
-    public let category20: Field<String>
-    public let category21: Field<String>
-    public let category22: Field<String>
-    public let category23: Field<String>
-    public let category24: Field<String>
-    public let category25: Field<String>
-    public let category3: Field<String>
-    public let category4: Field<String>
-    public let category5: Field<String>
-    public let category6: Field<String>
-    public let category7: Field<String>
-    public let category8: Field<String>
-    public let category9: Field<String>
-
-    private init() {
-        self.category1 = Field("category1")
-        self.category10 = Field("category10")
-        self.category11 = Field("category11")
-        self.category12 = Field("category12")
-        self.category13 = Field("category13")
-        self.category14 = Field("category14")
-        self.category15 = Field("category15")
-        self.category16 = Field("category16")
-        self.category17 = Field("category17")
-        self.category18 = Field("category18")
-        self.category19 = Field("category19")
-        self.category2 = Field("category2")
-        self.category20 = Field("category20")
-        self.category21 = Field("category21")
-        self.category22 = Field("category22")
-        self.category23 = Field("category23")
-        self.category24 = Field("category24")
-        self.category25 = Field("category25")
-        self.category3 = Field("category3")
-        self.category4 = Field("category4")
-        self.category5 = Field("category5")
-        self.category6 = Field("category6")
-        self.category7 = Field("category7")
-        self.category8 = Field("category8")
-        self.category9 = Field("category9")
-    }
-}
-
-/// Its properties are listed in `PlannerChecklistItemFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerchecklistitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerChecklistItem`.
-public typealias PlannerChecklistItem = Model<PlannerChecklistItemFields>
-
-/// The properties of a `PlannerChecklistItem`, inherited ones included.
-public struct PlannerChecklistItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.plannerChecklistItem", fields: PlannerChecklistItemFields())
-    public let isChecked: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let orderHint: Field<String>
-    public let title: Field<String>
-
-    private init() {
-        self.isChecked = Field("isChecked")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.orderHint = Field("orderHint")
-        self.title = Field("title")
-    }
-}
-
-/// Its properties are listed in `PlannerChecklistItemsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerchecklistitems?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerChecklistItems`.
-public typealias PlannerChecklistItems = Model<PlannerChecklistItemsFields>
-
-/// The properties of a `PlannerChecklistItems`, inherited ones included.
-public struct PlannerChecklistItemsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerChecklistItems",
-        fields: PlannerChecklistItemsFields()
-    )
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.plannerContainerType`.
-public typealias PlannerContainerType = OpenEnum<PlannerContainerTypeValues>
-
-/// The values of `PlannerContainerType` that the spec declares; others decode and re-encode too.
-public enum PlannerContainerTypeValues: EnumValues {
-    public static let known: [String] = ["group", "unknownFutureValue", "roster"]
-}
-
-extension PlannerContainerType {
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var roster: Self { Self(rawValue: "roster") }
-}
-
-/// Its properties are listed in `PlannerExternalReferenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerexternalreference?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerExternalReference`.
-public typealias PlannerExternalReference = Model<PlannerExternalReferenceFields>
-
-/// The properties of a `PlannerExternalReference`, inherited ones included.
-public struct PlannerExternalReferenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerExternalReference",
-        fields: PlannerExternalReferenceFields()
-    )
-
-    public let alias: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let previewPriority: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.alias = Field("alias")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.previewPriority = Field("previewPriority")
-        self.type = Field("type")
-    }
-}
-
-/// Its properties are listed in `PlannerExternalReferencesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerexternalreferences?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerExternalReferences`.
-public typealias PlannerExternalReferences = Model<PlannerExternalReferencesFields>
-
-/// The properties of a `PlannerExternalReferences`, inherited ones included.
-public struct PlannerExternalReferencesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerExternalReferences",
-        fields: PlannerExternalReferencesFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `PlannerGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannergroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerGroup`.
-public typealias PlannerGroup = Model<PlannerGroupFields>
-
-/// The properties of a `PlannerGroup`, inherited ones included.
-public struct PlannerGroupFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerGroup",
-        base: Entity.self,
-        fields: PlannerGroupFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("plans")`).
-    public let plans: Field<[PlannerPlan]>
-
-    private init() {
-        self.id = Field("id")
-        self.plans = Field("plans")
-    }
-}
-
-/// Requests for one `PlannerGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerGroup`.
-public struct PlannerGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerGroup",
-        model: PlannerGroup.self,
-        children: [.init("plans", "microsoft.graph.plannerPlan", collection: true)]
-    )
-
-    /// `plans.request()` lists them; `plans("plannerPlan-id")` addresses one.
-    public var plans: CollectionRequestBuilder<PlannerPlanRequestBuilder> {
-        .init(client: client, path: path.appending("plans"))
-    }
-}
-
-/// Its properties are listed in `PlannerOrderHintsByAssigneeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerorderhintsbyassignee?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerOrderHintsByAssignee`.
-public typealias PlannerOrderHintsByAssignee = Model<PlannerOrderHintsByAssigneeFields>
-
-/// The properties of a `PlannerOrderHintsByAssignee`, inherited ones included.
-public struct PlannerOrderHintsByAssigneeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerOrderHintsByAssignee",
-        fields: PlannerOrderHintsByAssigneeFields()
-    )
-
-    private init() {
-    }
-}
-
-/// Its properties are listed in `PlannerPlanFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerplan?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerPlan`.
-public typealias PlannerPlan = Model<PlannerPlanFields>
-
-/// The properties of a `PlannerPlan`, inherited ones included.
-public struct PlannerPlanFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerPlan",
-        base: Entity.self,
-        fields: PlannerPlanFields()
-    )
-    public let id: Field<String>
-    public let container: Field<PlannerPlanContainer>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let owner: Field<String>
-    public let title: Field<String>
-
-    /// Present when the request expanded it (`expand("buckets")`).
-    public let buckets: Field<[PlannerBucket]>
-
-    /// Present when the request expanded it (`expand("details")`).
-    public let details: Field<PlannerPlanDetails>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PlannerTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.container = Field("container")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.owner = Field("owner")
-        self.title = Field("title")
-        self.buckets = Field("buckets")
-        self.details = Field("details")
-        self.tasks = Field("tasks")
-    }
-}
-
-/// Its properties are listed in `PlannerPlanContainerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerplancontainer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerPlanContainer`.
-public typealias PlannerPlanContainer = Model<PlannerPlanContainerFields>
-
-/// The properties of a `PlannerPlanContainer`, inherited ones included.
-public struct PlannerPlanContainerFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.plannerPlanContainer", fields: PlannerPlanContainerFields())
-    public let containerId: Field<String>
-    public let type: Field<PlannerContainerType>
-    public let url: Field<String>
-
-    private init() {
-        self.containerId = Field("containerId")
-        self.type = Field("type")
-        self.url = Field("url")
-    }
-}
-
-/// Its properties are listed in `PlannerPlanDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerplandetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerPlanDetails`.
-public typealias PlannerPlanDetails = Model<PlannerPlanDetailsFields>
-
-/// The properties of a `PlannerPlanDetails`, inherited ones included.
-public struct PlannerPlanDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerPlanDetails",
-        base: Entity.self,
-        fields: PlannerPlanDetailsFields()
-    )
-
-    public let id: Field<String>
-    public let categoryDescriptions: Field<PlannerCategoryDescriptions>
-    public let sharedWith: Field<PlannerUserIds>
-
-    private init() {
-        self.id = Field("id")
-        self.categoryDescriptions = Field("categoryDescriptions")
-        self.sharedWith = Field("sharedWith")
-    }
-}
-
-/// Requests for one `PlannerPlanDetails`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerPlanDetails`.
-public struct PlannerPlanDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerPlanDetails
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.plannerPlanDetails", model: PlannerPlanDetails.self)
-}
-
-/// Requests for one `PlannerPlan`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerPlan`.
-public struct PlannerPlanRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerPlan
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerPlan",
-        model: PlannerPlan.self,
-        children: [
-            .init("buckets", "microsoft.graph.plannerBucket", collection: true),
-            .init("details", "microsoft.graph.plannerPlanDetails", collection: false),
-            .init("tasks", "microsoft.graph.plannerTask", collection: true),
-        ]
-    )
-
-    /// `buckets.request()` lists them; `buckets("plannerBucket-id")` addresses one.
-    public var buckets: CollectionRequestBuilder<PlannerBucketRequestBuilder> {
-        .init(client: client, path: path.appending("buckets"))
-    }
-
-    public var details: PlannerPlanDetailsRequestBuilder { .init(client: client, path: path.appending("details")) }
-
-    /// `tasks.request()` lists them; `tasks("plannerTask-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<PlannerTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.plannerPreviewType`.
-public typealias PlannerPreviewType = OpenEnum<PlannerPreviewTypeValues>
-
-/// The values of `PlannerPreviewType` that the spec declares; others decode and re-encode too.
-public enum PlannerPreviewTypeValues: EnumValues {
-    public static let known: [String] = ["automatic", "noPreview", "checklist", "description", "reference"]
-}
-
-extension PlannerPreviewType {
-    public static var automatic: Self { Self(rawValue: "automatic") }
-
-    public static var noPreview: Self { Self(rawValue: "noPreview") }
-
-    public static var checklist: Self { Self(rawValue: "checklist") }
-
-    public static var descriptionValue: Self { Self(rawValue: "description") }
-
-    public static var reference: Self { Self(rawValue: "reference") }
-}
-
-/// Its properties are listed in `PlannerProgressTaskBoardTaskFormatFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannerprogresstaskboardtaskformat?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerProgressTaskBoardTaskFormat`.
-public typealias PlannerProgressTaskBoardTaskFormat = Model<PlannerProgressTaskBoardTaskFormatFields>
-
-/// The properties of a `PlannerProgressTaskBoardTaskFormat`, inherited ones included.
-public struct PlannerProgressTaskBoardTaskFormatFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerProgressTaskBoardTaskFormat",
-        base: Entity.self,
-        fields: PlannerProgressTaskBoardTaskFormatFields()
-    )
-
-    public let id: Field<String>
-    public let orderHint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.orderHint = Field("orderHint")
-    }
-}
-
-/// Requests for one `PlannerProgressTaskBoardTaskFormat`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerProgressTaskBoardTaskFormat`.
-public struct PlannerProgressTaskBoardTaskFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerProgressTaskBoardTaskFormat
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerProgressTaskBoardTaskFormat",
-        model: PlannerProgressTaskBoardTaskFormat.self
-    )
-}
-
-/// Requests for one `Planner`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.planner`.
-public struct PlannerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Planner
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.planner",
-        model: Planner.self,
-        children: [
-            .init("buckets", "microsoft.graph.plannerBucket", collection: true),
-            .init("plans", "microsoft.graph.plannerPlan", collection: true),
-            .init("tasks", "microsoft.graph.plannerTask", collection: true),
-        ]
-    )
-
-    /// `buckets.request()` lists them; `buckets("plannerBucket-id")` addresses one.
-    public var buckets: CollectionRequestBuilder<PlannerBucketRequestBuilder> {
-        .init(client: client, path: path.appending("buckets"))
-    }
-
-    /// `plans.request()` lists them; `plans("plannerPlan-id")` addresses one.
-    public var plans: CollectionRequestBuilder<PlannerPlanRequestBuilder> {
-        .init(client: client, path: path.appending("plans"))
-    }
-
-    /// `tasks.request()` lists them; `tasks("plannerTask-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<PlannerTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
-}
-
-/// Its properties are listed in `PlannerTaskFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannertask?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerTask`.
-public typealias PlannerTask = Model<PlannerTaskFields>
-
-/// The properties of a `PlannerTask`, inherited ones included.
-public struct PlannerTaskFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerTask",
-        base: Entity.self,
-        fields: PlannerTaskFields()
-    )
-    public let id: Field<String>
-    public let activeChecklistItemCount: Field<Int32>
-    public let appliedCategories: Field<PlannerAppliedCategories>
-    public let assigneePriority: Field<String>
-    public let assignments: Field<PlannerAssignments>
-    public let bucketId: Field<String>
-    public let checklistItemCount: Field<Int32>
-    public let completedBy: Field<IdentitySet>
-    public let completedDateTime: Field<Date>
-    public let conversationThreadId: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let dueDateTime: Field<Date>
-    public let hasDescription: Field<Bool>
-    public let orderHint: Field<String>
-    public let percentComplete: Field<Int32>
-    public let planId: Field<String>
-    public let previewType: Field<PlannerPreviewType>
-    public let priority: Field<Int32>
-    public let referenceCount: Field<Int32>
-    public let startDateTime: Field<Date>
-    public let title: Field<String>
-
-    /// Present when the request expanded it (`expand("assignedToTaskBoardFormat")`).
-    public let assignedToTaskBoardFormat: Field<PlannerAssignedToTaskBoardTaskFormat>
-
-    /// Present when the request expanded it (`expand("bucketTaskBoardFormat")`).
-    public let bucketTaskBoardFormat: Field<PlannerBucketTaskBoardTaskFormat>
-
-    /// Present when the request expanded it (`expand("details")`).
-    public let details: Field<PlannerTaskDetails>
-
-    /// Present when the request expanded it (`expand("progressTaskBoardFormat")`).
-    public let progressTaskBoardFormat: Field<PlannerProgressTaskBoardTaskFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.activeChecklistItemCount = Field("activeChecklistItemCount")
-        self.appliedCategories = Field("appliedCategories")
-        self.assigneePriority = Field("assigneePriority")
-        self.assignments = Field("assignments")
-        self.bucketId = Field("bucketId")
-        self.checklistItemCount = Field("checklistItemCount")
-        self.completedBy = Field("completedBy")
-        self.completedDateTime = Field("completedDateTime")
-        self.conversationThreadId = Field("conversationThreadId")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.dueDateTime = Field("dueDateTime")
-        self.hasDescription = Field("hasDescription")
-        self.orderHint = Field("orderHint")
-        self.percentComplete = Field("percentComplete")
-        self.planId = Field("planId")
-        self.previewType = Field("previewType")
-        self.priority = Field("priority")
-        self.referenceCount = Field("referenceCount")
-        self.startDateTime = Field("startDateTime")
-        self.title = Field("title")
-        self.assignedToTaskBoardFormat = Field("assignedToTaskBoardFormat")
-        self.bucketTaskBoardFormat = Field("bucketTaskBoardFormat")
-        self.details = Field("details")
-        self.progressTaskBoardFormat = Field("progressTaskBoardFormat")
-    }
-}
-
-/// Its properties are listed in `PlannerTaskDetailsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/plannertaskdetails?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerTaskDetails`.
-public typealias PlannerTaskDetails = Model<PlannerTaskDetailsFields>
-
-/// The properties of a `PlannerTaskDetails`, inherited ones included.
-public struct PlannerTaskDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerTaskDetails",
-        base: Entity.self,
-        fields: PlannerTaskDetailsFields()
-    )
-
-    public let id: Field<String>
-    public let checklist: Field<PlannerChecklistItems>
-    public let description: Field<String>
-    public let previewType: Field<PlannerPreviewType>
-    public let references: Field<PlannerExternalReferences>
-
-    private init() {
-        self.id = Field("id")
-        self.checklist = Field("checklist")
-        self.description = Field("description")
-        self.previewType = Field("previewType")
-        self.references = Field("references")
-    }
-}
-
-/// Requests for one `PlannerTaskDetails`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerTaskDetails`.
-public struct PlannerTaskDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerTaskDetails
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.plannerTaskDetails", model: PlannerTaskDetails.self)
-}
-
-/// Requests for one `PlannerTask`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerTask`.
-public struct PlannerTaskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerTask
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerTask",
-        model: PlannerTask.self,
-        children: [
-            .init(
-                "assignedToTaskBoardFormat",
-                "microsoft.graph.plannerAssignedToTaskBoardTaskFormat",
-                collection: false
-            ),
-            .init("bucketTaskBoardFormat", "microsoft.graph.plannerBucketTaskBoardTaskFormat", collection: false),
-            .init("details", "microsoft.graph.plannerTaskDetails", collection: false),
-            .init("progressTaskBoardFormat", "microsoft.graph.plannerProgressTaskBoardTaskFormat", collection: false),
-        ]
-    )
-
-    public var assignedToTaskBoardFormat: PlannerAssignedToTaskBoardTaskFormatRequestBuilder {
-        .init(client: client, path: path.appending("assignedToTaskBoardFormat"))
-    }
-
-    public var bucketTaskBoardFormat: PlannerBucketTaskBoardTaskFormatRequestBuilder {
-        .init(client: client, path: path.appending("bucketTaskBoardFormat"))
-    }
-
-    public var details: PlannerTaskDetailsRequestBuilder { .init(client: client, path: path.appending("details")) }
-
-    public var progressTaskBoardFormat: PlannerProgressTaskBoardTaskFormatRequestBuilder {
-        .init(client: client, path: path.appending("progressTaskBoardFormat"))
-    }
-}
-
-/// Its properties are listed in `PlannerUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/planneruser?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerUser`.
-public typealias PlannerUser = Model<PlannerUserFields>
-
-/// The properties of a `PlannerUser`, inherited ones included.
-public struct PlannerUserFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerUser",
-        base: Entity.self,
-        fields: PlannerUserFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("plans")`).
-    public let plans: Field<[PlannerPlan]>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PlannerTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.plans = Field("plans")
-        self.tasks = Field("tasks")
-    }
-}
-
-/// Its properties are listed in `PlannerUserIdsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/planneruserids?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.plannerUserIds`.
-public typealias PlannerUserIds = Model<PlannerUserIdsFields>
-
-/// The properties of a `PlannerUserIds`, inherited ones included.
-public struct PlannerUserIdsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.plannerUserIds", fields: PlannerUserIdsFields())
-
-    private init() {
-    }
-}
-
-/// Requests for one `PlannerUser`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.plannerUser`.
-public struct PlannerUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerUser
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerUser",
-        model: PlannerUser.self,
-        children: [
-            .init("plans", "microsoft.graph.plannerPlan", collection: true),
-            .init("tasks", "microsoft.graph.plannerTask", collection: true),
-        ]
-    )
-
-    /// `plans.request()` lists them; `plans("plannerPlan-id")` addresses one.
-    public var plans: CollectionRequestBuilder<PlannerPlanRequestBuilder> {
-        .init(client: client, path: path.appending("plans"))
-    }
-
-    /// `tasks.request()` lists them; `tasks("plannerTask-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<PlannerTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
-}
-
-/// Its properties are listed in `PlatformCredentialAuthenticationMethodFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/platformcredentialauthenticationmethod?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.platformCredentialAuthenticationMethod`.
-public typealias PlatformCredentialAuthenticationMethod = Model<PlatformCredentialAuthenticationMethodFields>
-
-/// The properties of a `PlatformCredentialAuthenticationMethod`, inherited ones included.
-public struct PlatformCredentialAuthenticationMethodFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.platformCredentialAuthenticationMethod",
-        base: AuthenticationMethod.self,
-        fields: PlatformCredentialAuthenticationMethodFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let keyStrength: Field<AuthenticationMethodKeyStrength>
-    public let platform: Field<AuthenticationMethodPlatform>
-
-    /// Present when the request expanded it (`expand("device")`).
-    public let device: Field<Device>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.keyStrength = Field("keyStrength")
-        self.platform = Field("platform")
-        self.device = Field("device")
-    }
-}
-
-/// Requests for one `PlatformCredentialAuthenticationMethod`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.platformCredentialAuthenticationMethod`.
-public struct PlatformCredentialAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlatformCredentialAuthenticationMethod
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.platformCredentialAuthenticationMethod",
-        model: PlatformCredentialAuthenticationMethod.self,
-        children: [.init("device", "microsoft.graph.device", collection: false)],
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
-
-    public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
-
-    /// - Remark: Generated from `microsoft.graph.platformCredentialAuthenticationMethod/resetPassword` (POST).
-    public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
-        var request = APIRequest(method: .post, path: path.appending("resetPassword"))
-        var body = JSONObject()
-        body.set("newPassword", newPassword)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PasswordResetResponse.self))
-    }
-}
-
-/// Its properties are listed in `PlayPromptOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/playpromptoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.playPromptOperation`.
-public typealias PlayPromptOperation = Model<PlayPromptOperationFields>
-
-/// The properties of a `PlayPromptOperation`, inherited ones included.
-public struct PlayPromptOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.playPromptOperation",
-        base: CommsOperation.self,
-        fields: PlayPromptOperationFields()
-    )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `PlayPromptOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.playPromptOperation`.
-public struct PlayPromptOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlayPromptOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.playPromptOperation", model: PlayPromptOperation.self)
-}
-
-/// Its properties are listed in `PolicyBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policybase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyBase`.
-public typealias PolicyBase = Model<PolicyBaseFields>
-
-/// The properties of a `PolicyBase`, inherited ones included.
-public struct PolicyBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyBase",
-        base: DirectoryObject.self,
-        derived: [
-            AppManagementPolicy.self,
-            AuthorizationPolicy.self,
-            CrossTenantAccessPolicy.self,
-            IdentitySecurityDefaultsEnforcementPolicy.self,
-            PermissionGrantPolicy.self,
-            StsPolicy.self,
-            TenantAppManagementPolicy.self,
-        ],
-        fields: PolicyBaseFields()
-    )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
-}
-
-/// Requests for one `PolicyBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.policyBase`.
-public struct PolicyBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PolicyBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.policyBase",
-        model: PolicyBase.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.policyBase/checkMemberGroups` (POST).
-    public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberGroups"))
-        var body = JSONObject()
-        body.set("groupIds", groupIds)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.policyBase/checkMemberObjects` (POST).
-    public func checkMemberObjects(ids: [String]) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("checkMemberObjects"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.policyBase/getMemberGroups` (POST).
-    public func getMemberGroups(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberGroups"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.policyBase/getMemberObjects` (POST).
-    public func getMemberObjects(securityEnabledOnly: Bool) -> OperationRequest<[String]> {
-        var request = APIRequest(method: .post, path: path.appending("getMemberObjects"))
-        var body = JSONObject()
-        body.set("securityEnabledOnly", securityEnabledOnly)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([String].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.policyBase/restore` (POST).
-    public func restore() -> OperationRequest<DirectoryObject> {
-        let request = APIRequest(method: .post, path: path.appending("restore"))
-        return OperationRequest(client: client, request: request, decoder: .model(DirectoryObject.self))
-    }
-}
-
-extension CollectionRequestBuilder where Item == PolicyBaseRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.policyBase/getAvailableExtensionProperties` (POST).
-    public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
-        var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
-        var body = JSONObject()
-        body.set("isSyncedFromOnPremises", isSyncedFromOnPremises)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([ExtensionProperty].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.policyBase/getByIds` (POST).
-    public func getByIds(ids: [String], types: [String]) -> OperationRequest<[DirectoryObject]> {
-        var request = APIRequest(method: .post, path: path.appending("getByIds"))
-        var body = JSONObject()
-        body.set("ids", ids)
-        body.set("types", types)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .value([DirectoryObject].self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.policyBase/validateProperties` (POST).
-    public func validateProperties(
-        entityType: String,
-        displayName: String,
-        mailNickname: String,
-        onBehalfOfUserId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("validateProperties"))
-        var body = JSONObject()
-        body.set("entityType", entityType)
-        body.set("displayName", displayName)
-        body.set("mailNickname", mailNickname)
-        body.set("onBehalfOfUserId", onBehalfOfUserId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.policyBase/delta` (GET).
-    public func delta() -> CollectionRequest<DirectoryObject> {
-        let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `PolicyBindingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policybinding?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyBinding`.
-public typealias PolicyBinding = Model<PolicyBindingFields>
-
-/// The properties of a `PolicyBinding`, inherited ones included.
-public struct PolicyBindingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.policyBinding", fields: PolicyBindingFields())
-    public let exclusions: Field<[ScopeBase]>
-    public let inclusions: Field<[ScopeBase]>
-
-    private init() {
-        self.exclusions = Field("exclusions")
-        self.inclusions = Field("inclusions")
-    }
-}
-
-/// Its properties are listed in `PolicyDeletableItemFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policydeletableitem?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyDeletableItem`.
-public typealias PolicyDeletableItem = Model<PolicyDeletableItemFields>
-
-/// The properties of a `PolicyDeletableItem`, inherited ones included.
-public struct PolicyDeletableItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyDeletableItem",
-        derived: [ConditionalAccessPolicy.self, NamedLocation.self],
-        fields: PolicyDeletableItemFields()
-    )
-
-    public let deletedDateTime: Field<Date>
-
-    private init() {
-        self.deletedDateTime = Field("deletedDateTime")
-    }
-}
-
-/// Requests for one `PolicyDeletableItem`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.policyDeletableItem`.
-public struct PolicyDeletableItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PolicyDeletableItem
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.policyDeletableItem", model: PolicyDeletableItem.self)
-}
-
-/// Its properties are listed in `PolicyLocationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policylocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyLocation`.
-public typealias PolicyLocation = Model<PolicyLocationFields>
-
-/// The properties of a `PolicyLocation`, inherited ones included.
-public struct PolicyLocationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyLocation",
-        derived: [PolicyLocationApplication.self, PolicyLocationDomain.self, PolicyLocationUrl.self],
-        fields: PolicyLocationFields()
-    )
-
-    public let value: Field<String>
-
-    private init() {
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `PolicyLocationApplicationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policylocationapplication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyLocationApplication`.
-public typealias PolicyLocationApplication = Model<PolicyLocationApplicationFields>
-
-/// The properties of a `PolicyLocationApplication`, inherited ones included.
-public struct PolicyLocationApplicationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyLocationApplication",
-        base: PolicyLocation.self,
-        fields: PolicyLocationApplicationFields()
-    )
-
-    public let value: Field<String>
-
-    private init() {
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `PolicyLocationDomainFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policylocationdomain?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyLocationDomain`.
-public typealias PolicyLocationDomain = Model<PolicyLocationDomainFields>
-
-/// The properties of a `PolicyLocationDomain`, inherited ones included.
-public struct PolicyLocationDomainFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyLocationDomain",
-        base: PolicyLocation.self,
-        fields: PolicyLocationDomainFields()
-    )
-
-    public let value: Field<String>
-
-    private init() {
-        self.value = Field("value")
-    }
-}
-
-/// Its properties are listed in `PolicyLocationUrlFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policylocationurl?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyLocationUrl`.
-public typealias PolicyLocationUrl = Model<PolicyLocationUrlFields>
-
-/// The properties of a `PolicyLocationUrl`, inherited ones included.
-public struct PolicyLocationUrlFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyLocationUrl",
-        base: PolicyLocation.self,
-        fields: PolicyLocationUrlFields()
-    )
-
-    public let value: Field<String>
-
-    private init() {
-        self.value = Field("value")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.policyPivotProperty`.
-public typealias PolicyPivotProperty = OpenEnum<PolicyPivotPropertyValues>
-
-/// The values of `PolicyPivotProperty` that the spec declares; others decode and re-encode too.
-public enum PolicyPivotPropertyValues: EnumValues {
-    public static let known: [String] = ["none", "activity", "location", "unknownFutureValue"]
-}
-
-extension PolicyPivotProperty {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var activity: Self { Self(rawValue: "activity") }
-
-    public static var location: Self { Self(rawValue: "location") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.policyPlatformType`.
-public typealias PolicyPlatformType = OpenEnum<PolicyPlatformTypeValues>
-
-/// The values of `PolicyPlatformType` that the spec declares; others decode and re-encode too.
-public enum PolicyPlatformTypeValues: EnumValues {
-    public static let known: [String] = [
-        "android",
-        "androidForWork",
-        "iOS",
-        "macOS",
-        "windowsPhone81",
-        "windows81AndLater",
-        "windows10AndLater",
-        "all",
-    ]
-}
-
-extension PolicyPlatformType {
-    public static var android: Self { Self(rawValue: "android") }
-
-    public static var androidForWork: Self { Self(rawValue: "androidForWork") }
-
-    public static var iOS: Self { Self(rawValue: "iOS") }
-
-    public static var macOS: Self { Self(rawValue: "macOS") }
-
-    public static var windowsPhone81: Self { Self(rawValue: "windowsPhone81") }
-
-    public static var windows81AndLater: Self { Self(rawValue: "windows81AndLater") }
-
-    public static var windows10AndLater: Self { Self(rawValue: "windows10AndLater") }
-
-    public static var all: Self { Self(rawValue: "all") }
-}
-
-/// Its properties are listed in `PolicyRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policyroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyRoot`.
-public typealias PolicyRoot = Model<PolicyRootFields>
-
-/// The properties of a `PolicyRoot`, inherited ones included.
-public struct PolicyRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.policyRoot", base: Entity.self, fields: PolicyRootFields())
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("activityBasedTimeoutPolicies")`).
-    public let activityBasedTimeoutPolicies: Field<[ActivityBasedTimeoutPolicy]>
-
-    /// Present when the request expanded it (`expand("adminConsentRequestPolicy")`).
-    public let adminConsentRequestPolicy: Field<AdminConsentRequestPolicy>
-
-    /// Present when the request expanded it (`expand("appManagementPolicies")`).
-    public let appManagementPolicies: Field<[AppManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("authenticationFlowsPolicy")`).
-    public let authenticationFlowsPolicy: Field<AuthenticationFlowsPolicy>
-
-    /// Present when the request expanded it (`expand("authenticationMethodsPolicy")`).
-    public let authenticationMethodsPolicy: Field<AuthenticationMethodsPolicy>
-
-    /// Present when the request expanded it (`expand("authenticationStrengthPolicies")`).
-    public let authenticationStrengthPolicies: Field<[AuthenticationStrengthPolicy]>
-
-    /// Present when the request expanded it (`expand("authorizationPolicy")`).
-    public let authorizationPolicy: Field<AuthorizationPolicy>
-
-    /// Present when the request expanded it (`expand("claimsMappingPolicies")`).
-    public let claimsMappingPolicies: Field<[ClaimsMappingPolicy]>
-
-    /// Present when the request expanded it (`expand("conditionalAccessPolicies")`).
-    public let conditionalAccessPolicies: Field<[ConditionalAccessPolicy]>
-
-    /// Present when the request expanded it (`expand("crossTenantAccessPolicy")`).
-    public let crossTenantAccessPolicy: Field<CrossTenantAccessPolicy>
-
-    /// Present when the request expanded it (`expand("defaultAppManagementPolicy")`).
-    public let defaultAppManagementPolicy: Field<TenantAppManagementPolicy>
-
-    /// Present when the request expanded it (`expand("deviceRegistrationPolicy")`).
-    public let deviceRegistrationPolicy: Field<DeviceRegistrationPolicy>
-
-    /// Present when the request expanded it (`expand("featureRolloutPolicies")`).
-    public let featureRolloutPolicies: Field<[FeatureRolloutPolicy]>
-
-    /// Present when the request expanded it (`expand("federatedTokenValidationPolicy")`).
-    public let federatedTokenValidationPolicy: Field<FederatedTokenValidationPolicy>
-
-    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
-    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
-
-    /// Present when the request expanded it (`expand("identitySecurityDefaultsEnforcementPolicy")`).
-    public let identitySecurityDefaultsEnforcementPolicy: Field<IdentitySecurityDefaultsEnforcementPolicy>
-
-    /// Present when the request expanded it (`expand("ownerlessGroupPolicy")`).
-    public let ownerlessGroupPolicy: Field<OwnerlessGroupPolicy>
-
-    /// Present when the request expanded it (`expand("permissionGrantPolicies")`).
-    public let permissionGrantPolicies: Field<[PermissionGrantPolicy]>
-
-    /// Present when the request expanded it (`expand("roleManagementPolicies")`).
-    public let roleManagementPolicies: Field<[UnifiedRoleManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("roleManagementPolicyAssignments")`).
-    public let roleManagementPolicyAssignments: Field<[UnifiedRoleManagementPolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
-    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
-
-    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
-    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
-
-    private init() {
-        self.id = Field("id")
-        self.activityBasedTimeoutPolicies = Field("activityBasedTimeoutPolicies")
-        self.adminConsentRequestPolicy = Field("adminConsentRequestPolicy")
-        self.appManagementPolicies = Field("appManagementPolicies")
-        self.authenticationFlowsPolicy = Field("authenticationFlowsPolicy")
-        self.authenticationMethodsPolicy = Field("authenticationMethodsPolicy")
-        self.authenticationStrengthPolicies = Field("authenticationStrengthPolicies")
-        self.authorizationPolicy = Field("authorizationPolicy")
-        self.claimsMappingPolicies = Field("claimsMappingPolicies")
-        self.conditionalAccessPolicies = Field("conditionalAccessPolicies")
-        self.crossTenantAccessPolicy = Field("crossTenantAccessPolicy")
-        self.defaultAppManagementPolicy = Field("defaultAppManagementPolicy")
-        self.deviceRegistrationPolicy = Field("deviceRegistrationPolicy")
-        self.featureRolloutPolicies = Field("featureRolloutPolicies")
-        self.federatedTokenValidationPolicy = Field("federatedTokenValidationPolicy")
-        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
-        self.identitySecurityDefaultsEnforcementPolicy = Field("identitySecurityDefaultsEnforcementPolicy")
-        self.ownerlessGroupPolicy = Field("ownerlessGroupPolicy")
-        self.permissionGrantPolicies = Field("permissionGrantPolicies")
-        self.roleManagementPolicies = Field("roleManagementPolicies")
-        self.roleManagementPolicyAssignments = Field("roleManagementPolicyAssignments")
-        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
-        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
-    }
-}
-
-/// Requests for one `PolicyRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.policyRoot`.
-public struct PolicyRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PolicyRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.policyRoot",
-        model: PolicyRoot.self,
-        children: [
-            .init("activityBasedTimeoutPolicies", "microsoft.graph.activityBasedTimeoutPolicy", collection: true),
-            .init("adminConsentRequestPolicy", "microsoft.graph.adminConsentRequestPolicy", collection: false),
-            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
-            .init("authenticationFlowsPolicy", "microsoft.graph.authenticationFlowsPolicy", collection: false),
-            .init("authenticationMethodsPolicy", "microsoft.graph.authenticationMethodsPolicy", collection: false),
-            .init("authenticationStrengthPolicies", "microsoft.graph.authenticationStrengthPolicy", collection: true),
-            .init("authorizationPolicy", "microsoft.graph.authorizationPolicy", collection: false),
-            .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
-            .init("conditionalAccessPolicies", "microsoft.graph.conditionalAccessPolicy", collection: true),
-            .init("crossTenantAccessPolicy", "microsoft.graph.crossTenantAccessPolicy", collection: false),
-            .init("defaultAppManagementPolicy", "microsoft.graph.tenantAppManagementPolicy", collection: false),
-            .init(
-                "deviceRegistrationPolicy",
-                "microsoft.graph.deviceRegistrationPolicy",
-                collection: false,
-                refusing: "PATCH PUT DELETE"
-            ),
-            .init("featureRolloutPolicies", "microsoft.graph.featureRolloutPolicy", collection: true),
-            .init(
-                "federatedTokenValidationPolicy",
-                "microsoft.graph.federatedTokenValidationPolicy",
-                collection: false
-            ),
-            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
-            .init(
-                "identitySecurityDefaultsEnforcementPolicy",
-                "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
-                collection: false
-            ),
-            .init(
-                "ownerlessGroupPolicy",
-                "microsoft.graph.ownerlessGroupPolicy",
-                collection: false,
-                refusing: "DELETE"
-            ),
-            .init("permissionGrantPolicies", "microsoft.graph.permissionGrantPolicy", collection: true),
-            .init("roleManagementPolicies", "microsoft.graph.unifiedRoleManagementPolicy", collection: true),
-            .init(
-                "roleManagementPolicyAssignments",
-                "microsoft.graph.unifiedRoleManagementPolicyAssignment",
-                collection: true
-            ),
-            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
-            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
-        ]
-    )
-
-    /// `activityBasedTimeoutPolicies.request()` lists them;
-    /// `activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id")` addresses one.
-    public var activityBasedTimeoutPolicies: CollectionRequestBuilder<ActivityBasedTimeoutPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("activityBasedTimeoutPolicies"))
-    }
-
-    public var adminConsentRequestPolicy: AdminConsentRequestPolicyRequestBuilder {
-        .init(client: client, path: path.appending("adminConsentRequestPolicy"))
-    }
-
-    /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
-    public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("appManagementPolicies"))
-    }
-
-    public var authenticationFlowsPolicy: AuthenticationFlowsPolicyRequestBuilder {
-        .init(client: client, path: path.appending("authenticationFlowsPolicy"))
-    }
-
-    public var authenticationMethodsPolicy: AuthenticationMethodsPolicyRequestBuilder {
-        .init(client: client, path: path.appending("authenticationMethodsPolicy"))
-    }
-
-    /// `authenticationStrengthPolicies.request()` lists them;
-    /// `authenticationStrengthPolicies("authenticationStrengthPolicy-id")` addresses one.
-    public var authenticationStrengthPolicies: CollectionRequestBuilder<AuthenticationStrengthPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("authenticationStrengthPolicies"))
-    }
-
-    public var authorizationPolicy: AuthorizationPolicyRequestBuilder {
-        .init(client: client, path: path.appending("authorizationPolicy"))
-    }
-
-    /// `claimsMappingPolicies.request()` lists them; `claimsMappingPolicies("claimsMappingPolicy-id")` addresses one.
-    public var claimsMappingPolicies: CollectionRequestBuilder<ClaimsMappingPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("claimsMappingPolicies"))
-    }
-
-    /// `conditionalAccessPolicies.request()` lists them; `conditionalAccessPolicies("conditionalAccessPolicy-id")`
-    /// addresses one.
-    public var conditionalAccessPolicies: CollectionRequestBuilder<ConditionalAccessPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("conditionalAccessPolicies"))
-    }
-
-    public var crossTenantAccessPolicy: CrossTenantAccessPolicyRequestBuilder {
-        .init(client: client, path: path.appending("crossTenantAccessPolicy"))
-    }
-
-    public var defaultAppManagementPolicy: TenantAppManagementPolicyRequestBuilder {
-        .init(client: client, path: path.appending("defaultAppManagementPolicy"))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var deviceRegistrationPolicy: DeviceRegistrationPolicyRequestBuilder {
-        .init(client: client, path: path.appending("deviceRegistrationPolicy", refusing: [.patch, .put, .delete]))
-    }
-
-    /// `featureRolloutPolicies.request()` lists them; `featureRolloutPolicies("featureRolloutPolicy-id")` addresses
-    /// one.
-    public var featureRolloutPolicies: CollectionRequestBuilder<FeatureRolloutPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("featureRolloutPolicies"))
-    }
-
-    public var federatedTokenValidationPolicy: FederatedTokenValidationPolicyRequestBuilder {
-        .init(client: client, path: path.appending("federatedTokenValidationPolicy"))
-    }
-
-    /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
-    /// addresses one.
-    public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
-    }
-
-    public var identitySecurityDefaultsEnforcementPolicy: IdentitySecurityDefaultsEnforcementPolicyRequestBuilder {
-        .init(client: client, path: path.appending("identitySecurityDefaultsEnforcementPolicy"))
-    }
-
-    /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
-    /// unsent.
-    public var ownerlessGroupPolicy: OwnerlessGroupPolicyRequestBuilder {
-        .init(client: client, path: path.appending("ownerlessGroupPolicy", refusing: [.delete]))
-    }
-
-    /// `permissionGrantPolicies.request()` lists them; `permissionGrantPolicies("permissionGrantPolicy-id")` addresses
-    /// one.
-    public var permissionGrantPolicies: CollectionRequestBuilder<PermissionGrantPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("permissionGrantPolicies"))
-    }
-
-    /// `roleManagementPolicies.request()` lists them; `roleManagementPolicies("unifiedRoleManagementPolicy-id")`
-    /// addresses one.
-    public var roleManagementPolicies: CollectionRequestBuilder<UnifiedRoleManagementPolicyRequestBuilder> {
-        .init(client: client, path: path.appending("roleManagementPolicies"))
-    }
-
-    /// `roleManagementPolicyAssignments.request()` lists them; `roleManagementPolicyAssignments("id")` addresses one.
-    public var roleManagementPolicyAssignments:
-        CollectionRequestBuilder<UnifiedRoleManagementPolicyAssignmentRequestBuilder>
-    {
-        .init(client: client, path: path.appending("roleManagementPolicyAssignments"))
-    }
-
-    /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
-    public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
-        .init(client: client, path: path.appending("tokenIssuancePolicies"))
-    }
-
-    /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
-    public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
-        .init(client: client, path: path.appending("tokenLifetimePolicies"))
-    }
-}
-
-/// Its properties are listed in `PolicyScopeBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policyscopebase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyScopeBase`.
-public typealias PolicyScopeBase = Model<PolicyScopeBaseFields>
-
-/// The properties of a `PolicyScopeBase`, inherited ones included.
-public struct PolicyScopeBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyScopeBase",
-        derived: [PolicyTenantScope.self, PolicyUserScope.self],
-        fields: PolicyScopeBaseFields()
-    )
-
-    public let activities: Field<UserActivityTypes>
-    public let executionMode: Field<ExecutionMode>
-    public let locations: Field<[PolicyLocation]>
-    public let policyActions: Field<[DlpActionInfo]>
-
-    private init() {
-        self.activities = Field("activities")
-        self.executionMode = Field("executionMode")
-        self.locations = Field("locations")
-        self.policyActions = Field("policyActions")
-    }
-}
-
-/// Its properties are listed in `PolicyTemplateFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policytemplate?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyTemplate`.
-public typealias PolicyTemplate = Model<PolicyTemplateFields>
-
-/// The properties of a `PolicyTemplate`, inherited ones included.
-public struct PolicyTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyTemplate",
-        base: Entity.self,
-        fields: PolicyTemplateFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("multiTenantOrganizationIdentitySynchronization")`).
-    public let multiTenantOrganizationIdentitySynchronization: Field<MultiTenantOrganizationIdentitySyncPolicyTemplate>
-
-    /// Present when the request expanded it (`expand("multiTenantOrganizationPartnerConfiguration")`).
-    public let multiTenantOrganizationPartnerConfiguration: Field<MultiTenantOrganizationPartnerConfigurationTemplate>
-
-    private init() {
-        self.id = Field("id")
-        self.multiTenantOrganizationIdentitySynchronization = Field("multiTenantOrganizationIdentitySynchronization")
-        self.multiTenantOrganizationPartnerConfiguration = Field("multiTenantOrganizationPartnerConfiguration")
-    }
-}
-
-/// Requests for one `PolicyTemplate`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.policyTemplate`.
-public struct PolicyTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PolicyTemplate
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.policyTemplate",
-        model: PolicyTemplate.self,
-        children: [
-            .init(
-                "multiTenantOrganizationIdentitySynchronization",
-                "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
-                collection: false
-            ),
-            .init(
-                "multiTenantOrganizationPartnerConfiguration",
-                "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
-                collection: false
-            ),
-        ]
-    )
-
-    public var multiTenantOrganizationIdentitySynchronization:
-        MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder
-    {
-        .init(client: client, path: path.appending("multiTenantOrganizationIdentitySynchronization"))
-    }
-
-    public var multiTenantOrganizationPartnerConfiguration:
-        MultiTenantOrganizationPartnerConfigurationTemplateRequestBuilder
-    {
-        .init(client: client, path: path.appending("multiTenantOrganizationPartnerConfiguration"))
-    }
-}
-
-/// Its properties are listed in `PolicyTenantScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policytenantscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyTenantScope`.
-public typealias PolicyTenantScope = Model<PolicyTenantScopeFields>
-
-/// The properties of a `PolicyTenantScope`, inherited ones included.
-public struct PolicyTenantScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyTenantScope",
-        base: PolicyScopeBase.self,
-        fields: PolicyTenantScopeFields()
-    )
-
-    public let activities: Field<UserActivityTypes>
-    public let executionMode: Field<ExecutionMode>
-    public let locations: Field<[PolicyLocation]>
-    public let policyActions: Field<[DlpActionInfo]>
-    public let policyScope: Field<PolicyBinding>
-
-    private init() {
-        self.activities = Field("activities")
-        self.executionMode = Field("executionMode")
-        self.locations = Field("locations")
-        self.policyActions = Field("policyActions")
-        self.policyScope = Field("policyScope")
-    }
-}
-
-/// Its properties are listed in `PolicyUserScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/policyuserscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.policyUserScope`.
-public typealias PolicyUserScope = Model<PolicyUserScopeFields>
-
-/// The properties of a `PolicyUserScope`, inherited ones included.
-public struct PolicyUserScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.policyUserScope",
-        base: PolicyScopeBase.self,
-        fields: PolicyUserScopeFields()
-    )
-
-    public let activities: Field<UserActivityTypes>
-    public let executionMode: Field<ExecutionMode>
-    public let locations: Field<[PolicyLocation]>
-    public let policyActions: Field<[DlpActionInfo]>
-
-    private init() {
-        self.activities = Field("activities")
-        self.executionMode = Field("executionMode")
-        self.locations = Field("locations")
-        self.policyActions = Field("policyActions")
-    }
-}
-
-/// Its properties are listed in `PositiveReinforcementNotificationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/positivereinforcementnotification?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.positiveReinforcementNotification`.
-public typealias PositiveReinforcementNotification = Model<PositiveReinforcementNotificationFields>
-
-/// The properties of a `PositiveReinforcementNotification`, inherited ones included.
-public struct PositiveReinforcementNotificationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.positiveReinforcementNotification",
-        base: BaseEndUserNotification.self,
-        fields: PositiveReinforcementNotificationFields()
-    )
-
-    public let defaultLanguage: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotification")`).
-    public let endUserNotification: Field<EndUserNotification>
-
-    public let deliveryPreference: Field<NotificationDeliveryPreference>
-
-    private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.endUserNotification = Field("endUserNotification")
-        self.deliveryPreference = Field("deliveryPreference")
-    }
-}
-
-/// Its properties are listed in `PostFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/post?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.post`.
-public typealias Post = Model<PostFields>
-
-/// The properties of a `Post`, inherited ones included.
-public struct PostFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.post", base: OutlookItem.self, fields: PostFields())
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let body: Field<ItemBody>
-    public let conversationId: Field<String>
-    public let conversationThreadId: Field<String>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let newParticipants: Field<[Recipient]>
-    public let receivedDateTime: Field<Date>
-    public let sender: Field<Recipient>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("inReplyTo")`).
-    public let inReplyTo: Field<Post>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.body = Field("body")
-        self.conversationId = Field("conversationId")
-        self.conversationThreadId = Field("conversationThreadId")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.newParticipants = Field("newParticipants")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.sender = Field("sender")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.inReplyTo = Field("inReplyTo")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
-}
-
-/// Requests for one `Post`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.post`.
-public struct PostRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Post
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.post",
-        model: Post.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("inReplyTo", "microsoft.graph.post", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [.init("forward", .post), .init("reply", .post)]
-    )
-
-    /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    ///
-    /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
-    public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
-        .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
-    }
-
-    /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
-    public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
-        .init(client: client, path: path.appending("extensions"))
-    }
-
-    /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
-    /// `BinderyError.Kind.refused`, unsent.
-    public var inReplyTo: PostRequestBuilder {
-        .init(client: client, path: path.appending("inReplyTo", refusing: [.patch, .put, .delete]))
-    }
-
-    /// `multiValueExtendedProperties.request()` lists them;
-    /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
-    public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
-        .init(client: client, path: path.appending("multiValueExtendedProperties"))
-    }
-
-    /// `singleValueExtendedProperties.request()` lists them;
-    /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
-    public var singleValueExtendedProperties:
-        CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
-    {
-        .init(client: client, path: path.appending("singleValueExtendedProperties"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.post/forward` (POST).
-    public func forward(comment: String, toRecipients: [Recipient]) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("forward"))
-        var body = JSONObject()
-        body.set("Comment", comment)
-        body.set("ToRecipients", toRecipients)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.post/reply` (POST).
-    public func reply(post: Post) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("reply"))
-        var body = JSONObject()
-        body.set("Post", post)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.postType`.
-public typealias PostType = OpenEnum<PostTypeValues>
-
-/// The values of `PostType` that the spec declares; others decode and re-encode too.
-public enum PostTypeValues: EnumValues {
-    public static let known: [String] = ["regular", "quick", "strategic", "unknownFutureValue"]
-}
-
-extension PostType {
-    public static var regular: Self { Self(rawValue: "regular") }
-
-    public static var quick: Self { Self(rawValue: "quick") }
-
-    public static var strategic: Self { Self(rawValue: "strategic") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PreAuthorizedApplicationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/preauthorizedapplication?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.preAuthorizedApplication`.
-public typealias PreAuthorizedApplication = Model<PreAuthorizedApplicationFields>
-
-/// The properties of a `PreAuthorizedApplication`, inherited ones included.
-public struct PreAuthorizedApplicationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.preAuthorizedApplication",
-        fields: PreAuthorizedApplicationFields()
-    )
-
-    public let appId: Field<String>
-    public let delegatedPermissionIds: Field<[String]>
-
-    private init() {
-        self.appId = Field("appId")
-        self.delegatedPermissionIds = Field("delegatedPermissionIds")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.prereleaseFeatures`.
-public typealias PrereleaseFeatures = OpenEnum<PrereleaseFeaturesValues>
-
-/// The values of `PrereleaseFeatures` that the spec declares; others decode and re-encode too.
-public enum PrereleaseFeaturesValues: EnumValues {
-    public static let known: [String] = ["userDefined", "settingsOnly", "settingsAndExperimentations", "notAllowed"]
-}
-
-extension PrereleaseFeatures {
-    public static var userDefined: Self { Self(rawValue: "userDefined") }
-
-    public static var settingsOnly: Self { Self(rawValue: "settingsOnly") }
-
-    public static var settingsAndExperimentations: Self { Self(rawValue: "settingsAndExperimentations") }
-
-    public static var notAllowed: Self { Self(rawValue: "notAllowed") }
-}
-
-/// Its properties are listed in `PresenceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/presence?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.presence`.
-public typealias Presence = Model<PresenceFields>
-
-/// The properties of a `Presence`, inherited ones included.
-public struct PresenceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.presence", base: Entity.self, fields: PresenceFields())
-    public let id: Field<String>
-    public let activity: Field<String>
-    public let availability: Field<String>
-    public let outOfOfficeSettings: Field<OutOfOfficeSettings>
-
-    /// Set by the service: read it, do not send it.
-    public let sequenceNumber: Field<String>
-
-    public let statusMessage: Field<PresenceStatusMessage>
-    public let workLocation: Field<UserWorkLocation>
-
-    private init() {
-        self.id = Field("id")
-        self.activity = Field("activity")
-        self.availability = Field("availability")
-        self.outOfOfficeSettings = Field("outOfOfficeSettings")
-        self.sequenceNumber = Field("sequenceNumber")
-        self.statusMessage = Field("statusMessage")
-        self.workLocation = Field("workLocation")
-    }
-}
-
-/// Requests for one `Presence`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.presence`.
-public struct PresenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Presence
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.presence",
-        model: Presence.self,
-        operations: [
-            .init("clearAutomaticLocation", .post),
-            .init("clearLocation", .post),
-            .init("clearPresence", .post),
-            .init("clearUserPreferredPresence", .post),
-            .init("setAutomaticLocation", .post),
-            .init("setManualLocation", .post),
-            .init("setPresence", .post),
-            .init("setStatusMessage", .post),
-            .init("setUserPreferredPresence", .post),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.presence/clearAutomaticLocation` (POST).
-    public func clearAutomaticLocation() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("clearAutomaticLocation"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.presence/clearLocation` (POST).
-    public func clearLocation() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("clearLocation"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.presence/clearPresence` (POST).
-    public func clearPresence(sessionId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("clearPresence"))
-        var body = JSONObject()
-        body.set("sessionId", sessionId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.presence/clearUserPreferredPresence` (POST).
-    public func clearUserPreferredPresence() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("clearUserPreferredPresence"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.presence/setAutomaticLocation` (POST).
-    public func setAutomaticLocation(workLocationType: WorkLocationType, placeId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setAutomaticLocation"))
-        var body = JSONObject()
-        body.set("workLocationType", workLocationType)
-        body.set("placeId", placeId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.presence/setManualLocation` (POST).
-    public func setManualLocation(workLocationType: WorkLocationType, placeId: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setManualLocation"))
-        var body = JSONObject()
-        body.set("workLocationType", workLocationType)
-        body.set("placeId", placeId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.presence/setPresence` (POST).
-    public func setPresence(
-        sessionId: String,
-        availability: String,
-        activity: String,
-        expirationDuration: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setPresence"))
-        var body = JSONObject()
-        body.set("sessionId", sessionId)
-        body.set("availability", availability)
-        body.set("activity", activity)
-        body.set("expirationDuration", expirationDuration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.presence/setStatusMessage` (POST).
-    public func setStatusMessage(statusMessage: PresenceStatusMessage) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setStatusMessage"))
-        var body = JSONObject()
-        body.set("statusMessage", statusMessage)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.presence/setUserPreferredPresence` (POST).
-    public func setUserPreferredPresence(
-        availability: String,
-        activity: String,
-        expirationDuration: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("setUserPreferredPresence"))
-        var body = JSONObject()
-        body.set("availability", availability)
-        body.set("activity", activity)
-        body.set("expirationDuration", expirationDuration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `PresenceStatusMessageFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/presencestatusmessage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.presenceStatusMessage`.
-public typealias PresenceStatusMessage = Model<PresenceStatusMessageFields>
-
-/// The properties of a `PresenceStatusMessage`, inherited ones included.
-public struct PresenceStatusMessageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.presenceStatusMessage",
-        fields: PresenceStatusMessageFields()
-    )
-    public let expiryDateTime: Field<DateTimeTimeZone>
-    public let message: Field<ItemBody>
-    public let publishedDateTime: Field<Date>
-
-    private init() {
-        self.expiryDateTime = Field("expiryDateTime")
-        self.message = Field("message")
-        self.publishedDateTime = Field("publishedDateTime")
-    }
-}
-
-/// Its properties are listed in `PrincipalResourceMembershipsScopeFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/principalresourcemembershipsscope?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.principalResourceMembershipsScope`.
-public typealias PrincipalResourceMembershipsScope = Model<PrincipalResourceMembershipsScopeFields>
-
-/// The properties of a `PrincipalResourceMembershipsScope`, inherited ones included.
-public struct PrincipalResourceMembershipsScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.principalResourceMembershipsScope",
-        base: AccessReviewScope.self,
-        fields: PrincipalResourceMembershipsScopeFields()
-    )
-
-    public let principalScopes: Field<[AccessReviewScope]>
-    public let resourceScopes: Field<[AccessReviewScope]>
-
-    private init() {
-        self.principalScopes = Field("principalScopes")
-        self.resourceScopes = Field("resourceScopes")
-    }
-}
-
-/// Its properties are listed in `PrintFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/print?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.print`.
-public typealias Print = Model<PrintFields>
-
-/// The properties of a `Print`, inherited ones included.
-public struct PrintFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.print", fields: PrintFields())
-    public let settings: Field<PrintSettings>
-
-    /// Present when the request expanded it (`expand("connectors")`).
-    public let connectors: Field<[PrintConnector]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[PrintOperation]>
-
-    /// Present when the request expanded it (`expand("printers")`).
-    public let printers: Field<[Printer]>
-
-    /// Present when the request expanded it (`expand("services")`).
-    public let services: Field<[PrintService]>
-
-    /// Present when the request expanded it (`expand("shares")`).
-    public let shares: Field<[PrinterShare]>
-
-    /// Present when the request expanded it (`expand("taskDefinitions")`).
-    public let taskDefinitions: Field<[PrintTaskDefinition]>
-
-    private init() {
-        self.settings = Field("settings")
-        self.connectors = Field("connectors")
-        self.operations = Field("operations")
-        self.printers = Field("printers")
-        self.services = Field("services")
-        self.shares = Field("shares")
-        self.taskDefinitions = Field("taskDefinitions")
-    }
-}
-
-/// Its properties are listed in `PrintCertificateSigningRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printcertificatesigningrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printCertificateSigningRequest`.
-public typealias PrintCertificateSigningRequest = Model<PrintCertificateSigningRequestFields>
-
-/// The properties of a `PrintCertificateSigningRequest`, inherited ones included.
-public struct PrintCertificateSigningRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printCertificateSigningRequest",
-        fields: PrintCertificateSigningRequestFields()
-    )
-
-    public let content: Field<String>
-    public let transportKey: Field<String>
-
-    private init() {
-        self.content = Field("content")
-        self.transportKey = Field("transportKey")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printColorMode`.
-public typealias PrintColorMode = OpenEnum<PrintColorModeValues>
-
-/// The values of `PrintColorMode` that the spec declares; others decode and re-encode too.
-public enum PrintColorModeValues: EnumValues {
-    public static let known: [String] = ["blackAndWhite", "grayscale", "color", "auto", "unknownFutureValue"]
-}
-
-extension PrintColorMode {
-    public static var blackAndWhite: Self { Self(rawValue: "blackAndWhite") }
-
-    public static var grayscale: Self { Self(rawValue: "grayscale") }
-
-    public static var color: Self { Self(rawValue: "color") }
-
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PrintConnectorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printconnector?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printConnector`.
-public typealias PrintConnector = Model<PrintConnectorFields>
-
-/// The properties of a `PrintConnector`, inherited ones included.
-public struct PrintConnectorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printConnector",
-        base: Entity.self,
-        fields: PrintConnectorFields()
-    )
-
-    public let id: Field<String>
-    public let appVersion: Field<String>
-    public let displayName: Field<String>
-    public let fullyQualifiedDomainName: Field<String>
-    public let location: Field<PrinterLocation>
-    public let operatingSystem: Field<String>
-    public let registeredDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.appVersion = Field("appVersion")
-        self.displayName = Field("displayName")
-        self.fullyQualifiedDomainName = Field("fullyQualifiedDomainName")
-        self.location = Field("location")
-        self.operatingSystem = Field("operatingSystem")
-        self.registeredDateTime = Field("registeredDateTime")
-    }
-}
-
-/// Requests for one `PrintConnector`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printConnector`.
-public struct PrintConnectorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintConnector
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printConnector", model: PrintConnector.self)
-}
-
-/// Its properties are listed in `PrintDocumentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printdocument?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printDocument`.
-public typealias PrintDocument = Model<PrintDocumentFields>
-
-/// The properties of a `PrintDocument`, inherited ones included.
-public struct PrintDocumentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printDocument",
-        base: Entity.self,
-        fields: PrintDocumentFields()
-    )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let displayName: Field<String>
-    public let downloadedDateTime: Field<Date>
-    public let size: Field<Int64>
-    public let uploadedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.displayName = Field("displayName")
-        self.downloadedDateTime = Field("downloadedDateTime")
-        self.size = Field("size")
-        self.uploadedDateTime = Field("uploadedDateTime")
-    }
-}
-
-/// Requests for one `PrintDocument`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printDocument`.
-public struct PrintDocumentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintDocument
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printDocument",
-        model: PrintDocument.self,
-        operations: [.init("createUploadSession", .post, response: .model(UploadSession.self))]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.printDocument/createUploadSession` (POST).
-    public func createUploadSession(properties: PrintDocumentUploadProperties) -> OperationRequest<UploadSession> {
-        var request = APIRequest(method: .post, path: path.appending("createUploadSession"))
-        var body = JSONObject()
-        body.set("properties", properties)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(UploadSession.self))
-    }
-}
-
-/// Its properties are listed in `PrintDocumentUploadPropertiesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printdocumentuploadproperties?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printDocumentUploadProperties`.
-public typealias PrintDocumentUploadProperties = Model<PrintDocumentUploadPropertiesFields>
-
-/// The properties of a `PrintDocumentUploadProperties`, inherited ones included.
-public struct PrintDocumentUploadPropertiesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printDocumentUploadProperties",
-        fields: PrintDocumentUploadPropertiesFields()
-    )
-
-    public let contentType: Field<String>
-    public let documentName: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.contentType = Field("contentType")
-        self.documentName = Field("documentName")
-        self.size = Field("size")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printDuplexMode`.
-public typealias PrintDuplexMode = OpenEnum<PrintDuplexModeValues>
-
-/// The values of `PrintDuplexMode` that the spec declares; others decode and re-encode too.
-public enum PrintDuplexModeValues: EnumValues {
-    public static let known: [String] = ["flipOnLongEdge", "flipOnShortEdge", "oneSided", "unknownFutureValue"]
-}
-
-extension PrintDuplexMode {
-    public static var flipOnLongEdge: Self { Self(rawValue: "flipOnLongEdge") }
-
-    public static var flipOnShortEdge: Self { Self(rawValue: "flipOnShortEdge") }
-
-    public static var oneSided: Self { Self(rawValue: "oneSided") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.printEvent`.
-public typealias PrintEvent = OpenEnum<PrintEventValues>
-
-/// The values of `PrintEvent` that the spec declares; others decode and re-encode too.
-public enum PrintEventValues: EnumValues {
-    public static let known: [String] = ["jobStarted", "unknownFutureValue"]
-}
-
-extension PrintEvent {
-    public static var jobStarted: Self { Self(rawValue: "jobStarted") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.printFinishing`.
-public typealias PrintFinishing = OpenEnum<PrintFinishingValues>
-
-/// The values of `PrintFinishing` that the spec declares; others decode and re-encode too.
-public enum PrintFinishingValues: EnumValues {
-    public static let known: [String] = [
-        "none",
-        "staple",
-        "punch",
-        "cover",
-        "bind",
-        "saddleStitch",
-        "stitchEdge",
-        "stapleTopLeft",
-        "stapleBottomLeft",
-        "stapleTopRight",
-        "stapleBottomRight",
-        "stitchLeftEdge",
-        "stitchTopEdge",
-        "stitchRightEdge",
-        "stitchBottomEdge",
-        "stapleDualLeft",
-        "stapleDualTop",
-        "stapleDualRight",
-        "stapleDualBottom",
-        "unknownFutureValue",
-        "stapleTripleLeft",
-        "stapleTripleTop",
-        "stapleTripleRight",
-        "stapleTripleBottom",
-        "bindLeft",
-        "bindTop",
-        "bindRight",
-        "bindBottom",
-        "foldAccordion",
-        "foldDoubleGate",
-        "foldGate",
-        "foldHalf",
-        "foldHalfZ",
-        "foldLeftGate",
-        "foldLetter",
-        "foldParallel",
-        "foldPoster",
-        "foldRightGate",
-        "foldZ",
-        "foldEngineeringZ",
-        "punchTopLeft",
-        "punchBottomLeft",
-        "punchTopRight",
-        "punchBottomRight",
-        "punchDualLeft",
-        "punchDualTop",
-        "punchDualRight",
-        "punchDualBottom",
-        "punchTripleLeft",
-        "punchTripleTop",
-        "punchTripleRight",
-        "punchTripleBottom",
-        "punchQuadLeft",
-        "punchQuadTop",
-        "punchQuadRight",
-        "punchQuadBottom",
-        "fold",
-        "trim",
-        "bale",
-        "bookletMaker",
-        "coat",
-        "laminate",
-        "trimAfterPages",
-        "trimAfterDocuments",
-        "trimAfterCopies",
-        "trimAfterJob",
-    ]
-}
-
-extension PrintFinishing {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var staple: Self { Self(rawValue: "staple") }
-
-    public static var punch: Self { Self(rawValue: "punch") }
-
-    public static var cover: Self { Self(rawValue: "cover") }
-
-    public static var bind: Self { Self(rawValue: "bind") }
-
-    public static var saddleStitch: Self { Self(rawValue: "saddleStitch") }
-
-    public static var stitchEdge: Self { Self(rawValue: "stitchEdge") }
-
-    public static var stapleTopLeft: Self { Self(rawValue: "stapleTopLeft") }
-
-    public static var stapleBottomLeft: Self { Self(rawValue: "stapleBottomLeft") }
-
-    public static var stapleTopRight: Self { Self(rawValue: "stapleTopRight") }
-
-    public static var stapleBottomRight: Self { Self(rawValue: "stapleBottomRight") }
-
-    public static var stitchLeftEdge: Self { Self(rawValue: "stitchLeftEdge") }
-
-    public static var stitchTopEdge: Self { Self(rawValue: "stitchTopEdge") }
-
-    public static var stitchRightEdge: Self { Self(rawValue: "stitchRightEdge") }
-
-    public static var stitchBottomEdge: Self { Self(rawValue: "stitchBottomEdge") }
-
-    public static var stapleDualLeft: Self { Self(rawValue: "stapleDualLeft") }
-
-    public static var stapleDualTop: Self { Self(rawValue: "stapleDualTop") }
-
-    public static var stapleDualRight: Self { Self(rawValue: "stapleDualRight") }
-
-    public static var stapleDualBottom: Self { Self(rawValue: "stapleDualBottom") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var stapleTripleLeft: Self { Self(rawValue: "stapleTripleLeft") }
-
-    public static var stapleTripleTop: Self { Self(rawValue: "stapleTripleTop") }
-
-    public static var stapleTripleRight: Self { Self(rawValue: "stapleTripleRight") }
-
-    public static var stapleTripleBottom: Self { Self(rawValue: "stapleTripleBottom") }
-
-    public static var bindLeft: Self { Self(rawValue: "bindLeft") }
-
-    public static var bindTop: Self { Self(rawValue: "bindTop") }
-
-    public static var bindRight: Self { Self(rawValue: "bindRight") }
-
-    public static var bindBottom: Self { Self(rawValue: "bindBottom") }
-
-    public static var foldAccordion: Self { Self(rawValue: "foldAccordion") }
-
-    public static var foldDoubleGate: Self { Self(rawValue: "foldDoubleGate") }
-
-    public static var foldGate: Self { Self(rawValue: "foldGate") }
-
-    public static var foldHalf: Self { Self(rawValue: "foldHalf") }
-
-    public static var foldHalfZ: Self { Self(rawValue: "foldHalfZ") }
-
-    public static var foldLeftGate: Self { Self(rawValue: "foldLeftGate") }
-
-    public static var foldLetter: Self { Self(rawValue: "foldLetter") }
-
-    public static var foldParallel: Self { Self(rawValue: "foldParallel") }
-
-    public static var foldPoster: Self { Self(rawValue: "foldPoster") }
-
-    public static var foldRightGate: Self { Self(rawValue: "foldRightGate") }
-
-    public static var foldZ: Self { Self(rawValue: "foldZ") }
-
-    public static var foldEngineeringZ: Self { Self(rawValue: "foldEngineeringZ") }
-
-    public static var punchTopLeft: Self { Self(rawValue: "punchTopLeft") }
-
-    public static var punchBottomLeft: Self { Self(rawValue: "punchBottomLeft") }
-
-    public static var punchTopRight: Self { Self(rawValue: "punchTopRight") }
-
-    public static var punchBottomRight: Self { Self(rawValue: "punchBottomRight") }
-
-    public static var punchDualLeft: Self { Self(rawValue: "punchDualLeft") }
-
-    public static var punchDualTop: Self { Self(rawValue: "punchDualTop") }
-
-    public static var punchDualRight: Self { Self(rawValue: "punchDualRight") }
-
-    public static var punchDualBottom: Self { Self(rawValue: "punchDualBottom") }
-
-    public static var punchTripleLeft: Self { Self(rawValue: "punchTripleLeft") }
-
-    public static var punchTripleTop: Self { Self(rawValue: "punchTripleTop") }
-
-    public static var punchTripleRight: Self { Self(rawValue: "punchTripleRight") }
-
-    public static var punchTripleBottom: Self { Self(rawValue: "punchTripleBottom") }
-
-    public static var punchQuadLeft: Self { Self(rawValue: "punchQuadLeft") }
-
-    public static var punchQuadTop: Self { Self(rawValue: "punchQuadTop") }
-
-    public static var punchQuadRight: Self { Self(rawValue: "punchQuadRight") }
-
-    public static var punchQuadBottom: Self { Self(rawValue: "punchQuadBottom") }
-
-    public static var fold: Self { Self(rawValue: "fold") }
-
-    public static var trim: Self { Self(rawValue: "trim") }
-
-    public static var bale: Self { Self(rawValue: "bale") }
-
-    public static var bookletMaker: Self { Self(rawValue: "bookletMaker") }
-
-    public static var coat: Self { Self(rawValue: "coat") }
-
-    public static var laminate: Self { Self(rawValue: "laminate") }
-
-    public static var trimAfterPages: Self { Self(rawValue: "trimAfterPages") }
-
-    public static var trimAfterDocuments: Self { Self(rawValue: "trimAfterDocuments") }
-
-    public static var trimAfterCopies: Self { Self(rawValue: "trimAfterCopies") }
-
-    public static var trimAfterJob: Self { Self(rawValue: "trimAfterJob") }
-}
-
-/// Its properties are listed in `PrintJobFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printjob?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printJob`.
-public typealias PrintJob = Model<PrintJobFields>
-
-/// The properties of a `PrintJob`, inherited ones included.
-public struct PrintJobFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printJob", base: Entity.self, fields: PrintJobFields())
-    public let id: Field<String>
-    public let acknowledgedDateTime: Field<Date>
-    public let configuration: Field<PrintJobConfiguration>
-    public let createdBy: Field<UserIdentity>
-    public let createdDateTime: Field<Date>
-    public let errorCode: Field<Int32>
-    public let isFetchable: Field<Bool>
-    public let redirectedFrom: Field<String>
-    public let redirectedTo: Field<String>
-    public let status: Field<PrintJobStatus>
-
-    /// Present when the request expanded it (`expand("documents")`).
-    public let documents: Field<[PrintDocument]>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PrintTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.acknowledgedDateTime = Field("acknowledgedDateTime")
-        self.configuration = Field("configuration")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.errorCode = Field("errorCode")
-        self.isFetchable = Field("isFetchable")
-        self.redirectedFrom = Field("redirectedFrom")
-        self.redirectedTo = Field("redirectedTo")
-        self.status = Field("status")
-        self.documents = Field("documents")
-        self.tasks = Field("tasks")
-    }
-}
-
-/// Its properties are listed in `PrintJobConfigurationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printjobconfiguration?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printJobConfiguration`.
-public typealias PrintJobConfiguration = Model<PrintJobConfigurationFields>
-
-/// The properties of a `PrintJobConfiguration`, inherited ones included.
-public struct PrintJobConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printJobConfiguration",
-        fields: PrintJobConfigurationFields()
-    )
-    public let collate: Field<Bool>
-    public let colorMode: Field<PrintColorMode>
-    public let copies: Field<Int32>
-    public let dpi: Field<Int32>
-    public let duplexMode: Field<PrintDuplexMode>
-    public let feedOrientation: Field<PrinterFeedOrientation>
-    public let finishings: Field<[PrintFinishing]>
-    public let fitPdfToPage: Field<Bool>
-    public let inputBin: Field<String>
-    public let margin: Field<PrintMargin>
-    public let mediaSize: Field<String>
-    public let mediaType: Field<String>
-    public let multipageLayout: Field<PrintMultipageLayout>
-    public let orientation: Field<PrintOrientation>
-    public let outputBin: Field<String>
-    public let pageRanges: Field<[IntegerRange]>
-    public let pagesPerSheet: Field<Int32>
-    public let quality: Field<PrintQuality>
-    public let scaling: Field<PrintScaling>
-
-    private init() {
-        self.collate = Field("collate")
-        self.colorMode = Field("colorMode")
-        self.copies = Field("copies")
-        self.dpi = Field("dpi")
-        self.duplexMode = Field("duplexMode")
-        self.feedOrientation = Field("feedOrientation")
-        self.finishings = Field("finishings")
-        self.fitPdfToPage = Field("fitPdfToPage")
-        self.inputBin = Field("inputBin")
-        self.margin = Field("margin")
-        self.mediaSize = Field("mediaSize")
-        self.mediaType = Field("mediaType")
-        self.multipageLayout = Field("multipageLayout")
-        self.orientation = Field("orientation")
-        self.outputBin = Field("outputBin")
-        self.pageRanges = Field("pageRanges")
-        self.pagesPerSheet = Field("pagesPerSheet")
-        self.quality = Field("quality")
-        self.scaling = Field("scaling")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printJobProcessingState`.
-public typealias PrintJobProcessingState = OpenEnum<PrintJobProcessingStateValues>
-
-/// The values of `PrintJobProcessingState` that the spec declares; others decode and re-encode too.
-public enum PrintJobProcessingStateValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "pending",
-        "processing",
-        "paused",
-        "stopped",
-        "completed",
-        "canceled",
-        "aborted",
-        "unknownFutureValue",
-    ]
-}
-
-extension PrintJobProcessingState {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var processing: Self { Self(rawValue: "processing") }
-
-    public static var paused: Self { Self(rawValue: "paused") }
-
-    public static var stopped: Self { Self(rawValue: "stopped") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var canceled: Self { Self(rawValue: "canceled") }
-
-    public static var aborted: Self { Self(rawValue: "aborted") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `PrintJob`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printJob`.
-public struct PrintJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintJob
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printJob",
-        model: PrintJob.self,
-        children: [
-            .init("documents", "microsoft.graph.printDocument", collection: true),
-            .init("tasks", "microsoft.graph.printTask", collection: true),
-        ],
-        operations: [
-            .init("abort", .post),
-            .init("cancel", .post),
-            .init("redirect", .post, response: .model(PrintJob.self)),
-            .init("start", .post, response: .model(PrintJobStatus.self)),
-        ]
-    )
-
-    /// `documents.request()` lists them; `documents("printDocument-id")` addresses one.
-    public var documents: CollectionRequestBuilder<PrintDocumentRequestBuilder> {
-        .init(client: client, path: path.appending("documents"))
-    }
-
-    /// `tasks.request()` lists them; `tasks("printTask-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<PrintTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.printJob/abort` (POST).
-    public func abort(reason: String) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("abort"))
-        var body = JSONObject()
-        body.set("reason", reason)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.printJob/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-
-    /// - Remark: Generated from `microsoft.graph.printJob/redirect` (POST).
-    public func redirect(
-        destinationPrinterId: String,
-        configuration: PrintJobConfiguration
-    ) -> OperationRequest<PrintJob> {
-        var request = APIRequest(method: .post, path: path.appending("redirect"))
-        var body = JSONObject()
-        body.set("destinationPrinterId", destinationPrinterId)
-        body.set("configuration", configuration)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .model(PrintJob.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.printJob/start` (POST).
-    public func start() -> OperationRequest<PrintJobStatus> {
-        let request = APIRequest(method: .post, path: path.appending("start"))
-        return OperationRequest(client: client, request: request, decoder: .model(PrintJobStatus.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printJobStateDetail`.
-public typealias PrintJobStateDetail = OpenEnum<PrintJobStateDetailValues>
-
-/// The values of `PrintJobStateDetail` that the spec declares; others decode and re-encode too.
-public enum PrintJobStateDetailValues: EnumValues {
-    public static let known: [String] = [
-        "uploadPending",
-        "transforming",
-        "completedSuccessfully",
-        "completedWithWarnings",
-        "completedWithErrors",
-        "releaseWait",
-        "interpreting",
-        "unknownFutureValue",
-    ]
-}
-
-extension PrintJobStateDetail {
-    public static var uploadPending: Self { Self(rawValue: "uploadPending") }
-
-    public static var transforming: Self { Self(rawValue: "transforming") }
-
-    public static var completedSuccessfully: Self { Self(rawValue: "completedSuccessfully") }
-
-    public static var completedWithWarnings: Self { Self(rawValue: "completedWithWarnings") }
-
-    public static var completedWithErrors: Self { Self(rawValue: "completedWithErrors") }
-
-    public static var releaseWait: Self { Self(rawValue: "releaseWait") }
-
-    public static var interpreting: Self { Self(rawValue: "interpreting") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PrintJobStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printjobstatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printJobStatus`.
-public typealias PrintJobStatus = Model<PrintJobStatusFields>
-
-/// The properties of a `PrintJobStatus`, inherited ones included.
-public struct PrintJobStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printJobStatus", fields: PrintJobStatusFields())
-    public let description: Field<String>
-    public let details: Field<[PrintJobStateDetail]>
-    public let isAcquiredByPrinter: Field<Bool>
-    public let state: Field<PrintJobProcessingState>
-
-    private init() {
-        self.description = Field("description")
-        self.details = Field("details")
-        self.isAcquiredByPrinter = Field("isAcquiredByPrinter")
-        self.state = Field("state")
-    }
-}
-
-/// Its properties are listed in `PrintMarginFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printmargin?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printMargin`.
-public typealias PrintMargin = Model<PrintMarginFields>
-
-/// The properties of a `PrintMargin`, inherited ones included.
-public struct PrintMarginFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printMargin", fields: PrintMarginFields())
-    public let bottom: Field<Int32>
-    public let left: Field<Int32>
-    public let right: Field<Int32>
-    public let top: Field<Int32>
-
-    private init() {
-        self.bottom = Field("bottom")
-        self.left = Field("left")
-        self.right = Field("right")
-        self.top = Field("top")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printMultipageLayout`.
-public typealias PrintMultipageLayout = OpenEnum<PrintMultipageLayoutValues>
-
-/// The values of `PrintMultipageLayout` that the spec declares; others decode and re-encode too.
-public enum PrintMultipageLayoutValues: EnumValues {
-    public static let known: [String] = [
-        "clockwiseFromTopLeft",
-        "counterclockwiseFromTopLeft",
-        "counterclockwiseFromTopRight",
-        "clockwiseFromTopRight",
-        "counterclockwiseFromBottomLeft",
-        "clockwiseFromBottomLeft",
-        "counterclockwiseFromBottomRight",
-        "clockwiseFromBottomRight",
-        "unknownFutureValue",
-    ]
-}
-
-extension PrintMultipageLayout {
-    public static var clockwiseFromTopLeft: Self { Self(rawValue: "clockwiseFromTopLeft") }
-
-    public static var counterclockwiseFromTopLeft: Self { Self(rawValue: "counterclockwiseFromTopLeft") }
-
-    public static var counterclockwiseFromTopRight: Self { Self(rawValue: "counterclockwiseFromTopRight") }
-
-    public static var clockwiseFromTopRight: Self { Self(rawValue: "clockwiseFromTopRight") }
-
-    public static var counterclockwiseFromBottomLeft: Self { Self(rawValue: "counterclockwiseFromBottomLeft") }
-
-    public static var clockwiseFromBottomLeft: Self { Self(rawValue: "clockwiseFromBottomLeft") }
-
-    public static var counterclockwiseFromBottomRight: Self { Self(rawValue: "counterclockwiseFromBottomRight") }
-
-    public static var clockwiseFromBottomRight: Self { Self(rawValue: "clockwiseFromBottomRight") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PrintOperationFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printOperation`.
-public typealias PrintOperation = Model<PrintOperationFields>
-
-/// The properties of a `PrintOperation`, inherited ones included.
-public struct PrintOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printOperation",
-        base: Entity.self,
-        derived: [PrinterCreateOperation.self],
-        fields: PrintOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let status: Field<PrintOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printOperationProcessingState`.
-public typealias PrintOperationProcessingState = OpenEnum<PrintOperationProcessingStateValues>
-
-/// The values of `PrintOperationProcessingState` that the spec declares; others decode and re-encode too.
-public enum PrintOperationProcessingStateValues: EnumValues {
-    public static let known: [String] = ["notStarted", "running", "succeeded", "failed", "unknownFutureValue"]
-}
-
-extension PrintOperationProcessingState {
-    public static var notStarted: Self { Self(rawValue: "notStarted") }
-
-    public static var running: Self { Self(rawValue: "running") }
-
-    public static var succeeded: Self { Self(rawValue: "succeeded") }
-
-    public static var failed: Self { Self(rawValue: "failed") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `PrintOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printOperation`.
-public struct PrintOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printOperation", model: PrintOperation.self)
-}
-
-/// Its properties are listed in `PrintOperationStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printoperationstatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printOperationStatus`.
-public typealias PrintOperationStatus = Model<PrintOperationStatusFields>
-
-/// The properties of a `PrintOperationStatus`, inherited ones included.
-public struct PrintOperationStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printOperationStatus", fields: PrintOperationStatusFields())
-    public let description: Field<String>
-    public let state: Field<PrintOperationProcessingState>
-
-    private init() {
-        self.description = Field("description")
-        self.state = Field("state")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printOrientation`.
-public typealias PrintOrientation = OpenEnum<PrintOrientationValues>
-
-/// The values of `PrintOrientation` that the spec declares; others decode and re-encode too.
-public enum PrintOrientationValues: EnumValues {
-    public static let known: [String] = [
-        "portrait",
-        "landscape",
-        "reverseLandscape",
-        "reversePortrait",
-        "unknownFutureValue",
-    ]
-}
-
-extension PrintOrientation {
-    public static var portrait: Self { Self(rawValue: "portrait") }
-
-    public static var landscape: Self { Self(rawValue: "landscape") }
-
-    public static var reverseLandscape: Self { Self(rawValue: "reverseLandscape") }
-
-    public static var reversePortrait: Self { Self(rawValue: "reversePortrait") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.printQuality`.
-public typealias PrintQuality = OpenEnum<PrintQualityValues>
-
-/// The values of `PrintQuality` that the spec declares; others decode and re-encode too.
-public enum PrintQualityValues: EnumValues {
-    public static let known: [String] = ["low", "medium", "high", "unknownFutureValue"]
-}
-
-extension PrintQuality {
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `Print`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.print`.
-public struct PrintRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Print
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.print",
-        model: Print.self,
-        children: [
-            .init("connectors", "microsoft.graph.printConnector", collection: true),
-            .init("operations", "microsoft.graph.printOperation", collection: true),
-            .init("printers", "microsoft.graph.printer", collection: true),
-            .init("services", "microsoft.graph.printService", collection: true),
-            .init("shares", "microsoft.graph.printerShare", collection: true),
-            .init("taskDefinitions", "microsoft.graph.printTaskDefinition", collection: true),
-        ]
-    )
-
-    /// `connectors.request()` lists them; `connectors("printConnector-id")` addresses one.
-    public var connectors: CollectionRequestBuilder<PrintConnectorRequestBuilder> {
-        .init(client: client, path: path.appending("connectors"))
-    }
-
-    /// `operations.request()` lists them; `operations("printOperation-id")` addresses one.
-    public var operations: CollectionRequestBuilder<PrintOperationRequestBuilder> {
-        .init(client: client, path: path.appending("operations"))
-    }
-
-    /// `printers.request()` lists them; `printers("printer-id")` addresses one.
-    public var printers: CollectionRequestBuilder<PrinterRequestBuilder> {
-        .init(client: client, path: path.appending("printers"))
-    }
-
-    /// `services.request()` lists them; `services("printService-id")` addresses one.
-    public var services: CollectionRequestBuilder<PrintServiceRequestBuilder> {
-        .init(client: client, path: path.appending("services"))
-    }
-
-    /// `shares.request()` lists them; `shares("printerShare-id")` addresses one.
-    public var shares: CollectionRequestBuilder<PrinterShareRequestBuilder> {
-        .init(client: client, path: path.appending("shares"))
-    }
-
-    /// `taskDefinitions.request()` lists them; `taskDefinitions("printTaskDefinition-id")` addresses one.
-    public var taskDefinitions: CollectionRequestBuilder<PrintTaskDefinitionRequestBuilder> {
-        .init(client: client, path: path.appending("taskDefinitions"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printScaling`.
-public typealias PrintScaling = OpenEnum<PrintScalingValues>
-
-/// The values of `PrintScaling` that the spec declares; others decode and re-encode too.
-public enum PrintScalingValues: EnumValues {
-    public static let known: [String] = ["auto", "shrinkToFit", "fill", "fit", "none", "unknownFutureValue"]
-}
-
-extension PrintScaling {
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    public static var shrinkToFit: Self { Self(rawValue: "shrinkToFit") }
-
-    public static var fill: Self { Self(rawValue: "fill") }
-
-    public static var fit: Self { Self(rawValue: "fit") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PrintServiceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printservice?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printService`.
-public typealias PrintService = Model<PrintServiceFields>
-
-/// The properties of a `PrintService`, inherited ones included.
-public struct PrintServiceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printService",
-        base: Entity.self,
-        fields: PrintServiceFields()
-    )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("endpoints")`).
-    public let endpoints: Field<[PrintServiceEndpoint]>
-
-    private init() {
-        self.id = Field("id")
-        self.endpoints = Field("endpoints")
-    }
-}
-
-/// Its properties are listed in `PrintServiceEndpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printserviceendpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printServiceEndpoint`.
-public typealias PrintServiceEndpoint = Model<PrintServiceEndpointFields>
-
-/// The properties of a `PrintServiceEndpoint`, inherited ones included.
-public struct PrintServiceEndpointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printServiceEndpoint",
-        base: Entity.self,
-        fields: PrintServiceEndpointFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let uri: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.uri = Field("uri")
-    }
-}
-
-/// Requests for one `PrintServiceEndpoint`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printServiceEndpoint`.
-public struct PrintServiceEndpointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintServiceEndpoint
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printServiceEndpoint", model: PrintServiceEndpoint.self)
-}
-
-/// Requests for one `PrintService`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printService`.
-public struct PrintServiceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintService
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printService",
-        model: PrintService.self,
-        children: [.init("endpoints", "microsoft.graph.printServiceEndpoint", collection: true)]
-    )
-
-    /// `endpoints.request()` lists them; `endpoints("printServiceEndpoint-id")` addresses one.
-    public var endpoints: CollectionRequestBuilder<PrintServiceEndpointRequestBuilder> {
-        .init(client: client, path: path.appending("endpoints"))
-    }
-}
-
-/// Its properties are listed in `PrintSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printsettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printSettings`.
-public typealias PrintSettings = Model<PrintSettingsFields>
-
-/// The properties of a `PrintSettings`, inherited ones included.
-public struct PrintSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printSettings", fields: PrintSettingsFields())
-    public let documentConversionEnabled: Field<Bool>
-    public let printerDiscoverySettings: Field<PrinterDiscoverySettings>
-
-    private init() {
-        self.documentConversionEnabled = Field("documentConversionEnabled")
-        self.printerDiscoverySettings = Field("printerDiscoverySettings")
-    }
-}
-
-/// Its properties are listed in `PrintTaskFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printtask?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printTask`.
-public typealias PrintTask = Model<PrintTaskFields>
-
-/// The properties of a `PrintTask`, inherited ones included.
-public struct PrintTaskFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printTask", base: Entity.self, fields: PrintTaskFields())
-    public let id: Field<String>
-    public let parentUrl: Field<String>
-    public let status: Field<PrintTaskStatus>
-
-    /// Present when the request expanded it (`expand("definition")`).
-    public let definition: Field<PrintTaskDefinition>
-
-    /// Present when the request expanded it (`expand("trigger")`).
-    public let trigger: Field<PrintTaskTrigger>
-
-    private init() {
-        self.id = Field("id")
-        self.parentUrl = Field("parentUrl")
-        self.status = Field("status")
-        self.definition = Field("definition")
-        self.trigger = Field("trigger")
-    }
-}
-
-/// Its properties are listed in `PrintTaskDefinitionFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printtaskdefinition?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printTaskDefinition`.
-public typealias PrintTaskDefinition = Model<PrintTaskDefinitionFields>
-
-/// The properties of a `PrintTaskDefinition`, inherited ones included.
-public struct PrintTaskDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printTaskDefinition",
-        base: Entity.self,
-        fields: PrintTaskDefinitionFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<AppIdentity>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PrintTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.tasks = Field("tasks")
-    }
-}
-
-/// Requests for one `PrintTaskDefinition`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printTaskDefinition`.
-public struct PrintTaskDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintTaskDefinition
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printTaskDefinition",
-        model: PrintTaskDefinition.self,
-        children: [.init("tasks", "microsoft.graph.printTask", collection: true)]
-    )
-
-    /// `tasks.request()` lists them; `tasks("printTask-id")` addresses one.
-    public var tasks: CollectionRequestBuilder<PrintTaskRequestBuilder> {
-        .init(client: client, path: path.appending("tasks"))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printTaskProcessingState`.
-public typealias PrintTaskProcessingState = OpenEnum<PrintTaskProcessingStateValues>
-
-/// The values of `PrintTaskProcessingState` that the spec declares; others decode and re-encode too.
-public enum PrintTaskProcessingStateValues: EnumValues {
-    public static let known: [String] = ["pending", "processing", "completed", "aborted", "unknownFutureValue"]
-}
-
-extension PrintTaskProcessingState {
-    public static var pending: Self { Self(rawValue: "pending") }
-
-    public static var processing: Self { Self(rawValue: "processing") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var aborted: Self { Self(rawValue: "aborted") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `PrintTask`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printTask`.
-public struct PrintTaskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintTask
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printTask",
-        model: PrintTask.self,
-        children: [
-            .init("definition", "microsoft.graph.printTaskDefinition", collection: false),
-            .init("trigger", "microsoft.graph.printTaskTrigger", collection: false),
-        ]
-    )
-
-    public var definition: PrintTaskDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("definition"))
-    }
-
-    public var trigger: PrintTaskTriggerRequestBuilder { .init(client: client, path: path.appending("trigger")) }
-}
-
-/// Its properties are listed in `PrintTaskStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printtaskstatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printTaskStatus`.
-public typealias PrintTaskStatus = Model<PrintTaskStatusFields>
-
-/// The properties of a `PrintTaskStatus`, inherited ones included.
-public struct PrintTaskStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printTaskStatus", fields: PrintTaskStatusFields())
-    public let description: Field<String>
-    public let state: Field<PrintTaskProcessingState>
-
-    private init() {
-        self.description = Field("description")
-        self.state = Field("state")
-    }
-}
-
-/// Its properties are listed in `PrintTaskTriggerFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printtasktrigger?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printTaskTrigger`.
-public typealias PrintTaskTrigger = Model<PrintTaskTriggerFields>
-
-/// The properties of a `PrintTaskTrigger`, inherited ones included.
-public struct PrintTaskTriggerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printTaskTrigger",
-        base: Entity.self,
-        fields: PrintTaskTriggerFields()
-    )
-
-    public let id: Field<String>
-    public let event: Field<PrintEvent>
-
-    /// Present when the request expanded it (`expand("definition")`).
-    public let definition: Field<PrintTaskDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.event = Field("event")
-        self.definition = Field("definition")
-    }
-}
-
-/// Requests for one `PrintTaskTrigger`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printTaskTrigger`.
-public struct PrintTaskTriggerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintTaskTrigger
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printTaskTrigger",
-        model: PrintTaskTrigger.self,
-        children: [.init("definition", "microsoft.graph.printTaskDefinition", collection: false)]
-    )
-
-    public var definition: PrintTaskDefinitionRequestBuilder {
-        .init(client: client, path: path.appending("definition"))
-    }
-}
-
-/// Its properties are listed in `PrintUsageFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printusage?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printUsage`.
-public typealias PrintUsage = Model<PrintUsageFields>
-
-/// The properties of a `PrintUsage`, inherited ones included.
-public struct PrintUsageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printUsage",
-        base: Entity.self,
-        derived: [PrintUsageByPrinter.self, PrintUsageByUser.self],
-        fields: PrintUsageFields()
-    )
-
-    public let id: Field<String>
-    public let blackAndWhitePageCount: Field<Int64>
-    public let colorPageCount: Field<Int64>
-    public let completedBlackAndWhiteJobCount: Field<Int64>
-    public let completedColorJobCount: Field<Int64>
-    public let completedJobCount: Field<Int64>
-    public let doubleSidedSheetCount: Field<Int64>
-    public let incompleteJobCount: Field<Int64>
-    public let mediaSheetCount: Field<Int64>
-    public let pageCount: Field<Int64>
-    public let singleSidedSheetCount: Field<Int64>
-    public let usageDate: Field<CalendarDate>
-
-    private init() {
-        self.id = Field("id")
-        self.blackAndWhitePageCount = Field("blackAndWhitePageCount")
-        self.colorPageCount = Field("colorPageCount")
-        self.completedBlackAndWhiteJobCount = Field("completedBlackAndWhiteJobCount")
-        self.completedColorJobCount = Field("completedColorJobCount")
-        self.completedJobCount = Field("completedJobCount")
-        self.doubleSidedSheetCount = Field("doubleSidedSheetCount")
-        self.incompleteJobCount = Field("incompleteJobCount")
-        self.mediaSheetCount = Field("mediaSheetCount")
-        self.pageCount = Field("pageCount")
-        self.singleSidedSheetCount = Field("singleSidedSheetCount")
-        self.usageDate = Field("usageDate")
-    }
-}
-
-/// Its properties are listed in `PrintUsageByPrinterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printusagebyprinter?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printUsageByPrinter`.
-public typealias PrintUsageByPrinter = Model<PrintUsageByPrinterFields>
-
-/// The properties of a `PrintUsageByPrinter`, inherited ones included.
-public struct PrintUsageByPrinterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printUsageByPrinter",
-        base: PrintUsage.self,
-        fields: PrintUsageByPrinterFields()
-    )
-
-    public let id: Field<String>
-    public let blackAndWhitePageCount: Field<Int64>
-    public let colorPageCount: Field<Int64>
-    public let completedBlackAndWhiteJobCount: Field<Int64>
-    public let completedColorJobCount: Field<Int64>
-    public let completedJobCount: Field<Int64>
-    public let doubleSidedSheetCount: Field<Int64>
-    public let incompleteJobCount: Field<Int64>
-    public let mediaSheetCount: Field<Int64>
-    public let pageCount: Field<Int64>
-    public let singleSidedSheetCount: Field<Int64>
-    public let usageDate: Field<CalendarDate>
-    public let printerId: Field<String>
-    public let printerName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.blackAndWhitePageCount = Field("blackAndWhitePageCount")
-        self.colorPageCount = Field("colorPageCount")
-        self.completedBlackAndWhiteJobCount = Field("completedBlackAndWhiteJobCount")
-        self.completedColorJobCount = Field("completedColorJobCount")
-        self.completedJobCount = Field("completedJobCount")
-        self.doubleSidedSheetCount = Field("doubleSidedSheetCount")
-        self.incompleteJobCount = Field("incompleteJobCount")
-        self.mediaSheetCount = Field("mediaSheetCount")
-        self.pageCount = Field("pageCount")
-        self.singleSidedSheetCount = Field("singleSidedSheetCount")
-        self.usageDate = Field("usageDate")
-        self.printerId = Field("printerId")
-        self.printerName = Field("printerName")
-    }
-}
-
-/// Requests for one `PrintUsageByPrinter`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printUsageByPrinter`.
-public struct PrintUsageByPrinterRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintUsageByPrinter
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printUsageByPrinter", model: PrintUsageByPrinter.self)
-}
-
-/// Its properties are listed in `PrintUsageByUserFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printusagebyuser?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printUsageByUser`.
-public typealias PrintUsageByUser = Model<PrintUsageByUserFields>
-
-/// The properties of a `PrintUsageByUser`, inherited ones included.
-public struct PrintUsageByUserFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printUsageByUser",
-        base: PrintUsage.self,
-        fields: PrintUsageByUserFields()
-    )
-
-    public let id: Field<String>
-    public let blackAndWhitePageCount: Field<Int64>
-    public let colorPageCount: Field<Int64>
-    public let completedBlackAndWhiteJobCount: Field<Int64>
-    public let completedColorJobCount: Field<Int64>
-    public let completedJobCount: Field<Int64>
-    public let doubleSidedSheetCount: Field<Int64>
-    public let incompleteJobCount: Field<Int64>
-    public let mediaSheetCount: Field<Int64>
-    public let pageCount: Field<Int64>
-    public let singleSidedSheetCount: Field<Int64>
-    public let usageDate: Field<CalendarDate>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.blackAndWhitePageCount = Field("blackAndWhitePageCount")
-        self.colorPageCount = Field("colorPageCount")
-        self.completedBlackAndWhiteJobCount = Field("completedBlackAndWhiteJobCount")
-        self.completedColorJobCount = Field("completedColorJobCount")
-        self.completedJobCount = Field("completedJobCount")
-        self.doubleSidedSheetCount = Field("doubleSidedSheetCount")
-        self.incompleteJobCount = Field("incompleteJobCount")
-        self.mediaSheetCount = Field("mediaSheetCount")
-        self.pageCount = Field("pageCount")
-        self.singleSidedSheetCount = Field("singleSidedSheetCount")
-        self.usageDate = Field("usageDate")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
-}
-
-/// Requests for one `PrintUsageByUser`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printUsageByUser`.
-public struct PrintUsageByUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintUsageByUser
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printUsageByUser", model: PrintUsageByUser.self)
-}
-
-/// Requests for one `PrintUsage`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printUsage`.
-public struct PrintUsageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintUsage
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printUsage", model: PrintUsage.self)
-}
-
-/// Its properties are listed in `PrinterFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printer?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printer`.
-public typealias Printer = Model<PrinterFields>
-
-/// The properties of a `Printer`, inherited ones included.
-public struct PrinterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printer", base: PrinterBase.self, fields: PrinterFields())
-    public let id: Field<String>
-    public let capabilities: Field<PrinterCapabilities>
-    public let defaults: Field<PrinterDefaults>
-    public let displayName: Field<String>
-    public let isAcceptingJobs: Field<Bool>
-    public let location: Field<PrinterLocation>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let status: Field<PrinterStatus>
-
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[PrintJob]>
-
-    public let hasPhysicalDevice: Field<Bool>
-    public let isShared: Field<Bool>
-    public let lastSeenDateTime: Field<Date>
-    public let registeredDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("connectors")`).
-    public let connectors: Field<[PrintConnector]>
-
-    /// Present when the request expanded it (`expand("shares")`).
-    public let shares: Field<[PrinterShare]>
-
-    /// Present when the request expanded it (`expand("taskTriggers")`).
-    public let taskTriggers: Field<[PrintTaskTrigger]>
-
-    private init() {
-        self.id = Field("id")
-        self.capabilities = Field("capabilities")
-        self.defaults = Field("defaults")
-        self.displayName = Field("displayName")
-        self.isAcceptingJobs = Field("isAcceptingJobs")
-        self.location = Field("location")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.status = Field("status")
-        self.jobs = Field("jobs")
-        self.hasPhysicalDevice = Field("hasPhysicalDevice")
-        self.isShared = Field("isShared")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.registeredDateTime = Field("registeredDateTime")
-        self.connectors = Field("connectors")
-        self.shares = Field("shares")
-        self.taskTriggers = Field("taskTriggers")
-    }
-}
-
-/// Its properties are listed in `PrinterBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printerBase`.
-public typealias PrinterBase = Model<PrinterBaseFields>
-
-/// The properties of a `PrinterBase`, inherited ones included.
-public struct PrinterBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printerBase",
-        base: Entity.self,
-        derived: [Printer.self, PrinterShare.self],
-        fields: PrinterBaseFields()
-    )
-
-    public let id: Field<String>
-    public let capabilities: Field<PrinterCapabilities>
-    public let defaults: Field<PrinterDefaults>
-    public let displayName: Field<String>
-    public let isAcceptingJobs: Field<Bool>
-    public let location: Field<PrinterLocation>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let status: Field<PrinterStatus>
-
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[PrintJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.capabilities = Field("capabilities")
-        self.defaults = Field("defaults")
-        self.displayName = Field("displayName")
-        self.isAcceptingJobs = Field("isAcceptingJobs")
-        self.location = Field("location")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.status = Field("status")
-        self.jobs = Field("jobs")
-    }
-}
-
-/// Requests for one `PrinterBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printerBase`.
-public struct PrinterBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrinterBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printerBase",
-        model: PrinterBase.self,
-        children: [.init("jobs", "microsoft.graph.printJob", collection: true)]
-    )
-
-    /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
-    public var jobs: CollectionRequestBuilder<PrintJobRequestBuilder> {
-        .init(client: client, path: path.appending("jobs"))
-    }
-}
-
-/// Its properties are listed in `PrinterCapabilitiesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printercapabilities?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printerCapabilities`.
-public typealias PrinterCapabilities = Model<PrinterCapabilitiesFields>
-
-/// The properties of a `PrinterCapabilities`, inherited ones included.
-public struct PrinterCapabilitiesFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printerCapabilities", fields: PrinterCapabilitiesFields())
-    public let bottomMargins: Field<[Int32]>
-    public let collation: Field<Bool>
-    public let colorModes: Field<[PrintColorMode]>
-    public let contentTypes: Field<[String]>
-    public let copiesPerJob: Field<IntegerRange>
-    public let dpis: Field<[Int32]>
-    public let duplexModes: Field<[PrintDuplexMode]>
-    public let feedOrientations: Field<[PrinterFeedOrientation]>
-    public let finishings: Field<[PrintFinishing]>
-    public let inputBins: Field<[String]>
-    public let isColorPrintingSupported: Field<Bool>
-    public let isPageRangeSupported: Field<Bool>
-    public let leftMargins: Field<[Int32]>
-    public let mediaColors: Field<[String]>
-    public let mediaSizes: Field<[String]>
-    public let mediaTypes: Field<[String]>
-    public let multipageLayouts: Field<[PrintMultipageLayout]>
-    public let orientations: Field<[PrintOrientation]>
-    public let outputBins: Field<[String]>
-    public let pagesPerSheet: Field<[Int32]>
-    public let qualities: Field<[PrintQuality]>
-    public let rightMargins: Field<[Int32]>
-    public let scalings: Field<[PrintScaling]>
-    public let supportsFitPdfToPage: Field<Bool>
-    public let topMargins: Field<[Int32]>
-
-    private init() {
-        self.bottomMargins = Field("bottomMargins")
-        self.collation = Field("collation")
-        self.colorModes = Field("colorModes")
-        self.contentTypes = Field("contentTypes")
-        self.copiesPerJob = Field("copiesPerJob")
-        self.dpis = Field("dpis")
-        self.duplexModes = Field("duplexModes")
-        self.feedOrientations = Field("feedOrientations")
-        self.finishings = Field("finishings")
-        self.inputBins = Field("inputBins")
-        self.isColorPrintingSupported = Field("isColorPrintingSupported")
-        self.isPageRangeSupported = Field("isPageRangeSupported")
-        self.leftMargins = Field("leftMargins")
-        self.mediaColors = Field("mediaColors")
-        self.mediaSizes = Field("mediaSizes")
-        self.mediaTypes = Field("mediaTypes")
-        self.multipageLayouts = Field("multipageLayouts")
-        self.orientations = Field("orientations")
-        self.outputBins = Field("outputBins")
-        self.pagesPerSheet = Field("pagesPerSheet")
-        self.qualities = Field("qualities")
-        self.rightMargins = Field("rightMargins")
-        self.scalings = Field("scalings")
-        self.supportsFitPdfToPage = Field("supportsFitPdfToPage")
-        self.topMargins = Field("topMargins")
-    }
-}
-
-/// Its properties are listed in `PrinterCreateOperationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printercreateoperation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printerCreateOperation`.
-public typealias PrinterCreateOperation = Model<PrinterCreateOperationFields>
-
-/// The properties of a `PrinterCreateOperation`, inherited ones included.
-public struct PrinterCreateOperationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printerCreateOperation",
-        base: PrintOperation.self,
-        fields: PrinterCreateOperationFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let status: Field<PrintOperationStatus>
-    public let certificate: Field<String>
-
-    /// Present when the request expanded it (`expand("printer")`).
-    public let printer: Field<Printer>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.status = Field("status")
-        self.certificate = Field("certificate")
-        self.printer = Field("printer")
-    }
-}
-
-/// Requests for one `PrinterCreateOperation`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printerCreateOperation`.
-public struct PrinterCreateOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrinterCreateOperation
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printerCreateOperation",
-        model: PrinterCreateOperation.self,
-        children: [.init("printer", "microsoft.graph.printer", collection: false)]
-    )
-
-    public var printer: PrinterRequestBuilder { .init(client: client, path: path.appending("printer")) }
-}
-
-/// Its properties are listed in `PrinterDefaultsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerdefaults?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printerDefaults`.
-public typealias PrinterDefaults = Model<PrinterDefaultsFields>
-
-/// The properties of a `PrinterDefaults`, inherited ones included.
-public struct PrinterDefaultsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printerDefaults", fields: PrinterDefaultsFields())
-    public let colorMode: Field<PrintColorMode>
-    public let contentType: Field<String>
-    public let copiesPerJob: Field<Int32>
-    public let dpi: Field<Int32>
-    public let duplexMode: Field<PrintDuplexMode>
-    public let finishings: Field<[PrintFinishing]>
-    public let fitPdfToPage: Field<Bool>
-    public let inputBin: Field<String>
-    public let mediaColor: Field<String>
-    public let mediaSize: Field<String>
-    public let mediaType: Field<String>
-    public let multipageLayout: Field<PrintMultipageLayout>
-    public let orientation: Field<PrintOrientation>
-    public let outputBin: Field<String>
-    public let pagesPerSheet: Field<Int32>
-    public let quality: Field<PrintQuality>
-    public let scaling: Field<PrintScaling>
-
-    private init() {
-        self.colorMode = Field("colorMode")
-        self.contentType = Field("contentType")
-        self.copiesPerJob = Field("copiesPerJob")
-        self.dpi = Field("dpi")
-        self.duplexMode = Field("duplexMode")
-        self.finishings = Field("finishings")
-        self.fitPdfToPage = Field("fitPdfToPage")
-        self.inputBin = Field("inputBin")
-        self.mediaColor = Field("mediaColor")
-        self.mediaSize = Field("mediaSize")
-        self.mediaType = Field("mediaType")
-        self.multipageLayout = Field("multipageLayout")
-        self.orientation = Field("orientation")
-        self.outputBin = Field("outputBin")
-        self.pagesPerSheet = Field("pagesPerSheet")
-        self.quality = Field("quality")
-        self.scaling = Field("scaling")
-    }
-}
-
-/// Its properties are listed in `PrinterDiscoverySettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerdiscoverysettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printerDiscoverySettings`.
-public typealias PrinterDiscoverySettings = Model<PrinterDiscoverySettingsFields>
-
-/// The properties of a `PrinterDiscoverySettings`, inherited ones included.
-public struct PrinterDiscoverySettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printerDiscoverySettings",
-        fields: PrinterDiscoverySettingsFields()
-    )
-
-    public let airPrint: Field<AirPrintSettings>
-
-    private init() {
-        self.airPrint = Field("airPrint")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printerFeedOrientation`.
-public typealias PrinterFeedOrientation = OpenEnum<PrinterFeedOrientationValues>
-
-/// The values of `PrinterFeedOrientation` that the spec declares; others decode and re-encode too.
-public enum PrinterFeedOrientationValues: EnumValues {
-    public static let known: [String] = ["longEdgeFirst", "shortEdgeFirst", "unknownFutureValue"]
-}
-
-extension PrinterFeedOrientation {
-    public static var longEdgeFirst: Self { Self(rawValue: "longEdgeFirst") }
-
-    public static var shortEdgeFirst: Self { Self(rawValue: "shortEdgeFirst") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PrinterLocationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerlocation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printerLocation`.
-public typealias PrinterLocation = Model<PrinterLocationFields>
-
-/// The properties of a `PrinterLocation`, inherited ones included.
-public struct PrinterLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printerLocation", fields: PrinterLocationFields())
-    public let altitudeInMeters: Field<Int32>
-    public let building: Field<String>
-    public let city: Field<String>
-    public let countryOrRegion: Field<String>
-    public let floor: Field<String>
-    public let floorDescription: Field<String>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
-    public let organization: Field<[String]>
-    public let postalCode: Field<String>
-    public let roomDescription: Field<String>
-    public let roomName: Field<String>
-    public let site: Field<String>
-    public let stateOrProvince: Field<String>
-    public let streetAddress: Field<String>
-    public let subdivision: Field<[String]>
-    public let subunit: Field<[String]>
-
-    private init() {
-        self.altitudeInMeters = Field("altitudeInMeters")
-        self.building = Field("building")
-        self.city = Field("city")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.floor = Field("floor")
-        self.floorDescription = Field("floorDescription")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-        self.organization = Field("organization")
-        self.postalCode = Field("postalCode")
-        self.roomDescription = Field("roomDescription")
-        self.roomName = Field("roomName")
-        self.site = Field("site")
-        self.stateOrProvince = Field("stateOrProvince")
-        self.streetAddress = Field("streetAddress")
-        self.subdivision = Field("subdivision")
-        self.subunit = Field("subunit")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.printerProcessingState`.
-public typealias PrinterProcessingState = OpenEnum<PrinterProcessingStateValues>
-
-/// The values of `PrinterProcessingState` that the spec declares; others decode and re-encode too.
-public enum PrinterProcessingStateValues: EnumValues {
-    public static let known: [String] = ["unknown", "idle", "processing", "stopped", "unknownFutureValue"]
-}
-
-extension PrinterProcessingState {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var idle: Self { Self(rawValue: "idle") }
-
-    public static var processing: Self { Self(rawValue: "processing") }
-
-    public static var stopped: Self { Self(rawValue: "stopped") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.printerProcessingStateDetail`.
-public typealias PrinterProcessingStateDetail = OpenEnum<PrinterProcessingStateDetailValues>
-
-/// The values of `PrinterProcessingStateDetail` that the spec declares; others decode and re-encode too.
-public enum PrinterProcessingStateDetailValues: EnumValues {
-    public static let known: [String] = [
-        "paused",
-        "mediaJam",
-        "mediaNeeded",
-        "mediaLow",
-        "mediaEmpty",
-        "coverOpen",
-        "interlockOpen",
-        "outputTrayMissing",
-        "outputAreaFull",
-        "markerSupplyLow",
-        "markerSupplyEmpty",
-        "inputTrayMissing",
-        "outputAreaAlmostFull",
-        "markerWasteAlmostFull",
-        "markerWasteFull",
-        "fuserOverTemp",
-        "fuserUnderTemp",
-        "other",
-        "none",
-        "movingToPaused",
-        "shutdown",
-        "connectingToDevice",
-        "timedOut",
-        "stopping",
-        "stoppedPartially",
-        "tonerLow",
-        "tonerEmpty",
-        "spoolAreaFull",
-        "doorOpen",
-        "opticalPhotoConductorNearEndOfLife",
-        "opticalPhotoConductorLifeOver",
-        "developerLow",
-        "developerEmpty",
-        "interpreterResourceUnavailable",
-        "unknownFutureValue",
-        "alertRemovalOfBinaryChangeEntry",
-        "banderAdded",
-        "banderAlmostEmpty",
-        "banderAlmostFull",
-        "banderAtLimit",
-        "banderClosed",
-        "banderConfigurationChange",
-        "banderCoverClosed",
-        "banderCoverOpen",
-        "banderEmpty",
-        "banderFull",
-        "banderInterlockClosed",
-        "banderInterlockOpen",
-        "banderJam",
-        "banderLifeAlmostOver",
-        "banderLifeOver",
-        "banderMemoryExhausted",
-        "banderMissing",
-        "banderMotorFailure",
-        "banderNearLimit",
-        "banderOffline",
-        "banderOpened",
-        "banderOverTemperature",
-        "banderPowerSaver",
-        "banderRecoverableFailure",
-        "banderRecoverableStorage",
-        "banderRemoved",
-        "banderResourceAdded",
-        "banderResourceRemoved",
-        "banderThermistorFailure",
-        "banderTimingFailure",
-        "banderTurnedOff",
-        "banderTurnedOn",
-        "banderUnderTemperature",
-        "banderUnrecoverableFailure",
-        "banderUnrecoverableStorageError",
-        "banderWarmingUp",
-        "binderAdded",
-        "binderAlmostEmpty",
-        "binderAlmostFull",
-        "binderAtLimit",
-        "binderClosed",
-        "binderConfigurationChange",
-        "binderCoverClosed",
-        "binderCoverOpen",
-        "binderEmpty",
-        "binderFull",
-        "binderInterlockClosed",
-        "binderInterlockOpen",
-        "binderJam",
-        "binderLifeAlmostOver",
-        "binderLifeOver",
-        "binderMemoryExhausted",
-        "binderMissing",
-        "binderMotorFailure",
-        "binderNearLimit",
-        "binderOffline",
-        "binderOpened",
-        "binderOverTemperature",
-        "binderPowerSaver",
-        "binderRecoverableFailure",
-        "binderRecoverableStorage",
-        "binderRemoved",
-        "binderResourceAdded",
-        "binderResourceRemoved",
-        "binderThermistorFailure",
-        "binderTimingFailure",
-        "binderTurnedOff",
-        "binderTurnedOn",
-        "binderUnderTemperature",
-        "binderUnrecoverableFailure",
-        "binderUnrecoverableStorageError",
-        "binderWarmingUp",
-        "cameraFailure",
-        "chamberCooling",
-        "chamberFailure",
-        "chamberHeating",
-        "chamberTemperatureHigh",
-        "chamberTemperatureLow",
-        "cleanerLifeAlmostOver",
-        "cleanerLifeOver",
-        "configurationChange",
-        "deactivated",
-        "deleted",
-        "dieCutterAdded",
-        "dieCutterAlmostEmpty",
-        "dieCutterAlmostFull",
-        "dieCutterAtLimit",
-        "dieCutterClosed",
-        "dieCutterConfigurationChange",
-        "dieCutterCoverClosed",
-        "dieCutterCoverOpen",
-        "dieCutterEmpty",
-        "dieCutterFull",
-        "dieCutterInterlockClosed",
-        "dieCutterInterlockOpen",
-        "dieCutterJam",
-        "dieCutterLifeAlmostOver",
-        "dieCutterLifeOver",
-        "dieCutterMemoryExhausted",
-        "dieCutterMissing",
-        "dieCutterMotorFailure",
-        "dieCutterNearLimit",
-        "dieCutterOffline",
-        "dieCutterOpened",
-        "dieCutterOverTemperature",
-        "dieCutterPowerSaver",
-        "dieCutterRecoverableFailure",
-        "dieCutterRecoverableStorage",
-        "dieCutterRemoved",
-        "dieCutterResourceAdded",
-        "dieCutterResourceRemoved",
-        "dieCutterThermistorFailure",
-        "dieCutterTimingFailure",
-        "dieCutterTurnedOff",
-        "dieCutterTurnedOn",
-        "dieCutterUnderTemperature",
-        "dieCutterUnrecoverableFailure",
-        "dieCutterUnrecoverableStorageError",
-        "dieCutterWarmingUp",
-        "extruderCooling",
-        "extruderFailure",
-        "extruderHeating",
-        "extruderJam",
-        "extruderTemperatureHigh",
-        "extruderTemperatureLow",
-        "fanFailure",
-        "faxModemLifeAlmostOver",
-        "faxModemLifeOver",
-        "faxModemMissing",
-        "faxModemTurnedOff",
-        "faxModemTurnedOn",
-        "folderAdded",
-        "folderAlmostEmpty",
-        "folderAlmostFull",
-        "folderAtLimit",
-        "folderClosed",
-        "folderConfigurationChange",
-        "folderCoverClosed",
-        "folderCoverOpen",
-        "folderEmpty",
-        "folderFull",
-        "folderInterlockClosed",
-        "folderInterlockOpen",
-        "folderJam",
-        "folderLifeAlmostOver",
-        "folderLifeOver",
-        "folderMemoryExhausted",
-        "folderMissing",
-        "folderMotorFailure",
-        "folderNearLimit",
-        "folderOffline",
-        "folderOpened",
-        "folderOverTemperature",
-        "folderPowerSaver",
-        "folderRecoverableFailure",
-        "folderRecoverableStorage",
-        "folderRemoved",
-        "folderResourceAdded",
-        "folderResourceRemoved",
-        "folderThermistorFailure",
-        "folderTimingFailure",
-        "folderTurnedOff",
-        "folderTurnedOn",
-        "folderUnderTemperature",
-        "folderUnrecoverableFailure",
-        "folderUnrecoverableStorageError",
-        "folderWarmingUp",
-        "hibernate",
-        "holdNewJobs",
-        "identifyPrinterRequested",
-        "imprinterAdded",
-        "imprinterAlmostEmpty",
-        "imprinterAlmostFull",
-        "imprinterAtLimit",
-        "imprinterClosed",
-        "imprinterConfigurationChange",
-        "imprinterCoverClosed",
-        "imprinterCoverOpen",
-        "imprinterEmpty",
-        "imprinterFull",
-        "imprinterInterlockClosed",
-        "imprinterInterlockOpen",
-        "imprinterJam",
-        "imprinterLifeAlmostOver",
-        "imprinterLifeOver",
-        "imprinterMemoryExhausted",
-        "imprinterMissing",
-        "imprinterMotorFailure",
-        "imprinterNearLimit",
-        "imprinterOffline",
-        "imprinterOpened",
-        "imprinterOverTemperature",
-        "imprinterPowerSaver",
-        "imprinterRecoverableFailure",
-        "imprinterRecoverableStorage",
-        "imprinterRemoved",
-        "imprinterResourceAdded",
-        "imprinterResourceRemoved",
-        "imprinterThermistorFailure",
-        "imprinterTimingFailure",
-        "imprinterTurnedOff",
-        "imprinterTurnedOn",
-        "imprinterUnderTemperature",
-        "imprinterUnrecoverableFailure",
-        "imprinterUnrecoverableStorageError",
-        "imprinterWarmingUp",
-        "inputCannotFeedSizeSelected",
-        "inputManualInputRequest",
-        "inputMediaColorChange",
-        "inputMediaFormPartsChange",
-        "inputMediaSizeChange",
-        "inputMediaTrayFailure",
-        "inputMediaTrayFeedError",
-        "inputMediaTrayJam",
-        "inputMediaTypeChange",
-        "inputMediaWeightChange",
-        "inputPickRollerFailure",
-        "inputPickRollerLifeOver",
-        "inputPickRollerLifeWarn",
-        "inputPickRollerMissing",
-        "inputTrayElevationFailure",
-        "inputTrayPositionFailure",
-        "inserterAdded",
-        "inserterAlmostEmpty",
-        "inserterAlmostFull",
-        "inserterAtLimit",
-        "inserterClosed",
-        "inserterConfigurationChange",
-        "inserterCoverClosed",
-        "inserterCoverOpen",
-        "inserterEmpty",
-        "inserterFull",
-        "inserterInterlockClosed",
-        "inserterInterlockOpen",
-        "inserterJam",
-        "inserterLifeAlmostOver",
-        "inserterLifeOver",
-        "inserterMemoryExhausted",
-        "inserterMissing",
-        "inserterMotorFailure",
-        "inserterNearLimit",
-        "inserterOffline",
-        "inserterOpened",
-        "inserterOverTemperature",
-        "inserterPowerSaver",
-        "inserterRecoverableFailure",
-        "inserterRecoverableStorage",
-        "inserterRemoved",
-        "inserterResourceAdded",
-        "inserterResourceRemoved",
-        "inserterThermistorFailure",
-        "inserterTimingFailure",
-        "inserterTurnedOff",
-        "inserterTurnedOn",
-        "inserterUnderTemperature",
-        "inserterUnrecoverableFailure",
-        "inserterUnrecoverableStorageError",
-        "inserterWarmingUp",
-        "interlockClosed",
-        "interpreterCartridgeAdded",
-        "interpreterCartridgeDeleted",
-        "interpreterComplexPageEncountered",
-        "interpreterMemoryDecrease",
-        "interpreterMemoryIncrease",
-        "interpreterResourceAdded",
-        "interpreterResourceDeleted",
-        "lampAtEol",
-        "lampFailure",
-        "lampNearEol",
-        "laserAtEol",
-        "laserFailure",
-        "laserNearEol",
-        "makeEnvelopeAdded",
-        "makeEnvelopeAlmostEmpty",
-        "makeEnvelopeAlmostFull",
-        "makeEnvelopeAtLimit",
-        "makeEnvelopeClosed",
-        "makeEnvelopeConfigurationChange",
-        "makeEnvelopeCoverClosed",
-        "makeEnvelopeCoverOpen",
-        "makeEnvelopeEmpty",
-        "makeEnvelopeFull",
-        "makeEnvelopeInterlockClosed",
-        "makeEnvelopeInterlockOpen",
-        "makeEnvelopeJam",
-        "makeEnvelopeLifeAlmostOver",
-        "makeEnvelopeLifeOver",
-        "makeEnvelopeMemoryExhausted",
-        "makeEnvelopeMissing",
-        "makeEnvelopeMotorFailure",
-        "makeEnvelopeNearLimit",
-        "makeEnvelopeOffline",
-        "makeEnvelopeOpened",
-        "makeEnvelopeOverTemperature",
-        "makeEnvelopePowerSaver",
-        "makeEnvelopeRecoverableFailure",
-        "makeEnvelopeRecoverableStorage",
-        "makeEnvelopeRemoved",
-        "makeEnvelopeResourceAdded",
-        "makeEnvelopeResourceRemoved",
-        "makeEnvelopeThermistorFailure",
-        "makeEnvelopeTimingFailure",
-        "makeEnvelopeTurnedOff",
-        "makeEnvelopeTurnedOn",
-        "makeEnvelopeUnderTemperature",
-        "makeEnvelopeUnrecoverableFailure",
-        "makeEnvelopeUnrecoverableStorageError",
-        "makeEnvelopeWarmingUp",
-        "markerAdjustingPrintQuality",
-        "markerCleanerMissing",
-        "markerDeveloperAlmostEmpty",
-        "markerDeveloperEmpty",
-        "markerDeveloperMissing",
-        "markerFuserMissing",
-        "markerFuserThermistorFailure",
-        "markerFuserTimingFailure",
-        "markerInkAlmostEmpty",
-        "markerInkEmpty",
-        "markerInkMissing",
-        "markerOpcMissing",
-        "markerPrintRibbonAlmostEmpty",
-        "markerPrintRibbonEmpty",
-        "markerPrintRibbonMissing",
-        "markerSupplyAlmostEmpty",
-        "markerSupplyMissing",
-        "markerTonerCartridgeMissing",
-        "markerTonerMissing",
-        "markerWasteInkReceptacleAlmostFull",
-        "markerWasteInkReceptacleFull",
-        "markerWasteInkReceptacleMissing",
-        "markerWasteMissing",
-        "markerWasteTonerReceptacleAlmostFull",
-        "markerWasteTonerReceptacleFull",
-        "markerWasteTonerReceptacleMissing",
-        "materialEmpty",
-        "materialLow",
-        "materialNeeded",
-        "mediaDrying",
-        "mediaPathCannotDuplexMediaSelected",
-        "mediaPathFailure",
-        "mediaPathInputEmpty",
-        "mediaPathInputFeedError",
-        "mediaPathInputJam",
-        "mediaPathInputRequest",
-        "mediaPathJam",
-        "mediaPathMediaTrayAlmostFull",
-        "mediaPathMediaTrayFull",
-        "mediaPathMediaTrayMissing",
-        "mediaPathOutputFeedError",
-        "mediaPathOutputFull",
-        "mediaPathOutputJam",
-        "mediaPathPickRollerFailure",
-        "mediaPathPickRollerLifeOver",
-        "mediaPathPickRollerLifeWarn",
-        "mediaPathPickRollerMissing",
-        "motorFailure",
-        "outputMailboxSelectFailure",
-        "outputMediaTrayFailure",
-        "outputMediaTrayFeedError",
-        "outputMediaTrayJam",
-        "perforaterAdded",
-        "perforaterAlmostEmpty",
-        "perforaterAlmostFull",
-        "perforaterAtLimit",
-        "perforaterClosed",
-        "perforaterConfigurationChange",
-        "perforaterCoverClosed",
-        "perforaterCoverOpen",
-        "perforaterEmpty",
-        "perforaterFull",
-        "perforaterInterlockClosed",
-        "perforaterInterlockOpen",
-        "perforaterJam",
-        "perforaterLifeAlmostOver",
-        "perforaterLifeOver",
-        "perforaterMemoryExhausted",
-        "perforaterMissing",
-        "perforaterMotorFailure",
-        "perforaterNearLimit",
-        "perforaterOffline",
-        "perforaterOpened",
-        "perforaterOverTemperature",
-        "perforaterPowerSaver",
-        "perforaterRecoverableFailure",
-        "perforaterRecoverableStorage",
-        "perforaterRemoved",
-        "perforaterResourceAdded",
-        "perforaterResourceRemoved",
-        "perforaterThermistorFailure",
-        "perforaterTimingFailure",
-        "perforaterTurnedOff",
-        "perforaterTurnedOn",
-        "perforaterUnderTemperature",
-        "perforaterUnrecoverableFailure",
-        "perforaterUnrecoverableStorageError",
-        "perforaterWarmingUp",
-        "platformCooling",
-        "platformFailure",
-        "platformHeating",
-        "platformTemperatureHigh",
-        "platformTemperatureLow",
-        "powerDown",
-        "powerUp",
-        "printerManualReset",
-        "printerNmsReset",
-        "printerReadyToPrint",
-        "puncherAdded",
-        "puncherAlmostEmpty",
-        "puncherAlmostFull",
-        "puncherAtLimit",
-        "puncherClosed",
-        "puncherConfigurationChange",
-        "puncherCoverClosed",
-        "puncherCoverOpen",
-        "puncherEmpty",
-        "puncherFull",
-        "puncherInterlockClosed",
-        "puncherInterlockOpen",
-        "puncherJam",
-        "puncherLifeAlmostOver",
-        "puncherLifeOver",
-        "puncherMemoryExhausted",
-        "puncherMissing",
-        "puncherMotorFailure",
-        "puncherNearLimit",
-        "puncherOffline",
-        "puncherOpened",
-        "puncherOverTemperature",
-        "puncherPowerSaver",
-        "puncherRecoverableFailure",
-        "puncherRecoverableStorage",
-        "puncherRemoved",
-        "puncherResourceAdded",
-        "puncherResourceRemoved",
-        "puncherThermistorFailure",
-        "puncherTimingFailure",
-        "puncherTurnedOff",
-        "puncherTurnedOn",
-        "puncherUnderTemperature",
-        "puncherUnrecoverableFailure",
-        "puncherUnrecoverableStorageError",
-        "puncherWarmingUp",
-        "resuming",
-        "scanMediaPathFailure",
-        "scanMediaPathInputEmpty",
-        "scanMediaPathInputFeedError",
-        "scanMediaPathInputJam",
-        "scanMediaPathInputRequest",
-        "scanMediaPathJam",
-        "scanMediaPathOutputFeedError",
-        "scanMediaPathOutputFull",
-        "scanMediaPathOutputJam",
-        "scanMediaPathPickRollerFailure",
-        "scanMediaPathPickRollerLifeOver",
-        "scanMediaPathPickRollerLifeWarn",
-        "scanMediaPathPickRollerMissing",
-        "scanMediaPathTrayAlmostFull",
-        "scanMediaPathTrayFull",
-        "scanMediaPathTrayMissing",
-        "scannerLightFailure",
-        "scannerLightLifeAlmostOver",
-        "scannerLightLifeOver",
-        "scannerLightMissing",
-        "scannerSensorFailure",
-        "scannerSensorLifeAlmostOver",
-        "scannerSensorLifeOver",
-        "scannerSensorMissing",
-        "separationCutterAdded",
-        "separationCutterAlmostEmpty",
-        "separationCutterAlmostFull",
-        "separationCutterAtLimit",
-        "separationCutterClosed",
-        "separationCutterConfigurationChange",
-        "separationCutterCoverClosed",
-        "separationCutterCoverOpen",
-        "separationCutterEmpty",
-        "separationCutterFull",
-        "separationCutterInterlockClosed",
-        "separationCutterInterlockOpen",
-        "separationCutterJam",
-        "separationCutterLifeAlmostOver",
-        "separationCutterLifeOver",
-        "separationCutterMemoryExhausted",
-        "separationCutterMissing",
-        "separationCutterMotorFailure",
-        "separationCutterNearLimit",
-        "separationCutterOffline",
-        "separationCutterOpened",
-        "separationCutterOverTemperature",
-        "separationCutterPowerSaver",
-        "separationCutterRecoverableFailure",
-        "separationCutterRecoverableStorage",
-        "separationCutterRemoved",
-        "separationCutterResourceAdded",
-        "separationCutterResourceRemoved",
-        "separationCutterThermistorFailure",
-        "separationCutterTimingFailure",
-        "separationCutterTurnedOff",
-        "separationCutterTurnedOn",
-        "separationCutterUnderTemperature",
-        "separationCutterUnrecoverableFailure",
-        "separationCutterUnrecoverableStorageError",
-        "separationCutterWarmingUp",
-        "sheetRotatorAdded",
-        "sheetRotatorAlmostEmpty",
-        "sheetRotatorAlmostFull",
-        "sheetRotatorAtLimit",
-        "sheetRotatorClosed",
-        "sheetRotatorConfigurationChange",
-        "sheetRotatorCoverClosed",
-        "sheetRotatorCoverOpen",
-        "sheetRotatorEmpty",
-        "sheetRotatorFull",
-        "sheetRotatorInterlockClosed",
-        "sheetRotatorInterlockOpen",
-        "sheetRotatorJam",
-        "sheetRotatorLifeAlmostOver",
-        "sheetRotatorLifeOver",
-        "sheetRotatorMemoryExhausted",
-        "sheetRotatorMissing",
-        "sheetRotatorMotorFailure",
-        "sheetRotatorNearLimit",
-        "sheetRotatorOffline",
-        "sheetRotatorOpened",
-        "sheetRotatorOverTemperature",
-        "sheetRotatorPowerSaver",
-        "sheetRotatorRecoverableFailure",
-        "sheetRotatorRecoverableStorage",
-        "sheetRotatorRemoved",
-        "sheetRotatorResourceAdded",
-        "sheetRotatorResourceRemoved",
-        "sheetRotatorThermistorFailure",
-        "sheetRotatorTimingFailure",
-        "sheetRotatorTurnedOff",
-        "sheetRotatorTurnedOn",
-        "sheetRotatorUnderTemperature",
-        "sheetRotatorUnrecoverableFailure",
-        "sheetRotatorUnrecoverableStorageError",
-        "sheetRotatorWarmingUp",
-        "slitterAdded",
-        "slitterAlmostEmpty",
-        "slitterAlmostFull",
-        "slitterAtLimit",
-        "slitterClosed",
-        "slitterConfigurationChange",
-        "slitterCoverClosed",
-        "slitterCoverOpen",
-        "slitterEmpty",
-        "slitterFull",
-        "slitterInterlockClosed",
-        "slitterInterlockOpen",
-        "slitterJam",
-        "slitterLifeAlmostOver",
-        "slitterLifeOver",
-        "slitterMemoryExhausted",
-        "slitterMissing",
-        "slitterMotorFailure",
-        "slitterNearLimit",
-        "slitterOffline",
-        "slitterOpened",
-        "slitterOverTemperature",
-        "slitterPowerSaver",
-        "slitterRecoverableFailure",
-        "slitterRecoverableStorage",
-        "slitterRemoved",
-        "slitterResourceAdded",
-        "slitterResourceRemoved",
-        "slitterThermistorFailure",
-        "slitterTimingFailure",
-        "slitterTurnedOff",
-        "slitterTurnedOn",
-        "slitterUnderTemperature",
-        "slitterUnrecoverableFailure",
-        "slitterUnrecoverableStorageError",
-        "slitterWarmingUp",
-        "stackerAdded",
-        "stackerAlmostEmpty",
-        "stackerAlmostFull",
-        "stackerAtLimit",
-        "stackerClosed",
-        "stackerConfigurationChange",
-        "stackerCoverClosed",
-        "stackerCoverOpen",
-        "stackerEmpty",
-        "stackerFull",
-        "stackerInterlockClosed",
-        "stackerInterlockOpen",
-        "stackerJam",
-        "stackerLifeAlmostOver",
-        "stackerLifeOver",
-        "stackerMemoryExhausted",
-        "stackerMissing",
-        "stackerMotorFailure",
-        "stackerNearLimit",
-        "stackerOffline",
-        "stackerOpened",
-        "stackerOverTemperature",
-        "stackerPowerSaver",
-        "stackerRecoverableFailure",
-        "stackerRecoverableStorage",
-        "stackerRemoved",
-        "stackerResourceAdded",
-        "stackerResourceRemoved",
-        "stackerThermistorFailure",
-        "stackerTimingFailure",
-        "stackerTurnedOff",
-        "stackerTurnedOn",
-        "stackerUnderTemperature",
-        "stackerUnrecoverableFailure",
-        "stackerUnrecoverableStorageError",
-        "stackerWarmingUp",
-        "standby",
-        "staplerAdded",
-        "staplerAlmostEmpty",
-        "staplerAlmostFull",
-        "staplerAtLimit",
-        "staplerClosed",
-        "staplerConfigurationChange",
-        "staplerCoverClosed",
-        "staplerCoverOpen",
-        "staplerEmpty",
-        "staplerFull",
-        "staplerInterlockClosed",
-        "staplerInterlockOpen",
-        "staplerJam",
-        "staplerLifeAlmostOver",
-        "staplerLifeOver",
-        "staplerMemoryExhausted",
-        "staplerMissing",
-        "staplerMotorFailure",
-        "staplerNearLimit",
-        "staplerOffline",
-        "staplerOpened",
-        "staplerOverTemperature",
-        "staplerPowerSaver",
-        "staplerRecoverableFailure",
-        "staplerRecoverableStorage",
-        "staplerRemoved",
-        "staplerResourceAdded",
-        "staplerResourceRemoved",
-        "staplerThermistorFailure",
-        "staplerTimingFailure",
-        "staplerTurnedOff",
-        "staplerTurnedOn",
-        "staplerUnderTemperature",
-        "staplerUnrecoverableFailure",
-        "staplerUnrecoverableStorageError",
-        "staplerWarmingUp",
-        "stitcherAdded",
-        "stitcherAlmostEmpty",
-        "stitcherAlmostFull",
-        "stitcherAtLimit",
-        "stitcherClosed",
-        "stitcherConfigurationChange",
-        "stitcherCoverClosed",
-        "stitcherCoverOpen",
-        "stitcherEmpty",
-        "stitcherFull",
-        "stitcherInterlockClosed",
-        "stitcherInterlockOpen",
-        "stitcherJam",
-        "stitcherLifeAlmostOver",
-        "stitcherLifeOver",
-        "stitcherMemoryExhausted",
-        "stitcherMissing",
-        "stitcherMotorFailure",
-        "stitcherNearLimit",
-        "stitcherOffline",
-        "stitcherOpened",
-        "stitcherOverTemperature",
-        "stitcherPowerSaver",
-        "stitcherRecoverableFailure",
-        "stitcherRecoverableStorage",
-        "stitcherRemoved",
-        "stitcherResourceAdded",
-        "stitcherResourceRemoved",
-        "stitcherThermistorFailure",
-        "stitcherTimingFailure",
-        "stitcherTurnedOff",
-        "stitcherTurnedOn",
-        "stitcherUnderTemperature",
-        "stitcherUnrecoverableFailure",
-        "stitcherUnrecoverableStorageError",
-        "stitcherWarmingUp",
-        "subunitAdded",
-        "subunitAlmostEmpty",
-        "subunitAlmostFull",
-        "subunitAtLimit",
-        "subunitClosed",
-        "subunitCoolingDown",
-        "subunitEmpty",
-        "subunitFull",
-        "subunitLifeAlmostOver",
-        "subunitLifeOver",
-        "subunitMemoryExhausted",
-        "subunitMissing",
-        "subunitMotorFailure",
-        "subunitNearLimit",
-        "subunitOffline",
-        "subunitOpened",
-        "subunitOverTemperature",
-        "subunitPowerSaver",
-        "subunitRecoverableFailure",
-        "subunitRecoverableStorage",
-        "subunitRemoved",
-        "subunitResourceAdded",
-        "subunitResourceRemoved",
-        "subunitThermistorFailure",
-        "subunitTimingFailure",
-        "subunitTurnedOff",
-        "subunitTurnedOn",
-        "subunitUnderTemperature",
-        "subunitUnrecoverableFailure",
-        "subunitUnrecoverableStorage",
-        "subunitWarmingUp",
-        "suspend",
-        "testing",
-        "trimmerAdded",
-        "trimmerAlmostEmpty",
-        "trimmerAlmostFull",
-        "trimmerAtLimit",
-        "trimmerClosed",
-        "trimmerConfigurationChange",
-        "trimmerCoverClosed",
-        "trimmerCoverOpen",
-        "trimmerEmpty",
-        "trimmerFull",
-        "trimmerInterlockClosed",
-        "trimmerInterlockOpen",
-        "trimmerJam",
-        "trimmerLifeAlmostOver",
-        "trimmerLifeOver",
-        "trimmerMemoryExhausted",
-        "trimmerMissing",
-        "trimmerMotorFailure",
-        "trimmerNearLimit",
-        "trimmerOffline",
-        "trimmerOpened",
-        "trimmerOverTemperature",
-        "trimmerPowerSaver",
-        "trimmerRecoverableFailure",
-        "trimmerRecoverableStorage",
-        "trimmerRemoved",
-        "trimmerResourceAdded",
-        "trimmerResourceRemoved",
-        "trimmerThermistorFailure",
-        "trimmerTimingFailure",
-        "trimmerTurnedOff",
-        "trimmerTurnedOn",
-        "trimmerUnderTemperature",
-        "trimmerUnrecoverableFailure",
-        "trimmerUnrecoverableStorageError",
-        "trimmerWarmingUp",
-        "unknown",
-        "wrapperAdded",
-        "wrapperAlmostEmpty",
-        "wrapperAlmostFull",
-        "wrapperAtLimit",
-        "wrapperClosed",
-        "wrapperConfigurationChange",
-        "wrapperCoverClosed",
-        "wrapperCoverOpen",
-        "wrapperEmpty",
-        "wrapperFull",
-        "wrapperInterlockClosed",
-        "wrapperInterlockOpen",
-        "wrapperJam",
-        "wrapperLifeAlmostOver",
-        "wrapperLifeOver",
-        "wrapperMemoryExhausted",
-        "wrapperMissing",
-        "wrapperMotorFailure",
-        "wrapperNearLimit",
-        "wrapperOffline",
-        "wrapperOpened",
-        "wrapperOverTemperature",
-        "wrapperPowerSaver",
-        "wrapperRecoverableFailure",
-        "wrapperRecoverableStorage",
-        "wrapperRemoved",
-        "wrapperResourceAdded",
-        "wrapperResourceRemoved",
-        "wrapperThermistorFailure",
-        "wrapperTimingFailure",
-        "wrapperTurnedOff",
-        "wrapperTurnedOn",
-        "wrapperUnderTemperature",
-        "wrapperUnrecoverableFailure",
-        "wrapperUnrecoverableStorageError",
-        "wrapperWarmingUp",
-    ]
-}
-
-extension PrinterProcessingStateDetail {
-    public static var paused: Self { Self(rawValue: "paused") }
-
-    public static var mediaJam: Self { Self(rawValue: "mediaJam") }
-
-    public static var mediaNeeded: Self { Self(rawValue: "mediaNeeded") }
-
-    public static var mediaLow: Self { Self(rawValue: "mediaLow") }
-
-    public static var mediaEmpty: Self { Self(rawValue: "mediaEmpty") }
-
-    public static var coverOpen: Self { Self(rawValue: "coverOpen") }
-
-    public static var interlockOpen: Self { Self(rawValue: "interlockOpen") }
-
-    public static var outputTrayMissing: Self { Self(rawValue: "outputTrayMissing") }
-
-    public static var outputAreaFull: Self { Self(rawValue: "outputAreaFull") }
-
-    public static var markerSupplyLow: Self { Self(rawValue: "markerSupplyLow") }
-
-    public static var markerSupplyEmpty: Self { Self(rawValue: "markerSupplyEmpty") }
-
-    public static var inputTrayMissing: Self { Self(rawValue: "inputTrayMissing") }
-
-    public static var outputAreaAlmostFull: Self { Self(rawValue: "outputAreaAlmostFull") }
-
-    public static var markerWasteAlmostFull: Self { Self(rawValue: "markerWasteAlmostFull") }
-
-    public static var markerWasteFull: Self { Self(rawValue: "markerWasteFull") }
-
-    public static var fuserOverTemp: Self { Self(rawValue: "fuserOverTemp") }
-
-    public static var fuserUnderTemp: Self { Self(rawValue: "fuserUnderTemp") }
-
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var movingToPaused: Self { Self(rawValue: "movingToPaused") }
-
-    public static var shutdown: Self { Self(rawValue: "shutdown") }
-
-    public static var connectingToDevice: Self { Self(rawValue: "connectingToDevice") }
-
-    public static var timedOut: Self { Self(rawValue: "timedOut") }
-
-    public static var stopping: Self { Self(rawValue: "stopping") }
-
-    public static var stoppedPartially: Self { Self(rawValue: "stoppedPartially") }
-
-    public static var tonerLow: Self { Self(rawValue: "tonerLow") }
-
-    public static var tonerEmpty: Self { Self(rawValue: "tonerEmpty") }
-
-    public static var spoolAreaFull: Self { Self(rawValue: "spoolAreaFull") }
-
-    public static var doorOpen: Self { Self(rawValue: "doorOpen") }
-
-    public static var opticalPhotoConductorNearEndOfLife: Self { Self(rawValue: "opticalPhotoConductorNearEndOfLife") }
-
-    public static var opticalPhotoConductorLifeOver: Self { Self(rawValue: "opticalPhotoConductorLifeOver") }
-
-    public static var developerLow: Self { Self(rawValue: "developerLow") }
-
-    public static var developerEmpty: Self { Self(rawValue: "developerEmpty") }
-
-    public static var interpreterResourceUnavailable: Self { Self(rawValue: "interpreterResourceUnavailable") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var alertRemovalOfBinaryChangeEntry: Self { Self(rawValue: "alertRemovalOfBinaryChangeEntry") }
-
-    public static var banderAdded: Self { Self(rawValue: "banderAdded") }
-
-    public static var banderAlmostEmpty: Self { Self(rawValue: "banderAlmostEmpty") }
-
-    public static var banderAlmostFull: Self { Self(rawValue: "banderAlmostFull") }
-
-    public static var banderAtLimit: Self { Self(rawValue: "banderAtLimit") }
-
-    public static var banderClosed: Self { Self(rawValue: "banderClosed") }
-
-    public static var banderConfigurationChange: Self { Self(rawValue: "banderConfigurationChange") }
-
-    public static var banderCoverClosed: Self { Self(rawValue: "banderCoverClosed") }
-
-    public static var banderCoverOpen: Self { Self(rawValue: "banderCoverOpen") }
-
-    public static var banderEmpty: Self { Self(rawValue: "banderEmpty") }
-
-    public static var banderFull: Self { Self(rawValue: "banderFull") }
-
-    public static var banderInterlockClosed: Self { Self(rawValue: "banderInterlockClosed") }
-
-    public static var banderInterlockOpen: Self { Self(rawValue: "banderInterlockOpen") }
-
-    public static var banderJam: Self { Self(rawValue: "banderJam") }
-
-    public static var banderLifeAlmostOver: Self { Self(rawValue: "banderLifeAlmostOver") }
-
-    public static var banderLifeOver: Self { Self(rawValue: "banderLifeOver") }
-
-    public static var banderMemoryExhausted: Self { Self(rawValue: "banderMemoryExhausted") }
-
-    public static var banderMissing: Self { Self(rawValue: "banderMissing") }
-
-    public static var banderMotorFailure: Self { Self(rawValue: "banderMotorFailure") }
-
-    public static var banderNearLimit: Self { Self(rawValue: "banderNearLimit") }
-
-    public static var banderOffline: Self { Self(rawValue: "banderOffline") }
-
-    public static var banderOpened: Self { Self(rawValue: "banderOpened") }
-
-    public static var banderOverTemperature: Self { Self(rawValue: "banderOverTemperature") }
-
-    public static var banderPowerSaver: Self { Self(rawValue: "banderPowerSaver") }
-
-    public static var banderRecoverableFailure: Self { Self(rawValue: "banderRecoverableFailure") }
-
-    public static var banderRecoverableStorage: Self { Self(rawValue: "banderRecoverableStorage") }
-
-    public static var banderRemoved: Self { Self(rawValue: "banderRemoved") }
-
-    public static var banderResourceAdded: Self { Self(rawValue: "banderResourceAdded") }
-
-    public static var banderResourceRemoved: Self { Self(rawValue: "banderResourceRemoved") }
-
-    public static var banderThermistorFailure: Self { Self(rawValue: "banderThermistorFailure") }
-
-    public static var banderTimingFailure: Self { Self(rawValue: "banderTimingFailure") }
-
-    public static var banderTurnedOff: Self { Self(rawValue: "banderTurnedOff") }
-
-    public static var banderTurnedOn: Self { Self(rawValue: "banderTurnedOn") }
-
-    public static var banderUnderTemperature: Self { Self(rawValue: "banderUnderTemperature") }
-
-    public static var banderUnrecoverableFailure: Self { Self(rawValue: "banderUnrecoverableFailure") }
-
-    public static var banderUnrecoverableStorageError: Self { Self(rawValue: "banderUnrecoverableStorageError") }
-
-    public static var banderWarmingUp: Self { Self(rawValue: "banderWarmingUp") }
-
-    public static var binderAdded: Self { Self(rawValue: "binderAdded") }
-
-    public static var binderAlmostEmpty: Self { Self(rawValue: "binderAlmostEmpty") }
-
-    public static var binderAlmostFull: Self { Self(rawValue: "binderAlmostFull") }
-
-    public static var binderAtLimit: Self { Self(rawValue: "binderAtLimit") }
-
-    public static var binderClosed: Self { Self(rawValue: "binderClosed") }
-
-    public static var binderConfigurationChange: Self { Self(rawValue: "binderConfigurationChange") }
-
-    public static var binderCoverClosed: Self { Self(rawValue: "binderCoverClosed") }
-
-    public static var binderCoverOpen: Self { Self(rawValue: "binderCoverOpen") }
-
-    public static var binderEmpty: Self { Self(rawValue: "binderEmpty") }
-
-    public static var binderFull: Self { Self(rawValue: "binderFull") }
-
-    public static var binderInterlockClosed: Self { Self(rawValue: "binderInterlockClosed") }
-
-    public static var binderInterlockOpen: Self { Self(rawValue: "binderInterlockOpen") }
-
-    public static var binderJam: Self { Self(rawValue: "binderJam") }
-
-    public static var binderLifeAlmostOver: Self { Self(rawValue: "binderLifeAlmostOver") }
-
-    public static var binderLifeOver: Self { Self(rawValue: "binderLifeOver") }
-
-    public static var binderMemoryExhausted: Self { Self(rawValue: "binderMemoryExhausted") }
-
-    public static var binderMissing: Self { Self(rawValue: "binderMissing") }
-
-    public static var binderMotorFailure: Self { Self(rawValue: "binderMotorFailure") }
-
-    public static var binderNearLimit: Self { Self(rawValue: "binderNearLimit") }
-
-    public static var binderOffline: Self { Self(rawValue: "binderOffline") }
-
-    public static var binderOpened: Self { Self(rawValue: "binderOpened") }
-
-    public static var binderOverTemperature: Self { Self(rawValue: "binderOverTemperature") }
-
-    public static var binderPowerSaver: Self { Self(rawValue: "binderPowerSaver") }
-
-    public static var binderRecoverableFailure: Self { Self(rawValue: "binderRecoverableFailure") }
-
-    public static var binderRecoverableStorage: Self { Self(rawValue: "binderRecoverableStorage") }
-
-    public static var binderRemoved: Self { Self(rawValue: "binderRemoved") }
-
-    public static var binderResourceAdded: Self { Self(rawValue: "binderResourceAdded") }
-
-    public static var binderResourceRemoved: Self { Self(rawValue: "binderResourceRemoved") }
-
-    public static var binderThermistorFailure: Self { Self(rawValue: "binderThermistorFailure") }
-
-    public static var binderTimingFailure: Self { Self(rawValue: "binderTimingFailure") }
-
-    public static var binderTurnedOff: Self { Self(rawValue: "binderTurnedOff") }
-
-    public static var binderTurnedOn: Self { Self(rawValue: "binderTurnedOn") }
-
-    public static var binderUnderTemperature: Self { Self(rawValue: "binderUnderTemperature") }
-
-    public static var binderUnrecoverableFailure: Self { Self(rawValue: "binderUnrecoverableFailure") }
-
-    public static var binderUnrecoverableStorageError: Self { Self(rawValue: "binderUnrecoverableStorageError") }
-
-    public static var binderWarmingUp: Self { Self(rawValue: "binderWarmingUp") }
-
-    public static var cameraFailure: Self { Self(rawValue: "cameraFailure") }
-
-    public static var chamberCooling: Self { Self(rawValue: "chamberCooling") }
-
-    public static var chamberFailure: Self { Self(rawValue: "chamberFailure") }
-
-    public static var chamberHeating: Self { Self(rawValue: "chamberHeating") }
-
-    public static var chamberTemperatureHigh: Self { Self(rawValue: "chamberTemperatureHigh") }
-
-    public static var chamberTemperatureLow: Self { Self(rawValue: "chamberTemperatureLow") }
-
-    public static var cleanerLifeAlmostOver: Self { Self(rawValue: "cleanerLifeAlmostOver") }
-
-    public static var cleanerLifeOver: Self { Self(rawValue: "cleanerLifeOver") }
-
-    public static var configurationChange: Self { Self(rawValue: "configurationChange") }
-
-    public static var deactivated: Self { Self(rawValue: "deactivated") }
-
-    public static var deleted: Self { Self(rawValue: "deleted") }
-
-    public static var dieCutterAdded: Self { Self(rawValue: "dieCutterAdded") }
-
-    public static var dieCutterAlmostEmpty: Self { Self(rawValue: "dieCutterAlmostEmpty") }
-
-    public static var dieCutterAlmostFull: Self { Self(rawValue: "dieCutterAlmostFull") }
-
-    public static var dieCutterAtLimit: Self { Self(rawValue: "dieCutterAtLimit") }
-
-    public static var dieCutterClosed: Self { Self(rawValue: "dieCutterClosed") }
-
-    public static var dieCutterConfigurationChange: Self { Self(rawValue: "dieCutterConfigurationChange") }
-
-    public static var dieCutterCoverClosed: Self { Self(rawValue: "dieCutterCoverClosed") }
-
-    public static var dieCutterCoverOpen: Self { Self(rawValue: "dieCutterCoverOpen") }
-
-    public static var dieCutterEmpty: Self { Self(rawValue: "dieCutterEmpty") }
-
-    public static var dieCutterFull: Self { Self(rawValue: "dieCutterFull") }
-
-    public static var dieCutterInterlockClosed: Self { Self(rawValue: "dieCutterInterlockClosed") }
-
-    public static var dieCutterInterlockOpen: Self { Self(rawValue: "dieCutterInterlockOpen") }
-
-    public static var dieCutterJam: Self { Self(rawValue: "dieCutterJam") }
-
-    public static var dieCutterLifeAlmostOver: Self { Self(rawValue: "dieCutterLifeAlmostOver") }
-
-    public static var dieCutterLifeOver: Self { Self(rawValue: "dieCutterLifeOver") }
-
-    public static var dieCutterMemoryExhausted: Self { Self(rawValue: "dieCutterMemoryExhausted") }
-
-    public static var dieCutterMissing: Self { Self(rawValue: "dieCutterMissing") }
-
-    public static var dieCutterMotorFailure: Self { Self(rawValue: "dieCutterMotorFailure") }
-
-    public static var dieCutterNearLimit: Self { Self(rawValue: "dieCutterNearLimit") }
-
-    public static var dieCutterOffline: Self { Self(rawValue: "dieCutterOffline") }
-
-    public static var dieCutterOpened: Self { Self(rawValue: "dieCutterOpened") }
-
-    public static var dieCutterOverTemperature: Self { Self(rawValue: "dieCutterOverTemperature") }
-
-    public static var dieCutterPowerSaver: Self { Self(rawValue: "dieCutterPowerSaver") }
-
-    public static var dieCutterRecoverableFailure: Self { Self(rawValue: "dieCutterRecoverableFailure") }
-
-    public static var dieCutterRecoverableStorage: Self { Self(rawValue: "dieCutterRecoverableStorage") }
-
-    public static var dieCutterRemoved: Self { Self(rawValue: "dieCutterRemoved") }
-
-    public static var dieCutterResourceAdded: Self { Self(rawValue: "dieCutterResourceAdded") }
-
-    public static var dieCutterResourceRemoved: Self { Self(rawValue: "dieCutterResourceRemoved") }
-
-    public static var dieCutterThermistorFailure: Self { Self(rawValue: "dieCutterThermistorFailure") }
-
-    public static var dieCutterTimingFailure: Self { Self(rawValue: "dieCutterTimingFailure") }
-
-    public static var dieCutterTurnedOff: Self { Self(rawValue: "dieCutterTurnedOff") }
-
-    public static var dieCutterTurnedOn: Self { Self(rawValue: "dieCutterTurnedOn") }
-
-    public static var dieCutterUnderTemperature: Self { Self(rawValue: "dieCutterUnderTemperature") }
-
-    public static var dieCutterUnrecoverableFailure: Self { Self(rawValue: "dieCutterUnrecoverableFailure") }
-
-    public static var dieCutterUnrecoverableStorageError: Self { Self(rawValue: "dieCutterUnrecoverableStorageError") }
-
-    public static var dieCutterWarmingUp: Self { Self(rawValue: "dieCutterWarmingUp") }
-
-    public static var extruderCooling: Self { Self(rawValue: "extruderCooling") }
-
-    public static var extruderFailure: Self { Self(rawValue: "extruderFailure") }
-
-    public static var extruderHeating: Self { Self(rawValue: "extruderHeating") }
-
-    public static var extruderJam: Self { Self(rawValue: "extruderJam") }
-
-    public static var extruderTemperatureHigh: Self { Self(rawValue: "extruderTemperatureHigh") }
-
-    public static var extruderTemperatureLow: Self { Self(rawValue: "extruderTemperatureLow") }
-
-    public static var fanFailure: Self { Self(rawValue: "fanFailure") }
-
-    public static var faxModemLifeAlmostOver: Self { Self(rawValue: "faxModemLifeAlmostOver") }
-
-    public static var faxModemLifeOver: Self { Self(rawValue: "faxModemLifeOver") }
-
-    public static var faxModemMissing: Self { Self(rawValue: "faxModemMissing") }
-
-    public static var faxModemTurnedOff: Self { Self(rawValue: "faxModemTurnedOff") }
-
-    public static var faxModemTurnedOn: Self { Self(rawValue: "faxModemTurnedOn") }
-
-    public static var folderAdded: Self { Self(rawValue: "folderAdded") }
-
-    public static var folderAlmostEmpty: Self { Self(rawValue: "folderAlmostEmpty") }
-
-    public static var folderAlmostFull: Self { Self(rawValue: "folderAlmostFull") }
-
-    public static var folderAtLimit: Self { Self(rawValue: "folderAtLimit") }
-
-    public static var folderClosed: Self { Self(rawValue: "folderClosed") }
-
-    public static var folderConfigurationChange: Self { Self(rawValue: "folderConfigurationChange") }
-
-    public static var folderCoverClosed: Self { Self(rawValue: "folderCoverClosed") }
-
-    public static var folderCoverOpen: Self { Self(rawValue: "folderCoverOpen") }
-
-    public static var folderEmpty: Self { Self(rawValue: "folderEmpty") }
-
-    public static var folderFull: Self { Self(rawValue: "folderFull") }
-
-    public static var folderInterlockClosed: Self { Self(rawValue: "folderInterlockClosed") }
-
-    public static var folderInterlockOpen: Self { Self(rawValue: "folderInterlockOpen") }
-
-    public static var folderJam: Self { Self(rawValue: "folderJam") }
-
-    public static var folderLifeAlmostOver: Self { Self(rawValue: "folderLifeAlmostOver") }
-
-    public static var folderLifeOver: Self { Self(rawValue: "folderLifeOver") }
-
-    public static var folderMemoryExhausted: Self { Self(rawValue: "folderMemoryExhausted") }
-
-    public static var folderMissing: Self { Self(rawValue: "folderMissing") }
-
-    public static var folderMotorFailure: Self { Self(rawValue: "folderMotorFailure") }
-
-    public static var folderNearLimit: Self { Self(rawValue: "folderNearLimit") }
-
-    public static var folderOffline: Self { Self(rawValue: "folderOffline") }
-
-    public static var folderOpened: Self { Self(rawValue: "folderOpened") }
-
-    public static var folderOverTemperature: Self { Self(rawValue: "folderOverTemperature") }
-
-    public static var folderPowerSaver: Self { Self(rawValue: "folderPowerSaver") }
-
-    public static var folderRecoverableFailure: Self { Self(rawValue: "folderRecoverableFailure") }
-
-    public static var folderRecoverableStorage: Self { Self(rawValue: "folderRecoverableStorage") }
-
-    public static var folderRemoved: Self { Self(rawValue: "folderRemoved") }
-
-    public static var folderResourceAdded: Self { Self(rawValue: "folderResourceAdded") }
-
-    public static var folderResourceRemoved: Self { Self(rawValue: "folderResourceRemoved") }
-
-    public static var folderThermistorFailure: Self { Self(rawValue: "folderThermistorFailure") }
-
-    public static var folderTimingFailure: Self { Self(rawValue: "folderTimingFailure") }
-
-    public static var folderTurnedOff: Self { Self(rawValue: "folderTurnedOff") }
-
-    public static var folderTurnedOn: Self { Self(rawValue: "folderTurnedOn") }
-
-    public static var folderUnderTemperature: Self { Self(rawValue: "folderUnderTemperature") }
-
-    public static var folderUnrecoverableFailure: Self { Self(rawValue: "folderUnrecoverableFailure") }
-
-    public static var folderUnrecoverableStorageError: Self { Self(rawValue: "folderUnrecoverableStorageError") }
-
-    public static var folderWarmingUp: Self { Self(rawValue: "folderWarmingUp") }
-
-    public static var hibernate: Self { Self(rawValue: "hibernate") }
-
-    public static var holdNewJobs: Self { Self(rawValue: "holdNewJobs") }
-
-    public static var identifyPrinterRequested: Self { Self(rawValue: "identifyPrinterRequested") }
-
-    public static var imprinterAdded: Self { Self(rawValue: "imprinterAdded") }
-
-    public static var imprinterAlmostEmpty: Self { Self(rawValue: "imprinterAlmostEmpty") }
-
-    public static var imprinterAlmostFull: Self { Self(rawValue: "imprinterAlmostFull") }
-
-    public static var imprinterAtLimit: Self { Self(rawValue: "imprinterAtLimit") }
-
-    public static var imprinterClosed: Self { Self(rawValue: "imprinterClosed") }
-
-    public static var imprinterConfigurationChange: Self { Self(rawValue: "imprinterConfigurationChange") }
-
-    public static var imprinterCoverClosed: Self { Self(rawValue: "imprinterCoverClosed") }
-
-    public static var imprinterCoverOpen: Self { Self(rawValue: "imprinterCoverOpen") }
-
-    public static var imprinterEmpty: Self { Self(rawValue: "imprinterEmpty") }
-
-    public static var imprinterFull: Self { Self(rawValue: "imprinterFull") }
-
-    public static var imprinterInterlockClosed: Self { Self(rawValue: "imprinterInterlockClosed") }
-
-    public static var imprinterInterlockOpen: Self { Self(rawValue: "imprinterInterlockOpen") }
-
-    public static var imprinterJam: Self { Self(rawValue: "imprinterJam") }
-
-    public static var imprinterLifeAlmostOver: Self { Self(rawValue: "imprinterLifeAlmostOver") }
-
-    public static var imprinterLifeOver: Self { Self(rawValue: "imprinterLifeOver") }
-
-    public static var imprinterMemoryExhausted: Self { Self(rawValue: "imprinterMemoryExhausted") }
-
-    public static var imprinterMissing: Self { Self(rawValue: "imprinterMissing") }
-
-    public static var imprinterMotorFailure: Self { Self(rawValue: "imprinterMotorFailure") }
-
-    public static var imprinterNearLimit: Self { Self(rawValue: "imprinterNearLimit") }
-
-    public static var imprinterOffline: Self { Self(rawValue: "imprinterOffline") }
-
-    public static var imprinterOpened: Self { Self(rawValue: "imprinterOpened") }
-
-    public static var imprinterOverTemperature: Self { Self(rawValue: "imprinterOverTemperature") }
-
-    public static var imprinterPowerSaver: Self { Self(rawValue: "imprinterPowerSaver") }
-
-    public static var imprinterRecoverableFailure: Self { Self(rawValue: "imprinterRecoverableFailure") }
-
-    public static var imprinterRecoverableStorage: Self { Self(rawValue: "imprinterRecoverableStorage") }
-
-    public static var imprinterRemoved: Self { Self(rawValue: "imprinterRemoved") }
-
-    public static var imprinterResourceAdded: Self { Self(rawValue: "imprinterResourceAdded") }
-
-    public static var imprinterResourceRemoved: Self { Self(rawValue: "imprinterResourceRemoved") }
-
-    public static var imprinterThermistorFailure: Self { Self(rawValue: "imprinterThermistorFailure") }
-
-    public static var imprinterTimingFailure: Self { Self(rawValue: "imprinterTimingFailure") }
-
-    public static var imprinterTurnedOff: Self { Self(rawValue: "imprinterTurnedOff") }
-
-    public static var imprinterTurnedOn: Self { Self(rawValue: "imprinterTurnedOn") }
-
-    public static var imprinterUnderTemperature: Self { Self(rawValue: "imprinterUnderTemperature") }
-
-    public static var imprinterUnrecoverableFailure: Self { Self(rawValue: "imprinterUnrecoverableFailure") }
-
-    public static var imprinterUnrecoverableStorageError: Self { Self(rawValue: "imprinterUnrecoverableStorageError") }
-
-    public static var imprinterWarmingUp: Self { Self(rawValue: "imprinterWarmingUp") }
-
-    public static var inputCannotFeedSizeSelected: Self { Self(rawValue: "inputCannotFeedSizeSelected") }
-
-    public static var inputManualInputRequest: Self { Self(rawValue: "inputManualInputRequest") }
-
-    public static var inputMediaColorChange: Self { Self(rawValue: "inputMediaColorChange") }
-
-    public static var inputMediaFormPartsChange: Self { Self(rawValue: "inputMediaFormPartsChange") }
-
-    public static var inputMediaSizeChange: Self { Self(rawValue: "inputMediaSizeChange") }
-
-    public static var inputMediaTrayFailure: Self { Self(rawValue: "inputMediaTrayFailure") }
-
-    public static var inputMediaTrayFeedError: Self { Self(rawValue: "inputMediaTrayFeedError") }
-
-    public static var inputMediaTrayJam: Self { Self(rawValue: "inputMediaTrayJam") }
-
-    public static var inputMediaTypeChange: Self { Self(rawValue: "inputMediaTypeChange") }
-
-    public static var inputMediaWeightChange: Self { Self(rawValue: "inputMediaWeightChange") }
-
-    public static var inputPickRollerFailure: Self { Self(rawValue: "inputPickRollerFailure") }
-
-    public static var inputPickRollerLifeOver: Self { Self(rawValue: "inputPickRollerLifeOver") }
-
-    public static var inputPickRollerLifeWarn: Self { Self(rawValue: "inputPickRollerLifeWarn") }
-
-    public static var inputPickRollerMissing: Self { Self(rawValue: "inputPickRollerMissing") }
-
-    public static var inputTrayElevationFailure: Self { Self(rawValue: "inputTrayElevationFailure") }
-
-    public static var inputTrayPositionFailure: Self { Self(rawValue: "inputTrayPositionFailure") }
-
-    public static var inserterAdded: Self { Self(rawValue: "inserterAdded") }
-
-    public static var inserterAlmostEmpty: Self { Self(rawValue: "inserterAlmostEmpty") }
-
-    public static var inserterAlmostFull: Self { Self(rawValue: "inserterAlmostFull") }
-
-    public static var inserterAtLimit: Self { Self(rawValue: "inserterAtLimit") }
-
-    public static var inserterClosed: Self { Self(rawValue: "inserterClosed") }
-
-    public static var inserterConfigurationChange: Self { Self(rawValue: "inserterConfigurationChange") }
-
-    public static var inserterCoverClosed: Self { Self(rawValue: "inserterCoverClosed") }
-
-    public static var inserterCoverOpen: Self { Self(rawValue: "inserterCoverOpen") }
-
-    public static var inserterEmpty: Self { Self(rawValue: "inserterEmpty") }
-
-    public static var inserterFull: Self { Self(rawValue: "inserterFull") }
-
-    public static var inserterInterlockClosed: Self { Self(rawValue: "inserterInterlockClosed") }
-
-    public static var inserterInterlockOpen: Self { Self(rawValue: "inserterInterlockOpen") }
-
-    public static var inserterJam: Self { Self(rawValue: "inserterJam") }
-
-    public static var inserterLifeAlmostOver: Self { Self(rawValue: "inserterLifeAlmostOver") }
-
-    public static var inserterLifeOver: Self { Self(rawValue: "inserterLifeOver") }
-
-    public static var inserterMemoryExhausted: Self { Self(rawValue: "inserterMemoryExhausted") }
-
-    public static var inserterMissing: Self { Self(rawValue: "inserterMissing") }
-
-    public static var inserterMotorFailure: Self { Self(rawValue: "inserterMotorFailure") }
-
-    public static var inserterNearLimit: Self { Self(rawValue: "inserterNearLimit") }
-
-    public static var inserterOffline: Self { Self(rawValue: "inserterOffline") }
-
-    public static var inserterOpened: Self { Self(rawValue: "inserterOpened") }
-
-    public static var inserterOverTemperature: Self { Self(rawValue: "inserterOverTemperature") }
-
-    public static var inserterPowerSaver: Self { Self(rawValue: "inserterPowerSaver") }
-
-    public static var inserterRecoverableFailure: Self { Self(rawValue: "inserterRecoverableFailure") }
-
-    public static var inserterRecoverableStorage: Self { Self(rawValue: "inserterRecoverableStorage") }
-
-    public static var inserterRemoved: Self { Self(rawValue: "inserterRemoved") }
-
-    public static var inserterResourceAdded: Self { Self(rawValue: "inserterResourceAdded") }
-
-    public static var inserterResourceRemoved: Self { Self(rawValue: "inserterResourceRemoved") }
-
-    public static var inserterThermistorFailure: Self { Self(rawValue: "inserterThermistorFailure") }
-
-    public static var inserterTimingFailure: Self { Self(rawValue: "inserterTimingFailure") }
-
-    public static var inserterTurnedOff: Self { Self(rawValue: "inserterTurnedOff") }
-
-    public static var inserterTurnedOn: Self { Self(rawValue: "inserterTurnedOn") }
-
-    public static var inserterUnderTemperature: Self { Self(rawValue: "inserterUnderTemperature") }
-
-    public static var inserterUnrecoverableFailure: Self { Self(rawValue: "inserterUnrecoverableFailure") }
-
-    public static var inserterUnrecoverableStorageError: Self { Self(rawValue: "inserterUnrecoverableStorageError") }
-
-    public static var inserterWarmingUp: Self { Self(rawValue: "inserterWarmingUp") }
-
-    public static var interlockClosed: Self { Self(rawValue: "interlockClosed") }
-
-    public static var interpreterCartridgeAdded: Self { Self(rawValue: "interpreterCartridgeAdded") }
-
-    public static var interpreterCartridgeDeleted: Self { Self(rawValue: "interpreterCartridgeDeleted") }
-
-    public static var interpreterComplexPageEncountered: Self { Self(rawValue: "interpreterComplexPageEncountered") }
-
-    public static var interpreterMemoryDecrease: Self { Self(rawValue: "interpreterMemoryDecrease") }
-
-    public static var interpreterMemoryIncrease: Self { Self(rawValue: "interpreterMemoryIncrease") }
-
-    public static var interpreterResourceAdded: Self { Self(rawValue: "interpreterResourceAdded") }
-
-    public static var interpreterResourceDeleted: Self { Self(rawValue: "interpreterResourceDeleted") }
-
-    public static var lampAtEol: Self { Self(rawValue: "lampAtEol") }
-
-    public static var lampFailure: Self { Self(rawValue: "lampFailure") }
-
-    public static var lampNearEol: Self { Self(rawValue: "lampNearEol") }
-
-    public static var laserAtEol: Self { Self(rawValue: "laserAtEol") }
-
-    public static var laserFailure: Self { Self(rawValue: "laserFailure") }
-
-    public static var laserNearEol: Self { Self(rawValue: "laserNearEol") }
-
-    public static var makeEnvelopeAdded: Self { Self(rawValue: "makeEnvelopeAdded") }
-
-    public static var makeEnvelopeAlmostEmpty: Self { Self(rawValue: "makeEnvelopeAlmostEmpty") }
-
-    public static var makeEnvelopeAlmostFull: Self { Self(rawValue: "makeEnvelopeAlmostFull") }
-
-    public static var makeEnvelopeAtLimit: Self { Self(rawValue: "makeEnvelopeAtLimit") }
-
-    public static var makeEnvelopeClosed: Self { Self(rawValue: "makeEnvelopeClosed") }
-
-    public static var makeEnvelopeConfigurationChange: Self { Self(rawValue: "makeEnvelopeConfigurationChange") }
-
-    public static var makeEnvelopeCoverClosed: Self { Self(rawValue: "makeEnvelopeCoverClosed") }
-
-    public static var makeEnvelopeCoverOpen: Self { Self(rawValue: "makeEnvelopeCoverOpen") }
-
-    public static var makeEnvelopeEmpty: Self { Self(rawValue: "makeEnvelopeEmpty") }
-
-    public static var makeEnvelopeFull: Self { Self(rawValue: "makeEnvelopeFull") }
-
-    public static var makeEnvelopeInterlockClosed: Self { Self(rawValue: "makeEnvelopeInterlockClosed") }
-
-    public static var makeEnvelopeInterlockOpen: Self { Self(rawValue: "makeEnvelopeInterlockOpen") }
-
-    public static var makeEnvelopeJam: Self { Self(rawValue: "makeEnvelopeJam") }
-
-    public static var makeEnvelopeLifeAlmostOver: Self { Self(rawValue: "makeEnvelopeLifeAlmostOver") }
-
-    public static var makeEnvelopeLifeOver: Self { Self(rawValue: "makeEnvelopeLifeOver") }
-
-    public static var makeEnvelopeMemoryExhausted: Self { Self(rawValue: "makeEnvelopeMemoryExhausted") }
-
-    public static var makeEnvelopeMissing: Self { Self(rawValue: "makeEnvelopeMissing") }
-
-    public static var makeEnvelopeMotorFailure: Self { Self(rawValue: "makeEnvelopeMotorFailure") }
-
-    public static var makeEnvelopeNearLimit: Self { Self(rawValue: "makeEnvelopeNearLimit") }
-
-    public static var makeEnvelopeOffline: Self { Self(rawValue: "makeEnvelopeOffline") }
-
-    public static var makeEnvelopeOpened: Self { Self(rawValue: "makeEnvelopeOpened") }
-
-    public static var makeEnvelopeOverTemperature: Self { Self(rawValue: "makeEnvelopeOverTemperature") }
-
-    public static var makeEnvelopePowerSaver: Self { Self(rawValue: "makeEnvelopePowerSaver") }
-
-    public static var makeEnvelopeRecoverableFailure: Self { Self(rawValue: "makeEnvelopeRecoverableFailure") }
-
-    public static var makeEnvelopeRecoverableStorage: Self { Self(rawValue: "makeEnvelopeRecoverableStorage") }
-
-    public static var makeEnvelopeRemoved: Self { Self(rawValue: "makeEnvelopeRemoved") }
-
-    public static var makeEnvelopeResourceAdded: Self { Self(rawValue: "makeEnvelopeResourceAdded") }
-
-    public static var makeEnvelopeResourceRemoved: Self { Self(rawValue: "makeEnvelopeResourceRemoved") }
-
-    public static var makeEnvelopeThermistorFailure: Self { Self(rawValue: "makeEnvelopeThermistorFailure") }
-
-    public static var makeEnvelopeTimingFailure: Self { Self(rawValue: "makeEnvelopeTimingFailure") }
-
-    public static var makeEnvelopeTurnedOff: Self { Self(rawValue: "makeEnvelopeTurnedOff") }
-
-    public static var makeEnvelopeTurnedOn: Self { Self(rawValue: "makeEnvelopeTurnedOn") }
-
-    public static var makeEnvelopeUnderTemperature: Self { Self(rawValue: "makeEnvelopeUnderTemperature") }
-
-    public static var makeEnvelopeUnrecoverableFailure: Self { Self(rawValue: "makeEnvelopeUnrecoverableFailure") }
-
-    public static var makeEnvelopeUnrecoverableStorageError: Self {
-        Self(rawValue: "makeEnvelopeUnrecoverableStorageError")
-    }
-
-    public static var makeEnvelopeWarmingUp: Self { Self(rawValue: "makeEnvelopeWarmingUp") }
-
-    public static var markerAdjustingPrintQuality: Self { Self(rawValue: "markerAdjustingPrintQuality") }
-
-    public static var markerCleanerMissing: Self { Self(rawValue: "markerCleanerMissing") }
-
-    public static var markerDeveloperAlmostEmpty: Self { Self(rawValue: "markerDeveloperAlmostEmpty") }
-
-    public static var markerDeveloperEmpty: Self { Self(rawValue: "markerDeveloperEmpty") }
-
-    public static var markerDeveloperMissing: Self { Self(rawValue: "markerDeveloperMissing") }
-
-    public static var markerFuserMissing: Self { Self(rawValue: "markerFuserMissing") }
-
-    public static var markerFuserThermistorFailure: Self { Self(rawValue: "markerFuserThermistorFailure") }
-
-    public static var markerFuserTimingFailure: Self { Self(rawValue: "markerFuserTimingFailure") }
-
-    public static var markerInkAlmostEmpty: Self { Self(rawValue: "markerInkAlmostEmpty") }
-
-    public static var markerInkEmpty: Self { Self(rawValue: "markerInkEmpty") }
-
-    public static var markerInkMissing: Self { Self(rawValue: "markerInkMissing") }
-
-    public static var markerOpcMissing: Self { Self(rawValue: "markerOpcMissing") }
-
-    public static var markerPrintRibbonAlmostEmpty: Self { Self(rawValue: "markerPrintRibbonAlmostEmpty") }
-
-    public static var markerPrintRibbonEmpty: Self { Self(rawValue: "markerPrintRibbonEmpty") }
-
-    public static var markerPrintRibbonMissing: Self { Self(rawValue: "markerPrintRibbonMissing") }
-
-    public static var markerSupplyAlmostEmpty: Self { Self(rawValue: "markerSupplyAlmostEmpty") }
-
-    public static var markerSupplyMissing: Self { Self(rawValue: "markerSupplyMissing") }
-
-    public static var markerTonerCartridgeMissing: Self { Self(rawValue: "markerTonerCartridgeMissing") }
-
-    public static var markerTonerMissing: Self { Self(rawValue: "markerTonerMissing") }
-
-    public static var markerWasteInkReceptacleAlmostFull: Self { Self(rawValue: "markerWasteInkReceptacleAlmostFull") }
-
-    public static var markerWasteInkReceptacleFull: Self { Self(rawValue: "markerWasteInkReceptacleFull") }
-
-    public static var markerWasteInkReceptacleMissing: Self { Self(rawValue: "markerWasteInkReceptacleMissing") }
-
-    public static var markerWasteMissing: Self { Self(rawValue: "markerWasteMissing") }
-
-    public static var markerWasteTonerReceptacleAlmostFull: Self {
-        Self(rawValue: "markerWasteTonerReceptacleAlmostFull")
-    }
-
-    public static var markerWasteTonerReceptacleFull: Self { Self(rawValue: "markerWasteTonerReceptacleFull") }
-
-    public static var markerWasteTonerReceptacleMissing: Self { Self(rawValue: "markerWasteTonerReceptacleMissing") }
-
-    public static var materialEmpty: Self { Self(rawValue: "materialEmpty") }
-
-    public static var materialLow: Self { Self(rawValue: "materialLow") }
-
-    public static var materialNeeded: Self { Self(rawValue: "materialNeeded") }
-
-    public static var mediaDrying: Self { Self(rawValue: "mediaDrying") }
-
-    public static var mediaPathCannotDuplexMediaSelected: Self { Self(rawValue: "mediaPathCannotDuplexMediaSelected") }
-
-    public static var mediaPathFailure: Self { Self(rawValue: "mediaPathFailure") }
-
-    public static var mediaPathInputEmpty: Self { Self(rawValue: "mediaPathInputEmpty") }
-
-    public static var mediaPathInputFeedError: Self { Self(rawValue: "mediaPathInputFeedError") }
-
-    public static var mediaPathInputJam: Self { Self(rawValue: "mediaPathInputJam") }
-
-    public static var mediaPathInputRequest: Self { Self(rawValue: "mediaPathInputRequest") }
-
-    public static var mediaPathJam: Self { Self(rawValue: "mediaPathJam") }
-
-    public static var mediaPathMediaTrayAlmostFull: Self { Self(rawValue: "mediaPathMediaTrayAlmostFull") }
-
-    public static var mediaPathMediaTrayFull: Self { Self(rawValue: "mediaPathMediaTrayFull") }
-
-    public static var mediaPathMediaTrayMissing: Self { Self(rawValue: "mediaPathMediaTrayMissing") }
-
-    public static var mediaPathOutputFeedError: Self { Self(rawValue: "mediaPathOutputFeedError") }
-
-    public static var mediaPathOutputFull: Self { Self(rawValue: "mediaPathOutputFull") }
-
-    public static var mediaPathOutputJam: Self { Self(rawValue: "mediaPathOutputJam") }
-
-    public static var mediaPathPickRollerFailure: Self { Self(rawValue: "mediaPathPickRollerFailure") }
-
-    public static var mediaPathPickRollerLifeOver: Self { Self(rawValue: "mediaPathPickRollerLifeOver") }
-
-    public static var mediaPathPickRollerLifeWarn: Self { Self(rawValue: "mediaPathPickRollerLifeWarn") }
-
-    public static var mediaPathPickRollerMissing: Self { Self(rawValue: "mediaPathPickRollerMissing") }
-
-    public static var motorFailure: Self { Self(rawValue: "motorFailure") }
-
-    public static var outputMailboxSelectFailure: Self { Self(rawValue: "outputMailboxSelectFailure") }
-
-    public static var outputMediaTrayFailure: Self { Self(rawValue: "outputMediaTrayFailure") }
-
-    public static var outputMediaTrayFeedError: Self { Self(rawValue: "outputMediaTrayFeedError") }
-
-    public static var outputMediaTrayJam: Self { Self(rawValue: "outputMediaTrayJam") }
-
-    public static var perforaterAdded: Self { Self(rawValue: "perforaterAdded") }
-
-    public static var perforaterAlmostEmpty: Self { Self(rawValue: "perforaterAlmostEmpty") }
-
-    public static var perforaterAlmostFull: Self { Self(rawValue: "perforaterAlmostFull") }
-
-    public static var perforaterAtLimit: Self { Self(rawValue: "perforaterAtLimit") }
-
-    public static var perforaterClosed: Self { Self(rawValue: "perforaterClosed") }
-
-    public static var perforaterConfigurationChange: Self { Self(rawValue: "perforaterConfigurationChange") }
-
-    public static var perforaterCoverClosed: Self { Self(rawValue: "perforaterCoverClosed") }
-
-    public static var perforaterCoverOpen: Self { Self(rawValue: "perforaterCoverOpen") }
-
-    public static var perforaterEmpty: Self { Self(rawValue: "perforaterEmpty") }
-
-    public static var perforaterFull: Self { Self(rawValue: "perforaterFull") }
-
-    public static var perforaterInterlockClosed: Self { Self(rawValue: "perforaterInterlockClosed") }
-
-    public static var perforaterInterlockOpen: Self { Self(rawValue: "perforaterInterlockOpen") }
-
-    public static var perforaterJam: Self { Self(rawValue: "perforaterJam") }
-
-    public static var perforaterLifeAlmostOver: Self { Self(rawValue: "perforaterLifeAlmostOver") }
-
-    public static var perforaterLifeOver: Self { Self(rawValue: "perforaterLifeOver") }
-
-    public static var perforaterMemoryExhausted: Self { Self(rawValue: "perforaterMemoryExhausted") }
-
-    public static var perforaterMissing: Self { Self(rawValue: "perforaterMissing") }
-
-    public static var perforaterMotorFailure: Self { Self(rawValue: "perforaterMotorFailure") }
-
-    public static var perforaterNearLimit: Self { Self(rawValue: "perforaterNearLimit") }
-
-    public static var perforaterOffline: Self { Self(rawValue: "perforaterOffline") }
-
-    public static var perforaterOpened: Self { Self(rawValue: "perforaterOpened") }
-
-    public static var perforaterOverTemperature: Self { Self(rawValue: "perforaterOverTemperature") }
-
-    public static var perforaterPowerSaver: Self { Self(rawValue: "perforaterPowerSaver") }
-
-    public static var perforaterRecoverableFailure: Self { Self(rawValue: "perforaterRecoverableFailure") }
-
-    public static var perforaterRecoverableStorage: Self { Self(rawValue: "perforaterRecoverableStorage") }
-
-    public static var perforaterRemoved: Self { Self(rawValue: "perforaterRemoved") }
-
-    public static var perforaterResourceAdded: Self { Self(rawValue: "perforaterResourceAdded") }
-
-    public static var perforaterResourceRemoved: Self { Self(rawValue: "perforaterResourceRemoved") }
-
-    public static var perforaterThermistorFailure: Self { Self(rawValue: "perforaterThermistorFailure") }
-
-    public static var perforaterTimingFailure: Self { Self(rawValue: "perforaterTimingFailure") }
-
-    public static var perforaterTurnedOff: Self { Self(rawValue: "perforaterTurnedOff") }
-
-    public static var perforaterTurnedOn: Self { Self(rawValue: "perforaterTurnedOn") }
-
-    public static var perforaterUnderTemperature: Self { Self(rawValue: "perforaterUnderTemperature") }
-
-    public static var perforaterUnrecoverableFailure: Self { Self(rawValue: "perforaterUnrecoverableFailure") }
-
-    public static var perforaterUnrecoverableStorageError: Self {
-        Self(rawValue: "perforaterUnrecoverableStorageError")
-    }
-
-    public static var perforaterWarmingUp: Self { Self(rawValue: "perforaterWarmingUp") }
-
-    public static var platformCooling: Self { Self(rawValue: "platformCooling") }
-
-    public static var platformFailure: Self { Self(rawValue: "platformFailure") }
-
-    public static var platformHeating: Self { Self(rawValue: "platformHeating") }
-
-    public static var platformTemperatureHigh: Self { Self(rawValue: "platformTemperatureHigh") }
-
-    public static var platformTemperatureLow: Self { Self(rawValue: "platformTemperatureLow") }
-
-    public static var powerDown: Self { Self(rawValue: "powerDown") }
-
-    public static var powerUp: Self { Self(rawValue: "powerUp") }
-
-    public static var printerManualReset: Self { Self(rawValue: "printerManualReset") }
-
-    public static var printerNmsReset: Self { Self(rawValue: "printerNmsReset") }
-
-    public static var printerReadyToPrint: Self { Self(rawValue: "printerReadyToPrint") }
-
-    public static var puncherAdded: Self { Self(rawValue: "puncherAdded") }
-
-    public static var puncherAlmostEmpty: Self { Self(rawValue: "puncherAlmostEmpty") }
-
-    public static var puncherAlmostFull: Self { Self(rawValue: "puncherAlmostFull") }
-
-    public static var puncherAtLimit: Self { Self(rawValue: "puncherAtLimit") }
-
-    public static var puncherClosed: Self { Self(rawValue: "puncherClosed") }
-
-    public static var puncherConfigurationChange: Self { Self(rawValue: "puncherConfigurationChange") }
-
-    public static var puncherCoverClosed: Self { Self(rawValue: "puncherCoverClosed") }
-
-    public static var puncherCoverOpen: Self { Self(rawValue: "puncherCoverOpen") }
-
-    public static var puncherEmpty: Self { Self(rawValue: "puncherEmpty") }
-
-    public static var puncherFull: Self { Self(rawValue: "puncherFull") }
-
-    public static var puncherInterlockClosed: Self { Self(rawValue: "puncherInterlockClosed") }
-
-    public static var puncherInterlockOpen: Self { Self(rawValue: "puncherInterlockOpen") }
-
-    public static var puncherJam: Self { Self(rawValue: "puncherJam") }
-
-    public static var puncherLifeAlmostOver: Self { Self(rawValue: "puncherLifeAlmostOver") }
-
-    public static var puncherLifeOver: Self { Self(rawValue: "puncherLifeOver") }
-
-    public static var puncherMemoryExhausted: Self { Self(rawValue: "puncherMemoryExhausted") }
-
-    public static var puncherMissing: Self { Self(rawValue: "puncherMissing") }
-
-    public static var puncherMotorFailure: Self { Self(rawValue: "puncherMotorFailure") }
-
-    public static var puncherNearLimit: Self { Self(rawValue: "puncherNearLimit") }
-
-    public static var puncherOffline: Self { Self(rawValue: "puncherOffline") }
-
-    public static var puncherOpened: Self { Self(rawValue: "puncherOpened") }
-
-    public static var puncherOverTemperature: Self { Self(rawValue: "puncherOverTemperature") }
-
-    public static var puncherPowerSaver: Self { Self(rawValue: "puncherPowerSaver") }
-
-    public static var puncherRecoverableFailure: Self { Self(rawValue: "puncherRecoverableFailure") }
-
-    public static var puncherRecoverableStorage: Self { Self(rawValue: "puncherRecoverableStorage") }
-
-    public static var puncherRemoved: Self { Self(rawValue: "puncherRemoved") }
-
-    public static var puncherResourceAdded: Self { Self(rawValue: "puncherResourceAdded") }
-
-    public static var puncherResourceRemoved: Self { Self(rawValue: "puncherResourceRemoved") }
-
-    public static var puncherThermistorFailure: Self { Self(rawValue: "puncherThermistorFailure") }
-
-    public static var puncherTimingFailure: Self { Self(rawValue: "puncherTimingFailure") }
-
-    public static var puncherTurnedOff: Self { Self(rawValue: "puncherTurnedOff") }
-
-    public static var puncherTurnedOn: Self { Self(rawValue: "puncherTurnedOn") }
-
-    public static var puncherUnderTemperature: Self { Self(rawValue: "puncherUnderTemperature") }
-
-    public static var puncherUnrecoverableFailure: Self { Self(rawValue: "puncherUnrecoverableFailure") }
-
-    public static var puncherUnrecoverableStorageError: Self { Self(rawValue: "puncherUnrecoverableStorageError") }
-
-    public static var puncherWarmingUp: Self { Self(rawValue: "puncherWarmingUp") }
-
-    public static var resuming: Self { Self(rawValue: "resuming") }
-
-    public static var scanMediaPathFailure: Self { Self(rawValue: "scanMediaPathFailure") }
-
-    public static var scanMediaPathInputEmpty: Self { Self(rawValue: "scanMediaPathInputEmpty") }
-
-    public static var scanMediaPathInputFeedError: Self { Self(rawValue: "scanMediaPathInputFeedError") }
-
-    public static var scanMediaPathInputJam: Self { Self(rawValue: "scanMediaPathInputJam") }
-
-    public static var scanMediaPathInputRequest: Self { Self(rawValue: "scanMediaPathInputRequest") }
-
-    public static var scanMediaPathJam: Self { Self(rawValue: "scanMediaPathJam") }
-
-    public static var scanMediaPathOutputFeedError: Self { Self(rawValue: "scanMediaPathOutputFeedError") }
-
-    public static var scanMediaPathOutputFull: Self { Self(rawValue: "scanMediaPathOutputFull") }
-
-    public static var scanMediaPathOutputJam: Self { Self(rawValue: "scanMediaPathOutputJam") }
-
-    public static var scanMediaPathPickRollerFailure: Self { Self(rawValue: "scanMediaPathPickRollerFailure") }
-
-    public static var scanMediaPathPickRollerLifeOver: Self { Self(rawValue: "scanMediaPathPickRollerLifeOver") }
-
-    public static var scanMediaPathPickRollerLifeWarn: Self { Self(rawValue: "scanMediaPathPickRollerLifeWarn") }
-
-    public static var scanMediaPathPickRollerMissing: Self { Self(rawValue: "scanMediaPathPickRollerMissing") }
-
-    public static var scanMediaPathTrayAlmostFull: Self { Self(rawValue: "scanMediaPathTrayAlmostFull") }
-
-    public static var scanMediaPathTrayFull: Self { Self(rawValue: "scanMediaPathTrayFull") }
-
-    public static var scanMediaPathTrayMissing: Self { Self(rawValue: "scanMediaPathTrayMissing") }
-
-    public static var scannerLightFailure: Self { Self(rawValue: "scannerLightFailure") }
-
-    public static var scannerLightLifeAlmostOver: Self { Self(rawValue: "scannerLightLifeAlmostOver") }
-
-    public static var scannerLightLifeOver: Self { Self(rawValue: "scannerLightLifeOver") }
-
-    public static var scannerLightMissing: Self { Self(rawValue: "scannerLightMissing") }
-
-    public static var scannerSensorFailure: Self { Self(rawValue: "scannerSensorFailure") }
-
-    public static var scannerSensorLifeAlmostOver: Self { Self(rawValue: "scannerSensorLifeAlmostOver") }
-
-    public static var scannerSensorLifeOver: Self { Self(rawValue: "scannerSensorLifeOver") }
-
-    public static var scannerSensorMissing: Self { Self(rawValue: "scannerSensorMissing") }
-
-    public static var separationCutterAdded: Self { Self(rawValue: "separationCutterAdded") }
-
-    public static var separationCutterAlmostEmpty: Self { Self(rawValue: "separationCutterAlmostEmpty") }
-
-    public static var separationCutterAlmostFull: Self { Self(rawValue: "separationCutterAlmostFull") }
-
-    public static var separationCutterAtLimit: Self { Self(rawValue: "separationCutterAtLimit") }
-
-    public static var separationCutterClosed: Self { Self(rawValue: "separationCutterClosed") }
-
-    public static var separationCutterConfigurationChange: Self {
-        Self(rawValue: "separationCutterConfigurationChange")
-    }
-
-    public static var separationCutterCoverClosed: Self { Self(rawValue: "separationCutterCoverClosed") }
-
-    public static var separationCutterCoverOpen: Self { Self(rawValue: "separationCutterCoverOpen") }
-
-    public static var separationCutterEmpty: Self { Self(rawValue: "separationCutterEmpty") }
-
-    public static var separationCutterFull: Self { Self(rawValue: "separationCutterFull") }
-
-    public static var separationCutterInterlockClosed: Self { Self(rawValue: "separationCutterInterlockClosed") }
-
-    public static var separationCutterInterlockOpen: Self { Self(rawValue: "separationCutterInterlockOpen") }
-
-    public static var separationCutterJam: Self { Self(rawValue: "separationCutterJam") }
-
-    public static var separationCutterLifeAlmostOver: Self { Self(rawValue: "separationCutterLifeAlmostOver") }
-
-    public static var separationCutterLifeOver: Self { Self(rawValue: "separationCutterLifeOver") }
-
-    public static var separationCutterMemoryExhausted: Self { Self(rawValue: "separationCutterMemoryExhausted") }
-
-    public static var separationCutterMissing: Self { Self(rawValue: "separationCutterMissing") }
-
-    public static var separationCutterMotorFailure: Self { Self(rawValue: "separationCutterMotorFailure") }
-
-    public static var separationCutterNearLimit: Self { Self(rawValue: "separationCutterNearLimit") }
-
-    public static var separationCutterOffline: Self { Self(rawValue: "separationCutterOffline") }
-
-    public static var separationCutterOpened: Self { Self(rawValue: "separationCutterOpened") }
-
-    public static var separationCutterOverTemperature: Self { Self(rawValue: "separationCutterOverTemperature") }
-
-    public static var separationCutterPowerSaver: Self { Self(rawValue: "separationCutterPowerSaver") }
-
-    public static var separationCutterRecoverableFailure: Self { Self(rawValue: "separationCutterRecoverableFailure") }
-
-    public static var separationCutterRecoverableStorage: Self { Self(rawValue: "separationCutterRecoverableStorage") }
-
-    public static var separationCutterRemoved: Self { Self(rawValue: "separationCutterRemoved") }
-
-    public static var separationCutterResourceAdded: Self { Self(rawValue: "separationCutterResourceAdded") }
-
-    public static var separationCutterResourceRemoved: Self { Self(rawValue: "separationCutterResourceRemoved") }
-
-    public static var separationCutterThermistorFailure: Self { Self(rawValue: "separationCutterThermistorFailure") }
-
-    public static var separationCutterTimingFailure: Self { Self(rawValue: "separationCutterTimingFailure") }
-
-    public static var separationCutterTurnedOff: Self { Self(rawValue: "separationCutterTurnedOff") }
-
-    public static var separationCutterTurnedOn: Self { Self(rawValue: "separationCutterTurnedOn") }
-
-    public static var separationCutterUnderTemperature: Self { Self(rawValue: "separationCutterUnderTemperature") }
-
-    public static var separationCutterUnrecoverableFailure: Self {
-        Self(rawValue: "separationCutterUnrecoverableFailure")
-    }
-
-    public static var separationCutterUnrecoverableStorageError: Self {
-        Self(rawValue: "separationCutterUnrecoverableStorageError")
-    }
-
-    public static var separationCutterWarmingUp: Self { Self(rawValue: "separationCutterWarmingUp") }
-
-    public static var sheetRotatorAdded: Self { Self(rawValue: "sheetRotatorAdded") }
-
-    public static var sheetRotatorAlmostEmpty: Self { Self(rawValue: "sheetRotatorAlmostEmpty") }
-
-    public static var sheetRotatorAlmostFull: Self { Self(rawValue: "sheetRotatorAlmostFull") }
-
-    public static var sheetRotatorAtLimit: Self { Self(rawValue: "sheetRotatorAtLimit") }
-
-    public static var sheetRotatorClosed: Self { Self(rawValue: "sheetRotatorClosed") }
-
-    public static var sheetRotatorConfigurationChange: Self { Self(rawValue: "sheetRotatorConfigurationChange") }
-
-    public static var sheetRotatorCoverClosed: Self { Self(rawValue: "sheetRotatorCoverClosed") }
-
-    public static var sheetRotatorCoverOpen: Self { Self(rawValue: "sheetRotatorCoverOpen") }
-
-    public static var sheetRotatorEmpty: Self { Self(rawValue: "sheetRotatorEmpty") }
-
-    public static var sheetRotatorFull: Self { Self(rawValue: "sheetRotatorFull") }
-
-    public static var sheetRotatorInterlockClosed: Self { Self(rawValue: "sheetRotatorInterlockClosed") }
-
-    public static var sheetRotatorInterlockOpen: Self { Self(rawValue: "sheetRotatorInterlockOpen") }
-
-    public static var sheetRotatorJam: Self { Self(rawValue: "sheetRotatorJam") }
-
-    public static var sheetRotatorLifeAlmostOver: Self { Self(rawValue: "sheetRotatorLifeAlmostOver") }
-
-    public static var sheetRotatorLifeOver: Self { Self(rawValue: "sheetRotatorLifeOver") }
-
-    public static var sheetRotatorMemoryExhausted: Self { Self(rawValue: "sheetRotatorMemoryExhausted") }
-
-    public static var sheetRotatorMissing: Self { Self(rawValue: "sheetRotatorMissing") }
-
-    public static var sheetRotatorMotorFailure: Self { Self(rawValue: "sheetRotatorMotorFailure") }
-
-    public static var sheetRotatorNearLimit: Self { Self(rawValue: "sheetRotatorNearLimit") }
-
-    public static var sheetRotatorOffline: Self { Self(rawValue: "sheetRotatorOffline") }
-
-    public static var sheetRotatorOpened: Self { Self(rawValue: "sheetRotatorOpened") }
-
-    public static var sheetRotatorOverTemperature: Self { Self(rawValue: "sheetRotatorOverTemperature") }
-
-    public static var sheetRotatorPowerSaver: Self { Self(rawValue: "sheetRotatorPowerSaver") }
-
-    public static var sheetRotatorRecoverableFailure: Self { Self(rawValue: "sheetRotatorRecoverableFailure") }
-
-    public static var sheetRotatorRecoverableStorage: Self { Self(rawValue: "sheetRotatorRecoverableStorage") }
-
-    public static var sheetRotatorRemoved: Self { Self(rawValue: "sheetRotatorRemoved") }
-
-    public static var sheetRotatorResourceAdded: Self { Self(rawValue: "sheetRotatorResourceAdded") }
-
-    public static var sheetRotatorResourceRemoved: Self { Self(rawValue: "sheetRotatorResourceRemoved") }
-
-    public static var sheetRotatorThermistorFailure: Self { Self(rawValue: "sheetRotatorThermistorFailure") }
-
-    public static var sheetRotatorTimingFailure: Self { Self(rawValue: "sheetRotatorTimingFailure") }
-
-    public static var sheetRotatorTurnedOff: Self { Self(rawValue: "sheetRotatorTurnedOff") }
-
-    public static var sheetRotatorTurnedOn: Self { Self(rawValue: "sheetRotatorTurnedOn") }
-
-    public static var sheetRotatorUnderTemperature: Self { Self(rawValue: "sheetRotatorUnderTemperature") }
-
-    public static var sheetRotatorUnrecoverableFailure: Self { Self(rawValue: "sheetRotatorUnrecoverableFailure") }
-
-    public static var sheetRotatorUnrecoverableStorageError: Self {
-        Self(rawValue: "sheetRotatorUnrecoverableStorageError")
-    }
-
-    public static var sheetRotatorWarmingUp: Self { Self(rawValue: "sheetRotatorWarmingUp") }
-
-    public static var slitterAdded: Self { Self(rawValue: "slitterAdded") }
-
-    public static var slitterAlmostEmpty: Self { Self(rawValue: "slitterAlmostEmpty") }
-
-    public static var slitterAlmostFull: Self { Self(rawValue: "slitterAlmostFull") }
-
-    public static var slitterAtLimit: Self { Self(rawValue: "slitterAtLimit") }
-
-    public static var slitterClosed: Self { Self(rawValue: "slitterClosed") }
-
-    public static var slitterConfigurationChange: Self { Self(rawValue: "slitterConfigurationChange") }
-
-    public static var slitterCoverClosed: Self { Self(rawValue: "slitterCoverClosed") }
-
-    public static var slitterCoverOpen: Self { Self(rawValue: "slitterCoverOpen") }
-
-    public static var slitterEmpty: Self { Self(rawValue: "slitterEmpty") }
-
-    public static var slitterFull: Self { Self(rawValue: "slitterFull") }
-
-    public static var slitterInterlockClosed: Self { Self(rawValue: "slitterInterlockClosed") }
-
-    public static var slitterInterlockOpen: Self { Self(rawValue: "slitterInterlockOpen") }
-
-    public static var slitterJam: Self { Self(rawValue: "slitterJam") }
-
-    public static var slitterLifeAlmostOver: Self { Self(rawValue: "slitterLifeAlmostOver") }
-
-    public static var slitterLifeOver: Self { Self(rawValue: "slitterLifeOver") }
-
-    public static var slitterMemoryExhausted: Self { Self(rawValue: "slitterMemoryExhausted") }
-
-    public static var slitterMissing: Self { Self(rawValue: "slitterMissing") }
-
-    public static var slitterMotorFailure: Self { Self(rawValue: "slitterMotorFailure") }
-
-    public static var slitterNearLimit: Self { Self(rawValue: "slitterNearLimit") }
-
-    public static var slitterOffline: Self { Self(rawValue: "slitterOffline") }
-
-    public static var slitterOpened: Self { Self(rawValue: "slitterOpened") }
-
-    public static var slitterOverTemperature: Self { Self(rawValue: "slitterOverTemperature") }
-
-    public static var slitterPowerSaver: Self { Self(rawValue: "slitterPowerSaver") }
-
-    public static var slitterRecoverableFailure: Self { Self(rawValue: "slitterRecoverableFailure") }
-
-    public static var slitterRecoverableStorage: Self { Self(rawValue: "slitterRecoverableStorage") }
-
-    public static var slitterRemoved: Self { Self(rawValue: "slitterRemoved") }
-
-    public static var slitterResourceAdded: Self { Self(rawValue: "slitterResourceAdded") }
-
-    public static var slitterResourceRemoved: Self { Self(rawValue: "slitterResourceRemoved") }
-
-    public static var slitterThermistorFailure: Self { Self(rawValue: "slitterThermistorFailure") }
-
-    public static var slitterTimingFailure: Self { Self(rawValue: "slitterTimingFailure") }
-
-    public static var slitterTurnedOff: Self { Self(rawValue: "slitterTurnedOff") }
-
-    public static var slitterTurnedOn: Self { Self(rawValue: "slitterTurnedOn") }
-
-    public static var slitterUnderTemperature: Self { Self(rawValue: "slitterUnderTemperature") }
-
-    public static var slitterUnrecoverableFailure: Self { Self(rawValue: "slitterUnrecoverableFailure") }
-
-    public static var slitterUnrecoverableStorageError: Self { Self(rawValue: "slitterUnrecoverableStorageError") }
-
-    public static var slitterWarmingUp: Self { Self(rawValue: "slitterWarmingUp") }
-
-    public static var stackerAdded: Self { Self(rawValue: "stackerAdded") }
-
-    public static var stackerAlmostEmpty: Self { Self(rawValue: "stackerAlmostEmpty") }
-
-    public static var stackerAlmostFull: Self { Self(rawValue: "stackerAlmostFull") }
-
-    public static var stackerAtLimit: Self { Self(rawValue: "stackerAtLimit") }
-
-    public static var stackerClosed: Self { Self(rawValue: "stackerClosed") }
-
-    public static var stackerConfigurationChange: Self { Self(rawValue: "stackerConfigurationChange") }
-
-    public static var stackerCoverClosed: Self { Self(rawValue: "stackerCoverClosed") }
-
-    public static var stackerCoverOpen: Self { Self(rawValue: "stackerCoverOpen") }
-
-    public static var stackerEmpty: Self { Self(rawValue: "stackerEmpty") }
-
-    public static var stackerFull: Self { Self(rawValue: "stackerFull") }
-
-    public static var stackerInterlockClosed: Self { Self(rawValue: "stackerInterlockClosed") }
-
-    public static var stackerInterlockOpen: Self { Self(rawValue: "stackerInterlockOpen") }
-
-    public static var stackerJam: Self { Self(rawValue: "stackerJam") }
-
-    public static var stackerLifeAlmostOver: Self { Self(rawValue: "stackerLifeAlmostOver") }
-
-    public static var stackerLifeOver: Self { Self(rawValue: "stackerLifeOver") }
-
-    public static var stackerMemoryExhausted: Self { Self(rawValue: "stackerMemoryExhausted") }
-
-    public static var stackerMissing: Self { Self(rawValue: "stackerMissing") }
-
-    public static var stackerMotorFailure: Self { Self(rawValue: "stackerMotorFailure") }
-
-    public static var stackerNearLimit: Self { Self(rawValue: "stackerNearLimit") }
-
-    public static var stackerOffline: Self { Self(rawValue: "stackerOffline") }
-
-    public static var stackerOpened: Self { Self(rawValue: "stackerOpened") }
-
-    public static var stackerOverTemperature: Self { Self(rawValue: "stackerOverTemperature") }
-
-    public static var stackerPowerSaver: Self { Self(rawValue: "stackerPowerSaver") }
-
-    public static var stackerRecoverableFailure: Self { Self(rawValue: "stackerRecoverableFailure") }
-
-    public static var stackerRecoverableStorage: Self { Self(rawValue: "stackerRecoverableStorage") }
-
-    public static var stackerRemoved: Self { Self(rawValue: "stackerRemoved") }
-
-    public static var stackerResourceAdded: Self { Self(rawValue: "stackerResourceAdded") }
-
-    public static var stackerResourceRemoved: Self { Self(rawValue: "stackerResourceRemoved") }
-
-    public static var stackerThermistorFailure: Self { Self(rawValue: "stackerThermistorFailure") }
-
-    public static var stackerTimingFailure: Self { Self(rawValue: "stackerTimingFailure") }
-
-    public static var stackerTurnedOff: Self { Self(rawValue: "stackerTurnedOff") }
-
-    public static var stackerTurnedOn: Self { Self(rawValue: "stackerTurnedOn") }
-
-    public static var stackerUnderTemperature: Self { Self(rawValue: "stackerUnderTemperature") }
-
-    public static var stackerUnrecoverableFailure: Self { Self(rawValue: "stackerUnrecoverableFailure") }
-
-    public static var stackerUnrecoverableStorageError: Self { Self(rawValue: "stackerUnrecoverableStorageError") }
-
-    public static var stackerWarmingUp: Self { Self(rawValue: "stackerWarmingUp") }
-
-    public static var standby: Self { Self(rawValue: "standby") }
-
-    public static var staplerAdded: Self { Self(rawValue: "staplerAdded") }
-
-    public static var staplerAlmostEmpty: Self { Self(rawValue: "staplerAlmostEmpty") }
-
-    public static var staplerAlmostFull: Self { Self(rawValue: "staplerAlmostFull") }
-
-    public static var staplerAtLimit: Self { Self(rawValue: "staplerAtLimit") }
-
-    public static var staplerClosed: Self { Self(rawValue: "staplerClosed") }
-
-    public static var staplerConfigurationChange: Self { Self(rawValue: "staplerConfigurationChange") }
-
-    public static var staplerCoverClosed: Self { Self(rawValue: "staplerCoverClosed") }
-
-    public static var staplerCoverOpen: Self { Self(rawValue: "staplerCoverOpen") }
-
-    public static var staplerEmpty: Self { Self(rawValue: "staplerEmpty") }
-
-    public static var staplerFull: Self { Self(rawValue: "staplerFull") }
-
-    public static var staplerInterlockClosed: Self { Self(rawValue: "staplerInterlockClosed") }
-
-    public static var staplerInterlockOpen: Self { Self(rawValue: "staplerInterlockOpen") }
-
-    public static var staplerJam: Self { Self(rawValue: "staplerJam") }
-
-    public static var staplerLifeAlmostOver: Self { Self(rawValue: "staplerLifeAlmostOver") }
-
-    public static var staplerLifeOver: Self { Self(rawValue: "staplerLifeOver") }
-
-    public static var staplerMemoryExhausted: Self { Self(rawValue: "staplerMemoryExhausted") }
-
-    public static var staplerMissing: Self { Self(rawValue: "staplerMissing") }
-
-    public static var staplerMotorFailure: Self { Self(rawValue: "staplerMotorFailure") }
-
-    public static var staplerNearLimit: Self { Self(rawValue: "staplerNearLimit") }
-
-    public static var staplerOffline: Self { Self(rawValue: "staplerOffline") }
-
-    public static var staplerOpened: Self { Self(rawValue: "staplerOpened") }
-
-    public static var staplerOverTemperature: Self { Self(rawValue: "staplerOverTemperature") }
-
-    public static var staplerPowerSaver: Self { Self(rawValue: "staplerPowerSaver") }
-
-    public static var staplerRecoverableFailure: Self { Self(rawValue: "staplerRecoverableFailure") }
-
-    public static var staplerRecoverableStorage: Self { Self(rawValue: "staplerRecoverableStorage") }
-
-    public static var staplerRemoved: Self { Self(rawValue: "staplerRemoved") }
-
-    public static var staplerResourceAdded: Self { Self(rawValue: "staplerResourceAdded") }
-
-    public static var staplerResourceRemoved: Self { Self(rawValue: "staplerResourceRemoved") }
-
-    public static var staplerThermistorFailure: Self { Self(rawValue: "staplerThermistorFailure") }
-
-    public static var staplerTimingFailure: Self { Self(rawValue: "staplerTimingFailure") }
-
-    public static var staplerTurnedOff: Self { Self(rawValue: "staplerTurnedOff") }
-
-    public static var staplerTurnedOn: Self { Self(rawValue: "staplerTurnedOn") }
-
-    public static var staplerUnderTemperature: Self { Self(rawValue: "staplerUnderTemperature") }
-
-    public static var staplerUnrecoverableFailure: Self { Self(rawValue: "staplerUnrecoverableFailure") }
-
-    public static var staplerUnrecoverableStorageError: Self { Self(rawValue: "staplerUnrecoverableStorageError") }
-
-    public static var staplerWarmingUp: Self { Self(rawValue: "staplerWarmingUp") }
-
-    public static var stitcherAdded: Self { Self(rawValue: "stitcherAdded") }
-
-    public static var stitcherAlmostEmpty: Self { Self(rawValue: "stitcherAlmostEmpty") }
-
-    public static var stitcherAlmostFull: Self { Self(rawValue: "stitcherAlmostFull") }
-
-    public static var stitcherAtLimit: Self { Self(rawValue: "stitcherAtLimit") }
-
-    public static var stitcherClosed: Self { Self(rawValue: "stitcherClosed") }
-
-    public static var stitcherConfigurationChange: Self { Self(rawValue: "stitcherConfigurationChange") }
-
-    public static var stitcherCoverClosed: Self { Self(rawValue: "stitcherCoverClosed") }
-
-    public static var stitcherCoverOpen: Self { Self(rawValue: "stitcherCoverOpen") }
-
-    public static var stitcherEmpty: Self { Self(rawValue: "stitcherEmpty") }
-
-    public static var stitcherFull: Self { Self(rawValue: "stitcherFull") }
-
-    public static var stitcherInterlockClosed: Self { Self(rawValue: "stitcherInterlockClosed") }
-
-    public static var stitcherInterlockOpen: Self { Self(rawValue: "stitcherInterlockOpen") }
-
-    public static var stitcherJam: Self { Self(rawValue: "stitcherJam") }
-
-    public static var stitcherLifeAlmostOver: Self { Self(rawValue: "stitcherLifeAlmostOver") }
-
-    public static var stitcherLifeOver: Self { Self(rawValue: "stitcherLifeOver") }
-
-    public static var stitcherMemoryExhausted: Self { Self(rawValue: "stitcherMemoryExhausted") }
-
-    public static var stitcherMissing: Self { Self(rawValue: "stitcherMissing") }
-
-    public static var stitcherMotorFailure: Self { Self(rawValue: "stitcherMotorFailure") }
-
-    public static var stitcherNearLimit: Self { Self(rawValue: "stitcherNearLimit") }
-
-    public static var stitcherOffline: Self { Self(rawValue: "stitcherOffline") }
-
-    public static var stitcherOpened: Self { Self(rawValue: "stitcherOpened") }
-
-    public static var stitcherOverTemperature: Self { Self(rawValue: "stitcherOverTemperature") }
-
-    public static var stitcherPowerSaver: Self { Self(rawValue: "stitcherPowerSaver") }
-
-    public static var stitcherRecoverableFailure: Self { Self(rawValue: "stitcherRecoverableFailure") }
-
-    public static var stitcherRecoverableStorage: Self { Self(rawValue: "stitcherRecoverableStorage") }
-
-    public static var stitcherRemoved: Self { Self(rawValue: "stitcherRemoved") }
-
-    public static var stitcherResourceAdded: Self { Self(rawValue: "stitcherResourceAdded") }
-
-    public static var stitcherResourceRemoved: Self { Self(rawValue: "stitcherResourceRemoved") }
-
-    public static var stitcherThermistorFailure: Self { Self(rawValue: "stitcherThermistorFailure") }
-
-    public static var stitcherTimingFailure: Self { Self(rawValue: "stitcherTimingFailure") }
-
-    public static var stitcherTurnedOff: Self { Self(rawValue: "stitcherTurnedOff") }
-
-    public static var stitcherTurnedOn: Self { Self(rawValue: "stitcherTurnedOn") }
-
-    public static var stitcherUnderTemperature: Self { Self(rawValue: "stitcherUnderTemperature") }
-
-    public static var stitcherUnrecoverableFailure: Self { Self(rawValue: "stitcherUnrecoverableFailure") }
-
-    public static var stitcherUnrecoverableStorageError: Self { Self(rawValue: "stitcherUnrecoverableStorageError") }
-
-    public static var stitcherWarmingUp: Self { Self(rawValue: "stitcherWarmingUp") }
-
-    public static var subunitAdded: Self { Self(rawValue: "subunitAdded") }
-
-    public static var subunitAlmostEmpty: Self { Self(rawValue: "subunitAlmostEmpty") }
-
-    public static var subunitAlmostFull: Self { Self(rawValue: "subunitAlmostFull") }
-
-    public static var subunitAtLimit: Self { Self(rawValue: "subunitAtLimit") }
-
-    public static var subunitClosed: Self { Self(rawValue: "subunitClosed") }
-
-    public static var subunitCoolingDown: Self { Self(rawValue: "subunitCoolingDown") }
-
-    public static var subunitEmpty: Self { Self(rawValue: "subunitEmpty") }
-
-    public static var subunitFull: Self { Self(rawValue: "subunitFull") }
-
-    public static var subunitLifeAlmostOver: Self { Self(rawValue: "subunitLifeAlmostOver") }
-
-    public static var subunitLifeOver: Self { Self(rawValue: "subunitLifeOver") }
-
-    public static var subunitMemoryExhausted: Self { Self(rawValue: "subunitMemoryExhausted") }
-
-    public static var subunitMissing: Self { Self(rawValue: "subunitMissing") }
-
-    public static var subunitMotorFailure: Self { Self(rawValue: "subunitMotorFailure") }
-
-    public static var subunitNearLimit: Self { Self(rawValue: "subunitNearLimit") }
-
-    public static var subunitOffline: Self { Self(rawValue: "subunitOffline") }
-
-    public static var subunitOpened: Self { Self(rawValue: "subunitOpened") }
-
-    public static var subunitOverTemperature: Self { Self(rawValue: "subunitOverTemperature") }
-
-    public static var subunitPowerSaver: Self { Self(rawValue: "subunitPowerSaver") }
-
-    public static var subunitRecoverableFailure: Self { Self(rawValue: "subunitRecoverableFailure") }
-
-    public static var subunitRecoverableStorage: Self { Self(rawValue: "subunitRecoverableStorage") }
-
-    public static var subunitRemoved: Self { Self(rawValue: "subunitRemoved") }
-
-    public static var subunitResourceAdded: Self { Self(rawValue: "subunitResourceAdded") }
-
-    public static var subunitResourceRemoved: Self { Self(rawValue: "subunitResourceRemoved") }
-
-    public static var subunitThermistorFailure: Self { Self(rawValue: "subunitThermistorFailure") }
-
-    public static var subunitTimingFailure: Self { Self(rawValue: "subunitTimingFailure") }
-
-    public static var subunitTurnedOff: Self { Self(rawValue: "subunitTurnedOff") }
-
-    public static var subunitTurnedOn: Self { Self(rawValue: "subunitTurnedOn") }
-
-    public static var subunitUnderTemperature: Self { Self(rawValue: "subunitUnderTemperature") }
-
-    public static var subunitUnrecoverableFailure: Self { Self(rawValue: "subunitUnrecoverableFailure") }
-
-    public static var subunitUnrecoverableStorage: Self { Self(rawValue: "subunitUnrecoverableStorage") }
-
-    public static var subunitWarmingUp: Self { Self(rawValue: "subunitWarmingUp") }
-
-    public static var suspend: Self { Self(rawValue: "suspend") }
-
-    public static var testing: Self { Self(rawValue: "testing") }
-
-    public static var trimmerAdded: Self { Self(rawValue: "trimmerAdded") }
-
-    public static var trimmerAlmostEmpty: Self { Self(rawValue: "trimmerAlmostEmpty") }
-
-    public static var trimmerAlmostFull: Self { Self(rawValue: "trimmerAlmostFull") }
-
-    public static var trimmerAtLimit: Self { Self(rawValue: "trimmerAtLimit") }
-
-    public static var trimmerClosed: Self { Self(rawValue: "trimmerClosed") }
-
-    public static var trimmerConfigurationChange: Self { Self(rawValue: "trimmerConfigurationChange") }
-
-    public static var trimmerCoverClosed: Self { Self(rawValue: "trimmerCoverClosed") }
-
-    public static var trimmerCoverOpen: Self { Self(rawValue: "trimmerCoverOpen") }
-
-    public static var trimmerEmpty: Self { Self(rawValue: "trimmerEmpty") }
-
-    public static var trimmerFull: Self { Self(rawValue: "trimmerFull") }
-
-    public static var trimmerInterlockClosed: Self { Self(rawValue: "trimmerInterlockClosed") }
-
-    public static var trimmerInterlockOpen: Self { Self(rawValue: "trimmerInterlockOpen") }
-
-    public static var trimmerJam: Self { Self(rawValue: "trimmerJam") }
-
-    public static var trimmerLifeAlmostOver: Self { Self(rawValue: "trimmerLifeAlmostOver") }
-
-    public static var trimmerLifeOver: Self { Self(rawValue: "trimmerLifeOver") }
-
-    public static var trimmerMemoryExhausted: Self { Self(rawValue: "trimmerMemoryExhausted") }
-
-    public static var trimmerMissing: Self { Self(rawValue: "trimmerMissing") }
-
-    public static var trimmerMotorFailure: Self { Self(rawValue: "trimmerMotorFailure") }
-
-    public static var trimmerNearLimit: Self { Self(rawValue: "trimmerNearLimit") }
-
-    public static var trimmerOffline: Self { Self(rawValue: "trimmerOffline") }
-
-    public static var trimmerOpened: Self { Self(rawValue: "trimmerOpened") }
-
-    public static var trimmerOverTemperature: Self { Self(rawValue: "trimmerOverTemperature") }
-
-    public static var trimmerPowerSaver: Self { Self(rawValue: "trimmerPowerSaver") }
-
-    public static var trimmerRecoverableFailure: Self { Self(rawValue: "trimmerRecoverableFailure") }
-
-    public static var trimmerRecoverableStorage: Self { Self(rawValue: "trimmerRecoverableStorage") }
-
-    public static var trimmerRemoved: Self { Self(rawValue: "trimmerRemoved") }
-
-    public static var trimmerResourceAdded: Self { Self(rawValue: "trimmerResourceAdded") }
-
-    public static var trimmerResourceRemoved: Self { Self(rawValue: "trimmerResourceRemoved") }
-
-    public static var trimmerThermistorFailure: Self { Self(rawValue: "trimmerThermistorFailure") }
-
-    public static var trimmerTimingFailure: Self { Self(rawValue: "trimmerTimingFailure") }
-
-    public static var trimmerTurnedOff: Self { Self(rawValue: "trimmerTurnedOff") }
-
-    public static var trimmerTurnedOn: Self { Self(rawValue: "trimmerTurnedOn") }
-
-    public static var trimmerUnderTemperature: Self { Self(rawValue: "trimmerUnderTemperature") }
-
-    public static var trimmerUnrecoverableFailure: Self { Self(rawValue: "trimmerUnrecoverableFailure") }
-
-    public static var trimmerUnrecoverableStorageError: Self { Self(rawValue: "trimmerUnrecoverableStorageError") }
-
-    public static var trimmerWarmingUp: Self { Self(rawValue: "trimmerWarmingUp") }
-
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var wrapperAdded: Self { Self(rawValue: "wrapperAdded") }
-
-    public static var wrapperAlmostEmpty: Self { Self(rawValue: "wrapperAlmostEmpty") }
-
-    public static var wrapperAlmostFull: Self { Self(rawValue: "wrapperAlmostFull") }
-
-    public static var wrapperAtLimit: Self { Self(rawValue: "wrapperAtLimit") }
-
-    public static var wrapperClosed: Self { Self(rawValue: "wrapperClosed") }
-
-    public static var wrapperConfigurationChange: Self { Self(rawValue: "wrapperConfigurationChange") }
-
-    public static var wrapperCoverClosed: Self { Self(rawValue: "wrapperCoverClosed") }
-
-    public static var wrapperCoverOpen: Self { Self(rawValue: "wrapperCoverOpen") }
-
-    public static var wrapperEmpty: Self { Self(rawValue: "wrapperEmpty") }
-
-    public static var wrapperFull: Self { Self(rawValue: "wrapperFull") }
-
-    public static var wrapperInterlockClosed: Self { Self(rawValue: "wrapperInterlockClosed") }
-
-    public static var wrapperInterlockOpen: Self { Self(rawValue: "wrapperInterlockOpen") }
-
-    public static var wrapperJam: Self { Self(rawValue: "wrapperJam") }
-
-    public static var wrapperLifeAlmostOver: Self { Self(rawValue: "wrapperLifeAlmostOver") }
-
-    public static var wrapperLifeOver: Self { Self(rawValue: "wrapperLifeOver") }
-
-    public static var wrapperMemoryExhausted: Self { Self(rawValue: "wrapperMemoryExhausted") }
-
-    public static var wrapperMissing: Self { Self(rawValue: "wrapperMissing") }
-
-    public static var wrapperMotorFailure: Self { Self(rawValue: "wrapperMotorFailure") }
-
-    public static var wrapperNearLimit: Self { Self(rawValue: "wrapperNearLimit") }
-
-    public static var wrapperOffline: Self { Self(rawValue: "wrapperOffline") }
-
-    public static var wrapperOpened: Self { Self(rawValue: "wrapperOpened") }
-
-    public static var wrapperOverTemperature: Self { Self(rawValue: "wrapperOverTemperature") }
-
-    public static var wrapperPowerSaver: Self { Self(rawValue: "wrapperPowerSaver") }
-
-    public static var wrapperRecoverableFailure: Self { Self(rawValue: "wrapperRecoverableFailure") }
-
-    public static var wrapperRecoverableStorage: Self { Self(rawValue: "wrapperRecoverableStorage") }
-
-    public static var wrapperRemoved: Self { Self(rawValue: "wrapperRemoved") }
-
-    public static var wrapperResourceAdded: Self { Self(rawValue: "wrapperResourceAdded") }
-
-    public static var wrapperResourceRemoved: Self { Self(rawValue: "wrapperResourceRemoved") }
-
-    public static var wrapperThermistorFailure: Self { Self(rawValue: "wrapperThermistorFailure") }
-
-    public static var wrapperTimingFailure: Self { Self(rawValue: "wrapperTimingFailure") }
-
-    public static var wrapperTurnedOff: Self { Self(rawValue: "wrapperTurnedOff") }
-
-    public static var wrapperTurnedOn: Self { Self(rawValue: "wrapperTurnedOn") }
-
-    public static var wrapperUnderTemperature: Self { Self(rawValue: "wrapperUnderTemperature") }
-
-    public static var wrapperUnrecoverableFailure: Self { Self(rawValue: "wrapperUnrecoverableFailure") }
-
-    public static var wrapperUnrecoverableStorageError: Self { Self(rawValue: "wrapperUnrecoverableStorageError") }
-
-    public static var wrapperWarmingUp: Self { Self(rawValue: "wrapperWarmingUp") }
-}
-
-/// Requests for one `Printer`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printer`.
-public struct PrinterRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Printer
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printer",
-        model: Printer.self,
-        children: [
-            .init("jobs", "microsoft.graph.printJob", collection: true),
-            .init("connectors", "microsoft.graph.printConnector", collection: true),
-            .init("shares", "microsoft.graph.printerShare", collection: true),
-            .init("taskTriggers", "microsoft.graph.printTaskTrigger", collection: true),
-        ],
-        operations: [.init("restoreFactoryDefaults", .post), .init("create", .post, onCollection: true)]
-    )
-
-    /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
-    public var jobs: CollectionRequestBuilder<PrintJobRequestBuilder> {
-        .init(client: client, path: path.appending("jobs"))
-    }
-
-    /// `connectors.request()` lists them; `connectors("printConnector-id")` addresses one.
-    public var connectors: CollectionRequestBuilder<PrintConnectorRequestBuilder> {
-        .init(client: client, path: path.appending("connectors"))
-    }
-
-    /// `shares.request()` lists them; `shares("printerShare-id")` addresses one.
-    public var shares: CollectionRequestBuilder<PrinterShareRequestBuilder> {
-        .init(client: client, path: path.appending("shares"))
-    }
-
-    /// `taskTriggers.request()` lists them; `taskTriggers("printTaskTrigger-id")` addresses one.
-    public var taskTriggers: CollectionRequestBuilder<PrintTaskTriggerRequestBuilder> {
-        .init(client: client, path: path.appending("taskTriggers"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.printer/restoreFactoryDefaults` (POST).
-    public func restoreFactoryDefaults() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("restoreFactoryDefaults"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == PrinterRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.printer/create` (POST).
-    public func create(
-        displayName: String,
-        manufacturer: String,
-        model: String,
-        physicalDeviceId: String,
-        hasPhysicalDevice: Bool,
-        certificateSigningRequest: PrintCertificateSigningRequest,
-        connectorId: String
-    ) -> OperationRequest<Void> {
-        var request = APIRequest(method: .post, path: path.appending("create"))
-        var body = JSONObject()
-        body.set("displayName", displayName)
-        body.set("manufacturer", manufacturer)
-        body.set("model", model)
-        body.set("physicalDeviceId", physicalDeviceId)
-        body.set("hasPhysicalDevice", hasPhysicalDevice)
-        body.set("certificateSigningRequest", certificateSigningRequest)
-        body.set("connectorId", connectorId)
-        request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-/// Its properties are listed in `PrinterShareFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printershare?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printerShare`.
-public typealias PrinterShare = Model<PrinterShareFields>
-
-/// The properties of a `PrinterShare`, inherited ones included.
-public struct PrinterShareFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printerShare",
-        base: PrinterBase.self,
-        fields: PrinterShareFields()
-    )
-
-    public let id: Field<String>
-    public let capabilities: Field<PrinterCapabilities>
-    public let defaults: Field<PrinterDefaults>
-    public let displayName: Field<String>
-    public let isAcceptingJobs: Field<Bool>
-    public let location: Field<PrinterLocation>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let status: Field<PrinterStatus>
-
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[PrintJob]>
-
-    public let allowAllUsers: Field<Bool>
-    public let createdDateTime: Field<Date>
-    public let viewPoint: Field<PrinterShareViewpoint>
-
-    /// Present when the request expanded it (`expand("allowedGroups")`).
-    public let allowedGroups: Field<[Group]>
-
-    /// Present when the request expanded it (`expand("allowedUsers")`).
-    public let allowedUsers: Field<[User]>
-
-    /// Present when the request expanded it (`expand("printer")`).
-    public let printer: Field<Printer>
-
-    private init() {
-        self.id = Field("id")
-        self.capabilities = Field("capabilities")
-        self.defaults = Field("defaults")
-        self.displayName = Field("displayName")
-        self.isAcceptingJobs = Field("isAcceptingJobs")
-        self.location = Field("location")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.status = Field("status")
-        self.jobs = Field("jobs")
-        self.allowAllUsers = Field("allowAllUsers")
-        self.createdDateTime = Field("createdDateTime")
-        self.viewPoint = Field("viewPoint")
-        self.allowedGroups = Field("allowedGroups")
-        self.allowedUsers = Field("allowedUsers")
-        self.printer = Field("printer")
-    }
-}
-
-/// Requests for one `PrinterShare`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.printerShare`.
-public struct PrinterShareRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrinterShare
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printerShare",
-        model: PrinterShare.self,
-        children: [
-            .init("jobs", "microsoft.graph.printJob", collection: true),
-            .init("allowedGroups", "microsoft.graph.group", collection: true),
-            .init("allowedUsers", "microsoft.graph.user", collection: true),
-            .init("printer", "microsoft.graph.printer", collection: false),
-        ]
-    )
-
-    /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
-    public var jobs: CollectionRequestBuilder<PrintJobRequestBuilder> {
-        .init(client: client, path: path.appending("jobs"))
-    }
-
-    /// `allowedGroups.request()` lists them; `allowedGroups("group-id")` addresses one.
-    public var allowedGroups: CollectionRequestBuilder<GroupRequestBuilder> {
-        .init(client: client, path: path.appending("allowedGroups"))
-    }
-
-    /// `allowedUsers.request()` lists them; `allowedUsers("user-id")` addresses one.
-    public var allowedUsers: CollectionRequestBuilder<UserRequestBuilder> {
-        .init(client: client, path: path.appending("allowedUsers"))
-    }
-
-    public var printer: PrinterRequestBuilder { .init(client: client, path: path.appending("printer")) }
-}
-
-/// Its properties are listed in `PrinterShareViewpointFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printershareviewpoint?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printerShareViewpoint`.
-public typealias PrinterShareViewpoint = Model<PrinterShareViewpointFields>
-
-/// The properties of a `PrinterShareViewpoint`, inherited ones included.
-public struct PrinterShareViewpointFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.printerShareViewpoint",
-        fields: PrinterShareViewpointFields()
-    )
-    public let lastUsedDateTime: Field<Date>
-
-    private init() {
-        self.lastUsedDateTime = Field("lastUsedDateTime")
-    }
-}
-
-/// Its properties are listed in `PrinterStatusFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/printerstatus?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.printerStatus`.
-public typealias PrinterStatus = Model<PrinterStatusFields>
-
-/// The properties of a `PrinterStatus`, inherited ones included.
-public struct PrinterStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printerStatus", fields: PrinterStatusFields())
-    public let description: Field<String>
-    public let details: Field<[PrinterProcessingStateDetail]>
-    public let state: Field<PrinterProcessingState>
-
-    private init() {
-        self.description = Field("description")
-        self.details = Field("details")
-        self.state = Field("state")
-    }
-}
-
-/// Its properties are listed in `PrivacyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privacy?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privacy`.
-public typealias Privacy = Model<PrivacyFields>
-
-/// The properties of a `Privacy`, inherited ones included.
-public struct PrivacyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.privacy", fields: PrivacyFields())
-
-    /// Present when the request expanded it (`expand("subjectRightsRequests")`).
-    public let subjectRightsRequests: Field<[SubjectRightsRequest]>
-
-    private init() {
-        self.subjectRightsRequests = Field("subjectRightsRequests")
-    }
-}
-
-/// Its properties are listed in `PrivacyProfileFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privacyprofile?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privacyProfile`.
-public typealias PrivacyProfile = Model<PrivacyProfileFields>
-
-/// The properties of a `PrivacyProfile`, inherited ones included.
-public struct PrivacyProfileFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.privacyProfile", fields: PrivacyProfileFields())
-    public let contactEmail: Field<String>
-    public let statementUrl: Field<String>
-
-    private init() {
-        self.contactEmail = Field("contactEmail")
-        self.statementUrl = Field("statementUrl")
-    }
-}
-
-/// Requests for one `Privacy`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privacy`.
-public struct PrivacyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Privacy
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privacy",
-        model: Privacy.self,
-        children: [.init("subjectRightsRequests", "microsoft.graph.subjectRightsRequest", collection: true)]
-    )
-
-    /// `subjectRightsRequests.request()` lists them; `subjectRightsRequests("subjectRightsRequest-id")` addresses one.
-    public var subjectRightsRequests: CollectionRequestBuilder<SubjectRightsRequestRequestBuilder> {
-        .init(client: client, path: path.appending("subjectRightsRequests"))
-    }
-}
-
-/// Its properties are listed in `PrivilegedAccessGroupFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroup?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroup`.
-public typealias PrivilegedAccessGroup = Model<PrivilegedAccessGroupFields>
-
-/// The properties of a `PrivilegedAccessGroup`, inherited ones included.
-public struct PrivilegedAccessGroupFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessGroup",
-        base: Entity.self,
-        fields: PrivilegedAccessGroupFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("assignmentApprovals")`).
-    public let assignmentApprovals: Field<[Approval]>
-
-    /// Present when the request expanded it (`expand("assignmentScheduleInstances")`).
-    public let assignmentScheduleInstances: Field<[PrivilegedAccessGroupAssignmentScheduleInstance]>
-
-    /// Present when the request expanded it (`expand("assignmentScheduleRequests")`).
-    public let assignmentScheduleRequests: Field<[PrivilegedAccessGroupAssignmentScheduleRequest]>
-
-    /// Present when the request expanded it (`expand("assignmentSchedules")`).
-    public let assignmentSchedules: Field<[PrivilegedAccessGroupAssignmentSchedule]>
-
-    /// Present when the request expanded it (`expand("eligibilityScheduleInstances")`).
-    public let eligibilityScheduleInstances: Field<[PrivilegedAccessGroupEligibilityScheduleInstance]>
-
-    /// Present when the request expanded it (`expand("eligibilityScheduleRequests")`).
-    public let eligibilityScheduleRequests: Field<[PrivilegedAccessGroupEligibilityScheduleRequest]>
-
-    /// Present when the request expanded it (`expand("eligibilitySchedules")`).
-    public let eligibilitySchedules: Field<[PrivilegedAccessGroupEligibilitySchedule]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignmentApprovals = Field("assignmentApprovals")
-        self.assignmentScheduleInstances = Field("assignmentScheduleInstances")
-        self.assignmentScheduleRequests = Field("assignmentScheduleRequests")
-        self.assignmentSchedules = Field("assignmentSchedules")
-        self.eligibilityScheduleInstances = Field("eligibilityScheduleInstances")
-        self.eligibilityScheduleRequests = Field("eligibilityScheduleRequests")
-        self.eligibilitySchedules = Field("eligibilitySchedules")
-    }
-}
-
-/// Its properties are listed in `PrivilegedAccessGroupAssignmentScheduleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupassignmentschedule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule`.
-public typealias PrivilegedAccessGroupAssignmentSchedule = Model<PrivilegedAccessGroupAssignmentScheduleFields>
-
-/// The properties of a `PrivilegedAccessGroupAssignmentSchedule`, inherited ones included.
-public struct PrivilegedAccessGroupAssignmentScheduleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessGroupAssignmentSchedule",
-        base: PrivilegedAccessSchedule.self,
-        fields: PrivilegedAccessGroupAssignmentScheduleFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let status: Field<String>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let assignmentType: Field<PrivilegedAccessGroupAssignmentType>
-    public let groupId: Field<String>
-    public let memberType: Field<PrivilegedAccessGroupMemberType>
-    public let principalId: Field<String>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<PrivilegedAccessGroupEligibilitySchedule>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.status = Field("status")
-        self.accessId = Field("accessId")
-        self.assignmentType = Field("assignmentType")
-        self.groupId = Field("groupId")
-        self.memberType = Field("memberType")
-        self.principalId = Field("principalId")
-        self.activatedUsing = Field("activatedUsing")
-        self.group = Field("group")
-        self.principal = Field("principal")
-    }
-}
-
-/// Its properties are listed in `PrivilegedAccessGroupAssignmentScheduleInstanceFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupassignmentscheduleinstance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance`.
-public typealias PrivilegedAccessGroupAssignmentScheduleInstance =
-    Model<PrivilegedAccessGroupAssignmentScheduleInstanceFields>
-
-/// The properties of a `PrivilegedAccessGroupAssignmentScheduleInstance`, inherited ones included.
-public struct PrivilegedAccessGroupAssignmentScheduleInstanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance",
-        base: PrivilegedAccessScheduleInstance.self,
-        fields: PrivilegedAccessGroupAssignmentScheduleInstanceFields()
-    )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let assignmentScheduleId: Field<String>
-    public let assignmentType: Field<PrivilegedAccessGroupAssignmentType>
-    public let groupId: Field<String>
-    public let memberType: Field<PrivilegedAccessGroupMemberType>
-    public let principalId: Field<String>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<PrivilegedAccessGroupEligibilityScheduleInstance>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.accessId = Field("accessId")
-        self.assignmentScheduleId = Field("assignmentScheduleId")
-        self.assignmentType = Field("assignmentType")
-        self.groupId = Field("groupId")
-        self.memberType = Field("memberType")
-        self.principalId = Field("principalId")
-        self.activatedUsing = Field("activatedUsing")
-        self.group = Field("group")
-        self.principal = Field("principal")
-    }
-}
-
-/// Requests for one `PrivilegedAccessGroupAssignmentScheduleInstance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance`.
-public struct PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupAssignmentScheduleInstance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance",
-        model: PrivilegedAccessGroupAssignmentScheduleInstance.self,
-        children: [
-            .init(
-                "activatedUsing",
-                "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
-                collection: false
-            ),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupAssignmentScheduleInstance.self))
-            ),
-        ]
-    )
-
-    public var activatedUsing: PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder {
-        .init(client: client, path: path.appending("activatedUsing"))
-    }
-
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-}
-
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance/filterByCurrentUser`
-    ///   (GET).
-    public func filterByCurrentUser(
-        on: AssignmentScheduleInstanceFilterByCurrentUserOptions
-    ) -> CollectionRequest<PrivilegedAccessGroupAssignmentScheduleInstance> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `PrivilegedAccessGroupAssignmentScheduleRequestFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupassignmentschedulerequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest`.
-public typealias PrivilegedAccessGroupAssignmentScheduleRequest =
-    Model<PrivilegedAccessGroupAssignmentScheduleRequestFields>
-
-/// The properties of a `PrivilegedAccessGroupAssignmentScheduleRequest`, inherited ones included.
-public struct PrivilegedAccessGroupAssignmentScheduleRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest",
-        base: PrivilegedAccessScheduleRequest.self,
-        fields: PrivilegedAccessGroupAssignmentScheduleRequestFields()
-    )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<ScheduleRequestActions>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let ticketInfo: Field<TicketInfo>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let groupId: Field<String>
-    public let principalId: Field<String>
-    public let targetScheduleId: Field<String>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<PrivilegedAccessGroupEligibilitySchedule>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("targetSchedule")`).
-    public let targetSchedule: Field<PrivilegedAccessGroupEligibilitySchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.ticketInfo = Field("ticketInfo")
-        self.accessId = Field("accessId")
-        self.groupId = Field("groupId")
-        self.principalId = Field("principalId")
-        self.targetScheduleId = Field("targetScheduleId")
-        self.activatedUsing = Field("activatedUsing")
-        self.group = Field("group")
-        self.principal = Field("principal")
-        self.targetSchedule = Field("targetSchedule")
-    }
-}
-
-/// Requests for one `PrivilegedAccessGroupAssignmentSchedule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule`.
-public struct PrivilegedAccessGroupAssignmentScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupAssignmentSchedule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupAssignmentSchedule",
-        model: PrivilegedAccessGroupAssignmentSchedule.self,
-        children: [
-            .init("activatedUsing", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupAssignmentSchedule.self))
-            ),
-        ]
-    )
-
-    public var activatedUsing: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
-        .init(client: client, path: path.appending("activatedUsing"))
-    }
-
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-}
-
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupAssignmentScheduleRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule/filterByCurrentUser` (GET).
-    public func filterByCurrentUser(
-        on: AssignmentScheduleFilterByCurrentUserOptions
-    ) -> CollectionRequest<PrivilegedAccessGroupAssignmentSchedule> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `PrivilegedAccessGroupAssignmentScheduleRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest`.
-public struct PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupAssignmentScheduleRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest",
-        model: PrivilegedAccessGroupAssignmentScheduleRequest.self,
-        children: [
-            .init("activatedUsing", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("targetSchedule", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupAssignmentScheduleRequest.self))
-            ),
-        ]
-    )
-
-    public var activatedUsing: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
-        .init(client: client, path: path.appending("activatedUsing"))
-    }
-
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var targetSchedule: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
-        .init(client: client, path: path.appending("targetSchedule"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest/filterByCurrentUser`
-    ///   (GET).
-    public func filterByCurrentUser(
-        on: AssignmentScheduleRequestFilterByCurrentUserOptions
-    ) -> CollectionRequest<PrivilegedAccessGroupAssignmentScheduleRequest> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentType`.
-public typealias PrivilegedAccessGroupAssignmentType = OpenEnum<PrivilegedAccessGroupAssignmentTypeValues>
-
-/// The values of `PrivilegedAccessGroupAssignmentType` that the spec declares; others decode and re-encode too.
-public enum PrivilegedAccessGroupAssignmentTypeValues: EnumValues {
-    public static let known: [String] = ["assigned", "activated", "unknownFutureValue"]
-}
-
-extension PrivilegedAccessGroupAssignmentType {
-    public static var assigned: Self { Self(rawValue: "assigned") }
-
-    public static var activated: Self { Self(rawValue: "activated") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PrivilegedAccessGroupEligibilityScheduleFields`; read and write them as `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupeligibilityschedule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilitySchedule`.
-public typealias PrivilegedAccessGroupEligibilitySchedule = Model<PrivilegedAccessGroupEligibilityScheduleFields>
-
-/// The properties of a `PrivilegedAccessGroupEligibilitySchedule`, inherited ones included.
-public struct PrivilegedAccessGroupEligibilityScheduleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessGroupEligibilitySchedule",
-        base: PrivilegedAccessSchedule.self,
-        fields: PrivilegedAccessGroupEligibilityScheduleFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let status: Field<String>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let groupId: Field<String>
-    public let memberType: Field<PrivilegedAccessGroupMemberType>
-    public let principalId: Field<String>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.status = Field("status")
-        self.accessId = Field("accessId")
-        self.groupId = Field("groupId")
-        self.memberType = Field("memberType")
-        self.principalId = Field("principalId")
-        self.group = Field("group")
-        self.principal = Field("principal")
-    }
-}
-
-/// Its properties are listed in `PrivilegedAccessGroupEligibilityScheduleInstanceFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupeligibilityscheduleinstance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance`.
-public typealias PrivilegedAccessGroupEligibilityScheduleInstance =
-    Model<PrivilegedAccessGroupEligibilityScheduleInstanceFields>
-
-/// The properties of a `PrivilegedAccessGroupEligibilityScheduleInstance`, inherited ones included.
-public struct PrivilegedAccessGroupEligibilityScheduleInstanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
-        base: PrivilegedAccessScheduleInstance.self,
-        fields: PrivilegedAccessGroupEligibilityScheduleInstanceFields()
-    )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let eligibilityScheduleId: Field<String>
-    public let groupId: Field<String>
-    public let memberType: Field<PrivilegedAccessGroupMemberType>
-    public let principalId: Field<String>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.accessId = Field("accessId")
-        self.eligibilityScheduleId = Field("eligibilityScheduleId")
-        self.groupId = Field("groupId")
-        self.memberType = Field("memberType")
-        self.principalId = Field("principalId")
-        self.group = Field("group")
-        self.principal = Field("principal")
-    }
-}
-
-/// Requests for one `PrivilegedAccessGroupEligibilityScheduleInstance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance`.
-public struct PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupEligibilityScheduleInstance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
-        model: PrivilegedAccessGroupEligibilityScheduleInstance.self,
-        children: [
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupEligibilityScheduleInstance.self))
-            ),
-        ]
-    )
-
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-}
-
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance/filterByCurrentUser`
-    ///   (GET).
-    public func filterByCurrentUser(
-        on: EligibilityScheduleInstanceFilterByCurrentUserOptions
-    ) -> CollectionRequest<PrivilegedAccessGroupEligibilityScheduleInstance> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Its properties are listed in `PrivilegedAccessGroupEligibilityScheduleRequestFields`; read and write them as
-/// `value.name`.
-///
-/// - SeeAlso:
-///   <https://learn.microsoft.com/graph/api/resources/privilegedaccessgroupeligibilityschedulerequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest`.
-public typealias PrivilegedAccessGroupEligibilityScheduleRequest =
-    Model<PrivilegedAccessGroupEligibilityScheduleRequestFields>
-
-/// The properties of a `PrivilegedAccessGroupEligibilityScheduleRequest`, inherited ones included.
-public struct PrivilegedAccessGroupEligibilityScheduleRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest",
-        base: PrivilegedAccessScheduleRequest.self,
-        fields: PrivilegedAccessGroupEligibilityScheduleRequestFields()
-    )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<ScheduleRequestActions>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let ticketInfo: Field<TicketInfo>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let groupId: Field<String>
-    public let principalId: Field<String>
-    public let targetScheduleId: Field<String>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("targetSchedule")`).
-    public let targetSchedule: Field<PrivilegedAccessGroupEligibilitySchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.ticketInfo = Field("ticketInfo")
-        self.accessId = Field("accessId")
-        self.groupId = Field("groupId")
-        self.principalId = Field("principalId")
-        self.targetScheduleId = Field("targetScheduleId")
-        self.group = Field("group")
-        self.principal = Field("principal")
-        self.targetSchedule = Field("targetSchedule")
-    }
-}
-
-/// Requests for one `PrivilegedAccessGroupEligibilitySchedule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilitySchedule`.
-public struct PrivilegedAccessGroupEligibilityScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupEligibilitySchedule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupEligibilitySchedule",
-        model: PrivilegedAccessGroupEligibilitySchedule.self,
-        children: [
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupEligibilitySchedule.self))
-            ),
-        ]
-    )
-
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-}
-
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilitySchedule/filterByCurrentUser` (GET).
-    public func filterByCurrentUser(
-        on: EligibilityScheduleFilterByCurrentUserOptions
-    ) -> CollectionRequest<PrivilegedAccessGroupEligibilitySchedule> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// Requests for one `PrivilegedAccessGroupEligibilityScheduleRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest`.
-public struct PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupEligibilityScheduleRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest",
-        model: PrivilegedAccessGroupEligibilityScheduleRequest.self,
-        children: [
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("targetSchedule", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupEligibilityScheduleRequest.self))
-            ),
-        ]
-    )
-
-    public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-
-    public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
-
-    public var targetSchedule: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
-        .init(client: client, path: path.appending("targetSchedule"))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest/cancel` (POST).
-    public func cancel() -> OperationRequest<Void> {
-        let request = APIRequest(method: .post, path: path.appending("cancel"))
-        return OperationRequest(client: client, request: request, decoder: .empty)
-    }
-}
-
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder {
-    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest/filterByCurrentUser`
-    ///   (GET).
-    public func filterByCurrentUser(
-        on: EligibilityScheduleRequestFilterByCurrentUserOptions
-    ) -> CollectionRequest<PrivilegedAccessGroupEligibilityScheduleRequest> {
-        let request = APIRequest(
-            method: .get,
-            path: path.appending(function: "filterByCurrentUser", parameters: [("on", ODataLiteral(json: on))])
-        )
-        return CollectionRequest(client: client, request: request)
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupMemberType`.
-public typealias PrivilegedAccessGroupMemberType = OpenEnum<PrivilegedAccessGroupMemberTypeValues>
-
-/// The values of `PrivilegedAccessGroupMemberType` that the spec declares; others decode and re-encode too.
-public enum PrivilegedAccessGroupMemberTypeValues: EnumValues {
-    public static let known: [String] = ["direct", "group", "unknownFutureValue"]
-}
-
-extension PrivilegedAccessGroupMemberType {
-    public static var direct: Self { Self(rawValue: "direct") }
-
-    public static var group: Self { Self(rawValue: "group") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupRelationships`.
-public typealias PrivilegedAccessGroupRelationships = OpenEnum<PrivilegedAccessGroupRelationshipsValues>
-
-/// The values of `PrivilegedAccessGroupRelationships` that the spec declares; others decode and re-encode too.
-public enum PrivilegedAccessGroupRelationshipsValues: EnumValues {
-    public static let known: [String] = ["owner", "member", "unknownFutureValue"]
-}
-
-extension PrivilegedAccessGroupRelationships {
-    public static var owner: Self { Self(rawValue: "owner") }
-
-    public static var member: Self { Self(rawValue: "member") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Requests for one `PrivilegedAccessGroup`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessGroup`.
-public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroup
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroup",
-        model: PrivilegedAccessGroup.self,
-        children: [
-            .init("assignmentApprovals", "microsoft.graph.approval", collection: true),
-            .init(
-                "assignmentScheduleInstances",
-                "microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance",
-                collection: true
-            ),
-            .init(
-                "assignmentScheduleRequests",
-                "microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest",
-                collection: true
-            ),
-            .init("assignmentSchedules", "microsoft.graph.privilegedAccessGroupAssignmentSchedule", collection: true),
-            .init(
-                "eligibilityScheduleInstances",
-                "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
-                collection: true
-            ),
-            .init(
-                "eligibilityScheduleRequests",
-                "microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest",
-                collection: true
-            ),
-            .init("eligibilitySchedules", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: true),
-        ]
-    )
-
-    /// `assignmentApprovals.request()` lists them; `assignmentApprovals("approval-id")` addresses one.
-    public var assignmentApprovals: CollectionRequestBuilder<ApprovalRequestBuilder> {
-        .init(client: client, path: path.appending("assignmentApprovals"))
-    }
-
-    /// `assignmentScheduleInstances.request()` lists them; `assignmentScheduleInstances("id")` addresses one.
-    public var assignmentScheduleInstances:
-        CollectionRequestBuilder<PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("assignmentScheduleInstances"))
-    }
-
-    /// `assignmentScheduleRequests.request()` lists them; `assignmentScheduleRequests("id")` addresses one.
-    public var assignmentScheduleRequests:
-        CollectionRequestBuilder<PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder>
-    {
-        .init(client: client, path: path.appending("assignmentScheduleRequests"))
-    }
-
-    /// `assignmentSchedules.request()` lists them; `assignmentSchedules("privilegedAccessGroupAssignmentSchedule-id")`
-    /// addresses one.
-    public var assignmentSchedules: CollectionRequestBuilder<PrivilegedAccessGroupAssignmentScheduleRequestBuilder> {
-        .init(client: client, path: path.appending("assignmentSchedules"))
-    }
-
-    /// `eligibilityScheduleInstances.request()` lists them; `eligibilityScheduleInstances("id")` addresses one.
-    public var eligibilityScheduleInstances:
-        CollectionRequestBuilder<PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder>
-    {
-        .init(client: client, path: path.appending("eligibilityScheduleInstances"))
-    }
-
-    /// `eligibilityScheduleRequests.request()` lists them; `eligibilityScheduleRequests("id")` addresses one.
-    public var eligibilityScheduleRequests:
-        CollectionRequestBuilder<PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder>
-    {
-        .init(client: client, path: path.appending("eligibilityScheduleRequests"))
-    }
-
-    /// `eligibilitySchedules.request()` lists them;
-    /// `eligibilitySchedules("privilegedAccessGroupEligibilitySchedule-id")` addresses one.
-    public var eligibilitySchedules: CollectionRequestBuilder<PrivilegedAccessGroupEligibilityScheduleRequestBuilder> {
-        .init(client: client, path: path.appending("eligibilitySchedules"))
-    }
-}
-
-/// Its properties are listed in `PrivilegedAccessRootFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessroot?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessRoot`.
-public typealias PrivilegedAccessRoot = Model<PrivilegedAccessRootFields>
-
-/// The properties of a `PrivilegedAccessRoot`, inherited ones included.
-public struct PrivilegedAccessRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessRoot",
-        base: Entity.self,
-        fields: PrivilegedAccessRootFields()
-    )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<PrivilegedAccessGroup>
-
-    private init() {
-        self.id = Field("id")
-        self.group = Field("group")
-    }
-}
-
-/// Requests for one `PrivilegedAccessRoot`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessRoot`.
-public struct PrivilegedAccessRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessRoot
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessRoot",
-        model: PrivilegedAccessRoot.self,
-        children: [.init("group", "microsoft.graph.privilegedAccessGroup", collection: false)]
-    )
-
-    public var group: PrivilegedAccessGroupRequestBuilder { .init(client: client, path: path.appending("group")) }
-}
-
-/// Its properties are listed in `PrivilegedAccessScheduleFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessschedule?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessSchedule`.
-public typealias PrivilegedAccessSchedule = Model<PrivilegedAccessScheduleFields>
-
-/// The properties of a `PrivilegedAccessSchedule`, inherited ones included.
-public struct PrivilegedAccessScheduleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessSchedule",
-        base: Entity.self,
-        derived: [PrivilegedAccessGroupAssignmentSchedule.self, PrivilegedAccessGroupEligibilitySchedule.self],
-        fields: PrivilegedAccessScheduleFields()
-    )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let status: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.status = Field("status")
-    }
-}
-
-/// Its properties are listed in `PrivilegedAccessScheduleInstanceFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessscheduleinstance?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleInstance`.
-public typealias PrivilegedAccessScheduleInstance = Model<PrivilegedAccessScheduleInstanceFields>
-
-/// The properties of a `PrivilegedAccessScheduleInstance`, inherited ones included.
-public struct PrivilegedAccessScheduleInstanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessScheduleInstance",
-        base: Entity.self,
-        derived: [
-            PrivilegedAccessGroupAssignmentScheduleInstance.self,
-            PrivilegedAccessGroupEligibilityScheduleInstance.self,
-        ],
-        fields: PrivilegedAccessScheduleInstanceFields()
-    )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-    }
-}
-
-/// Requests for one `PrivilegedAccessScheduleInstance`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleInstance`.
-public struct PrivilegedAccessScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessScheduleInstance
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessScheduleInstance",
-        model: PrivilegedAccessScheduleInstance.self
-    )
-}
-
-/// Its properties are listed in `PrivilegedAccessScheduleRequestFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/privilegedaccessschedulerequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleRequest`.
-public typealias PrivilegedAccessScheduleRequest = Model<PrivilegedAccessScheduleRequestFields>
-
-/// The properties of a `PrivilegedAccessScheduleRequest`, inherited ones included.
-public struct PrivilegedAccessScheduleRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.privilegedAccessScheduleRequest",
-        base: Request.self,
-        derived: [
-            PrivilegedAccessGroupAssignmentScheduleRequest.self,
-            PrivilegedAccessGroupEligibilityScheduleRequest.self,
-        ],
-        fields: PrivilegedAccessScheduleRequestFields()
-    )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<ScheduleRequestActions>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let ticketInfo: Field<TicketInfo>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.ticketInfo = Field("ticketInfo")
-    }
-}
-
-/// Requests for one `PrivilegedAccessSchedule`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessSchedule`.
-public struct PrivilegedAccessScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessSchedule
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessSchedule",
-        model: PrivilegedAccessSchedule.self
-    )
-}
-
-/// Requests for one `PrivilegedAccessScheduleRequest`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleRequest`.
-public struct PrivilegedAccessScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessScheduleRequest
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessScheduleRequest",
-        model: PrivilegedAccessScheduleRequest.self
-    )
-}
-
-/// Its properties are listed in `ProcessFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/process?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.process`.
-public typealias Process = Model<ProcessFields>
-
-/// The properties of a `Process`, inherited ones included.
-public struct ProcessFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.process", fields: ProcessFields())
-    public let accountName: Field<String>
-    public let commandLine: Field<String>
-    public let createdDateTime: Field<Date>
-    public let fileHash: Field<FileHash>
-    public let integrityLevel: Field<ProcessIntegrityLevel>
-    public let isElevated: Field<Bool>
-    public let name: Field<String>
-    public let parentProcessCreatedDateTime: Field<Date>
-    public let parentProcessId: Field<Int32>
-    public let parentProcessName: Field<String>
-    public let path: Field<String>
-    public let processId: Field<Int32>
-
-    private init() {
-        self.accountName = Field("accountName")
-        self.commandLine = Field("commandLine")
-        self.createdDateTime = Field("createdDateTime")
-        self.fileHash = Field("fileHash")
-        self.integrityLevel = Field("integrityLevel")
-        self.isElevated = Field("isElevated")
-        self.name = Field("name")
-        self.parentProcessCreatedDateTime = Field("parentProcessCreatedDateTime")
-        self.parentProcessId = Field("parentProcessId")
-        self.parentProcessName = Field("parentProcessName")
-        self.path = Field("path")
-        self.processId = Field("processId")
-    }
-}
-
-/// Its properties are listed in `ProcessContentBatchRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentbatchrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.processContentBatchRequest`.
-public typealias ProcessContentBatchRequest = Model<ProcessContentBatchRequestFields>
-
-/// The properties of a `ProcessContentBatchRequest`, inherited ones included.
-public struct ProcessContentBatchRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processContentBatchRequest",
-        fields: ProcessContentBatchRequestFields()
-    )
-
-    public let contentToProcess: Field<ProcessContentRequest>
-    public let requestId: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.contentToProcess = Field("contentToProcess")
-        self.requestId = Field("requestId")
-        self.userId = Field("userId")
-    }
-}
-
-/// Its properties are listed in `ProcessContentMetadataBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentmetadatabase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.processContentMetadataBase`.
-public typealias ProcessContentMetadataBase = Model<ProcessContentMetadataBaseFields>
-
-/// The properties of a `ProcessContentMetadataBase`, inherited ones included.
-public struct ProcessContentMetadataBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processContentMetadataBase",
-        derived: [ProcessConversationMetadata.self, ProcessFileMetadata.self],
-        fields: ProcessContentMetadataBaseFields()
-    )
-
-    public let content: Field<ContentBase>
-    public let contentCategory: Field<ContentCategory>
-    public let correlationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let identifier: Field<String>
-    public let isTruncated: Field<Bool>
-    public let length: Field<Int64>
-    public let modifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let sequenceNumber: Field<Int64>
-
-    private init() {
-        self.content = Field("content")
-        self.contentCategory = Field("contentCategory")
-        self.correlationId = Field("correlationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.identifier = Field("identifier")
-        self.isTruncated = Field("isTruncated")
-        self.length = Field("length")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.name = Field("name")
-        self.sequenceNumber = Field("sequenceNumber")
-    }
-}
-
-/// Its properties are listed in `ProcessContentRequestFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentrequest?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.processContentRequest`.
-public typealias ProcessContentRequest = Model<ProcessContentRequestFields>
-
-/// The properties of a `ProcessContentRequest`, inherited ones included.
-public struct ProcessContentRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processContentRequest",
-        fields: ProcessContentRequestFields()
-    )
-    public let activityMetadata: Field<ActivityMetadata>
-    public let contentEntries: Field<[ProcessContentMetadataBase]>
-    public let deviceMetadata: Field<DeviceMetadata>
-    public let integratedAppMetadata: Field<IntegratedApplicationMetadata>
-    public let protectedAppMetadata: Field<ProtectedApplicationMetadata>
-
-    private init() {
-        self.activityMetadata = Field("activityMetadata")
-        self.contentEntries = Field("contentEntries")
-        self.deviceMetadata = Field("deviceMetadata")
-        self.integratedAppMetadata = Field("integratedAppMetadata")
-        self.protectedAppMetadata = Field("protectedAppMetadata")
-    }
-}
-
-/// Its properties are listed in `ProcessContentResponseFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentresponse?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.processContentResponse`.
-public typealias ProcessContentResponse = Model<ProcessContentResponseFields>
-
-/// The properties of a `ProcessContentResponse`, inherited ones included.
-public struct ProcessContentResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processContentResponse",
-        fields: ProcessContentResponseFields()
-    )
-
-    public let policyActions: Field<[DlpActionInfo]>
-    public let processingErrors: Field<[ProcessingError]>
-    public let protectionScopeState: Field<ProtectionScopeState>
-
-    private init() {
-        self.policyActions = Field("policyActions")
-        self.processingErrors = Field("processingErrors")
-        self.protectionScopeState = Field("protectionScopeState")
-    }
-}
-
-/// Its properties are listed in `ProcessContentResponsesFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processcontentresponses?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.processContentResponses`.
-public typealias ProcessContentResponses = Model<ProcessContentResponsesFields>
-
-/// The properties of a `ProcessContentResponses`, inherited ones included.
-public struct ProcessContentResponsesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processContentResponses",
-        fields: ProcessContentResponsesFields()
-    )
-
-    public let requestId: Field<String>
-    public let results: Field<ProcessContentResponse>
-
-    private init() {
-        self.requestId = Field("requestId")
-        self.results = Field("results")
-    }
-}
-
-/// Its properties are listed in `ProcessConversationMetadataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processconversationmetadata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.processConversationMetadata`.
-public typealias ProcessConversationMetadata = Model<ProcessConversationMetadataFields>
-
-/// The properties of a `ProcessConversationMetadata`, inherited ones included.
-public struct ProcessConversationMetadataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processConversationMetadata",
-        base: ProcessContentMetadataBase.self,
-        fields: ProcessConversationMetadataFields()
-    )
-
-    public let content: Field<ContentBase>
-    public let contentCategory: Field<ContentCategory>
-    public let correlationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let identifier: Field<String>
-    public let isTruncated: Field<Bool>
-    public let length: Field<Int64>
-    public let modifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let sequenceNumber: Field<Int64>
-    public let accessedResources: Field<[String]>
-    public let accessedResourcesV2: Field<[ResourceAccessDetail]>
-    public let agents: Field<[AiAgentInfo]>
-    public let parentMessageId: Field<String>
-    public let plugins: Field<[AiInteractionPlugin]>
-
-    private init() {
-        self.content = Field("content")
-        self.contentCategory = Field("contentCategory")
-        self.correlationId = Field("correlationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.identifier = Field("identifier")
-        self.isTruncated = Field("isTruncated")
-        self.length = Field("length")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.name = Field("name")
-        self.sequenceNumber = Field("sequenceNumber")
-        self.accessedResources = Field("accessedResources")
-        self.accessedResourcesV2 = Field("accessedResources_v2")
-        self.agents = Field("agents")
-        self.parentMessageId = Field("parentMessageId")
-        self.plugins = Field("plugins")
-    }
-}
-
-/// Its properties are listed in `ProcessFileMetadataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processfilemetadata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.processFileMetadata`.
-public typealias ProcessFileMetadata = Model<ProcessFileMetadataFields>
-
-/// The properties of a `ProcessFileMetadata`, inherited ones included.
-public struct ProcessFileMetadataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processFileMetadata",
-        base: ProcessContentMetadataBase.self,
-        fields: ProcessFileMetadataFields()
-    )
-
-    public let content: Field<ContentBase>
-    public let contentCategory: Field<ContentCategory>
-    public let correlationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let identifier: Field<String>
-    public let isTruncated: Field<Bool>
-    public let length: Field<Int64>
-    public let modifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let sequenceNumber: Field<Int64>
-    public let customProperties: Field<CustomMetadataDictionary>
-    public let ownerId: Field<String>
-
-    private init() {
-        self.content = Field("content")
-        self.contentCategory = Field("contentCategory")
-        self.correlationId = Field("correlationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.identifier = Field("identifier")
-        self.isTruncated = Field("isTruncated")
-        self.length = Field("length")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.name = Field("name")
-        self.sequenceNumber = Field("sequenceNumber")
-        self.customProperties = Field("customProperties")
-        self.ownerId = Field("ownerId")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.processIntegrityLevel`.
-public typealias ProcessIntegrityLevel = OpenEnum<ProcessIntegrityLevelValues>
-
-/// The values of `ProcessIntegrityLevel` that the spec declares; others decode and re-encode too.
-public enum ProcessIntegrityLevelValues: EnumValues {
-    public static let known: [String] = [
-        "unknown",
-        "untrusted",
-        "low",
-        "medium",
-        "high",
-        "system",
-        "unknownFutureValue",
-    ]
-}
-
-extension ProcessIntegrityLevel {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var untrusted: Self { Self(rawValue: "untrusted") }
-
-    public static var low: Self { Self(rawValue: "low") }
-
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    public static var high: Self { Self(rawValue: "high") }
-
-    public static var system: Self { Self(rawValue: "system") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ProcessingErrorFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/processingerror?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.processingError`.
-public typealias ProcessingError = Model<ProcessingErrorFields>
-
-/// The properties of a `ProcessingError`, inherited ones included.
-public struct ProcessingErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processingError",
-        base: ClassificationError.self,
-        fields: ProcessingErrorFields()
-    )
-
-    public let code: Field<String>
-    public let innerError: Field<ClassificationInnerError>
-    public let message: Field<String>
-    public let target: Field<String>
-    public let details: Field<[ClassifcationErrorBase]>
-    public let errorType: Field<ContentProcessingErrorType>
-
-    private init() {
-        self.code = Field("code")
-        self.innerError = Field("innerError")
-        self.message = Field("message")
-        self.target = Field("target")
-        self.details = Field("details")
-        self.errorType = Field("errorType")
-    }
-}
-
-/// Its properties are listed in `ProfileCardAnnotationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilecardannotation?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.profileCardAnnotation`.
-public typealias ProfileCardAnnotation = Model<ProfileCardAnnotationFields>
-
-/// The properties of a `ProfileCardAnnotation`, inherited ones included.
-public struct ProfileCardAnnotationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.profileCardAnnotation",
-        fields: ProfileCardAnnotationFields()
-    )
-    public let displayName: Field<String>
-    public let localizations: Field<[DisplayNameLocalization]>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.localizations = Field("localizations")
-    }
-}
-
-/// Its properties are listed in `ProfileCardPropertyFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilecardproperty?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.profileCardProperty`.
-public typealias ProfileCardProperty = Model<ProfileCardPropertyFields>
-
-/// The properties of a `ProfileCardProperty`, inherited ones included.
-public struct ProfileCardPropertyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.profileCardProperty",
-        base: Entity.self,
-        fields: ProfileCardPropertyFields()
-    )
-
-    public let id: Field<String>
-    public let annotations: Field<[ProfileCardAnnotation]>
-    public let directoryPropertyName: Field<String>
-    public let isVisible: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.annotations = Field("annotations")
-        self.directoryPropertyName = Field("directoryPropertyName")
-        self.isVisible = Field("isVisible")
-    }
-}
-
-/// Requests for one `ProfileCardProperty`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.profileCardProperty`.
-public struct ProfileCardPropertyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProfileCardProperty
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.profileCardProperty", model: ProfileCardProperty.self)
-}
-
-/// Its properties are listed in `ProfilePhotoFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilephoto?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.profilePhoto`.
-public typealias ProfilePhoto = Model<ProfilePhotoFields>
-
-/// The properties of a `ProfilePhoto`, inherited ones included.
-public struct ProfilePhotoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.profilePhoto",
-        base: Entity.self,
-        fields: ProfilePhotoFields()
-    )
-    public let id: Field<String>
-    public let height: Field<Int32>
-    public let width: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.height = Field("height")
-        self.width = Field("width")
-    }
-}
-
-/// Requests for one `ProfilePhoto`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.profilePhoto`.
-public struct ProfilePhotoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProfilePhoto
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.profilePhoto", model: ProfilePhoto.self)
-}
-
-/// Its properties are listed in `ProfilePropertySettingFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilepropertysetting?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.profilePropertySetting`.
-public typealias ProfilePropertySetting = Model<ProfilePropertySettingFields>
-
-/// The properties of a `ProfilePropertySetting`, inherited ones included.
-public struct ProfilePropertySettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.profilePropertySetting",
-        base: Entity.self,
-        fields: ProfilePropertySettingFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let name: Field<String>
-    public let prioritizedSourceUrls: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.name = Field("name")
-        self.prioritizedSourceUrls = Field("prioritizedSourceUrls")
-    }
-}
-
-/// Requests for one `ProfilePropertySetting`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.profilePropertySetting`.
-public struct ProfilePropertySettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProfilePropertySetting
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.profilePropertySetting",
-        model: ProfilePropertySetting.self
-    )
-}
-
-/// Its properties are listed in `ProfileSourceFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilesource?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.profileSource`.
-public typealias ProfileSource = Model<ProfileSourceFields>
-
-/// The properties of a `ProfileSource`, inherited ones included.
-public struct ProfileSourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.profileSource",
-        base: Entity.self,
-        fields: ProfileSourceFields()
-    )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let kind: Field<String>
-    public let localizations: Field<[ProfileSourceLocalization]>
-    public let sourceId: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.kind = Field("kind")
-        self.localizations = Field("localizations")
-        self.sourceId = Field("sourceId")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Its properties are listed in `ProfileSourceLocalizationFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/profilesourcelocalization?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.profileSourceLocalization`.
-public typealias ProfileSourceLocalization = Model<ProfileSourceLocalizationFields>
-
-/// The properties of a `ProfileSourceLocalization`, inherited ones included.
-public struct ProfileSourceLocalizationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.profileSourceLocalization",
-        fields: ProfileSourceLocalizationFields()
-    )
-
-    public let displayName: Field<String>
-    public let languageTag: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.languageTag = Field("languageTag")
-        self.webUrl = Field("webUrl")
-    }
-}
-
-/// Requests for one `ProfileSource`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.profileSource`.
-public struct ProfileSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProfileSource
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.profileSource", model: ProfileSource.self)
-}
-
-/// Its properties are listed in `PromptFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/prompt?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.prompt`.
-public typealias Prompt = Model<PromptFields>
-
-/// The properties of a `Prompt`, inherited ones included.
-public struct PromptFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.prompt",
-        derived: [MediaPrompt.self],
-        fields: PromptFields()
-    )
-
-    private init() {
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.promptLoginBehavior`.
-public typealias PromptLoginBehavior = OpenEnum<PromptLoginBehaviorValues>
-
-/// The values of `PromptLoginBehavior` that the spec declares; others decode and re-encode too.
-public enum PromptLoginBehaviorValues: EnumValues {
-    public static let known: [String] = [
-        "translateToFreshPasswordAuthentication",
-        "nativeSupport",
-        "disabled",
-        "unknownFutureValue",
-    ]
-}
-
-extension PromptLoginBehavior {
-    public static var translateToFreshPasswordAuthentication: Self {
-        Self(rawValue: "translateToFreshPasswordAuthentication")
-    }
-
-    public static var nativeSupport: Self { Self(rawValue: "nativeSupport") }
-
-    public static var disabled: Self { Self(rawValue: "disabled") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `PronounsSettingsFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/pronounssettings?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.pronounsSettings`.
-public typealias PronounsSettings = Model<PronounsSettingsFields>
-
-/// The properties of a `PronounsSettings`, inherited ones included.
-public struct PronounsSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.pronounsSettings",
-        base: Entity.self,
-        fields: PronounsSettingsFields()
-    )
-
-    public let id: Field<String>
-    public let isEnabledInOrganization: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isEnabledInOrganization = Field("isEnabledInOrganization")
-    }
-}
-
-/// Requests for one `PronounsSettings`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.pronounsSettings`.
-public struct PronounsSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PronounsSettings
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.pronounsSettings", model: PronounsSettings.self)
-}
-
-/// Its properties are listed in `ProtectedApplicationMetadataFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectedapplicationmetadata?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.protectedApplicationMetadata`.
-public typealias ProtectedApplicationMetadata = Model<ProtectedApplicationMetadataFields>
-
-/// The properties of a `ProtectedApplicationMetadata`, inherited ones included.
-public struct ProtectedApplicationMetadataFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.protectedApplicationMetadata",
-        base: IntegratedApplicationMetadata.self,
-        fields: ProtectedApplicationMetadataFields()
-    )
-
-    public let name: Field<String>
-    public let version: Field<String>
-    public let applicationLocation: Field<PolicyLocation>
-
-    private init() {
-        self.name = Field("name")
-        self.version = Field("version")
-        self.applicationLocation = Field("applicationLocation")
-    }
-}
-
-/// Its properties are listed in `ProtectedContentFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectedcontent?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.protectedContent`.
-public typealias ProtectedContent = Model<ProtectedContentFields>
-
-/// The properties of a `ProtectedContent`, inherited ones included.
-public struct ProtectedContentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.protectedContent", fields: ProtectedContentFields())
-    public let cid: Field<String>
-    public let format: Field<String>
-    public let labelId: Field<String>
-
-    private init() {
-        self.cid = Field("cid")
-        self.format = Field("format")
-        self.labelId = Field("labelId")
-    }
-}
-
-/// Its properties are listed in `ProtectionPolicyArtifactCountFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionpolicyartifactcount?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.protectionPolicyArtifactCount`.
-public typealias ProtectionPolicyArtifactCount = Model<ProtectionPolicyArtifactCountFields>
-
-/// The properties of a `ProtectionPolicyArtifactCount`, inherited ones included.
-public struct ProtectionPolicyArtifactCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.protectionPolicyArtifactCount",
-        fields: ProtectionPolicyArtifactCountFields()
-    )
-
-    public let completed: Field<Int32>
-    public let failed: Field<Int32>
-    public let inProgress: Field<Int32>
-    public let total: Field<Int32>
-
-    private init() {
-        self.completed = Field("completed")
-        self.failed = Field("failed")
-        self.inProgress = Field("inProgress")
-        self.total = Field("total")
-    }
-}
-
-/// Its properties are listed in `ProtectionPolicyBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionpolicybase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.protectionPolicyBase`.
-public typealias ProtectionPolicyBase = Model<ProtectionPolicyBaseFields>
-
-/// The properties of a `ProtectionPolicyBase`, inherited ones included.
-public struct ProtectionPolicyBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.protectionPolicyBase",
-        base: Entity.self,
-        derived: [
-            ExchangeProtectionPolicy.self,
-            OneDriveForBusinessProtectionPolicy.self,
-            SharePointProtectionPolicy.self,
-        ],
-        fields: ProtectionPolicyBaseFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>
-    public let retentionSettings: Field<[RetentionSetting]>
-    public let status: Field<ProtectionPolicyStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionPolicyArtifactCount = Field("protectionPolicyArtifactCount")
-        self.retentionSettings = Field("retentionSettings")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `ProtectionPolicyBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.protectionPolicyBase`.
-public struct ProtectionPolicyBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProtectionPolicyBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.protectionPolicyBase",
-        model: ProtectionPolicyBase.self,
-        operations: [
-            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.protectionPolicyBase/activate` (POST).
-    public func activate() -> OperationRequest<ProtectionPolicyBase> {
-        let request = APIRequest(method: .post, path: path.appending("activate"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionPolicyBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.protectionPolicyBase/deactivate` (POST).
-    public func deactivate() -> OperationRequest<ProtectionPolicyBase> {
-        let request = APIRequest(method: .post, path: path.appending("deactivate"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionPolicyBase.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.protectionPolicyStatus`.
-public typealias ProtectionPolicyStatus = OpenEnum<ProtectionPolicyStatusValues>
-
-/// The values of `ProtectionPolicyStatus` that the spec declares; others decode and re-encode too.
-public enum ProtectionPolicyStatusValues: EnumValues {
-    public static let known: [String] = ["inactive", "activeWithErrors", "updating", "active", "unknownFutureValue"]
-}
-
-extension ProtectionPolicyStatus {
-    public static var inactive: Self { Self(rawValue: "inactive") }
-
-    public static var activeWithErrors: Self { Self(rawValue: "activeWithErrors") }
-
-    public static var updating: Self { Self(rawValue: "updating") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ProtectionRuleBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionrulebase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.protectionRuleBase`.
-public typealias ProtectionRuleBase = Model<ProtectionRuleBaseFields>
-
-/// The properties of a `ProtectionRuleBase`, inherited ones included.
-public struct ProtectionRuleBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.protectionRuleBase",
-        base: Entity.self,
-        derived: [DriveProtectionRule.self, MailboxProtectionRule.self, SiteProtectionRule.self],
-        fields: ProtectionRuleBaseFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let isAutoApplyEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionRuleStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.isAutoApplyEnabled = Field("isAutoApplyEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `ProtectionRuleBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.protectionRuleBase`.
-public struct ProtectionRuleBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProtectionRuleBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.protectionRuleBase",
-        model: ProtectionRuleBase.self,
-        operations: [
-            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, response: .model(ProtectionRuleBase.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.protectionRuleBase/deleteAndUnprotect` (POST).
-    public func deleteAndUnprotect() -> OperationRequest<ProtectionRuleBase> {
-        let request = APIRequest(method: .post, path: path.appending("deleteAndUnprotect"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionRuleBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.protectionRuleBase/run` (POST).
-    public func run() -> OperationRequest<ProtectionRuleBase> {
-        let request = APIRequest(method: .post, path: path.appending("run"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionRuleBase.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.protectionRuleStatus`.
-public typealias ProtectionRuleStatus = OpenEnum<ProtectionRuleStatusValues>
-
-/// The values of `ProtectionRuleStatus` that the spec declares; others decode and re-encode too.
-public enum ProtectionRuleStatusValues: EnumValues {
-    public static let known: [String] = [
-        "draft",
-        "active",
-        "completed",
-        "completedWithErrors",
-        "unknownFutureValue",
-        "updateRequested",
-        "deleteRequested",
-    ]
-}
-
-extension ProtectionRuleStatus {
-    public static var draft: Self { Self(rawValue: "draft") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var completedWithErrors: Self { Self(rawValue: "completedWithErrors") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var updateRequested: Self { Self(rawValue: "updateRequested") }
-
-    public static var deleteRequested: Self { Self(rawValue: "deleteRequested") }
-}
-
-/// - Remark: Generated from `microsoft.graph.protectionScopeState`.
-public typealias ProtectionScopeState = OpenEnum<ProtectionScopeStateValues>
-
-/// The values of `ProtectionScopeState` that the spec declares; others decode and re-encode too.
-public enum ProtectionScopeStateValues: EnumValues {
-    public static let known: [String] = ["notModified", "modified", "unknownFutureValue"]
-}
-
-extension ProtectionScopeState {
-    public static var notModified: Self { Self(rawValue: "notModified") }
-
-    public static var modified: Self { Self(rawValue: "modified") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Flags: the wire value lists members separated by commas.
-///
-/// - Remark: Generated from `microsoft.graph.protectionSource`.
-public typealias ProtectionSource = OpenEnum<ProtectionSourceValues>
-
-/// The values of `ProtectionSource` that the spec declares; others decode and re-encode too.
-public enum ProtectionSourceValues: FlagValues {
-    public static let known: [String] = ["none", "manual", "dynamicRule", "unknownFutureValue"]
-}
-
-extension ProtectionSource {
-    public static var none: Self { Self(rawValue: "none") }
-
-    public static var manual: Self { Self(rawValue: "manual") }
-
-    public static var dynamicRule: Self { Self(rawValue: "dynamicRule") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ProtectionUnitBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionunitbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.protectionUnitBase`.
-public typealias ProtectionUnitBase = Model<ProtectionUnitBaseFields>
-
-/// The properties of a `ProtectionUnitBase`, inherited ones included.
-public struct ProtectionUnitBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.protectionUnitBase",
-        base: Entity.self,
-        derived: [DriveProtectionUnit.self, MailboxProtectionUnit.self, SiteProtectionUnit.self],
-        fields: ProtectionUnitBaseFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let offboardRequestedDateTime: Field<Date>
-    public let policyId: Field<String>
-    public let protectionSources: Field<ProtectionSource>
-    public let status: Field<ProtectionUnitStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.offboardRequestedDateTime = Field("offboardRequestedDateTime")
-        self.policyId = Field("policyId")
-        self.protectionSources = Field("protectionSources")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `ProtectionUnitBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.protectionUnitBase`.
-public struct ProtectionUnitBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProtectionUnitBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.protectionUnitBase",
-        model: ProtectionUnitBase.self,
-        operations: [
-            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
-        ]
-    )
-
-    /// - Remark: Generated from `microsoft.graph.protectionUnitBase/cancelOffboard` (POST).
-    public func cancelOffboard() -> OperationRequest<ProtectionUnitBase> {
-        let request = APIRequest(method: .post, path: path.appending("cancelOffboard"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
-    }
-
-    /// - Remark: Generated from `microsoft.graph.protectionUnitBase/offboard` (POST).
-    public func offboard() -> OperationRequest<ProtectionUnitBase> {
-        let request = APIRequest(method: .post, path: path.appending("offboard"))
-        return OperationRequest(client: client, request: request, decoder: .model(ProtectionUnitBase.self))
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.protectionUnitStatus`.
-public typealias ProtectionUnitStatus = OpenEnum<ProtectionUnitStatusValues>
-
-/// The values of `ProtectionUnitStatus` that the spec declares; others decode and re-encode too.
-public enum ProtectionUnitStatusValues: EnumValues {
-    public static let known: [String] = [
-        "protectRequested",
-        "protected",
-        "unprotectRequested",
-        "unprotected",
-        "removeRequested",
-        "unknownFutureValue",
-        "offboardRequested",
-        "offboarded",
-        "cancelOffboardRequested",
-    ]
-}
-
-extension ProtectionUnitStatus {
-    public static var protectRequested: Self { Self(rawValue: "protectRequested") }
-
-    public static var protected: Self { Self(rawValue: "protected") }
-
-    public static var unprotectRequested: Self { Self(rawValue: "unprotectRequested") }
-
-    public static var unprotected: Self { Self(rawValue: "unprotected") }
-
-    public static var removeRequested: Self { Self(rawValue: "removeRequested") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-
-    public static var offboardRequested: Self { Self(rawValue: "offboardRequested") }
-
-    public static var offboarded: Self { Self(rawValue: "offboarded") }
-
-    public static var cancelOffboardRequested: Self { Self(rawValue: "cancelOffboardRequested") }
-}
-
-/// Its properties are listed in `ProtectionUnitsBulkJobBaseFields`; read and write them as `value.name`.
-///
-/// Abstract: payloads name a derived type; read one with `downcast(to:)` or `resolved`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/protectionunitsbulkjobbase?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.protectionUnitsBulkJobBase`.
-public typealias ProtectionUnitsBulkJobBase = Model<ProtectionUnitsBulkJobBaseFields>
-
-/// The properties of a `ProtectionUnitsBulkJobBase`, inherited ones included.
-public struct ProtectionUnitsBulkJobBaseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.protectionUnitsBulkJobBase",
-        base: Entity.self,
-        derived: [
-            DriveProtectionUnitsBulkAdditionJob.self,
-            MailboxProtectionUnitsBulkAdditionJob.self,
-            SiteProtectionUnitsBulkAdditionJob.self,
-        ],
-        fields: ProtectionUnitsBulkJobBaseFields()
-    )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionUnitsBulkJobStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
-}
-
-/// Requests for one `ProtectionUnitsBulkJobBase`: `request()` reads, updates or deletes it.
-///
-/// - Remark: Generated from `microsoft.graph.protectionUnitsBulkJobBase`.
-public struct ProtectionUnitsBulkJobBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProtectionUnitsBulkJobBase
-    public let client: ServiceClient
-    public let path: ResourcePath
-
-    public init(client: ServiceClient, path: ResourcePath) {
-        self.client = client
-        self.path = path
-    }
-
-    /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.protectionUnitsBulkJobBase",
-        model: ProtectionUnitsBulkJobBase.self
-    )
-}
-
-/// - Remark: Generated from `microsoft.graph.protectionUnitsBulkJobStatus`.
-public typealias ProtectionUnitsBulkJobStatus = OpenEnum<ProtectionUnitsBulkJobStatusValues>
-
-/// The values of `ProtectionUnitsBulkJobStatus` that the spec declares; others decode and re-encode too.
-public enum ProtectionUnitsBulkJobStatusValues: EnumValues {
-    public static let known: [String] = ["unknown", "active", "completed", "completedWithErrors", "unknownFutureValue"]
-}
-
-extension ProtectionUnitsBulkJobStatus {
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    public static var active: Self { Self(rawValue: "active") }
-
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    public static var completedWithErrors: Self { Self(rawValue: "completedWithErrors") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
-}
-
-/// Its properties are listed in `ProvisionChannelEmailResultFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisionchannelemailresult?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisionChannelEmailResult`.
-public typealias ProvisionChannelEmailResult = Model<ProvisionChannelEmailResultFields>
-
-/// The properties of a `ProvisionChannelEmailResult`, inherited ones included.
-public struct ProvisionChannelEmailResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.provisionChannelEmailResult",
-        fields: ProvisionChannelEmailResultFields()
-    )
-
-    public let email: Field<String>
-
-    private init() {
-        self.email = Field("email")
-    }
-}
-
-/// Its properties are listed in `ProvisionedIdentityFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisionedidentity?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisionedIdentity`.
-public typealias ProvisionedIdentity = Model<ProvisionedIdentityFields>
-
-/// The properties of a `ProvisionedIdentity`, inherited ones included.
-public struct ProvisionedIdentityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.provisionedIdentity",
-        base: Identity.self,
-        fields: ProvisionedIdentityFields()
-    )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let details: Field<DetailsInfo>
-    public let identityType: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.details = Field("details")
-        self.identityType = Field("identityType")
-    }
-}
-
-/// Its properties are listed in `ProvisionedPlanFields`; read and write them as `value.name`.
-///
-/// - SeeAlso: <https://learn.microsoft.com/graph/api/resources/provisionedplan?view=graph-rest-1.0>
-/// - Remark: Generated from `microsoft.graph.provisionedPlan`.
-public typealias ProvisionedPlan = Model<ProvisionedPlanFields>
-
-/// The properties of a `ProvisionedPlan`, inherited ones included.
-public struct ProvisionedPlanFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.provisionedPlan", fields: ProvisionedPlanFields())
-    public let capabilityStatus: Field<String>
-    public let provisioningStatus: Field<String>
-    public let service: Field<String>
-
-    private init() {
-        self.capabilityStatus = Field("capabilityStatus")
-        self.provisioningStatus = Field("provisioningStatus")
-        self.service = Field("service")
-    }
-}
-
-/// - Remark: Generated from `microsoft.graph.provisioningAction`.
-public typealias ProvisioningAction = OpenEnum<ProvisioningActionValues>
-
-/// The values of `ProvisioningAction` that the spec declares; others decode and re-encode too.
-public enum ProvisioningActionValues: EnumValues {
-    public static let known: [String] = [
-        "other",
-        "create",
-        "delete",
-        "disable",
-        "update",
-        "stagedDelete",
-        "unknownFutureValue",
-    ]
-}
-
-extension ProvisioningAction {
-    public static var other: Self { Self(rawValue: "other") }
-
-    public static var create: Self { Self(rawValue: "create") }
-
-    public static var delete: Self { Self(rawValue: "delete") }
-
-    public static var disable: Self { Self(rawValue: "disable") }
-
-    public static var update: Self { Self(rawValue: "update") }
-
-    public static var stagedDelete: Self { Self(rawValue: "stagedDelete") }
-
-    public static var unknownFutureValue: Self { Self(rawValue: "unknownFutureValue") }
 }
