@@ -193,7 +193,6 @@ struct Printer {
     /// `afterALine`: the text continues something that ended with a line of text, so a blank line comes first.
     init(afterALine: Bool = false) { lastLineIsBlank = !afterALine }
 
-    var text: String { String(decoding: output, as: UTF8.self) }
     var bytes: [UInt8] { output }
 
     mutating func reserve(_ capacity: Int) { output.reserveCapacity(capacity) }
@@ -757,7 +756,7 @@ extension StringProtocol {
     var hasLineBreak: Bool { containsByte { $0 == UInt8(ascii: "\n") } }
 
     /// Whether a UTF-8 byte of the text matches. Native strings are scanned as the contiguous bytes they are, a
-    /// loop the compiler unrolls; stepping through `utf8` costs an index check per byte, and the printer asks this
+    /// plain loop over a buffer; stepping through `utf8` costs an index check per byte, and the printer asks this
     /// of every piece of text it writes.
     @inline(__always)
     func containsByte(where predicate: (UInt8) -> Bool) -> Bool {
