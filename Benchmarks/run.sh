@@ -192,7 +192,7 @@ least as many batches as jobs; a separate job emits the module's interface). Wal
 
 With 16 files the debug build ran two batches of nine, one per core, and its peak was one of them; with more, the peak
 is the job that emits the module (0.68 GiB, whatever the file count). A release build compiles the whole module in one
-process and hardly notices. Writing 100 files instead of 18 costs \`bindery-gen\` about 10 ms more.
+process and hardly notices. Writing 101 files instead of 18 costs \`bindery-gen\` about 10 ms more.
 <!-- graph:end -->
 MD
 [ -f BENCHMARKS.md ] || printf '# Benchmarks\n\n' > BENCHMARKS.md

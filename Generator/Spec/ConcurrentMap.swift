@@ -8,6 +8,7 @@ extension Array where Element: Sendable {
     package func concurrentMap<Result: Sendable>(chunk: Int = 64, _ transform: @Sendable (Element) -> Result)
         -> [Result]
     {
+        precondition(chunk > 0, "a chunk holds at least one element")
         guard count > chunk else { return map(transform) }
         return [Result](unsafeUninitializedCapacity: count) { buffer, initialized in
             // Each chunk writes its own slots: no two threads touch one element.

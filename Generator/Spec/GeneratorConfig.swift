@@ -6,7 +6,7 @@ public struct GeneratorConfig: Equatable, Sendable {
         case automatic
         /// One file per model and per builder: easy to review, and an edit rebuilds little.
         case perType
-        /// A few large files, for very large specs (see `fileCount`).
+        /// Declarations spread over `fileCount` files (100 by default), for very large specs.
         case grouped
 
         /// Types (enums, models, builders) above which `automatic` groups: thousands of small files cost more

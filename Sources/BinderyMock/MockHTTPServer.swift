@@ -3,6 +3,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import Synchronization
 
 /// An HTTP/1.1 server on 127.0.0.1 that hands every request to one handler.
 final class MockHTTPServer: Sendable {
@@ -15,8 +16,21 @@ final class MockHTTPServer: Sendable {
             address: .inet(ip4: "127.0.0.1", port: port), timeout: 120,
             pool: NoDelaySocketPool(HTTPServer.defaultPool()), logger: .disabled)
         self.server = server
-        task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 60)
+        let failure = Mutex<(any Error)?>(nil)
+        task = Task {
+            do { try await server.run() } catch {
+                failure.withLock { $0 = error }
+                throw error
+            }
+        }
+        // Starting can take seconds on a loaded machine (a whole test suite at once); a port that cannot be bound
+        // fails at once, with its own error.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while await !server.isListening {
+            if let error = failure.withLock({ $0 }) { throw error }
+            guard ContinuousClock.now < deadline else { throw MockServerError.notListening }
+            try await Task.sleep(for: .milliseconds(2))
+        }
         guard case .ip4(_, let bound)? = await server.listeningAddress else { throw MockServerError.noPort }
         self.port = bound
         await server.appendRoute("*") { request in
@@ -59,7 +73,7 @@ final class MockHTTPServer: Sendable {
     }
 }
 
-enum MockServerError: Error { case noPort }
+enum MockServerError: Error { case noPort, notListening }
 
 /// FlyingFox writes a response's head and body in two writes. On a reused connection Nagle's algorithm holds the
 /// body until the client acknowledges the head, and the client delays that acknowledgement: 40 ms per request, which

@@ -44,6 +44,17 @@ import Testing
         #expect(SwiftNames.memberName(spec) == swift)
     }
 
+    /// `memberName` gives lower camel names back from their bytes, trusting that every keyword it must change that
+    /// starts with a lowercase letter is all lowercase letters.
+    @Test func keywordsThatStartLowercaseAreAllLowercase() {
+        for word in SwiftNames.keywords.union(SwiftNames.unescapableMembers) where word.first?.isLowercase == true {
+            #expect(word.allSatisfy { $0.isASCII && $0.isLowercase }, "\(word)")
+        }
+        #expect(SwiftNames.memberName("default") == "`default`")
+        #expect(SwiftNames.memberName("self") == "selfValue")
+        #expect(SwiftNames.memberName("defaultValue2") == "defaultValue2")
+    }
+
     @Test func wordsSplitAtCaseChangesAndKeepAcronyms() {
         #expect(SwiftNames.splitWords("ODataType") == ["O", "Data", "Type"])
         #expect(SwiftNames.splitWords("getHTTPResponse") == ["get", "HTTP", "Response"])

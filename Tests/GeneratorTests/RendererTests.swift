@@ -24,6 +24,22 @@ import Testing
         (1...count).map { .string("\(stem)\($0)") }
     }
 
+    /// Files are joined from pieces rendered apart: one blank line after a header without imports, one between
+    /// declarations, none at the top of a file without a header.
+    @Test func piecesJoinWithOneBlankLineBetween() {
+        let declarations = [
+            Declaration(.typeAlias(name: "A", type: "Int")), Declaration(.typeAlias(name: "B", type: "Int")),
+        ]
+        let renderer = SwiftRenderer()
+        let withHeader = SwiftFile(path: "A.swift", header: ["// header"], imports: [], declarations: declarations)
+        let expected = "public typealias A = Int\n\npublic typealias B = Int\n"
+        #expect(renderer.render(withHeader) == "// header\n\n" + expected)
+        let bare = SwiftFile(path: "A.swift", header: [], imports: [], declarations: declarations)
+        #expect(renderer.render(bare) == expected)
+        let pieces = declarations.map { renderer.renderDeclarations([$0]) }
+        #expect(renderer.render(header: ["// header"], imports: [], parts: [[]] + pieces) == "// header\n\n" + expected)
+    }
+
     @Test func aCallThatFitsStaysOnOneLine() {
         let value = Expression.call(
             "ModelSchema",

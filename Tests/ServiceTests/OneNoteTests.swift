@@ -7,6 +7,16 @@ import Testing
 
 /// The OneNote module: the notebook → section group → section hierarchy, on Graph and on the legacy API.
 @Suite struct OneNoteTests {
+    /// A port already taken is an error of its own, given at once: the mock waits up to a minute for a slow start,
+    /// but never for a bind that failed.
+    @Test func aTakenPortIsTheBindError() async throws {
+        let first = try await MockServer(.oneNote)
+        let error = await #expect(throws: (any Error).self) { _ = try await MockServer(.oneNote, port: first.port) }
+        #expect(!String(describing: error).contains("notListening"), "\(String(describing: error))")
+        #expect(!String(describing: error).contains("timed out"), "\(String(describing: error))")
+        await first.stop()
+    }
+
     func client(_ replies: [CapturingTransport.Reply] = [], base: URL = OneNoteClient.defaultBaseURL)
         -> (OneNoteClient, CapturingTransport)
     {

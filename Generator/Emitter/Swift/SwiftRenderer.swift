@@ -24,7 +24,6 @@ public struct SwiftRenderer: Sendable {
     /// puts together. Pieces can be rendered on any thread, as soon as their declarations are made.
     public func renderDeclarations(_ declarations: [Declaration]) -> [UInt8] {
         var printer = Printer(afterALine: true)
-        printer.reserve(declarations.count * 2048)
         for declaration in declarations {
             printer.blank()
             render(declaration, into: &printer, inExtension: false)
@@ -42,9 +41,13 @@ public struct SwiftRenderer: Sendable {
         }
         var bytes = printer.bytes
         bytes.reserveCapacity(parts.reduce(bytes.count) { $0 + $1.count })
+        let newline = UInt8(ascii: "\n")
         for part in parts {
-            // Nothing above the first declaration: it starts the file, without the blank line that separates it.
-            bytes.append(contentsOf: bytes.isEmpty && part.first == UInt8(ascii: "\n") ? part.dropFirst() : part[...])
+            // A part opens with the blank line that separates it from the text above; like `Printer.blank()`, it is
+            // left out at the top of the file and after a blank line (the header's, or one a part ended with).
+            let afterABlank =
+                bytes.isEmpty || (bytes.last == newline && (bytes.count == 1 || bytes[bytes.count - 2] == newline))
+            bytes.append(contentsOf: afterABlank && part.first == newline ? part.dropFirst() : part[...])
         }
         return String(decoding: bytes, as: UTF8.self)
     }
