@@ -110,8 +110,9 @@ public struct Emitter: Sendable {
         )
     }
 
-    /// A file as the layout plans it: what each unit put in it, in order, as `makePart` made it.
-    private struct PlannedFile<Part: Sendable>: Sendable {
+    /// A file as the layout plans it: what each unit put in it, in order, as `makePart` made it. A part is a
+    /// collection (declarations, or their rendered bytes), empty when its unit declared nothing.
+    private struct PlannedFile<Part: Collection & Sendable>: Sendable {
         var path: String
         var header: [String]
         var imports: [Import]
@@ -120,7 +121,7 @@ public struct Emitter: Sendable {
 
     /// Translates every unit, makes each one's declarations into a `Part` in the worker that translated them, and
     /// places the parts in files. `emit` makes rendered text of them, `translate` keeps the declarations.
-    private func layOut<Part: Sendable>(_ spec: ServiceSpec, makePart: @Sendable ([Declaration]) -> Part)
+    private func layOut<Part: Collection & Sendable>(_ spec: ServiceSpec, makePart: @Sendable ([Declaration]) -> Part)
         -> (files: [PlannedFile<Part>], diagnostics: [Diagnostic])
     {
         var diagnostics = Diagnostics()
@@ -150,10 +151,7 @@ public struct Emitter: Sendable {
                 declarations = builders.builderDeclarations(resource, diagnostics: &unitDiagnostics)
                 (name, folder) = (symbols.builderName(resource.name), "Builders")
             }
-            return (
-                name: name, folder: folder, part: makePart(declarations), isEmpty: declarations.isEmpty,
-                diagnostics: unitDiagnostics.all
-            )
+            return (name: name, folder: folder, part: makePart(declarations), diagnostics: unitDiagnostics.all)
         }
         for unit in units { diagnostics.append(contentsOf: unit.diagnostics) }
         let root = spec.resources.first { $0.name == spec.rootResource } ?? ResourceSpec(name: spec.rootResource)
@@ -187,14 +185,14 @@ public struct Emitter: Sendable {
         ]
         let imports: [Import] = [.runtime, "Foundation"]
         // The client and the descriptor are small: made into parts here, on this thread.
-        let clientPart = (part: makePart(client), isEmpty: client.isEmpty)
-        let servicePart = (part: makePart([service]), isEmpty: false)
+        let clientPart = makePart(client)
+        let servicePart = makePart([service])
         func file(_ path: String, _ parts: [Part], imports: [Import] = imports) -> PlannedFile<Part> {
             PlannedFile(path: path, header: header, imports: imports, parts: parts)
         }
         var files = [
-            file("\(symbols.clientName).swift", [clientPart.part]),
-            file("\(symbols.serviceName).swift", [servicePart.part]),
+            file("\(symbols.clientName).swift", [clientPart]),
+            file("\(symbols.serviceName).swift", [servicePart]),
         ]
         var layout = options.layout
         if case .automatic(let count) = layout {
@@ -218,10 +216,9 @@ public struct Emitter: Sendable {
             // The client and the descriptor open the first file; a file left without declarations imports nothing.
             let opening = [clientPart, servicePart]
             files = chunks.enumerated().map { index, chunk in
-                let parts = (index == 0 ? opening : []) + chunk.map { (part: $0.part, isEmpty: $0.isEmpty) }
+                let parts = (index == 0 ? opening : []) + chunk.map(\.part)
                 return file(
-                    "BinderyGenerated\(index + 1).swift", parts.map(\.part),
-                    imports: parts.allSatisfy(\.isEmpty) ? [] : imports)
+                    "BinderyGenerated\(index + 1).swift", parts, imports: parts.allSatisfy(\.isEmpty) ? [] : imports)
             }
         }
         return (files, diagnostics.all)

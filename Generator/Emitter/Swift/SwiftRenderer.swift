@@ -20,10 +20,10 @@ public struct SwiftRenderer: Sendable {
         render(header: file.header, imports: file.imports, parts: [renderDeclarations(file.declarations)])
     }
 
-    /// Declarations as UTF-8, each after a blank line: one piece of a file, which `render(header:imports:parts:)`
+    /// Declarations as UTF-8, a blank line between each: one piece of a file, which `render(header:imports:parts:)`
     /// puts together. Pieces can be rendered on any thread, as soon as their declarations are made.
     public func renderDeclarations(_ declarations: [Declaration]) -> [UInt8] {
-        var printer = Printer(afterALine: true)
+        var printer = Printer()
         for declaration in declarations {
             printer.blank()
             render(declaration, into: &printer, inExtension: false)
@@ -31,25 +31,20 @@ public struct SwiftRenderer: Sendable {
         return printer.bytes
     }
 
-    /// A whole file: the header, a blank line, the imports, then the pieces in order.
+    /// A whole file: the header, a blank line, the imports, then the pieces in order, a blank line before each.
     public func render(header: [String], imports: [Import], parts: [[UInt8]]) -> String {
         var printer = Printer()
+        printer.reserve(parts.reduce(1024) { $0 + $1.count })
         for line in header { printer.line(line) }
         if !header.isEmpty { printer.blank() }
         for module in imports {
             printer.line((module.spi.map { "@_spi(\($0)) " } ?? "") + "import \(module.module)")
         }
-        var bytes = printer.bytes
-        bytes.reserveCapacity(parts.reduce(bytes.count) { $0 + $1.count })
-        let newline = UInt8(ascii: "\n")
-        for part in parts {
-            // A part opens with the blank line that separates it from the text above; like `Printer.blank()`, it is
-            // left out at the top of the file and after a blank line (the header's, or one a part ended with).
-            let afterABlank =
-                bytes.isEmpty || (bytes.last == newline && (bytes.count == 1 || bytes[bytes.count - 2] == newline))
-            bytes.append(contentsOf: afterABlank && part.first == newline ? part.dropFirst() : part[...])
+        for part in parts where !part.isEmpty {
+            printer.blank()
+            printer.append(rendered: part)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return printer.text
     }
 
     func render(_ declaration: Declaration, into printer: inout Printer, inExtension: Bool) {
@@ -191,12 +186,10 @@ struct Printer {
     private var output: [UInt8] = []
     private(set) var indentation = ""
     /// Whether the last line written was blank (or nothing was written yet), so blanks never double up.
-    private var lastLineIsBlank: Bool
-
-    /// `afterALine`: the text continues something that ended with a line of text, so a blank line comes first.
-    init(afterALine: Bool = false) { lastLineIsBlank = !afterALine }
+    private var lastLineIsBlank = true
 
     var bytes: [UInt8] { output }
+    var text: String { String(decoding: output, as: UTF8.self) }
 
     mutating func reserve(_ capacity: Int) { output.reserveCapacity(capacity) }
 
@@ -243,6 +236,14 @@ struct Printer {
             output.append(UInt8(ascii: "\n"))
             lastLineIsBlank = line.isEmpty
         }
+    }
+
+    /// Whole lines another printer wrote (`bytes`, ending with a line break), taken as they are.
+    mutating func append(rendered lines: [UInt8]) {
+        guard !lines.isEmpty else { return }
+        output.append(contentsOf: lines)
+        // Blank when its last line is: a line break alone, or one right after another.
+        lastLineIsBlank = lines.count == 1 || lines[lines.count - 2] == UInt8(ascii: "\n")
     }
 
     mutating func blank() {
