@@ -265,14 +265,16 @@ import Testing
     }
 }
 
-/// A file of pseudo-random bytes in a fresh temporary folder, and a state file path beside it.
-struct TestFile {
+/// A file of pseudo-random bytes in a fresh temporary folder, and a state file path beside it. The folder, with
+/// whatever a test wrote into it, is removed when the last reference goes (files reach 100 MiB).
+final class TestFile: Sendable {
+    let folder: URL
     let path: String
     let state: String
     let bytes: [UInt8]
 
     init(bytes count: Int) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent("file.bin").path
         state = folder.appendingPathComponent("file.bin.bindery-upload").path
@@ -289,6 +291,8 @@ struct TestFile {
         self.bytes = bytes
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     var quickXorHash: String {
         var hash = QuickXorHash()
