@@ -76,4 +76,45 @@ private struct BareFields: FieldSet {
         #expect(file.storage["sizeInBytes"] == 13)
         #expect(Model<BareFields>.schema.fieldNames == ["name", "sizeInBytes"])
     }
+
+    /// Reads look first where the last payload of the type kept the member; a payload in another order, or one
+    /// that lacks the member, must still read what it says.
+    @Test func aRememberedPositionIsOnlyAGuess() throws {
+        let first = Model<BareFields>(storage: ["name": "a", "sizeInBytes": 1])
+        let reordered = Model<BareFields>(storage: ["sizeInBytes": 2, "x": true, "name": "b"])
+        let short = Model<BareFields>(storage: ["sizeInBytes": 3])
+        let lookalike = Model<BareFields>(storage: ["nam": "no", "sizeInBytes": 4, "names": "no"])
+        for _ in 0..<3 {
+            #expect(first.name == "a" && first.size == 1)
+            #expect(reordered.name == "b" && reordered.size == 2)
+            #expect(short.name == nil && short.size == 3)
+            #expect(lookalike.name == nil && lookalike.size == 4)
+        }
+    }
+
+    @Test func tasksReadingPayloadsInDifferentOrdersAllReadTheirOwnValues() async throws {
+        let orders: [Model<BareFields>] = (0..<8).map { index in
+            var members: [JSONObject.Member] = [
+                .init(key: "name", value: .string("item \(index)")),
+                .init(key: "sizeInBytes", value: .number(JSONNumber(index))),
+            ]
+            for filler in 0..<index { members.append(.init(key: "filler\(filler)", value: .null)) }
+            if index.isMultiple(of: 2) { members.reverse() }
+            return Model(storage: JSONObject(members))
+        }
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for index in orders.indices {
+                group.addTask {
+                    var wrong = 0
+                    for _ in 0..<2_000 where orders[index].name != "item \(index)" || orders[index].size != Int64(index)
+                    {
+                        wrong += 1
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
 }

@@ -86,6 +86,7 @@ public enum ISO8601 {
         return (year, month, day)
     }
 
+    @inline(__always)
     static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ count: Int) -> Int? {
         guard index + count <= bytes.count else { return nil }
         var value = 0
@@ -97,12 +98,14 @@ public enum ISO8601 {
         return value
     }
 
+    @inline(__always)
     static func expect(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ character: Unicode.Scalar) -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
         index += 1
         return true
     }
 
+    @inline(__always)
     static func digitValue(_ byte: UInt8) -> Int? {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
     }

@@ -38,25 +38,34 @@ public struct Model<Fields: FieldSet>: JSONModel {
     @inlinable @inline(__always)
     public subscript<Value>(dynamicMember field: KeyPath<Fields, Field<Value>>) -> Value? {
         get {
-            let field = Self.field(field)
-            guard let value = storage[field.name] else { return nil }
-            return field.isLoose ? Value(looseJSON: value) : Value(json: value)
+            let schema = Fields.schema
+            // The hint points into the schema, which must outlive the read.
+            return withExtendedLifetime(schema) {
+                let (field, hint) = Self.field(field, in: schema)
+                // Converted where it lies in the object: copying the value out would cost a retain and a release.
+                return storage.convertValue(forKey: field.name, hint: hint) { value in
+                    field.isLoose ? Value(looseJSON: value) : Value(json: value)
+                }
+            }
         }
         set {
-            storage[Self.field(field).name] = newValue?.json ?? .null
+            storage[Self.field(field, in: Fields.schema).field.name] = newValue?.json ?? .null
         }
     }
 
-    /// The field a key path names, read in place from the schema's copy of the table: projecting the key path from
-    /// `Fields.all` would copy (retain, then release) every field of the table on every property read.
+    /// The field a key path names, read in place from the schema's copy of the table (projecting the key path from
+    /// `Fields.all` would copy, retain and release every field of the table on every property read), and the hint
+    /// that remembers where payloads keep its member.
     @inlinable @inline(__always)
-    static func field<Value>(_ path: KeyPath<Fields, Field<Value>>) -> Field<Value> {
-        let schema = Fields.schema
+    static func field<Value>(
+        _ path: KeyPath<Fields, Field<Value>>, in schema: ModelSchema
+    ) -> (field: Field<Value>, hint: MemberHint?) {
         // A hand-written `FieldSet` may build its schema from another table: then only the slow way is safe.
         guard schema.fieldTableType == ObjectIdentifier(Fields.self),
             let offset = MemoryLayout<Fields>.offset(of: path)
-        else { return Fields.all[keyPath: path] }
-        return schema.fieldTable.load(fromByteOffset: offset, as: Field<Value>.self)
+        else { return (Fields.all[keyPath: path], nil) }
+        let field = schema.fieldTable.load(fromByteOffset: offset, as: Field<Value>.self)
+        return (field, MemberHint(schema.memberHints, fieldOffset: offset))
     }
 }
 

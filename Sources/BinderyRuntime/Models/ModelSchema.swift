@@ -28,6 +28,8 @@ public final class ModelSchema: Sendable {
     @usableFromInline nonisolated(unsafe) let fieldTable: UnsafeRawPointer
     /// The type of the value `fieldTable` points to.
     @usableFromInline let fieldTableType: ObjectIdentifier
+    /// Where payloads of this type were last seen to keep each field's member, by the field's slot in the table.
+    @usableFromInline let memberHints: MemberHints
     /// The fields the service sets (OpenAPI `readOnly`): `requestMembers` leaves them out.
     public let readOnlyFieldNames: Set<String>
     /// The member that names a payload's concrete type, when this type declares one (OpenAPI's
@@ -63,6 +65,7 @@ public final class ModelSchema: Sendable {
         self.fieldIndex = Dictionary(declared.enumerated().map { ($0.element.name, $0.offset) }) { first, _ in first }
         fieldTable = UnsafeRawPointer(withCopyOf: fields)
         fieldTableType = ObjectIdentifier(type(of: fields))
+        memberHints = MemberHints(tableSize: MemoryLayout.size(ofValue: fields))
         self.readOnlyFieldNames = Set(declared.filter(\.isReadOnly).map(\.name))
     }
 

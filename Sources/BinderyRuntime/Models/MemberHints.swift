@@ -1,0 +1,73 @@
+import BinderyJSON
+import Synchronization
+
+/// Where payloads of one model type keep each declared field's member: one remembered position per field.
+///
+/// A service writes the members of every object of a type in the same order, so a property read looks at the
+/// remembered position first and compares one key instead of scanning the object. A guess is always checked
+/// against the key, so a payload in another order costs a scan, never a wrong value. Threads share the positions
+/// through relaxed atomics: a position is a hint, so no read depends on another thread's write.
+@usableFromInline
+final class MemberHints: Sendable {
+    // Allocated once per schema and freed with it; every slot is an atomic, so sharing it is safe.
+    @usableFromInline nonisolated(unsafe) let positions: UnsafeMutablePointer<Atomic<Int>>
+    @usableFromInline let count: Int
+
+    /// One slot per `Field`-sized step of a field table `tableSize` bytes long: a field's slot is its offset
+    /// divided by the size of a `Field`.
+    init(tableSize: Int) {
+        count = max(1, (tableSize + Self.fieldStride - 1) / Self.fieldStride)
+        positions = .allocate(capacity: count)
+        for slot in 0..<count { (positions + slot).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        positions.deinitialize(count: count)
+        positions.deallocate()
+    }
+
+    /// The size of every `Field`: its value type is only a type parameter, so it does not change the layout.
+    @usableFromInline static var fieldStride: Int { MemoryLayout<Field<String>>.stride }
+}
+
+/// One field's remembered position: a pointer into its schema's `MemberHints`, which the caller keeps alive
+/// (a counted reference would cost a retain and a release on every property read).
+@usableFromInline
+struct MemberHint {
+    @usableFromInline let position: UnsafeMutablePointer<Atomic<Int>>
+
+    /// The hint of the field at `offset` bytes into the table `hints` belongs to; nil past its end.
+    @inlinable
+    init?(_ hints: MemberHints, fieldOffset offset: Int) {
+        let slot = offset / MemberHints.fieldStride
+        guard slot < hints.count else { return nil }
+        position = hints.positions + slot
+    }
+
+    @inlinable
+    var guess: Int { position.pointee.load(ordering: .relaxed) }
+
+    @inlinable
+    func remember(_ found: Int) { position.pointee.store(found, ordering: .relaxed) }
+}
+
+extension JSONObject {
+    /// The member `key`'s value converted by `convert`, which reads it where it lies (the value is not copied out
+    /// of the object); nil when the member is absent. Looks at the hinted position first.
+    @inlinable @inline(__always)
+    func convertValue<T>(forKey key: String, hint: MemberHint?, _ convert: (JSONValue) -> T?) -> T? {
+        members.withUnsafeBufferPointer { members in
+            if let hint {
+                let guess = hint.guess
+                if guess < members.count, members[guess].key == key { return convert(members[guess].value) }
+            }
+            // Lengths first: they are known without reading the text, and differ for most members.
+            let length = key.utf8.count
+            for index in members.indices where members[index].key.utf8.count == length && members[index].key == key {
+                hint?.remember(index)
+                return convert(members[index].value)
+            }
+            return nil
+        }
+    }
+}
