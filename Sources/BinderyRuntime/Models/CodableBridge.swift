@@ -37,16 +37,30 @@ enum CodableBridge {
         _ container: KeyedDecodingContainer<JSONMemberKey>, _ key: JSONMemberKey, _ kind: FieldKind
     ) throws -> JSONValue {
         // `decodeIfPresent` reads `null` as nil, so a null costs no failed attempt either.
+        // Each kind through its own overload: the generic `decodeIfPresent<T>` makes Foundation's decoder test
+        // the type against its special cases (dates, URLs, dictionaries) on every member.
         switch kind {
         case .string, .enumeration, .dateTime, .date, .timeOfDay, .binary:
-            if let value = attempt(String.self, container, key, JSONValue.string) { return value }
+            if let value = attempt({ try container.decodeIfPresent(String.self, forKey: key).map(JSONValue.string) }) {
+                return value
+            }
         case .boolean:
-            if let value = attempt(Bool.self, container, key, JSONValue.bool) { return value }
+            if let value = attempt({ try container.decodeIfPresent(Bool.self, forKey: key).map(JSONValue.bool) }) {
+                return value
+            }
         case .integer, .byte:
-            if let value = attempt(Int64.self, container, key, { .number(JSONNumber($0)) }) { return value }
+            if let value = attempt({
+                try container.decodeIfPresent(Int64.self, forKey: key).map { .number(JSONNumber($0)) }
+            }) {
+                return value
+            }
         case .number:
             // A double-precision field: reading it as one loses nothing the field can hold.
-            if let value = attempt(Double.self, container, key, { .number(JSONNumber($0)) }) { return value }
+            if let value = attempt({
+                try container.decodeIfPresent(Double.self, forKey: key).map { .number(JSONNumber($0)) }
+            }) {
+                return value
+            }
         case .model(let type):
             if try container.decodeNil(forKey: key) { return .null }
             if let nested = try? container.nestedContainer(keyedBy: JSONMemberKey.self, forKey: key) {
@@ -70,13 +84,10 @@ enum CodableBridge {
         return try container.decode(JSONValue.self, forKey: key)
     }
 
-    /// The member read as `type` (`null` as `.null`), or nil when it is something else.
-    private static func attempt<Value: Decodable>(
-        _ type: Value.Type, _ container: KeyedDecodingContainer<JSONMemberKey>, _ key: JSONMemberKey,
-        _ wrap: (Value) -> JSONValue
-    ) -> JSONValue? {
+    /// The member as `read` reads it (`null`, which it reads as nil, as `.null`), or nil when it is something else.
+    private static func attempt(_ read: () throws -> JSONValue?) -> JSONValue? {
         do {
-            return try container.decodeIfPresent(type, forKey: key).map(wrap) ?? .null
+            return try read() ?? .null
         } catch {
             return nil
         }
