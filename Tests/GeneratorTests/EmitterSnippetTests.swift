@@ -195,12 +195,14 @@ import Testing
                         }
 
                         /// What this resource answers, for the module's route table.
-                        public static let route = ResourceRoute(
-                            "contoso.item",
-                            model: Item.self,
-                            children: [.init("children", "contoso.item", collection: true)],
-                            operations: [.init("preview", .get, response: .string)]
-                        )
+                        public static var route: ResourceRoute {
+                            ResourceRoute(
+                                "contoso.item",
+                                model: Item.self,
+                                children: [.init("children", "contoso.item", collection: true)],
+                                operations: [.init("preview", .get, response: .string)]
+                            )
+                        }
 
                         /// `children.request()` lists them; `children("item-id")` addresses one.
                         public var children: CollectionRequestBuilder<ItemRequestBuilder> {

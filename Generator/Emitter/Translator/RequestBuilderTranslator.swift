@@ -144,9 +144,14 @@ struct RequestBuilderTranslator {
             .map { route($0.0, onCollection: $0.1) }
         if !children.isEmpty { arguments.append(.init("children", .array(children))) }
         if !routes.isEmpty { arguments.append(.init("operations", .array(routes))) }
+        // Computed, not stored: the compiler job that writes the module's interface compiles the initializer of
+        // every stored static, and routes are the largest in a module. The route table reads each one once.
         return Declaration(
             doc: ["What this resource answers, for the module's route table."],
-            .variable(.stored("route", type: nil, value: .call("ResourceRoute", arguments), isStatic: true)))
+            .variable(
+                .computed(
+                    "route", type: "ResourceRoute", getter: [.expression(.call("ResourceRoute", arguments))],
+                    isStatic: true)))
     }
 
     /// One operation of the route table. Lists are written as strings (`path: "a/b"`, `query: "view=count"`):

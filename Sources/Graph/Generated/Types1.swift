@@ -55,15 +55,17 @@ public struct AadUserConversationMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.aadUserConversationMember",
-        model: AadUserConversationMember.self,
-        children: [.init("user", "microsoft.graph.user", collection: false)],
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.aadUserConversationMember",
+            model: AadUserConversationMember.self,
+            children: [.init("user", "microsoft.graph.user", collection: false)],
+            operations: [
+                .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+                .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            ]
+        )
+    }
 
     public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
 }
@@ -524,16 +526,18 @@ public struct AccessPackageAssignmentPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageAssignmentPolicy",
-        model: AccessPackageAssignmentPolicy.self,
-        children: [
-            .init("accessPackage", "microsoft.graph.accessPackage", collection: false),
-            .init("catalog", "microsoft.graph.accessPackageCatalog", collection: false),
-            .init("customExtensionStageSettings", "microsoft.graph.customExtensionStageSetting", collection: true),
-            .init("questions", "microsoft.graph.accessPackageQuestion", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageAssignmentPolicy",
+            model: AccessPackageAssignmentPolicy.self,
+            children: [
+                .init("accessPackage", "microsoft.graph.accessPackage", collection: false),
+                .init("catalog", "microsoft.graph.accessPackageCatalog", collection: false),
+                .init("customExtensionStageSettings", "microsoft.graph.customExtensionStageSetting", collection: true),
+                .init("questions", "microsoft.graph.accessPackageQuestion", collection: true),
+            ]
+        )
+    }
 
     public var accessPackage: AccessPackageRequestBuilder {
         .init(client: client, path: path.appending("accessPackage"))
@@ -618,30 +622,32 @@ public struct AccessPackageAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageAssignment",
-        model: AccessPackageAssignment.self,
-        children: [
-            .init("accessPackage", "microsoft.graph.accessPackage", collection: false),
-            .init("assignmentPolicy", "microsoft.graph.accessPackageAssignmentPolicy", collection: false),
-            .init("target", "microsoft.graph.accessPackageSubject", collection: false),
-        ],
-        operations: [
-            .init("reprocess", .post),
-            .init(
-                "additionalAccess",
-                .get,
-                onCollection: true,
-                response: .collection(.model(AccessPackageAssignment.self))
-            ),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(AccessPackageAssignment.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageAssignment",
+            model: AccessPackageAssignment.self,
+            children: [
+                .init("accessPackage", "microsoft.graph.accessPackage", collection: false),
+                .init("assignmentPolicy", "microsoft.graph.accessPackageAssignmentPolicy", collection: false),
+                .init("target", "microsoft.graph.accessPackageSubject", collection: false),
+            ],
+            operations: [
+                .init("reprocess", .post),
+                .init(
+                    "additionalAccess",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AccessPackageAssignment.self))
+                ),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AccessPackageAssignment.self))
+                ),
+            ]
+        )
+    }
 
     public var accessPackage: AccessPackageRequestBuilder {
         .init(client: client, path: path.appending("accessPackage"))
@@ -778,26 +784,28 @@ public struct AccessPackageAssignmentRequestRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageAssignmentRequest",
-        model: AccessPackageAssignmentRequest.self,
-        children: [
-            .init("accessPackage", "microsoft.graph.accessPackage", collection: false),
-            .init("assignment", "microsoft.graph.accessPackageAssignment", collection: false),
-            .init("requestor", "microsoft.graph.accessPackageSubject", collection: false),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init("reprocess", .post),
-            .init("resume", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(AccessPackageAssignmentRequest.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageAssignmentRequest",
+            model: AccessPackageAssignmentRequest.self,
+            children: [
+                .init("accessPackage", "microsoft.graph.accessPackage", collection: false),
+                .init("assignment", "microsoft.graph.accessPackageAssignment", collection: false),
+                .init("requestor", "microsoft.graph.accessPackageSubject", collection: false),
+            ],
+            operations: [
+                .init("cancel", .post),
+                .init("reprocess", .post),
+                .init("resume", .post),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AccessPackageAssignmentRequest.self))
+                ),
+            ]
+        )
+    }
 
     public var accessPackage: AccessPackageRequestBuilder {
         .init(client: client, path: path.appending("accessPackage"))
@@ -946,10 +954,12 @@ public struct AccessPackageAssignmentRequestWorkflowExtensionRequestBuilder: Mod
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageAssignmentRequestWorkflowExtension",
-        model: AccessPackageAssignmentRequestWorkflowExtension.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageAssignmentRequestWorkflowExtension",
+            model: AccessPackageAssignmentRequestWorkflowExtension.self
+        )
+    }
 }
 
 /// Its properties are listed in `AccessPackageAssignmentRequestorSettingsFields`; read and write them as `value.name`.
@@ -1107,10 +1117,12 @@ public struct AccessPackageAssignmentWorkflowExtensionRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageAssignmentWorkflowExtension",
-        model: AccessPackageAssignmentWorkflowExtension.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageAssignmentWorkflowExtension",
+            model: AccessPackageAssignmentWorkflowExtension.self
+        )
+    }
 }
 
 /// Its properties are listed in `AccessPackageAutomaticRequestSettingsFields`; read and write them as `value.name`.
@@ -1207,17 +1219,19 @@ public struct AccessPackageCatalogRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageCatalog",
-        model: AccessPackageCatalog.self,
-        children: [
-            .init("accessPackages", "microsoft.graph.accessPackage", collection: true),
-            .init("customWorkflowExtensions", "microsoft.graph.customCalloutExtension", collection: true),
-            .init("resourceRoles", "microsoft.graph.accessPackageResourceRole", collection: true),
-            .init("resources", "microsoft.graph.accessPackageResource", collection: true),
-            .init("resourceScopes", "microsoft.graph.accessPackageResourceScope", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageCatalog",
+            model: AccessPackageCatalog.self,
+            children: [
+                .init("accessPackages", "microsoft.graph.accessPackage", collection: true),
+                .init("customWorkflowExtensions", "microsoft.graph.customCalloutExtension", collection: true),
+                .init("resourceRoles", "microsoft.graph.accessPackageResourceRole", collection: true),
+                .init("resources", "microsoft.graph.accessPackageResource", collection: true),
+                .init("resourceScopes", "microsoft.graph.accessPackageResourceScope", collection: true),
+            ]
+        )
+    }
 
     /// `accessPackages.request()` lists them; `accessPackages("accessPackage-id")` addresses one.
     public var accessPackages: CollectionRequestBuilder<AccessPackageRequestBuilder> {
@@ -1454,10 +1468,12 @@ public struct AccessPackageMultipleChoiceQuestionRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageMultipleChoiceQuestion",
-        model: AccessPackageMultipleChoiceQuestion.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageMultipleChoiceQuestion",
+            model: AccessPackageMultipleChoiceQuestion.self
+        )
+    }
 }
 
 /// Its properties are listed in `AccessPackageNotificationSettingsFields`; read and write them as `value.name`.
@@ -1528,7 +1544,9 @@ public struct AccessPackageQuestionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.accessPackageQuestion", model: AccessPackageQuestion.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.accessPackageQuestion", model: AccessPackageQuestion.self)
+    }
 }
 
 /// Its properties are listed in `AccessPackageRequestApprovalStageCallbackConfigurationFields`; read and write them as
@@ -1569,26 +1587,33 @@ public struct AccessPackageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackage",
-        model: AccessPackage.self,
-        children: [
-            .init("accessPackagesIncompatibleWith", "microsoft.graph.accessPackage", collection: true),
-            .init("assignmentPolicies", "microsoft.graph.accessPackageAssignmentPolicy", collection: true),
-            .init("catalog", "microsoft.graph.accessPackageCatalog", collection: false),
-            .init("incompatibleAccessPackages", "microsoft.graph.accessPackage", collection: true),
-            .init("incompatibleGroups", "microsoft.graph.group", collection: true),
-            .init("resourceRoleScopes", "microsoft.graph.accessPackageResourceRoleScope", collection: true),
-        ],
-        operations: [
-            .init(
-                "getApplicablePolicyRequirements",
-                .post,
-                response: .collection(.model(AccessPackageAssignmentRequestRequirements.self))
-            ),
-            .init("filterByCurrentUser", .get, onCollection: true, response: .collection(.model(AccessPackage.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackage",
+            model: AccessPackage.self,
+            children: [
+                .init("accessPackagesIncompatibleWith", "microsoft.graph.accessPackage", collection: true),
+                .init("assignmentPolicies", "microsoft.graph.accessPackageAssignmentPolicy", collection: true),
+                .init("catalog", "microsoft.graph.accessPackageCatalog", collection: false),
+                .init("incompatibleAccessPackages", "microsoft.graph.accessPackage", collection: true),
+                .init("incompatibleGroups", "microsoft.graph.group", collection: true),
+                .init("resourceRoleScopes", "microsoft.graph.accessPackageResourceRoleScope", collection: true),
+            ],
+            operations: [
+                .init(
+                    "getApplicablePolicyRequirements",
+                    .post,
+                    response: .collection(.model(AccessPackageAssignmentRequestRequirements.self))
+                ),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AccessPackage.self))
+                ),
+            ]
+        )
+    }
 
     /// `accessPackagesIncompatibleWith.request()` lists them; `accessPackagesIncompatibleWith("accessPackage-id")`
     /// addresses one.

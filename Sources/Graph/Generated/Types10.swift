@@ -18,26 +18,28 @@ public struct AuthorizationPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authorizationPolicy",
-        model: AuthorizationPolicy.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authorizationPolicy",
+            model: AuthorizationPolicy.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.authorizationPolicy/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -316,11 +318,13 @@ public struct AvailableAccessPackageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.availableAccessPackage",
-        model: AvailableAccessPackage.self,
-        children: [.init("resourceRoleScopes", "microsoft.graph.accessPackageResourceRoleScope", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.availableAccessPackage",
+            model: AvailableAccessPackage.self,
+            children: [.init("resourceRoleScopes", "microsoft.graph.accessPackageResourceRoleScope", collection: true)]
+        )
+    }
 
     /// `resourceRoleScopes.request()` lists them; `resourceRoleScopes("accessPackageResourceRoleScope-id")` addresses
     /// one.
@@ -501,14 +505,16 @@ public struct AzureCommunicationServicesUserConversationMemberRequestBuilder: Mo
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.azureCommunicationServicesUserConversationMember",
-        model: AzureCommunicationServicesUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.azureCommunicationServicesUserConversationMember",
+            model: AzureCommunicationServicesUserConversationMember.self,
+            operations: [
+                .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+                .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == AzureCommunicationServicesUserConversationMemberRequestBuilder {
@@ -646,16 +652,22 @@ public struct B2xIdentityUserFlowRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.b2xIdentityUserFlow",
-        model: B2xIdentityUserFlow.self,
-        children: [
-            .init("identityProviders", "microsoft.graph.identityProvider", collection: true),
-            .init("languages", "microsoft.graph.userFlowLanguageConfiguration", collection: true),
-            .init("userAttributeAssignments", "microsoft.graph.identityUserFlowAttributeAssignment", collection: true),
-            .init("userFlowIdentityProviders", "microsoft.graph.identityProviderBase", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.b2xIdentityUserFlow",
+            model: B2xIdentityUserFlow.self,
+            children: [
+                .init("identityProviders", "microsoft.graph.identityProvider", collection: true),
+                .init("languages", "microsoft.graph.userFlowLanguageConfiguration", collection: true),
+                .init(
+                    "userAttributeAssignments",
+                    "microsoft.graph.identityUserFlowAttributeAssignment",
+                    collection: true
+                ),
+                .init("userFlowIdentityProviders", "microsoft.graph.identityProviderBase", collection: true),
+            ]
+        )
+    }
 
     /// `identityProviders.request()` lists them; `identityProviders("identityProvider-id")` addresses one.
     public var identityProviders: CollectionRequestBuilder<IdentityProviderRequestBuilder> {
@@ -813,61 +825,63 @@ public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.backupRestoreRoot",
-        model: BackupRestoreRoot.self,
-        children: [
-            .init("browseSessions", "microsoft.graph.browseSessionBase", collection: true),
-            .init("driveInclusionRules", "microsoft.graph.driveProtectionRule", collection: true),
-            .init("driveProtectionUnits", "microsoft.graph.driveProtectionUnit", collection: true),
-            .init(
-                "driveProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-            .init("emailNotificationsSetting", "microsoft.graph.emailNotificationsSetting", collection: false),
-            .init("exchangeProtectionPolicies", "microsoft.graph.exchangeProtectionPolicy", collection: true),
-            .init("exchangeRestoreSessions", "microsoft.graph.exchangeRestoreSession", collection: true),
-            .init("mailboxInclusionRules", "microsoft.graph.mailboxProtectionRule", collection: true),
-            .init("mailboxProtectionUnits", "microsoft.graph.mailboxProtectionUnit", collection: true),
-            .init(
-                "mailboxProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-            .init(
-                "oneDriveForBusinessBrowseSessions",
-                "microsoft.graph.oneDriveForBusinessBrowseSession",
-                collection: true
-            ),
-            .init(
-                "oneDriveForBusinessProtectionPolicies",
-                "microsoft.graph.oneDriveForBusinessProtectionPolicy",
-                collection: true
-            ),
-            .init(
-                "oneDriveForBusinessRestoreSessions",
-                "microsoft.graph.oneDriveForBusinessRestoreSession",
-                collection: true
-            ),
-            .init("protectionPolicies", "microsoft.graph.protectionPolicyBase", collection: true),
-            .init("protectionUnits", "microsoft.graph.protectionUnitBase", collection: true),
-            .init("restorePoints", "microsoft.graph.restorePoint", collection: true),
-            .init("restoreSessions", "microsoft.graph.restoreSessionBase", collection: true),
-            .init("serviceApps", "microsoft.graph.serviceApp", collection: true),
-            .init("sharePointBrowseSessions", "microsoft.graph.sharePointBrowseSession", collection: true),
-            .init("sharePointProtectionPolicies", "microsoft.graph.sharePointProtectionPolicy", collection: true),
-            .init("sharePointRestoreSessions", "microsoft.graph.sharePointRestoreSession", collection: true),
-            .init("siteInclusionRules", "microsoft.graph.siteProtectionRule", collection: true),
-            .init("siteProtectionUnits", "microsoft.graph.siteProtectionUnit", collection: true),
-            .init(
-                "siteProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-        ],
-        operations: [.init("enable", .post, response: .model(ServiceStatus.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.backupRestoreRoot",
+            model: BackupRestoreRoot.self,
+            children: [
+                .init("browseSessions", "microsoft.graph.browseSessionBase", collection: true),
+                .init("driveInclusionRules", "microsoft.graph.driveProtectionRule", collection: true),
+                .init("driveProtectionUnits", "microsoft.graph.driveProtectionUnit", collection: true),
+                .init(
+                    "driveProtectionUnitsBulkAdditionJobs",
+                    "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
+                    collection: true
+                ),
+                .init("emailNotificationsSetting", "microsoft.graph.emailNotificationsSetting", collection: false),
+                .init("exchangeProtectionPolicies", "microsoft.graph.exchangeProtectionPolicy", collection: true),
+                .init("exchangeRestoreSessions", "microsoft.graph.exchangeRestoreSession", collection: true),
+                .init("mailboxInclusionRules", "microsoft.graph.mailboxProtectionRule", collection: true),
+                .init("mailboxProtectionUnits", "microsoft.graph.mailboxProtectionUnit", collection: true),
+                .init(
+                    "mailboxProtectionUnitsBulkAdditionJobs",
+                    "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
+                    collection: true
+                ),
+                .init(
+                    "oneDriveForBusinessBrowseSessions",
+                    "microsoft.graph.oneDriveForBusinessBrowseSession",
+                    collection: true
+                ),
+                .init(
+                    "oneDriveForBusinessProtectionPolicies",
+                    "microsoft.graph.oneDriveForBusinessProtectionPolicy",
+                    collection: true
+                ),
+                .init(
+                    "oneDriveForBusinessRestoreSessions",
+                    "microsoft.graph.oneDriveForBusinessRestoreSession",
+                    collection: true
+                ),
+                .init("protectionPolicies", "microsoft.graph.protectionPolicyBase", collection: true),
+                .init("protectionUnits", "microsoft.graph.protectionUnitBase", collection: true),
+                .init("restorePoints", "microsoft.graph.restorePoint", collection: true),
+                .init("restoreSessions", "microsoft.graph.restoreSessionBase", collection: true),
+                .init("serviceApps", "microsoft.graph.serviceApp", collection: true),
+                .init("sharePointBrowseSessions", "microsoft.graph.sharePointBrowseSession", collection: true),
+                .init("sharePointProtectionPolicies", "microsoft.graph.sharePointProtectionPolicy", collection: true),
+                .init("sharePointRestoreSessions", "microsoft.graph.sharePointRestoreSession", collection: true),
+                .init("siteInclusionRules", "microsoft.graph.siteProtectionRule", collection: true),
+                .init("siteProtectionUnits", "microsoft.graph.siteProtectionUnit", collection: true),
+                .init(
+                    "siteProtectionUnitsBulkAdditionJobs",
+                    "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
+                    collection: true
+                ),
+            ],
+            operations: [.init("enable", .post, response: .model(ServiceStatus.self))]
+        )
+    }
 
     /// `browseSessions.request()` lists them; `browseSessions("browseSessionBase-id")` addresses one.
     public var browseSessions: CollectionRequestBuilder<BrowseSessionBaseRequestBuilder> {
@@ -1222,14 +1236,16 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.baseItem",
-        model: BaseItem.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.baseItem",
+            model: BaseItem.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -1282,7 +1298,9 @@ public struct BaseItemVersionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.baseItemVersion", model: BaseItemVersion.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.baseItemVersion", model: BaseItemVersion.self)
+    }
 }
 
 /// Its properties are listed in `BaseMapFeatureFields`; read and write them as `value.name`.
@@ -1325,7 +1343,9 @@ public struct BaseMapFeatureRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.baseMapFeature", model: BaseMapFeature.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.baseMapFeature", model: BaseMapFeature.self)
+    }
 }
 
 /// Its properties are listed in `BaseSitePageFields`; read and write them as `value.name`.
@@ -1397,14 +1417,16 @@ public struct BaseSitePageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.baseSitePage",
-        model: BaseSitePage.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.baseSitePage",
+            model: BaseSitePage.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -1634,7 +1656,9 @@ public struct BitlockerRecoveryKeyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bitlockerRecoveryKey", model: BitlockerRecoveryKey.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.bitlockerRecoveryKey", model: BitlockerRecoveryKey.self)
+    }
 }
 
 /// Requests for one `Bitlocker`: `request()` reads, updates or deletes it.
@@ -1651,19 +1675,21 @@ public struct BitlockerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.bitlocker",
-        model: Bitlocker.self,
-        children: [
-            .init(
-                "recoveryKeys",
-                "microsoft.graph.bitlockerRecoveryKey",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.bitlocker",
+            model: Bitlocker.self,
+            children: [
+                .init(
+                    "recoveryKeys",
+                    "microsoft.graph.bitlockerRecoveryKey",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
@@ -1802,11 +1828,13 @@ public struct BookingAppointmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.bookingAppointment",
-        model: BookingAppointment.self,
-        operations: [.init("cancel", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.bookingAppointment",
+            model: BookingAppointment.self,
+            operations: [.init("cancel", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.bookingAppointment/cancel` (POST).
     public func cancel(cancellationMessage: String) -> OperationRequest<Void> {

@@ -18,23 +18,25 @@ public struct BookingBusinessRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.bookingBusiness",
-        model: BookingBusiness.self,
-        children: [
-            .init("appointments", "microsoft.graph.bookingAppointment", collection: true),
-            .init("calendarView", "microsoft.graph.bookingAppointment", collection: true),
-            .init("customers", "microsoft.graph.bookingCustomerBase", collection: true),
-            .init("customQuestions", "microsoft.graph.bookingCustomQuestion", collection: true),
-            .init("services", "microsoft.graph.bookingService", collection: true),
-            .init("staffMembers", "microsoft.graph.bookingStaffMemberBase", collection: true),
-        ],
-        operations: [
-            .init("getStaffAvailability", .post, response: .collection(.model(StaffAvailabilityItem.self))),
-            .init("publish", .post),
-            .init("unpublish", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.bookingBusiness",
+            model: BookingBusiness.self,
+            children: [
+                .init("appointments", "microsoft.graph.bookingAppointment", collection: true),
+                .init("calendarView", "microsoft.graph.bookingAppointment", collection: true),
+                .init("customers", "microsoft.graph.bookingCustomerBase", collection: true),
+                .init("customQuestions", "microsoft.graph.bookingCustomQuestion", collection: true),
+                .init("services", "microsoft.graph.bookingService", collection: true),
+                .init("staffMembers", "microsoft.graph.bookingStaffMemberBase", collection: true),
+            ],
+            operations: [
+                .init("getStaffAvailability", .post, response: .collection(.model(StaffAvailabilityItem.self))),
+                .init("publish", .post),
+                .init("unpublish", .post),
+            ]
+        )
+    }
 
     /// `appointments.request()` lists them; `appointments("bookingAppointment-id")` addresses one.
     public var appointments: CollectionRequestBuilder<BookingAppointmentRequestBuilder> {
@@ -131,7 +133,9 @@ public struct BookingCurrencyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingCurrency", model: BookingCurrency.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.bookingCurrency", model: BookingCurrency.self)
+    }
 }
 
 /// Its properties are listed in `BookingCustomQuestionFields`; read and write them as `value.name`.
@@ -179,7 +183,9 @@ public struct BookingCustomQuestionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingCustomQuestion", model: BookingCustomQuestion.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.bookingCustomQuestion", model: BookingCustomQuestion.self)
+    }
 }
 
 /// Its properties are listed in `BookingCustomerFields`; read and write them as `value.name`.
@@ -253,7 +259,9 @@ public struct BookingCustomerBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingCustomerBase", model: BookingCustomerBase.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.bookingCustomerBase", model: BookingCustomerBase.self)
+    }
 }
 
 /// Its properties are listed in `BookingCustomerInformationFields`; read and write them as `value.name`.
@@ -325,7 +333,9 @@ public struct BookingCustomerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingCustomer", model: BookingCustomer.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.bookingCustomer", model: BookingCustomer.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.bookingPageAccessControl`.
@@ -628,7 +638,9 @@ public struct BookingServiceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingService", model: BookingService.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.bookingService", model: BookingService.self)
+    }
 }
 
 /// Its properties are listed in `BookingStaffMemberFields`; read and write them as `value.name`.
@@ -712,10 +724,9 @@ public struct BookingStaffMemberBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.bookingStaffMemberBase",
-        model: BookingStaffMemberBase.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.bookingStaffMemberBase", model: BookingStaffMemberBase.self)
+    }
 }
 
 /// Requests for one `BookingStaffMember`: `request()` reads, updates or deletes it.
@@ -732,7 +743,9 @@ public struct BookingStaffMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bookingStaffMember", model: BookingStaffMember.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.bookingStaffMember", model: BookingStaffMember.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.bookingStaffMembershipStatus`.
@@ -1160,14 +1173,16 @@ public struct BrowseSessionBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.browseSessionBase",
-        model: BrowseSessionBase.self,
-        operations: [
-            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
-            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.browseSessionBase",
+            model: BrowseSessionBase.self,
+            operations: [
+                .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
+                .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.browseSessionBase/browse` (GET).
     public func browse(nextFetchToken: String) -> CollectionRequest<BrowseQueryResponseItem> {
@@ -1310,7 +1325,9 @@ public struct BrowserSharedCookieRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.browserSharedCookie", model: BrowserSharedCookie.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.browserSharedCookie", model: BrowserSharedCookie.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.browserSharedCookieSourceEnvironment`.

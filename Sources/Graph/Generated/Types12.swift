@@ -132,15 +132,17 @@ public struct BrowserSiteListRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.browserSiteList",
-        model: BrowserSiteList.self,
-        children: [
-            .init("sharedCookies", "microsoft.graph.browserSharedCookie", collection: true),
-            .init("sites", "microsoft.graph.browserSite", collection: true),
-        ],
-        operations: [.init("publish", .post, response: .model(BrowserSiteList.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.browserSiteList",
+            model: BrowserSiteList.self,
+            children: [
+                .init("sharedCookies", "microsoft.graph.browserSharedCookie", collection: true),
+                .init("sites", "microsoft.graph.browserSite", collection: true),
+            ],
+            operations: [.init("publish", .post, response: .model(BrowserSiteList.self))]
+        )
+    }
 
     /// `sharedCookies.request()` lists them; `sharedCookies("browserSharedCookie-id")` addresses one.
     public var sharedCookies: CollectionRequestBuilder<BrowserSharedCookieRequestBuilder> {
@@ -216,7 +218,7 @@ public struct BrowserSiteRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.browserSite", model: BrowserSite.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.browserSite", model: BrowserSite.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.browserSiteStatus`.
@@ -436,14 +438,16 @@ public struct BuildingMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.buildingMap",
-        model: BuildingMap.self,
-        children: [
-            .init("footprints", "microsoft.graph.footprintMap", collection: true),
-            .init("levels", "microsoft.graph.levelMap", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.buildingMap",
+            model: BuildingMap.self,
+            children: [
+                .init("footprints", "microsoft.graph.footprintMap", collection: true),
+                .init("levels", "microsoft.graph.levelMap", collection: true),
+            ]
+        )
+    }
 
     /// `footprints.request()` lists them; `footprints("footprintMap-id")` addresses one.
     public var footprints: CollectionRequestBuilder<FootprintMapRequestBuilder> {
@@ -470,18 +474,20 @@ public struct BuildingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.building",
-        model: Building.self,
-        children: [
-            .init("checkIns", "microsoft.graph.checkInClaim", collection: true),
-            .init("map", "microsoft.graph.buildingMap", collection: false),
-        ],
-        operations: [
-            .init("ingestMapFile", .post),
-            .init("descendants", .get, response: .collection(.model(Place.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.building",
+            model: Building.self,
+            children: [
+                .init("checkIns", "microsoft.graph.checkInClaim", collection: true),
+                .init("map", "microsoft.graph.buildingMap", collection: false),
+            ],
+            operations: [
+                .init("ingestMapFile", .post),
+                .init("descendants", .get, response: .collection(.model(Place.self))),
+            ]
+        )
+    }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
@@ -546,11 +552,13 @@ public struct BuiltInIdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.builtInIdentityProvider",
-        model: BuiltInIdentityProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.builtInIdentityProvider",
+            model: BuiltInIdentityProvider.self,
+            operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == BuiltInIdentityProviderRequestBuilder {
@@ -591,7 +599,7 @@ public struct BulkUploadRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.bulkUpload", model: BulkUpload.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.bulkUpload", model: BulkUpload.self) }
 }
 
 /// Its properties are listed in `BundleFields`; read and write them as `value.name`.
@@ -655,14 +663,16 @@ public struct CaPoliciesDeletableRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.caPoliciesDeletableRoot",
-        model: CaPoliciesDeletableRoot.self,
-        children: [
-            .init("namedLocations", "microsoft.graph.namedLocation", collection: true),
-            .init("policies", "microsoft.graph.conditionalAccessPolicy", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.caPoliciesDeletableRoot",
+            model: CaPoliciesDeletableRoot.self,
+            children: [
+                .init("namedLocations", "microsoft.graph.namedLocation", collection: true),
+                .init("policies", "microsoft.graph.conditionalAccessPolicy", collection: true),
+            ]
+        )
+    }
 
     /// `namedLocations.request()` lists them; `namedLocations("namedLocation-id")` addresses one.
     public var namedLocations: CollectionRequestBuilder<NamedLocationRequestBuilder> {
@@ -784,11 +794,13 @@ public struct CalendarGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.calendarGroup",
-        model: CalendarGroup.self,
-        children: [.init("calendars", "microsoft.graph.calendar", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.calendarGroup",
+            model: CalendarGroup.self,
+            children: [.init("calendars", "microsoft.graph.calendar", collection: true)]
+        )
+    }
 
     /// `calendars.request()` lists them; `calendars("calendar-id")` addresses one.
     public var calendars: CollectionRequestBuilder<OutlookCalendarRequestBuilder> {
@@ -841,7 +853,9 @@ public struct CalendarPermissionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.calendarPermission", model: CalendarPermission.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.calendarPermission", model: CalendarPermission.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.calendarRoleType`.
@@ -1067,34 +1081,40 @@ public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.calendarSharingMessage",
-        model: CalendarSharingMessage.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("accept", .post, response: .model(OutlookCalendar.self)),
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.calendarSharingMessage",
+            model: CalendarSharingMessage.self,
+            children: [
+                .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("accept", .post, response: .model(OutlookCalendar.self)),
+                .init("copy", .post, response: .model(Message.self)),
+                .init("createForward", .post, response: .model(Message.self)),
+                .init("createReply", .post, response: .model(Message.self)),
+                .init("createReplyAll", .post, response: .model(Message.self)),
+                .init("forward", .post),
+                .init("move", .post, response: .model(Message.self)),
+                .init("permanentDelete", .post),
+                .init("reply", .post),
+                .init("replyAll", .post),
+                .init("send", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -1355,7 +1375,7 @@ public struct CallAiInsightRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.callAiInsight", model: CallAiInsight.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.callAiInsight", model: CallAiInsight.self) }
 }
 
 /// Its properties are listed in `CallAiInsightViewPointFields`; read and write them as `value.name`.
@@ -1465,11 +1485,13 @@ public struct CallEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callEvent",
-        model: CallEvent.self,
-        children: [.init("participants", "microsoft.graph.participant", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.callEvent",
+            model: CallEvent.self,
+            children: [.init("participants", "microsoft.graph.participant", collection: true)]
+        )
+    }
 
     /// `participants.request()` lists them; `participants("participant-id")` addresses one.
     public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
@@ -1638,11 +1660,13 @@ public struct CallRecordingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecording",
-        model: CallRecording.self,
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallRecording.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.callRecording",
+            model: CallRecording.self,
+            operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallRecording.self)))]
+        )
+    }
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
     public var content: StreamRequestBuilder<CallRecording> { .init(client: client, path: path.appending("content")) }

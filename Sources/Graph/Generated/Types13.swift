@@ -189,31 +189,33 @@ public struct CallRecordsCallRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecords.callRecord",
-        model: CallRecordsCallRecord.self,
-        children: [
-            .init("organizer_v2", "microsoft.graph.callRecords.organizer", collection: false),
-            .init("participants_v2", "microsoft.graph.callRecords.participant", collection: true),
-            .init("sessions", "microsoft.graph.callRecords.session", collection: true),
-        ],
-        operations: [
-            .init(
-                "getDirectRoutingCalls",
-                .get,
-                path: "microsoft.graph.callRecords.getDirectRoutingCalls",
-                onCollection: true,
-                response: .collection(.model(CallRecordsDirectRoutingLogRow.self))
-            ),
-            .init(
-                "getPstnCalls",
-                .get,
-                path: "microsoft.graph.callRecords.getPstnCalls",
-                onCollection: true,
-                response: .collection(.model(CallRecordsPstnCallLogRow.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.callRecords.callRecord",
+            model: CallRecordsCallRecord.self,
+            children: [
+                .init("organizer_v2", "microsoft.graph.callRecords.organizer", collection: false),
+                .init("participants_v2", "microsoft.graph.callRecords.participant", collection: true),
+                .init("sessions", "microsoft.graph.callRecords.session", collection: true),
+            ],
+            operations: [
+                .init(
+                    "getDirectRoutingCalls",
+                    .get,
+                    path: "microsoft.graph.callRecords.getDirectRoutingCalls",
+                    onCollection: true,
+                    response: .collection(.model(CallRecordsDirectRoutingLogRow.self))
+                ),
+                .init(
+                    "getPstnCalls",
+                    .get,
+                    path: "microsoft.graph.callRecords.getPstnCalls",
+                    onCollection: true,
+                    response: .collection(.model(CallRecordsPstnCallLogRow.self))
+                ),
+            ]
+        )
+    }
 
     public var organizerV2: CallRecordsOrganizerRequestBuilder {
         .init(client: client, path: path.appending("organizer_v2"))
@@ -851,7 +853,9 @@ public struct CallRecordsOrganizerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.callRecords.organizer", model: CallRecordsOrganizer.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.callRecords.organizer", model: CallRecordsOrganizer.self)
+    }
 }
 
 /// Its properties are listed in `CallRecordsParticipantFields`; read and write them as `value.name`.
@@ -921,10 +925,9 @@ public struct CallRecordsParticipantBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecords.participantBase",
-        model: CallRecordsParticipantBase.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.callRecords.participantBase", model: CallRecordsParticipantBase.self)
+    }
 }
 
 /// Its properties are listed in `CallRecordsParticipantEndpointFields`; read and write them as `value.name`.
@@ -976,10 +979,9 @@ public struct CallRecordsParticipantRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecords.participant",
-        model: CallRecordsParticipant.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.callRecords.participant", model: CallRecordsParticipant.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.callRecords.productFamily`.
@@ -1136,7 +1138,9 @@ public struct CallRecordsSegmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.callRecords.segment", model: CallRecordsSegment.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.callRecords.segment", model: CallRecordsSegment.self)
+    }
 }
 
 /// Its properties are listed in `CallRecordsServiceEndpointFields`; read and write them as `value.name`.
@@ -1325,11 +1329,13 @@ public struct CallRecordsSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callRecords.session",
-        model: CallRecordsSession.self,
-        children: [.init("segments", "microsoft.graph.callRecords.segment", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.callRecords.session",
+            model: CallRecordsSession.self,
+            children: [.init("segments", "microsoft.graph.callRecords.segment", collection: true)]
+        )
+    }
 
     /// `segments.request()` lists them; `segments("segment-id")` addresses one.
     public var segments: CollectionRequestBuilder<CallRecordsSegmentRequestBuilder> {
@@ -1581,34 +1587,36 @@ public struct CallRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.call",
-        model: Call.self,
-        children: [
-            .init("audioRoutingGroups", "microsoft.graph.audioRoutingGroup", collection: true),
-            .init("contentSharingSessions", "microsoft.graph.contentSharingSession", collection: true),
-            .init("operations", "microsoft.graph.commsOperation", collection: true),
-            .init("participants", "microsoft.graph.participant", collection: true),
-        ],
-        operations: [
-            .init("addLargeGalleryView", .post, response: .model(AddLargeGalleryViewOperation.self)),
-            .init("answer", .post),
-            .init("cancelMediaProcessing", .post, response: .model(CancelMediaProcessingOperation.self)),
-            .init("changeScreenSharingRole", .post),
-            .init("keepAlive", .post),
-            .init("mute", .post, response: .model(MuteParticipantOperation.self)),
-            .init("playPrompt", .post, response: .model(PlayPromptOperation.self)),
-            .init("recordResponse", .post, response: .model(RecordOperation.self)),
-            .init("redirect", .post),
-            .init("reject", .post),
-            .init("sendDtmfTones", .post, response: .model(SendDtmfTonesOperation.self)),
-            .init("subscribeToTone", .post, response: .model(SubscribeToToneOperation.self)),
-            .init("transfer", .post),
-            .init("unmute", .post, response: .model(UnmuteParticipantOperation.self)),
-            .init("updateRecordingStatus", .post, response: .model(UpdateRecordingStatusOperation.self)),
-            .init("logTeleconferenceDeviceQuality", .post, onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.call",
+            model: Call.self,
+            children: [
+                .init("audioRoutingGroups", "microsoft.graph.audioRoutingGroup", collection: true),
+                .init("contentSharingSessions", "microsoft.graph.contentSharingSession", collection: true),
+                .init("operations", "microsoft.graph.commsOperation", collection: true),
+                .init("participants", "microsoft.graph.participant", collection: true),
+            ],
+            operations: [
+                .init("addLargeGalleryView", .post, response: .model(AddLargeGalleryViewOperation.self)),
+                .init("answer", .post),
+                .init("cancelMediaProcessing", .post, response: .model(CancelMediaProcessingOperation.self)),
+                .init("changeScreenSharingRole", .post),
+                .init("keepAlive", .post),
+                .init("mute", .post, response: .model(MuteParticipantOperation.self)),
+                .init("playPrompt", .post, response: .model(PlayPromptOperation.self)),
+                .init("recordResponse", .post, response: .model(RecordOperation.self)),
+                .init("redirect", .post),
+                .init("reject", .post),
+                .init("sendDtmfTones", .post, response: .model(SendDtmfTonesOperation.self)),
+                .init("subscribeToTone", .post, response: .model(SubscribeToToneOperation.self)),
+                .init("transfer", .post),
+                .init("unmute", .post, response: .model(UnmuteParticipantOperation.self)),
+                .init("updateRecordingStatus", .post, response: .model(UpdateRecordingStatusOperation.self)),
+                .init("logTeleconferenceDeviceQuality", .post, onCollection: true),
+            ]
+        )
+    }
 
     /// `audioRoutingGroups.request()` lists them; `audioRoutingGroups("audioRoutingGroup-id")` addresses one.
     public var audioRoutingGroups: CollectionRequestBuilder<AudioRoutingGroupRequestBuilder> {

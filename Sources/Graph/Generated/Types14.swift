@@ -43,11 +43,13 @@ public struct CallTranscriptRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.callTranscript",
-        model: CallTranscript.self,
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallTranscript.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.callTranscript",
+            model: CallTranscript.self,
+            operations: [.init("delta", .get, onCollection: true, response: .collection(.model(CallTranscript.self)))]
+        )
+    }
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
     public var content: StreamRequestBuilder<CallTranscript> { .init(client: client, path: path.appending("content")) }
@@ -147,10 +149,9 @@ public struct CancelMediaProcessingOperationRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cancelMediaProcessingOperation",
-        model: CancelMediaProcessingOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.cancelMediaProcessingOperation", model: CancelMediaProcessingOperation.self)
+    }
 }
 
 /// Its properties are listed in `CanvasLayoutFields`; read and write them as `value.name`.
@@ -195,14 +196,16 @@ public struct CanvasLayoutRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.canvasLayout",
-        model: CanvasLayout.self,
-        children: [
-            .init("horizontalSections", "microsoft.graph.horizontalSection", collection: true),
-            .init("verticalSection", "microsoft.graph.verticalSection", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.canvasLayout",
+            model: CanvasLayout.self,
+            children: [
+                .init("horizontalSections", "microsoft.graph.horizontalSection", collection: true),
+                .init("verticalSection", "microsoft.graph.verticalSection", collection: false),
+            ]
+        )
+    }
 
     /// `horizontalSections.request()` lists them; `horizontalSections("horizontalSection-id")` addresses one.
     public var horizontalSections: CollectionRequestBuilder<HorizontalSectionRequestBuilder> {
@@ -388,26 +391,28 @@ public struct CertificateAuthorityDetailRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.certificateAuthorityDetail",
-        model: CertificateAuthorityDetail.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.certificateAuthorityDetail",
+            model: CertificateAuthorityDetail.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -549,10 +554,12 @@ public struct CertificateBasedAuthConfigurationRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.certificateBasedAuthConfiguration",
-        model: CertificateBasedAuthConfiguration.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.certificateBasedAuthConfiguration",
+            model: CertificateBasedAuthConfiguration.self
+        )
+    }
 }
 
 /// Its properties are listed in `CertificateBasedAuthPkiFields`; read and write them as `value.name`.
@@ -604,28 +611,30 @@ public struct CertificateBasedAuthPkiRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.certificateBasedAuthPki",
-        model: CertificateBasedAuthPki.self,
-        children: [.init("certificateAuthorities", "microsoft.graph.certificateAuthorityDetail", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("upload", .post),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.certificateBasedAuthPki",
+            model: CertificateBasedAuthPki.self,
+            children: [.init("certificateAuthorities", "microsoft.graph.certificateAuthorityDetail", collection: true)],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init("upload", .post),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// `certificateAuthorities.request()` lists them; `certificateAuthorities("certificateAuthorityDetail-id")`
     /// addresses one.
@@ -957,11 +966,13 @@ public struct ChangeTrackedEntityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.changeTrackedEntity",
-        model: ChangeTrackedEntity.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.changeTrackedEntity",
+            model: ChangeTrackedEntity.self,
+            operations: [.init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.changeTrackedEntity/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {
@@ -1247,30 +1258,37 @@ public struct ChannelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.channel",
-        model: Channel.self,
-        children: [
-            .init("allMembers", "microsoft.graph.conversationMember", collection: true),
-            .init("enabledApps", "microsoft.graph.teamsApp", collection: true),
-            .init("filesFolder", "microsoft.graph.driveItem", collection: false),
-            .init("members", "microsoft.graph.conversationMember", collection: true),
-            .init("messages", "microsoft.graph.chatMessage", collection: true),
-            .init("sharedWithTeams", "microsoft.graph.sharedWithChannelTeamInfo", collection: true),
-            .init("tabs", "microsoft.graph.teamsTab", collection: true),
-        ],
-        operations: [
-            .init("archive", .post),
-            .init("completeMigration", .post),
-            .init("provisionEmail", .post, response: .model(ProvisionChannelEmailResult.self)),
-            .init("removeEmail", .post),
-            .init("startMigration", .post),
-            .init("unarchive", .post),
-            .init("doesUserHaveAccess", .get, response: .boolean),
-            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-            .init("getAllRetainedMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.channel",
+            model: Channel.self,
+            children: [
+                .init("allMembers", "microsoft.graph.conversationMember", collection: true),
+                .init("enabledApps", "microsoft.graph.teamsApp", collection: true),
+                .init("filesFolder", "microsoft.graph.driveItem", collection: false),
+                .init("members", "microsoft.graph.conversationMember", collection: true),
+                .init("messages", "microsoft.graph.chatMessage", collection: true),
+                .init("sharedWithTeams", "microsoft.graph.sharedWithChannelTeamInfo", collection: true),
+                .init("tabs", "microsoft.graph.teamsTab", collection: true),
+            ],
+            operations: [
+                .init("archive", .post),
+                .init("completeMigration", .post),
+                .init("provisionEmail", .post, response: .model(ProvisionChannelEmailResult.self)),
+                .init("removeEmail", .post),
+                .init("startMigration", .post),
+                .init("unarchive", .post),
+                .init("doesUserHaveAccess", .get, response: .boolean),
+                .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+                .init(
+                    "getAllRetainedMessages",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(ChatMessage.self))
+                ),
+            ]
+        )
+    }
 
     /// `allMembers.request()` lists them; `allMembers("conversationMember-id")` addresses one.
     public var allMembers: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
@@ -1776,10 +1794,9 @@ public struct ChatMessageHostedContentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.chatMessageHostedContent",
-        model: ChatMessageHostedContent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.chatMessageHostedContent", model: ChatMessageHostedContent.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.chatMessageImportance`.

@@ -51,7 +51,9 @@ public struct ChatMessageInfoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.chatMessageInfo", model: ChatMessageInfo.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.chatMessageInfo", model: ChatMessageInfo.self)
+    }
 }
 
 /// Its properties are listed in `ChatMessageMentionFields`; read and write them as `value.name`.
@@ -281,22 +283,24 @@ public struct ChatMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.chatMessage",
-        model: ChatMessage.self,
-        children: [
-            .init("hostedContents", "microsoft.graph.chatMessageHostedContent", collection: true),
-            .init("replies", "microsoft.graph.chatMessage", collection: true),
-        ],
-        operations: [
-            .init("setReaction", .post),
-            .init("softDelete", .post),
-            .init("undoSoftDelete", .post),
-            .init("unsetReaction", .post),
-            .init("replyWithQuote", .post, onCollection: true, response: .model(ChatMessage.self)),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.chatMessage",
+            model: ChatMessage.self,
+            children: [
+                .init("hostedContents", "microsoft.graph.chatMessageHostedContent", collection: true),
+                .init("replies", "microsoft.graph.chatMessage", collection: true),
+            ],
+            operations: [
+                .init("setReaction", .post),
+                .init("softDelete", .post),
+                .init("undoSoftDelete", .post),
+                .init("unsetReaction", .post),
+                .init("replyWithQuote", .post, onCollection: true, response: .model(ChatMessage.self)),
+                .init("delta", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+            ]
+        )
+    }
 
     /// `hostedContents.request()` lists them; `hostedContents("chatMessageHostedContent-id")` addresses one.
     public var hostedContents: CollectionRequestBuilder<ChatMessageHostedContentRequestBuilder> {
@@ -416,32 +420,39 @@ public struct ChatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.chat",
-        model: Chat.self,
-        children: [
-            .init("installedApps", "microsoft.graph.teamsAppInstallation", collection: true),
-            .init("lastMessagePreview", "microsoft.graph.chatMessageInfo", collection: false),
-            .init("members", "microsoft.graph.conversationMember", collection: true),
-            .init("messages", "microsoft.graph.chatMessage", collection: true),
-            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("pinnedMessages", "microsoft.graph.pinnedChatMessageInfo", collection: true),
-            .init("tabs", "microsoft.graph.teamsTab", collection: true),
-            .init("targetedMessages", "microsoft.graph.targetedChatMessage", collection: true),
-        ],
-        operations: [
-            .init("completeMigration", .post),
-            .init("hideForUser", .post),
-            .init("markChatReadForUser", .post),
-            .init("markChatUnreadForUser", .post),
-            .init("removeAllAccessForUser", .post),
-            .init("sendActivityNotification", .post),
-            .init("startMigration", .post),
-            .init("unhideForUser", .post),
-            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-            .init("getAllRetainedMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.chat",
+            model: Chat.self,
+            children: [
+                .init("installedApps", "microsoft.graph.teamsAppInstallation", collection: true),
+                .init("lastMessagePreview", "microsoft.graph.chatMessageInfo", collection: false),
+                .init("members", "microsoft.graph.conversationMember", collection: true),
+                .init("messages", "microsoft.graph.chatMessage", collection: true),
+                .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
+                .init("pinnedMessages", "microsoft.graph.pinnedChatMessageInfo", collection: true),
+                .init("tabs", "microsoft.graph.teamsTab", collection: true),
+                .init("targetedMessages", "microsoft.graph.targetedChatMessage", collection: true),
+            ],
+            operations: [
+                .init("completeMigration", .post),
+                .init("hideForUser", .post),
+                .init("markChatReadForUser", .post),
+                .init("markChatUnreadForUser", .post),
+                .init("removeAllAccessForUser", .post),
+                .init("sendActivityNotification", .post),
+                .init("startMigration", .post),
+                .init("unhideForUser", .post),
+                .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+                .init(
+                    "getAllRetainedMessages",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(ChatMessage.self))
+                ),
+            ]
+        )
+    }
 
     /// `installedApps.request()` lists them; `installedApps("teamsAppInstallation-id")` addresses one.
     public var installedApps: CollectionRequestBuilder<TeamsAppInstallationRequestBuilder> {
@@ -672,7 +683,7 @@ public struct CheckInClaimRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.checkInClaim", model: CheckInClaim.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.checkInClaim", model: CheckInClaim.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.checkInMethod`.
@@ -738,7 +749,7 @@ public struct ChecklistItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.checklistItem", model: ChecklistItem.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.checklistItem", model: ChecklistItem.self) }
 }
 
 /// Its properties are listed in `ChoiceColumnFields`; read and write them as `value.name`.
@@ -862,27 +873,29 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.claimsMappingPolicy",
-        model: ClaimsMappingPolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.claimsMappingPolicy",
+            model: ClaimsMappingPolicy.self,
+            children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -1249,7 +1262,9 @@ public struct CloudClipboardItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.cloudClipboardItem", model: CloudClipboardItem.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.cloudClipboardItem", model: CloudClipboardItem.self)
+    }
 }
 
 /// Its properties are listed in `CloudClipboardRootFields`; read and write them as `value.name`.
@@ -1291,11 +1306,13 @@ public struct CloudClipboardRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudClipboardRoot",
-        model: CloudClipboardRoot.self,
-        children: [.init("items", "microsoft.graph.cloudClipboardItem", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudClipboardRoot",
+            model: CloudClipboardRoot.self,
+            children: [.init("items", "microsoft.graph.cloudClipboardItem", collection: true)]
+        )
+    }
 
     /// `items.request()` lists them; `items("cloudClipboardItem-id")` addresses one.
     public var items: CollectionRequestBuilder<CloudClipboardItemRequestBuilder> {
@@ -1355,30 +1372,32 @@ public struct CloudCommunicationsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudCommunications",
-        model: CloudCommunications.self,
-        children: [
-            .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
-            .init("callRecords", "microsoft.graph.callRecords.callRecord", collection: true),
-            .init("calls", "microsoft.graph.call", collection: true),
-            .init(
-                "onlineMeetingConversations",
-                "microsoft.graph.onlineMeetingEngagementConversation",
-                collection: true
-            ),
-            .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
-            .init("presences", "microsoft.graph.presence", collection: true),
-        ],
-        operations: [
-            .init("getPresencesByUserId", .post, response: .collection(.model(Presence.self))),
-            .init(
-                "getAllOnlineMeetingMessages",
-                .get,
-                response: .collection(.model(EngagementConversationMessage.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudCommunications",
+            model: CloudCommunications.self,
+            children: [
+                .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
+                .init("callRecords", "microsoft.graph.callRecords.callRecord", collection: true),
+                .init("calls", "microsoft.graph.call", collection: true),
+                .init(
+                    "onlineMeetingConversations",
+                    "microsoft.graph.onlineMeetingEngagementConversation",
+                    collection: true
+                ),
+                .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
+                .init("presences", "microsoft.graph.presence", collection: true),
+            ],
+            operations: [
+                .init("getPresencesByUserId", .post, response: .collection(.model(Presence.self))),
+                .init(
+                    "getAllOnlineMeetingMessages",
+                    .get,
+                    response: .collection(.model(EngagementConversationMessage.self))
+                ),
+            ]
+        )
+    }
 
     /// `adhocCalls.request()` lists them; `adhocCalls("adhocCall-id")` addresses one.
     public var adhocCalls: CollectionRequestBuilder<AdhocCallRequestBuilder> {
@@ -1543,11 +1562,13 @@ public struct CloudFlareWebApplicationFirewallProviderRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudFlareWebApplicationFirewallProvider",
-        model: CloudFlareWebApplicationFirewallProvider.self,
-        operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudFlareWebApplicationFirewallProvider",
+            model: CloudFlareWebApplicationFirewallProvider.self,
+            operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider/verify` (POST).
     public func verify(hostName: String) -> OperationRequest<WebApplicationFirewallVerificationModel> {

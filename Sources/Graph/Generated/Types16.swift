@@ -18,20 +18,22 @@ public struct CloudPCRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPC",
-        model: CloudPC.self,
-        operations: [
-            .init("endGracePeriod", .post),
-            .init("reboot", .post),
-            .init("rename", .post),
-            .init("reprovision", .post),
-            .init("resize", .post),
-            .init("restore", .post),
-            .init("troubleshoot", .post),
-            .init("retrieveCloudPcLaunchDetail", .get, response: .model(CloudPcLaunchDetail.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudPC",
+            model: CloudPC.self,
+            operations: [
+                .init("endGracePeriod", .post),
+                .init("reboot", .post),
+                .init("rename", .post),
+                .init("reprovision", .post),
+                .init("resize", .post),
+                .init("restore", .post),
+                .init("troubleshoot", .post),
+                .init("retrieveCloudPcLaunchDetail", .get, response: .model(CloudPcLaunchDetail.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.cloudPC/endGracePeriod` (POST).
     public func endGracePeriod() -> OperationRequest<Void> {
@@ -244,11 +246,13 @@ public struct CloudPcAuditEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcAuditEvent",
-        model: CloudPcAuditEvent.self,
-        operations: [.init("getAuditActivityTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudPcAuditEvent",
+            model: CloudPcAuditEvent.self,
+            operations: [.init("getAuditActivityTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == CloudPcAuditEventRequestBuilder {
@@ -419,18 +423,20 @@ public struct CloudPcDeviceImageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcDeviceImage",
-        model: CloudPcDeviceImage.self,
-        operations: [
-            .init(
-                "getSourceImages",
-                .get,
-                onCollection: true,
-                response: .collection(.model(CloudPcSourceDeviceImage.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudPcDeviceImage",
+            model: CloudPcDeviceImage.self,
+            operations: [
+                .init(
+                    "getSourceImages",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(CloudPcSourceDeviceImage.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == CloudPcDeviceImageRequestBuilder {
@@ -556,7 +562,9 @@ public struct CloudPcGalleryImageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.cloudPcGalleryImage", model: CloudPcGalleryImage.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.cloudPcGalleryImage", model: CloudPcGalleryImage.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.cloudPcGalleryImageStatus`.
@@ -1070,11 +1078,13 @@ public struct CloudPcOnPremisesConnectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcOnPremisesConnection",
-        model: CloudPcOnPremisesConnection.self,
-        operations: [.init("runHealthChecks", .post), .init("updateAdDomainPassword", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudPcOnPremisesConnection",
+            model: CloudPcOnPremisesConnection.self,
+            operations: [.init("runHealthChecks", .post), .init("updateAdDomainPassword", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnection/runHealthChecks` (POST).
     public func runHealthChecks() -> OperationRequest<Void> {
@@ -1279,11 +1289,13 @@ public struct CloudPcProvisioningPolicyAssignmentRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcProvisioningPolicyAssignment",
-        model: CloudPcProvisioningPolicyAssignment.self,
-        children: [.init("assignedUsers", "microsoft.graph.user", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudPcProvisioningPolicyAssignment",
+            model: CloudPcProvisioningPolicyAssignment.self,
+            children: [.init("assignedUsers", "microsoft.graph.user", collection: true)]
+        )
+    }
 
     /// `assignedUsers.request()` lists them; `assignedUsers("user-id")` addresses one.
     public var assignedUsers: CollectionRequestBuilder<UserRequestBuilder> {
@@ -1341,12 +1353,14 @@ public struct CloudPcProvisioningPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcProvisioningPolicy",
-        model: CloudPcProvisioningPolicy.self,
-        children: [.init("assignments", "microsoft.graph.cloudPcProvisioningPolicyAssignment", collection: true)],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudPcProvisioningPolicy",
+            model: CloudPcProvisioningPolicy.self,
+            children: [.init("assignments", "microsoft.graph.cloudPcProvisioningPolicyAssignment", collection: true)],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("cloudPcProvisioningPolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<CloudPcProvisioningPolicyAssignmentRequestBuilder> {
@@ -1502,11 +1516,13 @@ public struct CloudPcReportRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcReport",
-        model: CloudPcReport.self,
-        operations: [.init("retrieveCloudPcRecommendationReports", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudPcReport",
+            model: CloudPcReport.self,
+            operations: [.init("retrieveCloudPcRecommendationReports", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.cloudPcReport/retrieveCloudPcRecommendationReports` (POST).
     public func retrieveCloudPcRecommendationReports(
@@ -1631,7 +1647,9 @@ public struct CloudPcServicePlanRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.cloudPcServicePlan", model: CloudPcServicePlan.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.cloudPcServicePlan", model: CloudPcServicePlan.self)
+    }
 }
 
 /// Its properties are listed in `CloudPcSourceDeviceImageFields`; read and write them as `value.name`.
@@ -1774,8 +1792,7 @@ public struct CloudPcUserSettingAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcUserSettingAssignment",
-        model: CloudPcUserSettingAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.cloudPcUserSettingAssignment", model: CloudPcUserSettingAssignment.self)
+    }
 }

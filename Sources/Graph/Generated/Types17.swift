@@ -18,12 +18,14 @@ public struct CloudPcUserSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.cloudPcUserSetting",
-        model: CloudPcUserSetting.self,
-        children: [.init("assignments", "microsoft.graph.cloudPcUserSettingAssignment", collection: true)],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.cloudPcUserSetting",
+            model: CloudPcUserSetting.self,
+            children: [.init("assignments", "microsoft.graph.cloudPcUserSettingAssignment", collection: true)],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("cloudPcUserSettingAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<CloudPcUserSettingAssignmentRequestBuilder> {
@@ -253,11 +255,13 @@ public struct ColumnDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.columnDefinition",
-        model: ColumnDefinition.self,
-        children: [.init("sourceColumn", "microsoft.graph.columnDefinition", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.columnDefinition",
+            model: ColumnDefinition.self,
+            children: [.init("sourceColumn", "microsoft.graph.columnDefinition", collection: false)]
+        )
+    }
 
     public var sourceColumn: ColumnDefinitionRequestBuilder {
         .init(client: client, path: path.appending("sourceColumn"))
@@ -296,7 +300,7 @@ public struct ColumnLinkRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.columnLink", model: ColumnLink.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.columnLink", model: ColumnLink.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.columnTypes`.
@@ -496,7 +500,9 @@ public struct CommsOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.commsOperation", model: CommsOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.commsOperation", model: CommsOperation.self)
+    }
 }
 
 /// Its properties are listed in `CommunicationsApplicationIdentityFields`; read and write them as `value.name`.
@@ -753,14 +759,16 @@ public struct CommunityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.community",
-        model: Community.self,
-        children: [
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("owners", "microsoft.graph.user", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.community",
+            model: Community.self,
+            children: [
+                .init("group", "microsoft.graph.group", collection: false),
+                .init("owners", "microsoft.graph.user", collection: true),
+            ]
+        )
+    }
 
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
@@ -829,7 +837,9 @@ public struct CompanySubscriptionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.companySubscription", model: CompanySubscription.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.companySubscription", model: CompanySubscription.self)
+    }
 }
 
 /// Its properties are listed in `ComplexExtensionValueFields`; read and write them as `value.name`.
@@ -958,10 +968,9 @@ public struct ComplianceManagementPartnerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.complianceManagementPartner",
-        model: ComplianceManagementPartner.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.complianceManagementPartner", model: ComplianceManagementPartner.self)
+    }
 }
 
 /// Requests for one `Compliance`: `request()` reads, updates or deletes it.
@@ -978,7 +987,7 @@ public struct ComplianceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.compliance", model: Compliance.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.compliance", model: Compliance.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.complianceState`.

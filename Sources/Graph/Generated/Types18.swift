@@ -276,11 +276,13 @@ public struct ConditionalAccessPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conditionalAccessPolicy",
-        model: ConditionalAccessPolicy.self,
-        operations: [.init("restore", .post, response: .model(ConditionalAccessPolicy.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.conditionalAccessPolicy",
+            model: ConditionalAccessPolicy.self,
+            operations: [.init("restore", .post, response: .model(ConditionalAccessPolicy.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.conditionalAccessPolicy/restore` (POST).
     public func restore() -> OperationRequest<ConditionalAccessPolicy> {
@@ -364,29 +366,31 @@ public struct ConditionalAccessRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conditionalAccessRoot",
-        model: ConditionalAccessRoot.self,
-        children: [
-            .init(
-                "authenticationContextClassReferences",
-                "microsoft.graph.authenticationContextClassReference",
-                collection: true
-            ),
-            .init("authenticationStrength", "microsoft.graph.authenticationStrengthRoot", collection: false),
-            .init("deletedItems", "microsoft.graph.caPoliciesDeletableRoot", collection: false),
-            .init("namedLocations", "microsoft.graph.namedLocation", collection: true),
-            .init("policies", "microsoft.graph.conditionalAccessPolicy", collection: true),
-            .init(
-                "templates",
-                "microsoft.graph.conditionalAccessTemplate",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [.init("evaluate", .post, response: .collection(.model(WhatIfAnalysisResult.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.conditionalAccessRoot",
+            model: ConditionalAccessRoot.self,
+            children: [
+                .init(
+                    "authenticationContextClassReferences",
+                    "microsoft.graph.authenticationContextClassReference",
+                    collection: true
+                ),
+                .init("authenticationStrength", "microsoft.graph.authenticationStrengthRoot", collection: false),
+                .init("deletedItems", "microsoft.graph.caPoliciesDeletableRoot", collection: false),
+                .init("namedLocations", "microsoft.graph.namedLocation", collection: true),
+                .init("policies", "microsoft.graph.conditionalAccessPolicy", collection: true),
+                .init(
+                    "templates",
+                    "microsoft.graph.conditionalAccessTemplate",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [.init("evaluate", .post, response: .collection(.model(WhatIfAnalysisResult.self)))]
+        )
+    }
 
     /// `authenticationContextClassReferences.request()` lists them; `authenticationContextClassReferences("id")`
     /// addresses one.
@@ -563,10 +567,9 @@ public struct ConditionalAccessTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conditionalAccessTemplate",
-        model: ConditionalAccessTemplate.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.conditionalAccessTemplate", model: ConditionalAccessTemplate.self)
+    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -666,13 +669,15 @@ public struct ConfigurationBaselineRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.configurationBaseline",
-        model: ConfigurationBaseline.self,
-        operations: [
-            .init("createSnapshot", .post, onCollection: true, response: .model(ConfigurationSnapshotJob.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.configurationBaseline",
+            model: ConfigurationBaseline.self,
+            operations: [
+                .init("createSnapshot", .post, onCollection: true, response: .model(ConfigurationSnapshotJob.self)),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == ConfigurationBaselineRequestBuilder {
@@ -759,7 +764,9 @@ public struct ConfigurationDriftRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.configurationDrift", model: ConfigurationDrift.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.configurationDrift", model: ConfigurationDrift.self)
+    }
 }
 
 /// Its properties are listed in `ConfigurationManagementFields`; read and write them as `value.name`.
@@ -817,17 +824,23 @@ public struct ConfigurationManagementRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.configurationManagement",
-        model: ConfigurationManagement.self,
-        children: [
-            .init("configurationDrifts", "microsoft.graph.configurationDrift", collection: true),
-            .init("configurationMonitoringResults", "microsoft.graph.configurationMonitoringResult", collection: true),
-            .init("configurationMonitors", "microsoft.graph.configurationMonitor", collection: true),
-            .init("configurationSnapshotJobs", "microsoft.graph.configurationSnapshotJob", collection: true),
-            .init("configurationSnapshots", "microsoft.graph.configurationBaseline", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.configurationManagement",
+            model: ConfigurationManagement.self,
+            children: [
+                .init("configurationDrifts", "microsoft.graph.configurationDrift", collection: true),
+                .init(
+                    "configurationMonitoringResults",
+                    "microsoft.graph.configurationMonitoringResult",
+                    collection: true
+                ),
+                .init("configurationMonitors", "microsoft.graph.configurationMonitor", collection: true),
+                .init("configurationSnapshotJobs", "microsoft.graph.configurationSnapshotJob", collection: true),
+                .init("configurationSnapshots", "microsoft.graph.configurationBaseline", collection: true),
+            ]
+        )
+    }
 
     /// `configurationDrifts.request()` lists them; `configurationDrifts("configurationDrift-id")` addresses one.
     public var configurationDrifts: CollectionRequestBuilder<ConfigurationDriftRequestBuilder> {
@@ -995,11 +1008,13 @@ public struct ConfigurationMonitorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.configurationMonitor",
-        model: ConfigurationMonitor.self,
-        children: [.init("baseline", "microsoft.graph.configurationBaseline", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.configurationMonitor",
+            model: ConfigurationMonitor.self,
+            children: [.init("baseline", "microsoft.graph.configurationBaseline", collection: false)]
+        )
+    }
 
     public var baseline: ConfigurationBaselineRequestBuilder { .init(client: client, path: path.appending("baseline")) }
 }
@@ -1067,10 +1082,9 @@ public struct ConfigurationMonitoringResultRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.configurationMonitoringResult",
-        model: ConfigurationMonitoringResult.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.configurationMonitoringResult", model: ConfigurationMonitoringResult.self)
+    }
 }
 
 /// Its properties are listed in `ConfigurationSnapshotJobFields`; read and write them as `value.name`.
@@ -1144,10 +1158,9 @@ public struct ConfigurationSnapshotJobRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.configurationSnapshotJob",
-        model: ConfigurationSnapshotJob.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.configurationSnapshotJob", model: ConfigurationSnapshotJob.self)
+    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -1248,14 +1261,16 @@ public struct ConnectedOrganizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.connectedOrganization",
-        model: ConnectedOrganization.self,
-        children: [
-            .init("externalSponsors", "microsoft.graph.directoryObject", collection: true),
-            .init("internalSponsors", "microsoft.graph.directoryObject", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.connectedOrganization",
+            model: ConnectedOrganization.self,
+            children: [
+                .init("externalSponsors", "microsoft.graph.directoryObject", collection: true),
+                .init("internalSponsors", "microsoft.graph.directoryObject", collection: true),
+            ]
+        )
+    }
 
     /// `externalSponsors.request()` lists them; `externalSponsors("directoryObject-id")` addresses one.
     public var externalSponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -1537,24 +1552,30 @@ public struct ContactFolderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.contactFolder",
-        model: ContactFolder.self,
-        children: [
-            .init("childFolders", "microsoft.graph.contactFolder", collection: true),
-            .init("contacts", "microsoft.graph.contact", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("permanentDelete", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ContactFolder.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.contactFolder",
+            model: ContactFolder.self,
+            children: [
+                .init("childFolders", "microsoft.graph.contactFolder", collection: true),
+                .init("contacts", "microsoft.graph.contact", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("permanentDelete", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(ContactFolder.self))),
+            ]
+        )
+    }
 
     /// `childFolders.request()` lists them; `childFolders("contactFolder-id")` addresses one.
     public var childFolders: CollectionRequestBuilder<ContactFolderRequestBuilder> {
@@ -1644,24 +1665,30 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.contact",
-        model: Contact.self,
-        children: [
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: "DELETE"),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("permanentDelete", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Contact.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.contact",
+            model: Contact.self,
+            children: [
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: "DELETE"),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("permanentDelete", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Contact.self))),
+            ]
+        )
+    }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {

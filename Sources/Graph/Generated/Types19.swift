@@ -18,7 +18,9 @@ public struct ContentActivityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.contentActivity", model: ContentActivity.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.contentActivity", model: ContentActivity.self)
+    }
 }
 
 /// Its properties are listed in `ContentApprovalStatusColumnFields`; read and write them as `value.name`.
@@ -147,7 +149,9 @@ public struct ContentSharingSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.contentSharingSession", model: ContentSharingSession.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.contentSharingSession", model: ContentSharingSession.self)
+    }
 }
 
 /// Its properties are listed in `ContentTypeFields`; read and write them as `value.name`.
@@ -268,32 +272,34 @@ public struct ContentTypeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.contentType",
-        model: ContentType.self,
-        children: [
-            .init("base", "microsoft.graph.contentType", collection: false),
-            .init("baseTypes", "microsoft.graph.contentType", collection: true),
-            .init("columnLinks", "microsoft.graph.columnLink", collection: true),
-            .init("columnPositions", "microsoft.graph.columnDefinition", collection: true),
-            .init("columns", "microsoft.graph.columnDefinition", collection: true),
-        ],
-        operations: [
-            .init("associateWithHubSites", .post),
-            .init("copyToDefaultContentLocation", .post),
-            .init("publish", .post),
-            .init("unpublish", .post),
-            .init("isPublished", .get, response: .boolean),
-            .init("addCopy", .post, onCollection: true, response: .model(ContentType.self)),
-            .init("addCopyFromContentTypeHub", .post, onCollection: true, response: .model(ContentType.self)),
-            .init(
-                "getCompatibleHubContentTypes",
-                .get,
-                onCollection: true,
-                response: .collection(.model(ContentType.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.contentType",
+            model: ContentType.self,
+            children: [
+                .init("base", "microsoft.graph.contentType", collection: false),
+                .init("baseTypes", "microsoft.graph.contentType", collection: true),
+                .init("columnLinks", "microsoft.graph.columnLink", collection: true),
+                .init("columnPositions", "microsoft.graph.columnDefinition", collection: true),
+                .init("columns", "microsoft.graph.columnDefinition", collection: true),
+            ],
+            operations: [
+                .init("associateWithHubSites", .post),
+                .init("copyToDefaultContentLocation", .post),
+                .init("publish", .post),
+                .init("unpublish", .post),
+                .init("isPublished", .get, response: .boolean),
+                .init("addCopy", .post, onCollection: true, response: .model(ContentType.self)),
+                .init("addCopyFromContentTypeHub", .post, onCollection: true, response: .model(ContentType.self)),
+                .init(
+                    "getCompatibleHubContentTypes",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(ContentType.self))
+                ),
+            ]
+        )
+    }
 
     public var base: ContentTypeRequestBuilder { .init(client: client, path: path.appending("base")) }
 
@@ -433,26 +439,28 @@ public struct ContractRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.contract",
-        model: Contract.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.contract",
+            model: Contract.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.contract/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -589,7 +597,9 @@ public struct ControlConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.controlConfiguration", model: ControlConfiguration.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.controlConfiguration", model: ControlConfiguration.self)
+    }
 }
 
 /// Its properties are listed in `ControlScoreFields`; read and write them as `value.name`.
@@ -700,14 +710,16 @@ public struct ConversationMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conversationMember",
-        model: ConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.conversationMember",
+            model: ConversationMember.self,
+            operations: [
+                .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+                .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == ConversationMemberRequestBuilder {
@@ -772,11 +784,13 @@ public struct ConversationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conversation",
-        model: Conversation.self,
-        children: [.init("threads", "microsoft.graph.conversationThread", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.conversation",
+            model: Conversation.self,
+            children: [.init("threads", "microsoft.graph.conversationThread", collection: true)]
+        )
+    }
 
     /// `threads.request()` lists them; `threads("conversationThread-id")` addresses one.
     public var threads: CollectionRequestBuilder<ConversationThreadRequestBuilder> {
@@ -839,20 +853,22 @@ public struct ConversationThreadRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.conversationThread",
-        model: ConversationThread.self,
-        children: [
-            .init(
-                "posts",
-                "microsoft.graph.post",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [.init("reply", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.conversationThread",
+            model: ConversationThread.self,
+            children: [
+                .init(
+                    "posts",
+                    "microsoft.graph.post",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [.init("reply", .post)]
+        )
+    }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
@@ -959,19 +975,21 @@ public struct CopilotAdminCatalogRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotAdminCatalog",
-        model: CopilotAdminCatalog.self,
-        children: [
-            .init(
-                "packages",
-                "microsoft.graph.copilotPackageDetail",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.copilotAdminCatalog",
+            model: CopilotAdminCatalog.self,
+            children: [
+                .init(
+                    "packages",
+                    "microsoft.graph.copilotPackageDetail",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
@@ -1024,10 +1042,9 @@ public struct CopilotAdminLimitedModeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotAdminLimitedMode",
-        model: CopilotAdminLimitedMode.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.copilotAdminLimitedMode", model: CopilotAdminLimitedMode.self)
+    }
 }
 
 /// Requests for one `CopilotAdmin`: `request()` reads, updates or deletes it.
@@ -1044,14 +1061,16 @@ public struct CopilotAdminRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotAdmin",
-        model: CopilotAdmin.self,
-        children: [
-            .init("catalog", "microsoft.graph.copilotAdminCatalog", collection: false),
-            .init("settings", "microsoft.graph.copilotAdminSetting", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.copilotAdmin",
+            model: CopilotAdmin.self,
+            children: [
+                .init("catalog", "microsoft.graph.copilotAdminCatalog", collection: false),
+                .init("settings", "microsoft.graph.copilotAdminSetting", collection: false),
+            ]
+        )
+    }
 
     public var catalog: CopilotAdminCatalogRequestBuilder { .init(client: client, path: path.appending("catalog")) }
 
@@ -1097,11 +1116,13 @@ public struct CopilotAdminSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotAdminSetting",
-        model: CopilotAdminSetting.self,
-        children: [.init("limitedMode", "microsoft.graph.copilotAdminLimitedMode", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.copilotAdminSetting",
+            model: CopilotAdminSetting.self,
+            children: [.init("limitedMode", "microsoft.graph.copilotAdminLimitedMode", collection: false)]
+        )
+    }
 
     public var limitedMode: CopilotAdminLimitedModeRequestBuilder {
         .init(client: client, path: path.appending("limitedMode"))
@@ -1251,7 +1272,9 @@ public struct CopilotPackageDetailRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.copilotPackageDetail", model: CopilotPackageDetail.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.copilotPackageDetail", model: CopilotPackageDetail.self)
+    }
 
     /// The `zipFile` stream: `zipFile.download()`, `zipFile.download(to:)`, `zipFile.upload(_:)`.
     public var zipFile: StreamRequestBuilder<CopilotPackageDetail> {
@@ -1273,7 +1296,9 @@ public struct CopilotPackageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.copilotPackage", model: CopilotPackage.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.copilotPackage", model: CopilotPackage.self)
+    }
 
     /// The `zipFile` stream: `zipFile.download()`, `zipFile.download(to:)`, `zipFile.upload(_:)`.
     public var zipFile: StreamRequestBuilder<CopilotPackage> { .init(client: client, path: path.appending("zipFile")) }
@@ -1314,15 +1339,17 @@ public struct CopilotReportRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotReportRoot",
-        model: CopilotReportRoot.self,
-        operations: [
-            .init("getMicrosoft365CopilotUsageUserDetail", .get),
-            .init("getMicrosoft365CopilotUserCountSummary", .get),
-            .init("getMicrosoft365CopilotUserCountTrend", .get),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.copilotReportRoot",
+            model: CopilotReportRoot.self,
+            operations: [
+                .init("getMicrosoft365CopilotUsageUserDetail", .get),
+                .init("getMicrosoft365CopilotUserCountSummary", .get),
+                .init("getMicrosoft365CopilotUserCountTrend", .get),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.copilotReportRoot/getMicrosoft365CopilotUsageUserDetail` (GET).
     public func getMicrosoft365CopilotUsageUserDetail(period: String) -> OperationRequest<[UInt8]> {
@@ -1405,17 +1432,19 @@ public struct CopilotRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.copilotRoot",
-        model: CopilotRoot.self,
-        children: [
-            .init("admin", "microsoft.graph.copilotAdmin", collection: false),
-            .init("interactionHistory", "microsoft.graph.aiInteractionHistory", collection: false),
-            .init("reports", "microsoft.graph.copilotReportRoot", collection: false),
-            .init("users", "microsoft.graph.aiUser", collection: true),
-        ],
-        operations: [.init("retrieval", .post, response: .model(RetrievalResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.copilotRoot",
+            model: CopilotRoot.self,
+            children: [
+                .init("admin", "microsoft.graph.copilotAdmin", collection: false),
+                .init("interactionHistory", "microsoft.graph.aiInteractionHistory", collection: false),
+                .init("reports", "microsoft.graph.copilotReportRoot", collection: false),
+                .init("users", "microsoft.graph.aiUser", collection: true),
+            ],
+            operations: [.init("retrieval", .post, response: .model(RetrievalResponse.self))]
+        )
+    }
 
     public var admin: CopilotAdminRequestBuilder { .init(client: client, path: path.appending("admin")) }
 
@@ -1561,11 +1590,13 @@ public struct CountryNamedLocationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.countryNamedLocation",
-        model: CountryNamedLocation.self,
-        operations: [.init("restore", .post, response: .model(NamedLocation.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.countryNamedLocation",
+            model: CountryNamedLocation.self,
+            operations: [.init("restore", .post, response: .model(NamedLocation.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.countryNamedLocation/restore` (POST).
     public func restore() -> OperationRequest<NamedLocation> {

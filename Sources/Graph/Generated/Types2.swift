@@ -124,11 +124,13 @@ public struct AccessPackageResourceEnvironmentRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageResourceEnvironment",
-        model: AccessPackageResourceEnvironment.self,
-        children: [.init("resources", "microsoft.graph.accessPackageResource", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageResourceEnvironment",
+            model: AccessPackageResourceEnvironment.self,
+            children: [.init("resources", "microsoft.graph.accessPackageResource", collection: true)]
+        )
+    }
 
     /// `resources.request()` lists them; `resources("accessPackageResource-id")` addresses one.
     public var resources: CollectionRequestBuilder<AccessPackageResourceRequestBuilder> {
@@ -185,17 +187,19 @@ public struct AccessPackageResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageResource",
-        model: AccessPackageResource.self,
-        children: [
-            .init("environment", "microsoft.graph.accessPackageResourceEnvironment", collection: false),
-            .init("roles", "microsoft.graph.accessPackageResourceRole", collection: true),
-            .init("scopes", "microsoft.graph.accessPackageResourceScope", collection: true),
-            .init("uploadSessions", "microsoft.graph.customDataProvidedResourceUploadSession", collection: true),
-        ],
-        operations: [.init("refresh", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageResource",
+            model: AccessPackageResource.self,
+            children: [
+                .init("environment", "microsoft.graph.accessPackageResourceEnvironment", collection: false),
+                .init("roles", "microsoft.graph.accessPackageResourceRole", collection: true),
+                .init("scopes", "microsoft.graph.accessPackageResourceScope", collection: true),
+                .init("uploadSessions", "microsoft.graph.customDataProvidedResourceUploadSession", collection: true),
+            ],
+            operations: [.init("refresh", .post)]
+        )
+    }
 
     public var environment: AccessPackageResourceEnvironmentRequestBuilder {
         .init(client: client, path: path.appending("environment"))
@@ -238,14 +242,16 @@ public struct AccessPackageResourceRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageResourceRequest",
-        model: AccessPackageResourceRequest.self,
-        children: [
-            .init("catalog", "microsoft.graph.accessPackageCatalog", collection: false),
-            .init("resource", "microsoft.graph.accessPackageResource", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageResourceRequest",
+            model: AccessPackageResourceRequest.self,
+            children: [
+                .init("catalog", "microsoft.graph.accessPackageCatalog", collection: false),
+                .init("resource", "microsoft.graph.accessPackageResource", collection: false),
+            ]
+        )
+    }
 
     public var catalog: AccessPackageCatalogRequestBuilder { .init(client: client, path: path.appending("catalog")) }
 
@@ -301,11 +307,13 @@ public struct AccessPackageResourceRoleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageResourceRole",
-        model: AccessPackageResourceRole.self,
-        children: [.init("resource", "microsoft.graph.accessPackageResource", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageResourceRole",
+            model: AccessPackageResourceRole.self,
+            children: [.init("resource", "microsoft.graph.accessPackageResource", collection: false)]
+        )
+    }
 
     public var resource: AccessPackageResourceRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
@@ -355,14 +363,16 @@ public struct AccessPackageResourceRoleScopeRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageResourceRoleScope",
-        model: AccessPackageResourceRoleScope.self,
-        children: [
-            .init("role", "microsoft.graph.accessPackageResourceRole", collection: false),
-            .init("scope", "microsoft.graph.accessPackageResourceScope", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageResourceRoleScope",
+            model: AccessPackageResourceRoleScope.self,
+            children: [
+                .init("role", "microsoft.graph.accessPackageResourceRole", collection: false),
+                .init("scope", "microsoft.graph.accessPackageResourceScope", collection: false),
+            ]
+        )
+    }
 
     public var role: AccessPackageResourceRoleRequestBuilder { .init(client: client, path: path.appending("role")) }
 
@@ -418,11 +428,13 @@ public struct AccessPackageResourceScopeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageResourceScope",
-        model: AccessPackageResourceScope.self,
-        children: [.init("resource", "microsoft.graph.accessPackageResource", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageResourceScope",
+            model: AccessPackageResourceScope.self,
+            children: [.init("resource", "microsoft.graph.accessPackageResource", collection: false)]
+        )
+    }
 
     public var resource: AccessPackageResourceRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
@@ -498,11 +510,13 @@ public struct AccessPackageSubjectRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageSubject",
-        model: AccessPackageSubject.self,
-        children: [.init("connectedOrganization", "microsoft.graph.connectedOrganization", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageSubject",
+            model: AccessPackageSubject.self,
+            children: [.init("connectedOrganization", "microsoft.graph.connectedOrganization", collection: false)]
+        )
+    }
 
     public var connectedOrganization: ConnectedOrganizationRequestBuilder {
         .init(client: client, path: path.appending("connectedOrganization"))
@@ -657,19 +671,21 @@ public struct AccessPackageSuggestionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageSuggestion",
-        model: AccessPackageSuggestion.self,
-        children: [.init("accessPackage", "microsoft.graph.availableAccessPackage", collection: false)],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(AccessPackageSuggestion.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessPackageSuggestion",
+            model: AccessPackageSuggestion.self,
+            children: [.init("accessPackage", "microsoft.graph.availableAccessPackage", collection: false)],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AccessPackageSuggestion.self))
+                ),
+            ]
+        )
+    }
 
     public var accessPackage: AvailableAccessPackageRequestBuilder {
         .init(client: client, path: path.appending("accessPackage"))
@@ -764,10 +780,9 @@ public struct AccessPackageTextInputQuestionRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessPackageTextInputQuestion",
-        model: AccessPackageTextInputQuestion.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.accessPackageTextInputQuestion", model: AccessPackageTextInputQuestion.self)
+    }
 }
 
 /// Its properties are listed in `AccessPackageUserDirectoryAttributeStoreFields`; read and write them as `value.name`.
@@ -918,11 +933,13 @@ public struct AccessReviewHistoryDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessReviewHistoryDefinition",
-        model: AccessReviewHistoryDefinition.self,
-        children: [.init("instances", "microsoft.graph.accessReviewHistoryInstance", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessReviewHistoryDefinition",
+            model: AccessReviewHistoryDefinition.self,
+            children: [.init("instances", "microsoft.graph.accessReviewHistoryInstance", collection: true)]
+        )
+    }
 
     /// `instances.request()` lists them; `instances("accessReviewHistoryInstance-id")` addresses one.
     public var instances: CollectionRequestBuilder<AccessReviewHistoryInstanceRequestBuilder> {
@@ -979,11 +996,13 @@ public struct AccessReviewHistoryInstanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessReviewHistoryInstance",
-        model: AccessReviewHistoryInstance.self,
-        operations: [.init("generateDownloadUri", .post, response: .model(AccessReviewHistoryInstance.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessReviewHistoryInstance",
+            model: AccessReviewHistoryInstance.self,
+            operations: [.init("generateDownloadUri", .post, response: .model(AccessReviewHistoryInstance.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.accessReviewHistoryInstance/generateDownloadUri` (POST).
     public func generateDownloadUri() -> OperationRequest<AccessReviewHistoryInstance> {
@@ -1250,19 +1269,21 @@ public struct AccessReviewInstanceDecisionItemRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessReviewInstanceDecisionItem",
-        model: AccessReviewInstanceDecisionItem.self,
-        children: [.init("insights", "microsoft.graph.governanceInsight", collection: true)],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(AccessReviewInstanceDecisionItem.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessReviewInstanceDecisionItem",
+            model: AccessReviewInstanceDecisionItem.self,
+            children: [.init("insights", "microsoft.graph.governanceInsight", collection: true)],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AccessReviewInstanceDecisionItem.self))
+                ),
+            ]
+        )
+    }
 
     /// `insights.request()` lists them; `insights("governanceInsight-id")` addresses one.
     public var insights: CollectionRequestBuilder<GovernanceInsightRequestBuilder> {
@@ -1373,29 +1394,31 @@ public struct AccessReviewInstanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessReviewInstance",
-        model: AccessReviewInstance.self,
-        children: [
-            .init("contactedReviewers", "microsoft.graph.accessReviewReviewer", collection: true),
-            .init("decisions", "microsoft.graph.accessReviewInstanceDecisionItem", collection: true),
-            .init("stages", "microsoft.graph.accessReviewStage", collection: true),
-        ],
-        operations: [
-            .init("acceptRecommendations", .post),
-            .init("applyDecisions", .post),
-            .init("batchRecordDecisions", .post),
-            .init("resetDecisions", .post),
-            .init("sendReminder", .post),
-            .init("stop", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(AccessReviewInstance.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessReviewInstance",
+            model: AccessReviewInstance.self,
+            children: [
+                .init("contactedReviewers", "microsoft.graph.accessReviewReviewer", collection: true),
+                .init("decisions", "microsoft.graph.accessReviewInstanceDecisionItem", collection: true),
+                .init("stages", "microsoft.graph.accessReviewStage", collection: true),
+            ],
+            operations: [
+                .init("acceptRecommendations", .post),
+                .init("applyDecisions", .post),
+                .init("batchRecordDecisions", .post),
+                .init("resetDecisions", .post),
+                .init("sendReminder", .post),
+                .init("stop", .post),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AccessReviewInstance.self))
+                ),
+            ]
+        )
+    }
 
     /// `contactedReviewers.request()` lists them; `contactedReviewers("accessReviewReviewer-id")` addresses one.
     public var contactedReviewers: CollectionRequestBuilder<AccessReviewReviewerRequestBuilder> {

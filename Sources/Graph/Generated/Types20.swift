@@ -68,11 +68,13 @@ public struct CrossTenantAccessPolicyConfigurationDefaultRequestBuilder: ModelRe
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.crossTenantAccessPolicyConfigurationDefault",
-        model: CrossTenantAccessPolicyConfigurationDefault.self,
-        operations: [.init("resetToSystemDefault", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.crossTenantAccessPolicyConfigurationDefault",
+            model: CrossTenantAccessPolicyConfigurationDefault.self,
+            operations: [.init("resetToSystemDefault", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationDefault/resetToSystemDefault`
     ///   (POST).
@@ -150,14 +152,20 @@ public struct CrossTenantAccessPolicyConfigurationPartnerRequestBuilder: ModelRe
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.crossTenantAccessPolicyConfigurationPartner",
-        model: CrossTenantAccessPolicyConfigurationPartner.self,
-        children: [
-            .init("identitySynchronization", "microsoft.graph.crossTenantIdentitySyncPolicyPartner", collection: false),
-            .init("serviceProviderConstraints", "microsoft.graph.serviceProviderConstraints", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.crossTenantAccessPolicyConfigurationPartner",
+            model: CrossTenantAccessPolicyConfigurationPartner.self,
+            children: [
+                .init(
+                    "identitySynchronization",
+                    "microsoft.graph.crossTenantIdentitySyncPolicyPartner",
+                    collection: false
+                ),
+                .init("serviceProviderConstraints", "microsoft.graph.serviceProviderConstraints", collection: false),
+            ]
+        )
+    }
 
     public var identitySynchronization: CrossTenantIdentitySyncPolicyPartnerRequestBuilder {
         .init(client: client, path: path.appending("identitySynchronization"))
@@ -252,31 +260,33 @@ public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.crossTenantAccessPolicy",
-        model: CrossTenantAccessPolicy.self,
-        children: [
-            .init("default", "microsoft.graph.crossTenantAccessPolicyConfigurationDefault", collection: false),
-            .init("partners", "microsoft.graph.crossTenantAccessPolicyConfigurationPartner", collection: true),
-            .init("templates", "microsoft.graph.policyTemplate", collection: false),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.crossTenantAccessPolicy",
+            model: CrossTenantAccessPolicy.self,
+            children: [
+                .init("default", "microsoft.graph.crossTenantAccessPolicyConfigurationDefault", collection: false),
+                .init("partners", "microsoft.graph.crossTenantAccessPolicyConfigurationPartner", collection: true),
+                .init("templates", "microsoft.graph.policyTemplate", collection: false),
+            ],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     public var `default`: CrossTenantAccessPolicyConfigurationDefaultRequestBuilder {
         .init(client: client, path: path.appending("default"))
@@ -523,10 +533,12 @@ public struct CrossTenantIdentitySyncPolicyPartnerRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.crossTenantIdentitySyncPolicyPartner",
-        model: CrossTenantIdentitySyncPolicyPartner.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.crossTenantIdentitySyncPolicyPartner",
+            model: CrossTenantIdentitySyncPolicyPartner.self
+        )
+    }
 }
 
 /// Its properties are listed in `CrossTenantUserSyncInboundFields`; read and write them as `value.name`.
@@ -704,23 +716,25 @@ public struct CustomAuthenticationExtensionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customAuthenticationExtension",
-        model: CustomAuthenticationExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.customAuthenticationExtension",
+            model: CustomAuthenticationExtension.self,
+            operations: [
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    onCollection: true,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.customAuthenticationExtension/validateAuthenticationConfiguration`
     ///   (POST).
@@ -807,10 +821,9 @@ public struct CustomCalloutExtensionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customCalloutExtension",
-        model: CustomCalloutExtension.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.customCalloutExtension", model: CustomCalloutExtension.self)
+    }
 }
 
 /// Its properties are listed in `CustomDataProvidedResourceFields`; read and write them as `value.name`.
@@ -921,12 +934,14 @@ public struct CustomDataProvidedResourceAccessReviewUploadSessionRequestBuilder:
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customDataProvidedResourceAccessReviewUploadSession",
-        model: CustomDataProvidedResourceAccessReviewUploadSession.self,
-        children: [.init("files", "microsoft.graph.customDataProvidedResourceFile", collection: true)],
-        operations: [.init("uploadFile", .post, response: .model(CustomDataProvidedResourceUploadSession.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.customDataProvidedResourceAccessReviewUploadSession",
+            model: CustomDataProvidedResourceAccessReviewUploadSession.self,
+            children: [.init("files", "microsoft.graph.customDataProvidedResourceFile", collection: true)],
+            operations: [.init("uploadFile", .post, response: .model(CustomDataProvidedResourceUploadSession.self))]
+        )
+    }
 
     /// `files.request()` lists them; `files("customDataProvidedResourceFile-id")` addresses one.
     public var files: CollectionRequestBuilder<CustomDataProvidedResourceFileRequestBuilder> {
@@ -986,10 +1001,9 @@ public struct CustomDataProvidedResourceFileRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customDataProvidedResourceFile",
-        model: CustomDataProvidedResourceFile.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.customDataProvidedResourceFile", model: CustomDataProvidedResourceFile.self)
+    }
 }
 
 /// Its properties are listed in `CustomDataProvidedResourcePayloadsAccessReviewContextDataFields`; read and write them
@@ -1111,17 +1125,19 @@ public struct CustomDataProvidedResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customDataProvidedResource",
-        model: CustomDataProvidedResource.self,
-        children: [
-            .init("environment", "microsoft.graph.accessPackageResourceEnvironment", collection: false),
-            .init("roles", "microsoft.graph.accessPackageResourceRole", collection: true),
-            .init("scopes", "microsoft.graph.accessPackageResourceScope", collection: true),
-            .init("uploadSessions", "microsoft.graph.customDataProvidedResourceUploadSession", collection: true),
-        ],
-        operations: [.init("refresh", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.customDataProvidedResource",
+            model: CustomDataProvidedResource.self,
+            children: [
+                .init("environment", "microsoft.graph.accessPackageResourceEnvironment", collection: false),
+                .init("roles", "microsoft.graph.accessPackageResourceRole", collection: true),
+                .init("scopes", "microsoft.graph.accessPackageResourceScope", collection: true),
+                .init("uploadSessions", "microsoft.graph.customDataProvidedResourceUploadSession", collection: true),
+            ],
+            operations: [.init("refresh", .post)]
+        )
+    }
 
     public var environment: AccessPackageResourceEnvironmentRequestBuilder {
         .init(client: client, path: path.appending("environment"))
@@ -1228,12 +1244,14 @@ public struct CustomDataProvidedResourceUploadSessionRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customDataProvidedResourceUploadSession",
-        model: CustomDataProvidedResourceUploadSession.self,
-        children: [.init("files", "microsoft.graph.customDataProvidedResourceFile", collection: true)],
-        operations: [.init("uploadFile", .post, response: .model(CustomDataProvidedResourceUploadSession.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.customDataProvidedResourceUploadSession",
+            model: CustomDataProvidedResourceUploadSession.self,
+            children: [.init("files", "microsoft.graph.customDataProvidedResourceFile", collection: true)],
+            operations: [.init("uploadFile", .post, response: .model(CustomDataProvidedResourceUploadSession.self))]
+        )
+    }
 
     /// `files.request()` lists them; `files("customDataProvidedResourceFile-id")` addresses one.
     public var files: CollectionRequestBuilder<CustomDataProvidedResourceFileRequestBuilder> {

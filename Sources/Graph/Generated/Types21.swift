@@ -18,11 +18,13 @@ public struct CustomExtensionStageSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customExtensionStageSetting",
-        model: CustomExtensionStageSetting.self,
-        children: [.init("customExtension", "microsoft.graph.customCalloutExtension", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.customExtensionStageSetting",
+            model: CustomExtensionStageSetting.self,
+            children: [.init("customExtension", "microsoft.graph.customCalloutExtension", collection: false)]
+        )
+    }
 
     public var customExtension: CustomCalloutExtensionRequestBuilder {
         .init(client: client, path: path.appending("customExtension"))
@@ -116,11 +118,13 @@ public struct CustomSecurityAttributeDefinitionRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.customSecurityAttributeDefinition",
-        model: CustomSecurityAttributeDefinition.self,
-        children: [.init("allowedValues", "microsoft.graph.allowedValue", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.customSecurityAttributeDefinition",
+            model: CustomSecurityAttributeDefinition.self,
+            children: [.init("allowedValues", "microsoft.graph.allowedValue", collection: true)]
+        )
+    }
 
     /// `allowedValues.request()` lists them; `allowedValues("allowedValue-id")` addresses one.
     public var allowedValues: CollectionRequestBuilder<AllowedValueRequestBuilder> {
@@ -302,7 +306,9 @@ public struct DataPolicyOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.dataPolicyOperation", model: DataPolicyOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.dataPolicyOperation", model: DataPolicyOperation.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.dataPolicyOperationStatus`.
@@ -430,11 +436,13 @@ public struct DataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.dataSecurityAndGovernance",
-        model: DataSecurityAndGovernance.self,
-        children: [.init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.dataSecurityAndGovernance",
+            model: DataSecurityAndGovernance.self,
+            children: [.init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true)]
+        )
+    }
 
     /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
     public var sensitivityLabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
@@ -614,11 +622,9 @@ public struct DayNoteRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.dayNote",
-        model: DayNote.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.dayNote", model: DayNote.self, operations: [.init("stageForDeletion", .post)])
+    }
 
     /// - Remark: Generated from `microsoft.graph.dayNote/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {
@@ -853,15 +859,17 @@ public struct DefaultManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.defaultManagedAppProtection",
-        model: DefaultManagedAppProtection.self,
-        children: [
-            .init("apps", "microsoft.graph.managedMobileApp", collection: true),
-            .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
-        ],
-        operations: [.init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.defaultManagedAppProtection",
+            model: DefaultManagedAppProtection.self,
+            children: [
+                .init("apps", "microsoft.graph.managedMobileApp", collection: true),
+                .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
+            ],
+            operations: [.init("targetApps", .post)]
+        )
+    }
 
     /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
     public var apps: CollectionRequestBuilder<ManagedMobileAppRequestBuilder> {
@@ -1125,10 +1133,9 @@ public struct DelegatedAdminAccessAssignmentRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminAccessAssignment",
-        model: DelegatedAdminAccessAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.delegatedAdminAccessAssignment", model: DelegatedAdminAccessAssignment.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.delegatedAdminAccessAssignmentStatus`.
@@ -1252,17 +1259,19 @@ public struct DelegatedAdminCustomerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminCustomer",
-        model: DelegatedAdminCustomer.self,
-        children: [
-            .init(
-                "serviceManagementDetails",
-                "microsoft.graph.delegatedAdminServiceManagementDetail",
-                collection: true
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.delegatedAdminCustomer",
+            model: DelegatedAdminCustomer.self,
+            children: [
+                .init(
+                    "serviceManagementDetails",
+                    "microsoft.graph.delegatedAdminServiceManagementDetail",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `serviceManagementDetails.request()` lists them;
     /// `serviceManagementDetails("delegatedAdminServiceManagementDetail-id")` addresses one.
@@ -1395,10 +1404,12 @@ public struct DelegatedAdminRelationshipOperationRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminRelationshipOperation",
-        model: DelegatedAdminRelationshipOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.delegatedAdminRelationshipOperation",
+            model: DelegatedAdminRelationshipOperation.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipOperationType`.

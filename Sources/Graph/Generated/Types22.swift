@@ -67,15 +67,17 @@ public struct DelegatedAdminRelationshipRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminRelationship",
-        model: DelegatedAdminRelationship.self,
-        children: [
-            .init("accessAssignments", "microsoft.graph.delegatedAdminAccessAssignment", collection: true),
-            .init("operations", "microsoft.graph.delegatedAdminRelationshipOperation", collection: true),
-            .init("requests", "microsoft.graph.delegatedAdminRelationshipRequest", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.delegatedAdminRelationship",
+            model: DelegatedAdminRelationship.self,
+            children: [
+                .init("accessAssignments", "microsoft.graph.delegatedAdminAccessAssignment", collection: true),
+                .init("operations", "microsoft.graph.delegatedAdminRelationshipOperation", collection: true),
+                .init("requests", "microsoft.graph.delegatedAdminRelationshipRequest", collection: true),
+            ]
+        )
+    }
 
     /// `accessAssignments.request()` lists them; `accessAssignments("delegatedAdminAccessAssignment-id")` addresses
     /// one.
@@ -108,10 +110,12 @@ public struct DelegatedAdminRelationshipRequestRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminRelationshipRequest",
-        model: DelegatedAdminRelationshipRequest.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.delegatedAdminRelationshipRequest",
+            model: DelegatedAdminRelationshipRequest.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipRequestStatus`.
@@ -218,10 +222,12 @@ public struct DelegatedAdminServiceManagementDetailRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminServiceManagementDetail",
-        model: DelegatedAdminServiceManagementDetail.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.delegatedAdminServiceManagementDetail",
+            model: DelegatedAdminServiceManagementDetail.self
+        )
+    }
 }
 
 /// Its properties are listed in `DelegatedAdminServiceProviderConstraintsFields`; read and write them as `value.name`.
@@ -266,10 +272,12 @@ public struct DelegatedAdminServiceProviderConstraintsRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedAdminServiceProviderConstraints",
-        model: DelegatedAdminServiceProviderConstraints.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.delegatedAdminServiceProviderConstraints",
+            model: DelegatedAdminServiceProviderConstraints.self
+        )
+    }
 }
 
 /// Its properties are listed in `DelegatedPermissionClassificationFields`; read and write them as `value.name`.
@@ -313,10 +321,12 @@ public struct DelegatedPermissionClassificationRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.delegatedPermissionClassification",
-        model: DelegatedPermissionClassification.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.delegatedPermissionClassification",
+            model: DelegatedPermissionClassification.self
+        )
+    }
 }
 
 /// Its properties are listed in `DeleteActionFields`; read and write them as `value.name`.
@@ -418,11 +428,9 @@ public struct DeletedChatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deletedChat",
-        model: DeletedChat.self,
-        operations: [.init("undoDelete", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deletedChat", model: DeletedChat.self, operations: [.init("undoDelete", .post)])
+    }
 
     /// - Remark: Generated from `microsoft.graph.deletedChat/undoDelete` (POST).
     public func undoDelete() -> OperationRequest<Void> {
@@ -470,19 +478,21 @@ public struct DeletedItemContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deletedItemContainer",
-        model: DeletedItemContainer.self,
-        children: [
-            .init(
-                "workflows",
-                "microsoft.graph.identityGovernance.workflow",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deletedItemContainer",
+            model: DeletedItemContainer.self,
+            children: [
+                .init(
+                    "workflows",
+                    "microsoft.graph.identityGovernance.workflow",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT"
+                ),
+            ]
+        )
+    }
 
     /// The service refuses `POST` here and `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -531,12 +541,16 @@ public struct DeletedTeamRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deletedTeam",
-        model: DeletedTeam.self,
-        children: [.init("channels", "microsoft.graph.channel", collection: true)],
-        operations: [.init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deletedTeam",
+            model: DeletedTeam.self,
+            children: [.init("channels", "microsoft.graph.channel", collection: true)],
+            operations: [
+                .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+            ]
+        )
+    }
 
     /// `channels.request()` lists them; `channels("channel-id")` addresses one.
     public var channels: CollectionRequestBuilder<ChannelRequestBuilder> {
@@ -593,11 +607,13 @@ public struct DeltaParticipantsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deltaParticipants",
-        model: DeltaParticipants.self,
-        children: [.init("participants", "microsoft.graph.participant", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deltaParticipants",
+            model: DeltaParticipants.self,
+            children: [.init("participants", "microsoft.graph.participant", collection: true)]
+        )
+    }
 
     /// `participants.request()` lists them; `participants("participant-id")` addresses one.
     public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
@@ -668,12 +684,14 @@ public struct DeskRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.desk",
-        model: Desk.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.desk",
+            model: Desk.self,
+            children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
+            operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
+        )
+    }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
@@ -814,11 +832,13 @@ public struct DetectedAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.detectedApp",
-        model: DetectedApp.self,
-        children: [.init("managedDevices", "microsoft.graph.managedDevice", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.detectedApp",
+            model: DetectedApp.self,
+            children: [.init("managedDevices", "microsoft.graph.managedDevice", collection: true)]
+        )
+    }
 
     /// `managedDevices.request()` lists them; `managedDevices("managedDevice-id")` addresses one.
     public var managedDevices: CollectionRequestBuilder<ManagedDeviceRequestBuilder> {
@@ -1050,11 +1070,13 @@ public struct DeviceAndAppManagementRoleAssignmentRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceAndAppManagementRoleAssignment",
-        model: DeviceAndAppManagementRoleAssignment.self,
-        children: [.init("roleDefinition", "microsoft.graph.roleDefinition", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceAndAppManagementRoleAssignment",
+            model: DeviceAndAppManagementRoleAssignment.self,
+            children: [.init("roleDefinition", "microsoft.graph.roleDefinition", collection: false)]
+        )
+    }
 
     public var roleDefinition: RoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
@@ -1109,11 +1131,13 @@ public struct DeviceAndAppManagementRoleDefinitionRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceAndAppManagementRoleDefinition",
-        model: DeviceAndAppManagementRoleDefinition.self,
-        children: [.init("roleAssignments", "microsoft.graph.roleAssignment", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceAndAppManagementRoleDefinition",
+            model: DeviceAndAppManagementRoleDefinition.self,
+            children: [.init("roleAssignments", "microsoft.graph.roleAssignment", collection: true)]
+        )
+    }
 
     /// `roleAssignments.request()` lists them; `roleAssignments("roleAssignment-id")` addresses one.
     public var roleAssignments: CollectionRequestBuilder<RoleAssignmentRequestBuilder> {
@@ -1228,40 +1252,46 @@ public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceAppManagement",
-        model: DeviceAppManagement.self,
-        children: [
-            .init("androidManagedAppProtections", "microsoft.graph.androidManagedAppProtection", collection: true),
-            .init("defaultManagedAppProtections", "microsoft.graph.defaultManagedAppProtection", collection: true),
-            .init("iosManagedAppProtections", "microsoft.graph.iosManagedAppProtection", collection: true),
-            .init("managedAppPolicies", "microsoft.graph.managedAppPolicy", collection: true),
-            .init("managedAppRegistrations", "microsoft.graph.managedAppRegistration", collection: true),
-            .init("managedAppStatuses", "microsoft.graph.managedAppStatus", collection: true),
-            .init("managedEBooks", "microsoft.graph.managedEBook", collection: true),
-            .init(
-                "mdmWindowsInformationProtectionPolicies",
-                "microsoft.graph.mdmWindowsInformationProtectionPolicy",
-                collection: true
-            ),
-            .init("mobileAppCategories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("mobileAppConfigurations", "microsoft.graph.managedDeviceMobileAppConfiguration", collection: true),
-            .init("mobileAppRelationships", "microsoft.graph.mobileAppRelationship", collection: true),
-            .init("mobileApps", "microsoft.graph.mobileApp", collection: true),
-            .init(
-                "targetedManagedAppConfigurations",
-                "microsoft.graph.targetedManagedAppConfiguration",
-                collection: true
-            ),
-            .init("vppTokens", "microsoft.graph.vppToken", collection: true),
-            .init(
-                "windowsInformationProtectionPolicies",
-                "microsoft.graph.windowsInformationProtectionPolicy",
-                collection: true
-            ),
-        ],
-        operations: [.init("syncMicrosoftStoreForBusinessApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceAppManagement",
+            model: DeviceAppManagement.self,
+            children: [
+                .init("androidManagedAppProtections", "microsoft.graph.androidManagedAppProtection", collection: true),
+                .init("defaultManagedAppProtections", "microsoft.graph.defaultManagedAppProtection", collection: true),
+                .init("iosManagedAppProtections", "microsoft.graph.iosManagedAppProtection", collection: true),
+                .init("managedAppPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+                .init("managedAppRegistrations", "microsoft.graph.managedAppRegistration", collection: true),
+                .init("managedAppStatuses", "microsoft.graph.managedAppStatus", collection: true),
+                .init("managedEBooks", "microsoft.graph.managedEBook", collection: true),
+                .init(
+                    "mdmWindowsInformationProtectionPolicies",
+                    "microsoft.graph.mdmWindowsInformationProtectionPolicy",
+                    collection: true
+                ),
+                .init("mobileAppCategories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init(
+                    "mobileAppConfigurations",
+                    "microsoft.graph.managedDeviceMobileAppConfiguration",
+                    collection: true
+                ),
+                .init("mobileAppRelationships", "microsoft.graph.mobileAppRelationship", collection: true),
+                .init("mobileApps", "microsoft.graph.mobileApp", collection: true),
+                .init(
+                    "targetedManagedAppConfigurations",
+                    "microsoft.graph.targetedManagedAppConfiguration",
+                    collection: true
+                ),
+                .init("vppTokens", "microsoft.graph.vppToken", collection: true),
+                .init(
+                    "windowsInformationProtectionPolicies",
+                    "microsoft.graph.windowsInformationProtectionPolicy",
+                    collection: true
+                ),
+            ],
+            operations: [.init("syncMicrosoftStoreForBusinessApps", .post)]
+        )
+    }
 
     /// `androidManagedAppProtections.request()` lists them;
     /// `androidManagedAppProtections("androidManagedAppProtection-id")` addresses one.
@@ -1399,7 +1429,9 @@ public struct DeviceCategoryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.deviceCategory", model: DeviceCategory.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceCategory", model: DeviceCategory.self)
+    }
 }
 
 /// Its properties are listed in `DeviceComplianceActionItemFields`; read and write them as `value.name`.
@@ -1445,10 +1477,9 @@ public struct DeviceComplianceActionItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceActionItem",
-        model: DeviceComplianceActionItem.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceComplianceActionItem", model: DeviceComplianceActionItem.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.deviceComplianceActionType`.
@@ -1532,10 +1563,9 @@ public struct DeviceComplianceDeviceOverviewRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceDeviceOverview",
-        model: DeviceComplianceDeviceOverview.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceComplianceDeviceOverview", model: DeviceComplianceDeviceOverview.self)
+    }
 }
 
 /// Its properties are listed in `DeviceComplianceDeviceStatusFields`; read and write them as `value.name`.
@@ -1587,10 +1617,9 @@ public struct DeviceComplianceDeviceStatusRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceDeviceStatus",
-        model: DeviceComplianceDeviceStatus.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceComplianceDeviceStatus", model: DeviceComplianceDeviceStatus.self)
+    }
 }
 
 /// Its properties are listed in `DeviceCompliancePolicyFields`; read and write them as `value.name`.

@@ -18,10 +18,9 @@ public struct DeviceCompliancePolicyAssignmentRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicyAssignment",
-        model: DeviceCompliancePolicyAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceCompliancePolicyAssignment", model: DeviceCompliancePolicyAssignment.self)
+    }
 }
 
 /// Its properties are listed in `DeviceCompliancePolicyDeviceStateSummaryFields`; read and write them as `value.name`.
@@ -78,10 +77,12 @@ public struct DeviceCompliancePolicyDeviceStateSummaryRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicyDeviceStateSummary",
-        model: DeviceCompliancePolicyDeviceStateSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceCompliancePolicyDeviceStateSummary",
+            model: DeviceCompliancePolicyDeviceStateSummary.self
+        )
+    }
 }
 
 /// Requests for one `DeviceCompliancePolicy`: `request()` reads, updates or deletes it.
@@ -98,27 +99,29 @@ public struct DeviceCompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicy",
-        model: DeviceCompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceCompliancePolicy",
+            model: DeviceCompliancePolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+                .init(
+                    "scheduledActionsForRule",
+                    "microsoft.graph.deviceComplianceScheduledActionForRule",
+                    collection: true
+                ),
+                .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+                .init("scheduleActionsForRules", .post),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
@@ -284,13 +287,19 @@ public struct DeviceCompliancePolicySettingStateSummaryRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicySettingStateSummary",
-        model: DeviceCompliancePolicySettingStateSummary.self,
-        children: [
-            .init("deviceComplianceSettingStates", "microsoft.graph.deviceComplianceSettingState", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceCompliancePolicySettingStateSummary",
+            model: DeviceCompliancePolicySettingStateSummary.self,
+            children: [
+                .init(
+                    "deviceComplianceSettingStates",
+                    "microsoft.graph.deviceComplianceSettingState",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `deviceComplianceSettingStates.request()` lists them;
     /// `deviceComplianceSettingStates("deviceComplianceSettingState-id")` addresses one.
@@ -346,10 +355,9 @@ public struct DeviceCompliancePolicyStateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceCompliancePolicyState",
-        model: DeviceCompliancePolicyState.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceCompliancePolicyState", model: DeviceCompliancePolicyState.self)
+    }
 }
 
 /// Its properties are listed in `DeviceComplianceScheduledActionForRuleFields`; read and write them as `value.name`.
@@ -394,13 +402,15 @@ public struct DeviceComplianceScheduledActionForRuleRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceScheduledActionForRule",
-        model: DeviceComplianceScheduledActionForRule.self,
-        children: [
-            .init("scheduledActionConfigurations", "microsoft.graph.deviceComplianceActionItem", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceComplianceScheduledActionForRule",
+            model: DeviceComplianceScheduledActionForRule.self,
+            children: [
+                .init("scheduledActionConfigurations", "microsoft.graph.deviceComplianceActionItem", collection: true),
+            ]
+        )
+    }
 
     /// `scheduledActionConfigurations.request()` lists them;
     /// `scheduledActionConfigurations("deviceComplianceActionItem-id")` addresses one.
@@ -466,10 +476,9 @@ public struct DeviceComplianceSettingStateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceSettingState",
-        model: DeviceComplianceSettingState.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceComplianceSettingState", model: DeviceComplianceSettingState.self)
+    }
 }
 
 /// Its properties are listed in `DeviceComplianceUserOverviewFields`; read and write them as `value.name`.
@@ -521,10 +530,9 @@ public struct DeviceComplianceUserOverviewRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceUserOverview",
-        model: DeviceComplianceUserOverview.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceComplianceUserOverview", model: DeviceComplianceUserOverview.self)
+    }
 }
 
 /// Its properties are listed in `DeviceComplianceUserStatusFields`; read and write them as `value.name`.
@@ -572,10 +580,9 @@ public struct DeviceComplianceUserStatusRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceComplianceUserStatus",
-        model: DeviceComplianceUserStatus.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceComplianceUserStatus", model: DeviceComplianceUserStatus.self)
+    }
 }
 
 /// Its properties are listed in `DeviceConfigurationFields`; read and write them as `value.name`.
@@ -698,10 +705,9 @@ public struct DeviceConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationAssignment",
-        model: DeviceConfigurationAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceConfigurationAssignment", model: DeviceConfigurationAssignment.self)
+    }
 }
 
 /// Its properties are listed in `DeviceConfigurationDeviceOverviewFields`; read and write them as `value.name`.
@@ -753,10 +759,12 @@ public struct DeviceConfigurationDeviceOverviewRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationDeviceOverview",
-        model: DeviceConfigurationDeviceOverview.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceConfigurationDeviceOverview",
+            model: DeviceConfigurationDeviceOverview.self
+        )
+    }
 }
 
 /// Its properties are listed in `DeviceConfigurationDeviceStateSummaryFields`; read and write them as `value.name`.
@@ -809,10 +817,12 @@ public struct DeviceConfigurationDeviceStateSummaryRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationDeviceStateSummary",
-        model: DeviceConfigurationDeviceStateSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceConfigurationDeviceStateSummary",
+            model: DeviceConfigurationDeviceStateSummary.self
+        )
+    }
 }
 
 /// Its properties are listed in `DeviceConfigurationDeviceStatusFields`; read and write them as `value.name`.
@@ -864,10 +874,9 @@ public struct DeviceConfigurationDeviceStatusRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationDeviceStatus",
-        model: DeviceConfigurationDeviceStatus.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceConfigurationDeviceStatus", model: DeviceConfigurationDeviceStatus.self)
+    }
 }
 
 /// Requests for one `DeviceConfiguration`: `request()` reads, updates or deletes it.
@@ -884,22 +893,24 @@ public struct DeviceConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfiguration",
-        model: DeviceConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceConfiguration",
+            model: DeviceConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1043,10 +1054,9 @@ public struct DeviceConfigurationStateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationState",
-        model: DeviceConfigurationState.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceConfigurationState", model: DeviceConfigurationState.self)
+    }
 }
 
 /// Its properties are listed in `DeviceConfigurationUserOverviewFields`; read and write them as `value.name`.
@@ -1098,10 +1108,9 @@ public struct DeviceConfigurationUserOverviewRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationUserOverview",
-        model: DeviceConfigurationUserOverview.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceConfigurationUserOverview", model: DeviceConfigurationUserOverview.self)
+    }
 }
 
 /// Its properties are listed in `DeviceConfigurationUserStatusFields`; read and write them as `value.name`.
@@ -1149,10 +1158,9 @@ public struct DeviceConfigurationUserStatusRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceConfigurationUserStatus",
-        model: DeviceConfigurationUserStatus.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceConfigurationUserStatus", model: DeviceConfigurationUserStatus.self)
+    }
 }
 
 /// Its properties are listed in `DeviceDetailFields`; read and write them as `value.name`.
@@ -1242,12 +1250,14 @@ public struct DeviceEnrollmentConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceEnrollmentConfiguration",
-        model: DeviceEnrollmentConfiguration.self,
-        children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("setPriority", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceEnrollmentConfiguration",
+            model: DeviceEnrollmentConfiguration.self,
+            children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
+            operations: [.init("assign", .post), .init("setPriority", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
@@ -1376,12 +1386,14 @@ public struct DeviceEnrollmentLimitConfigurationRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceEnrollmentLimitConfiguration",
-        model: DeviceEnrollmentLimitConfiguration.self,
-        children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("setPriority", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceEnrollmentLimitConfiguration",
+            model: DeviceEnrollmentLimitConfiguration.self,
+            children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
+            operations: [.init("assign", .post), .init("setPriority", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
@@ -1500,12 +1512,14 @@ public struct DeviceEnrollmentPlatformRestrictionsConfigurationRequestBuilder: M
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration",
-        model: DeviceEnrollmentPlatformRestrictionsConfiguration.self,
-        children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("setPriority", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration",
+            model: DeviceEnrollmentPlatformRestrictionsConfiguration.self,
+            children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
+            operations: [.init("assign", .post), .init("setPriority", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
@@ -1667,12 +1681,14 @@ public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration",
-        model: DeviceEnrollmentWindowsHelloForBusinessConfiguration.self,
-        children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("setPriority", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration",
+            model: DeviceEnrollmentWindowsHelloForBusinessConfiguration.self,
+            children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
+            operations: [.init("assign", .post), .init("setPriority", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {

@@ -18,7 +18,9 @@ public struct DeviceInstallStateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.deviceInstallState", model: DeviceInstallState.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceInstallState", model: DeviceInstallState.self)
+    }
 }
 
 /// Its properties are listed in `DeviceLocalCredentialFields`; read and write them as `value.name`.
@@ -89,10 +91,9 @@ public struct DeviceLocalCredentialInfoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceLocalCredentialInfo",
-        model: DeviceLocalCredentialInfo.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceLocalCredentialInfo", model: DeviceLocalCredentialInfo.self)
+    }
 }
 
 /// Its properties are listed in `DeviceLogCollectionResponseFields`; read and write them as `value.name`.
@@ -146,11 +147,13 @@ public struct DeviceLogCollectionResponseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceLogCollectionResponse",
-        model: DeviceLogCollectionResponse.self,
-        operations: [.init("createDownloadUrl", .post, response: .string)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceLogCollectionResponse",
+            model: DeviceLogCollectionResponse.self,
+            operations: [.init("createDownloadUrl", .post, response: .string)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.deviceLogCollectionResponse/createDownloadUrl` (POST).
     public func createDownloadUrl() -> OperationRequest<String> {
@@ -514,10 +517,12 @@ public struct DeviceManagementCachedReportConfigurationRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementCachedReportConfiguration",
-        model: DeviceManagementCachedReportConfiguration.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceManagementCachedReportConfiguration",
+            model: DeviceManagementCachedReportConfiguration.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.deviceManagementExchangeAccessState`.
@@ -652,11 +657,13 @@ public struct DeviceManagementExchangeConnectorRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementExchangeConnector",
-        model: DeviceManagementExchangeConnector.self,
-        operations: [.init("sync", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceManagementExchangeConnector",
+            model: DeviceManagementExchangeConnector.self,
+            operations: [.init("sync", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnector/sync` (POST).
     public func sync(syncType: DeviceManagementExchangeConnectorSyncType) -> OperationRequest<Void> {
@@ -791,10 +798,9 @@ public struct DeviceManagementExportJobRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementExportJob",
-        model: DeviceManagementExportJob.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceManagementExportJob", model: DeviceManagementExportJob.self)
+    }
 }
 
 /// Its properties are listed in `DeviceManagementPartnerFields`; read and write them as `value.name`.
@@ -888,11 +894,13 @@ public struct DeviceManagementPartnerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementPartner",
-        model: DeviceManagementPartner.self,
-        operations: [.init("terminate", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceManagementPartner",
+            model: DeviceManagementPartner.self,
+            operations: [.init("terminate", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.deviceManagementPartner/terminate` (POST).
     public func terminate() -> OperationRequest<Void> {
@@ -1000,32 +1008,34 @@ public struct DeviceManagementReportsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementReports",
-        model: DeviceManagementReports.self,
-        children: [.init("exportJobs", "microsoft.graph.deviceManagementExportJob", collection: true)],
-        operations: [
-            .init("getCachedReport", .post),
-            .init("getCompliancePolicyNonComplianceReport", .post),
-            .init("getCompliancePolicyNonComplianceSummaryReport", .post),
-            .init("getComplianceSettingNonComplianceReport", .post),
-            .init("getConfigurationPolicyNonComplianceReport", .post),
-            .init("getConfigurationPolicyNonComplianceSummaryReport", .post),
-            .init("getConfigurationSettingNonComplianceReport", .post),
-            .init("getDeviceManagementIntentPerSettingContributingProfiles", .post),
-            .init("getDeviceManagementIntentSettingsReport", .post),
-            .init("getDeviceNonComplianceReport", .post),
-            .init("getDevicesWithoutCompliancePolicyReport", .post),
-            .init("getHistoricalReport", .post),
-            .init("getNoncompliantDevicesAndSettingsReport", .post),
-            .init("getPolicyNonComplianceMetadata", .post),
-            .init("getPolicyNonComplianceReport", .post),
-            .init("getPolicyNonComplianceSummaryReport", .post),
-            .init("getReportFilters", .post),
-            .init("getSettingNonComplianceReport", .post),
-            .init("retrieveDeviceAppInstallationStatusReport", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceManagementReports",
+            model: DeviceManagementReports.self,
+            children: [.init("exportJobs", "microsoft.graph.deviceManagementExportJob", collection: true)],
+            operations: [
+                .init("getCachedReport", .post),
+                .init("getCompliancePolicyNonComplianceReport", .post),
+                .init("getCompliancePolicyNonComplianceSummaryReport", .post),
+                .init("getComplianceSettingNonComplianceReport", .post),
+                .init("getConfigurationPolicyNonComplianceReport", .post),
+                .init("getConfigurationPolicyNonComplianceSummaryReport", .post),
+                .init("getConfigurationSettingNonComplianceReport", .post),
+                .init("getDeviceManagementIntentPerSettingContributingProfiles", .post),
+                .init("getDeviceManagementIntentSettingsReport", .post),
+                .init("getDeviceNonComplianceReport", .post),
+                .init("getDevicesWithoutCompliancePolicyReport", .post),
+                .init("getHistoricalReport", .post),
+                .init("getNoncompliantDevicesAndSettingsReport", .post),
+                .init("getPolicyNonComplianceMetadata", .post),
+                .init("getPolicyNonComplianceReport", .post),
+                .init("getPolicyNonComplianceSummaryReport", .post),
+                .init("getReportFilters", .post),
+                .init("getSettingNonComplianceReport", .post),
+                .init("retrieveDeviceAppInstallationStatusReport", .post),
+            ]
+        )
+    }
 
     /// `exportJobs.request()` lists them; `exportJobs("deviceManagementExportJob-id")` addresses one.
     public var exportJobs: CollectionRequestBuilder<DeviceManagementExportJobRequestBuilder> {
@@ -1571,206 +1581,224 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagement",
-        model: DeviceManagement.self,
-        children: [
-            .init(
-                "applePushNotificationCertificate",
-                "microsoft.graph.applePushNotificationCertificate",
-                collection: false
-            ),
-            .init("auditEvents", "microsoft.graph.auditEvent", collection: true),
-            .init("complianceManagementPartners", "microsoft.graph.complianceManagementPartner", collection: true),
-            .init(
-                "conditionalAccessSettings",
-                "microsoft.graph.onPremisesConditionalAccessSettings",
-                collection: false
-            ),
-            .init("detectedApps", "microsoft.graph.detectedApp", collection: true),
-            .init("deviceCategories", "microsoft.graph.deviceCategory", collection: true),
-            .init("deviceCompliancePolicies", "microsoft.graph.deviceCompliancePolicy", collection: true),
-            .init(
-                "deviceCompliancePolicyDeviceStateSummary",
-                "microsoft.graph.deviceCompliancePolicyDeviceStateSummary",
-                collection: false
-            ),
-            .init(
-                "deviceCompliancePolicySettingStateSummaries",
-                "microsoft.graph.deviceCompliancePolicySettingStateSummary",
-                collection: true
-            ),
-            .init(
-                "deviceConfigurationDeviceStateSummaries",
-                "microsoft.graph.deviceConfigurationDeviceStateSummary",
-                collection: false
-            ),
-            .init("deviceConfigurations", "microsoft.graph.deviceConfiguration", collection: true),
-            .init("deviceEnrollmentConfigurations", "microsoft.graph.deviceEnrollmentConfiguration", collection: true),
-            .init("deviceManagementPartners", "microsoft.graph.deviceManagementPartner", collection: true),
-            .init("exchangeConnectors", "microsoft.graph.deviceManagementExchangeConnector", collection: true),
-            .init(
-                "importedWindowsAutopilotDeviceIdentities",
-                "microsoft.graph.importedWindowsAutopilotDeviceIdentity",
-                collection: true
-            ),
-            .init("iosUpdateStatuses", "microsoft.graph.iosUpdateDeviceStatus", collection: true),
-            .init("managedDeviceOverview", "microsoft.graph.managedDeviceOverview", collection: false),
-            .init("managedDevices", "microsoft.graph.managedDevice", collection: true),
-            .init("mobileAppTroubleshootingEvents", "microsoft.graph.mobileAppTroubleshootingEvent", collection: true),
-            .init("mobileThreatDefenseConnectors", "microsoft.graph.mobileThreatDefenseConnector", collection: true),
-            .init("notificationMessageTemplates", "microsoft.graph.notificationMessageTemplate", collection: true),
-            .init("remoteAssistancePartners", "microsoft.graph.remoteAssistancePartner", collection: true),
-            .init("reports", "microsoft.graph.deviceManagementReports", collection: false),
-            .init("resourceOperations", "microsoft.graph.resourceOperation", collection: true),
-            .init("roleAssignments", "microsoft.graph.deviceAndAppManagementRoleAssignment", collection: true),
-            .init("roleDefinitions", "microsoft.graph.roleDefinition", collection: true),
-            .init("softwareUpdateStatusSummary", "microsoft.graph.softwareUpdateStatusSummary", collection: false),
-            .init("termsAndConditions", "microsoft.graph.termsAndConditions", collection: true),
-            .init("troubleshootingEvents", "microsoft.graph.deviceManagementTroubleshootingEvent", collection: true),
-            .init(
-                "userExperienceAnalyticsAppHealthApplicationPerformance",
-                "microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails",
-                "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId",
-                "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion",
-                "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthDeviceModelPerformance",
-                "microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthDevicePerformance",
-                "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthDevicePerformanceDetails",
-                "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthOSVersionPerformance",
-                "microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsAppHealthOverview",
-                "microsoft.graph.userExperienceAnalyticsCategory",
-                collection: false
-            ),
-            .init(
-                "userExperienceAnalyticsBaselines",
-                "microsoft.graph.userExperienceAnalyticsBaseline",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsCategories",
-                "microsoft.graph.userExperienceAnalyticsCategory",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDevicePerformance",
-                "microsoft.graph.userExperienceAnalyticsDevicePerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDeviceScores",
-                "microsoft.graph.userExperienceAnalyticsDeviceScores",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDeviceStartupHistory",
-                "microsoft.graph.userExperienceAnalyticsDeviceStartupHistory",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDeviceStartupProcesses",
-                "microsoft.graph.userExperienceAnalyticsDeviceStartupProcess",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsDeviceStartupProcessPerformance",
-                "microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsMetricHistory",
-                "microsoft.graph.userExperienceAnalyticsMetricHistory",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsModelScores",
-                "microsoft.graph.userExperienceAnalyticsModelScores",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsOverview",
-                "microsoft.graph.userExperienceAnalyticsOverview",
-                collection: false
-            ),
-            .init(
-                "userExperienceAnalyticsScoreHistory",
-                "microsoft.graph.userExperienceAnalyticsScoreHistory",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
-                "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
-                collection: false
-            ),
-            .init(
-                "userExperienceAnalyticsWorkFromAnywhereMetrics",
-                "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric",
-                collection: true
-            ),
-            .init(
-                "userExperienceAnalyticsWorkFromAnywhereModelPerformance",
-                "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance",
-                collection: true
-            ),
-            .init("virtualEndpoint", "microsoft.graph.virtualEndpoint", collection: false),
-            .init(
-                "windowsAutopilotDeviceIdentities",
-                "microsoft.graph.windowsAutopilotDeviceIdentity",
-                collection: true
-            ),
-            .init(
-                "windowsInformationProtectionAppLearningSummaries",
-                "microsoft.graph.windowsInformationProtectionAppLearningSummary",
-                collection: true
-            ),
-            .init(
-                "windowsInformationProtectionNetworkLearningSummaries",
-                "microsoft.graph.windowsInformationProtectionNetworkLearningSummary",
-                collection: true
-            ),
-            .init("windowsMalwareInformation", "microsoft.graph.windowsMalwareInformation", collection: true),
-        ],
-        operations: [
-            .init("getEffectivePermissions", .get, response: .collection(.model(RolePermission.self))),
-            .init(
-                "userExperienceAnalyticsSummarizeWorkFromAnywhereDevices",
-                .get,
-                response: .model(UserExperienceAnalyticsWorkFromAnywhereDevicesSummary.self)
-            ),
-            .init("verifyWindowsEnrollmentAutoDiscovery", .get, response: .boolean),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceManagement",
+            model: DeviceManagement.self,
+            children: [
+                .init(
+                    "applePushNotificationCertificate",
+                    "microsoft.graph.applePushNotificationCertificate",
+                    collection: false
+                ),
+                .init("auditEvents", "microsoft.graph.auditEvent", collection: true),
+                .init("complianceManagementPartners", "microsoft.graph.complianceManagementPartner", collection: true),
+                .init(
+                    "conditionalAccessSettings",
+                    "microsoft.graph.onPremisesConditionalAccessSettings",
+                    collection: false
+                ),
+                .init("detectedApps", "microsoft.graph.detectedApp", collection: true),
+                .init("deviceCategories", "microsoft.graph.deviceCategory", collection: true),
+                .init("deviceCompliancePolicies", "microsoft.graph.deviceCompliancePolicy", collection: true),
+                .init(
+                    "deviceCompliancePolicyDeviceStateSummary",
+                    "microsoft.graph.deviceCompliancePolicyDeviceStateSummary",
+                    collection: false
+                ),
+                .init(
+                    "deviceCompliancePolicySettingStateSummaries",
+                    "microsoft.graph.deviceCompliancePolicySettingStateSummary",
+                    collection: true
+                ),
+                .init(
+                    "deviceConfigurationDeviceStateSummaries",
+                    "microsoft.graph.deviceConfigurationDeviceStateSummary",
+                    collection: false
+                ),
+                .init("deviceConfigurations", "microsoft.graph.deviceConfiguration", collection: true),
+                .init(
+                    "deviceEnrollmentConfigurations",
+                    "microsoft.graph.deviceEnrollmentConfiguration",
+                    collection: true
+                ),
+                .init("deviceManagementPartners", "microsoft.graph.deviceManagementPartner", collection: true),
+                .init("exchangeConnectors", "microsoft.graph.deviceManagementExchangeConnector", collection: true),
+                .init(
+                    "importedWindowsAutopilotDeviceIdentities",
+                    "microsoft.graph.importedWindowsAutopilotDeviceIdentity",
+                    collection: true
+                ),
+                .init("iosUpdateStatuses", "microsoft.graph.iosUpdateDeviceStatus", collection: true),
+                .init("managedDeviceOverview", "microsoft.graph.managedDeviceOverview", collection: false),
+                .init("managedDevices", "microsoft.graph.managedDevice", collection: true),
+                .init(
+                    "mobileAppTroubleshootingEvents",
+                    "microsoft.graph.mobileAppTroubleshootingEvent",
+                    collection: true
+                ),
+                .init(
+                    "mobileThreatDefenseConnectors",
+                    "microsoft.graph.mobileThreatDefenseConnector",
+                    collection: true
+                ),
+                .init("notificationMessageTemplates", "microsoft.graph.notificationMessageTemplate", collection: true),
+                .init("remoteAssistancePartners", "microsoft.graph.remoteAssistancePartner", collection: true),
+                .init("reports", "microsoft.graph.deviceManagementReports", collection: false),
+                .init("resourceOperations", "microsoft.graph.resourceOperation", collection: true),
+                .init("roleAssignments", "microsoft.graph.deviceAndAppManagementRoleAssignment", collection: true),
+                .init("roleDefinitions", "microsoft.graph.roleDefinition", collection: true),
+                .init("softwareUpdateStatusSummary", "microsoft.graph.softwareUpdateStatusSummary", collection: false),
+                .init("termsAndConditions", "microsoft.graph.termsAndConditions", collection: true),
+                .init(
+                    "troubleshootingEvents",
+                    "microsoft.graph.deviceManagementTroubleshootingEvent",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsAppHealthApplicationPerformance",
+                    "microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails",
+                    "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId",
+                    "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion",
+                    "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsAppHealthDeviceModelPerformance",
+                    "microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsAppHealthDevicePerformance",
+                    "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsAppHealthDevicePerformanceDetails",
+                    "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsAppHealthOSVersionPerformance",
+                    "microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsAppHealthOverview",
+                    "microsoft.graph.userExperienceAnalyticsCategory",
+                    collection: false
+                ),
+                .init(
+                    "userExperienceAnalyticsBaselines",
+                    "microsoft.graph.userExperienceAnalyticsBaseline",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsCategories",
+                    "microsoft.graph.userExperienceAnalyticsCategory",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsDevicePerformance",
+                    "microsoft.graph.userExperienceAnalyticsDevicePerformance",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsDeviceScores",
+                    "microsoft.graph.userExperienceAnalyticsDeviceScores",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsDeviceStartupHistory",
+                    "microsoft.graph.userExperienceAnalyticsDeviceStartupHistory",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsDeviceStartupProcesses",
+                    "microsoft.graph.userExperienceAnalyticsDeviceStartupProcess",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsDeviceStartupProcessPerformance",
+                    "microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsMetricHistory",
+                    "microsoft.graph.userExperienceAnalyticsMetricHistory",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsModelScores",
+                    "microsoft.graph.userExperienceAnalyticsModelScores",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsOverview",
+                    "microsoft.graph.userExperienceAnalyticsOverview",
+                    collection: false
+                ),
+                .init(
+                    "userExperienceAnalyticsScoreHistory",
+                    "microsoft.graph.userExperienceAnalyticsScoreHistory",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
+                    "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
+                    collection: false
+                ),
+                .init(
+                    "userExperienceAnalyticsWorkFromAnywhereMetrics",
+                    "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric",
+                    collection: true
+                ),
+                .init(
+                    "userExperienceAnalyticsWorkFromAnywhereModelPerformance",
+                    "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance",
+                    collection: true
+                ),
+                .init("virtualEndpoint", "microsoft.graph.virtualEndpoint", collection: false),
+                .init(
+                    "windowsAutopilotDeviceIdentities",
+                    "microsoft.graph.windowsAutopilotDeviceIdentity",
+                    collection: true
+                ),
+                .init(
+                    "windowsInformationProtectionAppLearningSummaries",
+                    "microsoft.graph.windowsInformationProtectionAppLearningSummary",
+                    collection: true
+                ),
+                .init(
+                    "windowsInformationProtectionNetworkLearningSummaries",
+                    "microsoft.graph.windowsInformationProtectionNetworkLearningSummary",
+                    collection: true
+                ),
+                .init("windowsMalwareInformation", "microsoft.graph.windowsMalwareInformation", collection: true),
+            ],
+            operations: [
+                .init("getEffectivePermissions", .get, response: .collection(.model(RolePermission.self))),
+                .init(
+                    "userExperienceAnalyticsSummarizeWorkFromAnywhereDevices",
+                    .get,
+                    response: .model(UserExperienceAnalyticsWorkFromAnywhereDevicesSummary.self)
+                ),
+                .init("verifyWindowsEnrollmentAutoDiscovery", .get, response: .boolean),
+            ]
+        )
+    }
 
     public var applePushNotificationCertificate: ApplePushNotificationCertificateRequestBuilder {
         .init(client: client, path: path.appending("applePushNotificationCertificate"))
@@ -2269,10 +2297,12 @@ public struct DeviceManagementTroubleshootingEventRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceManagementTroubleshootingEvent",
-        model: DeviceManagementTroubleshootingEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.deviceManagementTroubleshootingEvent",
+            model: DeviceManagementTroubleshootingEvent.self
+        )
+    }
 }
 
 /// Its properties are listed in `DeviceMetadataFields`; read and write them as `value.name`.
@@ -2498,10 +2528,9 @@ public struct DeviceRegistrationPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.deviceRegistrationPolicy",
-        model: DeviceRegistrationPolicy.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.deviceRegistrationPolicy", model: DeviceRegistrationPolicy.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.deviceRegistrationState`.
@@ -2553,33 +2582,35 @@ public struct DeviceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.device",
-        model: Device.self,
-        children: [
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("registeredOwners", "microsoft.graph.directoryObject", collection: true),
-            .init("registeredUsers", "microsoft.graph.directoryObject", collection: true),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Device.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.device",
+            model: Device.self,
+            children: [
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("registeredOwners", "microsoft.graph.directoryObject", collection: true),
+                .init("registeredUsers", "microsoft.graph.directoryObject", collection: true),
+                .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+            ],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Device.self))),
+            ]
+        )
+    }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {

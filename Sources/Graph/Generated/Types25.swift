@@ -18,7 +18,9 @@ public struct DirectoryAuditRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.directoryAudit", model: DirectoryAudit.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.directoryAudit", model: DirectoryAudit.self)
+    }
 }
 
 /// Its properties are listed in `DirectoryDefinitionFields`; read and write them as `value.name`.
@@ -99,11 +101,13 @@ public struct DirectoryDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryDefinition",
-        model: DirectoryDefinition.self,
-        operations: [.init("discover", .post, response: .model(DirectoryDefinition.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.directoryDefinition",
+            model: DirectoryDefinition.self,
+            operations: [.init("discover", .post, response: .model(DirectoryDefinition.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.directoryDefinition/discover` (POST).
     public func discover() -> OperationRequest<DirectoryDefinition> {
@@ -206,26 +210,28 @@ public struct DirectoryObjectPartnerReferenceRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryObjectPartnerReference",
-        model: DirectoryObjectPartnerReference.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.directoryObjectPartnerReference",
+            model: DirectoryObjectPartnerReference.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -329,26 +335,28 @@ public struct DirectoryObjectRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryObject",
-        model: DirectoryObject.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.directoryObject",
+            model: DirectoryObject.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.directoryObject/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -451,27 +459,33 @@ public struct DirectoryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directory",
-        model: Directory.self,
-        children: [
-            .init("administrativeUnits", "microsoft.graph.administrativeUnit", collection: true),
-            .init("attributeSets", "microsoft.graph.attributeSet", collection: true),
-            .init(
-                "customSecurityAttributeDefinitions",
-                "microsoft.graph.customSecurityAttributeDefinition",
-                collection: true
-            ),
-            .init("deletedItems", "microsoft.graph.directoryObject", collection: true),
-            .init("deviceLocalCredentials", "microsoft.graph.deviceLocalCredentialInfo", collection: true),
-            .init("federationConfigurations", "microsoft.graph.identityProviderBase", collection: true),
-            .init("onPremisesSynchronization", "microsoft.graph.onPremisesDirectorySynchronization", collection: true),
-            .init("publicKeyInfrastructure", "microsoft.graph.publicKeyInfrastructureRoot", collection: false),
-            .init("recovery", "microsoft.graph.entraRecoveryServices.recovery", collection: false),
-            .init("remoteTenantGroups", "microsoft.graph.remoteTenantGroup", collection: true),
-            .init("subscriptions", "microsoft.graph.companySubscription", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.directory",
+            model: Directory.self,
+            children: [
+                .init("administrativeUnits", "microsoft.graph.administrativeUnit", collection: true),
+                .init("attributeSets", "microsoft.graph.attributeSet", collection: true),
+                .init(
+                    "customSecurityAttributeDefinitions",
+                    "microsoft.graph.customSecurityAttributeDefinition",
+                    collection: true
+                ),
+                .init("deletedItems", "microsoft.graph.directoryObject", collection: true),
+                .init("deviceLocalCredentials", "microsoft.graph.deviceLocalCredentialInfo", collection: true),
+                .init("federationConfigurations", "microsoft.graph.identityProviderBase", collection: true),
+                .init(
+                    "onPremisesSynchronization",
+                    "microsoft.graph.onPremisesDirectorySynchronization",
+                    collection: true
+                ),
+                .init("publicKeyInfrastructure", "microsoft.graph.publicKeyInfrastructureRoot", collection: false),
+                .init("recovery", "microsoft.graph.entraRecoveryServices.recovery", collection: false),
+                .init("remoteTenantGroups", "microsoft.graph.remoteTenantGroup", collection: true),
+                .init("subscriptions", "microsoft.graph.companySubscription", collection: true),
+            ]
+        )
+    }
 
     /// `administrativeUnits.request()` lists them; `administrativeUnits("administrativeUnit-id")` addresses one.
     public var administrativeUnits: CollectionRequestBuilder<AdministrativeUnitRequestBuilder> {
@@ -584,30 +598,32 @@ public struct DirectoryRoleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryRole",
-        model: DirectoryRole.self,
-        children: [
-            .init("members", "microsoft.graph.directoryObject", collection: true),
-            .init("scopedMembers", "microsoft.graph.scopedRoleMembership", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryRole.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.directoryRole",
+            model: DirectoryRole.self,
+            children: [
+                .init("members", "microsoft.graph.directoryObject", collection: true),
+                .init("scopedMembers", "microsoft.graph.scopedRoleMembership", collection: true),
+            ],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryRole.self))),
+            ]
+        )
+    }
 
     /// `members.request()` lists them; `members("directoryObject-id")` addresses one.
     public var members: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -747,26 +763,28 @@ public struct DirectoryRoleTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.directoryRoleTemplate",
-        model: DirectoryRoleTemplate.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.directoryRoleTemplate",
+            model: DirectoryRoleTemplate.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -1134,12 +1152,14 @@ public struct DocumentSetVersionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.documentSetVersion",
-        model: DocumentSetVersion.self,
-        children: [.init("fields", "microsoft.graph.fieldValueSet", collection: false)],
-        operations: [.init("restore", .post), .init("restoreVersion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.documentSetVersion",
+            model: DocumentSetVersion.self,
+            children: [.init("fields", "microsoft.graph.fieldValueSet", collection: false)],
+            operations: [.init("restore", .post), .init("restoreVersion", .post)]
+        )
+    }
 
     public var fields: FieldValueSetRequestBuilder { .init(client: client, path: path.appending("fields")) }
 
@@ -1265,7 +1285,9 @@ public struct DomainDnsCnameRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsCnameRecord", model: DomainDnsCnameRecord.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.domainDnsCnameRecord", model: DomainDnsCnameRecord.self)
+    }
 }
 
 /// Its properties are listed in `DomainDnsMxRecordFields`; read and write them as `value.name`.
@@ -1317,7 +1339,9 @@ public struct DomainDnsMxRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsMxRecord", model: DomainDnsMxRecord.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.domainDnsMxRecord", model: DomainDnsMxRecord.self)
+    }
 }
 
 /// Its properties are listed in `DomainDnsRecordFields`; read and write them as `value.name`.
@@ -1372,7 +1396,9 @@ public struct DomainDnsRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsRecord", model: DomainDnsRecord.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.domainDnsRecord", model: DomainDnsRecord.self)
+    }
 }
 
 /// Its properties are listed in `DomainDnsSrvRecordFields`; read and write them as `value.name`.
@@ -1432,7 +1458,9 @@ public struct DomainDnsSrvRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsSrvRecord", model: DomainDnsSrvRecord.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.domainDnsSrvRecord", model: DomainDnsSrvRecord.self)
+    }
 }
 
 /// Its properties are listed in `DomainDnsTxtRecordFields`; read and write them as `value.name`.
@@ -1482,7 +1510,9 @@ public struct DomainDnsTxtRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.domainDnsTxtRecord", model: DomainDnsTxtRecord.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.domainDnsTxtRecord", model: DomainDnsTxtRecord.self)
+    }
 }
 
 /// Its properties are listed in `DomainDnsUnavailableRecordFields`; read and write them as `value.name`.
@@ -1532,10 +1562,9 @@ public struct DomainDnsUnavailableRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.domainDnsUnavailableRecord",
-        model: DomainDnsUnavailableRecord.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.domainDnsUnavailableRecord", model: DomainDnsUnavailableRecord.self)
+    }
 }
 
 /// Its properties are listed in `DomainIdentitySourceFields`; read and write them as `value.name`.
@@ -1575,22 +1604,24 @@ public struct DomainRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.domain",
-        model: Domain.self,
-        children: [
-            .init("domainNameReferences", "microsoft.graph.directoryObject", collection: true),
-            .init("federationConfiguration", "microsoft.graph.internalDomainFederation", collection: true),
-            .init("rootDomain", "microsoft.graph.domain", collection: false),
-            .init("serviceConfigurationRecords", "microsoft.graph.domainDnsRecord", collection: true),
-            .init("verificationDnsRecords", "microsoft.graph.domainDnsRecord", collection: true),
-        ],
-        operations: [
-            .init("forceDelete", .post),
-            .init("promote", .post, response: .boolean),
-            .init("verify", .post, response: .model(Domain.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.domain",
+            model: Domain.self,
+            children: [
+                .init("domainNameReferences", "microsoft.graph.directoryObject", collection: true),
+                .init("federationConfiguration", "microsoft.graph.internalDomainFederation", collection: true),
+                .init("rootDomain", "microsoft.graph.domain", collection: false),
+                .init("serviceConfigurationRecords", "microsoft.graph.domainDnsRecord", collection: true),
+                .init("verificationDnsRecords", "microsoft.graph.domainDnsRecord", collection: true),
+            ],
+            operations: [
+                .init("forceDelete", .post),
+                .init("promote", .post, response: .boolean),
+                .init("verify", .post, response: .model(Domain.self)),
+            ]
+        )
+    }
 
     /// `domainNameReferences.request()` lists them; `domainNameReferences("directoryObject-id")` addresses one.
     public var domainNameReferences: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -1916,43 +1947,45 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveItem",
-        model: DriveItem.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
-            .init("children", "microsoft.graph.driveItem", collection: true),
-            .init("listItem", "microsoft.graph.listItem", collection: false),
-            .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("retentionLabel", "microsoft.graph.itemRetentionLabel", collection: false),
-            .init("subscriptions", "microsoft.graph.subscription", collection: true),
-            .init("thumbnails", "microsoft.graph.thumbnailSet", collection: true),
-            .init("versions", "microsoft.graph.driveItemVersion", collection: true),
-            .init("workbook", "microsoft.graph.workbook", collection: false),
-        ],
-        operations: [
-            .init("assignSensitivityLabel", .post),
-            .init("checkin", .post),
-            .init("checkout", .post),
-            .init("copy", .post, monitor: true),
-            .init("createLink", .post, response: .model(Permission.self)),
-            .init("createUploadSession", .post, response: .model(UploadSession.self)),
-            .init("discardCheckout", .post),
-            .init("extractSensitivityLabels", .post, response: .model(ExtractSensitivityLabelsResult.self)),
-            .init("follow", .post, response: .model(DriveItem.self)),
-            .init("invite", .post, response: .collection(.model(Permission.self))),
-            .init("permanentDelete", .post),
-            .init("preview", .post, response: .model(ItemPreviewInfo.self)),
-            .init("restore", .post, response: .model(DriveItem.self)),
-            .init("unfollow", .post),
-            .init("validatePermission", .post),
-            .init("delta", .get, response: .collection(.model(DriveItem.self))),
-            .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
-            .init("search", .get, response: .collection(.model(DriveItem.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.driveItem",
+            model: DriveItem.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+                .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
+                .init("children", "microsoft.graph.driveItem", collection: true),
+                .init("listItem", "microsoft.graph.listItem", collection: false),
+                .init("permissions", "microsoft.graph.permission", collection: true),
+                .init("retentionLabel", "microsoft.graph.itemRetentionLabel", collection: false),
+                .init("subscriptions", "microsoft.graph.subscription", collection: true),
+                .init("thumbnails", "microsoft.graph.thumbnailSet", collection: true),
+                .init("versions", "microsoft.graph.driveItemVersion", collection: true),
+                .init("workbook", "microsoft.graph.workbook", collection: false),
+            ],
+            operations: [
+                .init("assignSensitivityLabel", .post),
+                .init("checkin", .post),
+                .init("checkout", .post),
+                .init("copy", .post, monitor: true),
+                .init("createLink", .post, response: .model(Permission.self)),
+                .init("createUploadSession", .post, response: .model(UploadSession.self)),
+                .init("discardCheckout", .post),
+                .init("extractSensitivityLabels", .post, response: .model(ExtractSensitivityLabelsResult.self)),
+                .init("follow", .post, response: .model(DriveItem.self)),
+                .init("invite", .post, response: .collection(.model(Permission.self))),
+                .init("permanentDelete", .post),
+                .init("preview", .post, response: .model(ItemPreviewInfo.self)),
+                .init("restore", .post, response: .model(DriveItem.self)),
+                .init("unfollow", .post),
+                .init("validatePermission", .post),
+                .init("delta", .get, response: .collection(.model(DriveItem.self))),
+                .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
+                .init("search", .get, response: .collection(.model(DriveItem.self))),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -2354,11 +2387,13 @@ public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveItemVersion",
-        model: DriveItemVersion.self,
-        operations: [.init("restoreVersion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.driveItemVersion",
+            model: DriveItemVersion.self,
+            operations: [.init("restoreVersion", .post)]
+        )
+    }
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
     public var content: StreamRequestBuilder<DriveItemVersion> {

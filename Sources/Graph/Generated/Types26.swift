@@ -18,14 +18,16 @@ public struct DriveProtectionRuleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveProtectionRule",
-        model: DriveProtectionRule.self,
-        operations: [
-            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, response: .model(ProtectionRuleBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.driveProtectionRule",
+            model: DriveProtectionRule.self,
+            operations: [
+                .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
+                .init("run", .post, response: .model(ProtectionRuleBase.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.driveProtectionRule/deleteAndUnprotect` (POST).
     public func deleteAndUnprotect() -> OperationRequest<ProtectionRuleBase> {
@@ -103,14 +105,16 @@ public struct DriveProtectionUnitRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveProtectionUnit",
-        model: DriveProtectionUnit.self,
-        operations: [
-            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.driveProtectionUnit",
+            model: DriveProtectionUnit.self,
+            operations: [
+                .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
+                .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.driveProtectionUnit/cancelOffboard` (POST).
     public func cancelOffboard() -> OperationRequest<ProtectionUnitBase> {
@@ -178,10 +182,12 @@ public struct DriveProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
-        model: DriveProtectionUnitsBulkAdditionJob.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
+            model: DriveProtectionUnitsBulkAdditionJob.self
+        )
+    }
 }
 
 /// Its properties are listed in `DriveRecipientFields`; read and write them as `value.name`.
@@ -218,25 +224,27 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.drive",
-        model: Drive.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("bundles", "microsoft.graph.driveItem", collection: true),
-            .init("following", "microsoft.graph.driveItem", collection: true),
-            .init("items", "microsoft.graph.driveItem", collection: true),
-            .init("list", "microsoft.graph.list", collection: false),
-            .init("root", "microsoft.graph.driveItem", collection: false),
-            .init("special", "microsoft.graph.driveItem", collection: true),
-        ],
-        operations: [
-            .init("recent", .get, response: .collection(.model(DriveItem.self))),
-            .init("search", .get, response: .collection(.model(DriveItem.self))),
-            .init("sharedWithMe", .get, response: .collection(.model(DriveItem.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.drive",
+            model: Drive.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+                .init("bundles", "microsoft.graph.driveItem", collection: true),
+                .init("following", "microsoft.graph.driveItem", collection: true),
+                .init("items", "microsoft.graph.driveItem", collection: true),
+                .init("list", "microsoft.graph.list", collection: false),
+                .init("root", "microsoft.graph.driveItem", collection: false),
+                .init("special", "microsoft.graph.driveItem", collection: true),
+            ],
+            operations: [
+                .init("recent", .get, response: .collection(.model(DriveItem.self))),
+                .init("search", .get, response: .collection(.model(DriveItem.self))),
+                .init("sharedWithMe", .get, response: .collection(.model(DriveItem.self))),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -350,11 +358,13 @@ public struct DriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveRestoreArtifact",
-        model: DriveRestoreArtifact.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.driveRestoreArtifact",
+            model: DriveRestoreArtifact.self,
+            children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
+        )
+    }
 
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }
@@ -423,10 +433,12 @@ public struct DriveRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveRestoreArtifactsBulkAdditionRequest",
-        model: DriveRestoreArtifactsBulkAdditionRequest.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.driveRestoreArtifactsBulkAdditionRequest",
+            model: DriveRestoreArtifactsBulkAdditionRequest.self
+        )
+    }
 }
 
 /// Its properties are listed in `DropInPlaceModeFields`; read and write them as `value.name`.
@@ -494,7 +506,9 @@ public struct EBookInstallSummaryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.eBookInstallSummary", model: EBookInstallSummary.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.eBookInstallSummary", model: EBookInstallSummary.self)
+    }
 }
 
 /// Its properties are listed in `EdgeFields`; read and write them as `value.name`.
@@ -549,11 +563,13 @@ public struct EdgeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.edge",
-        model: Edge.self,
-        children: [.init("internetExplorerMode", "microsoft.graph.internetExplorerMode", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.edge",
+            model: Edge.self,
+            children: [.init("internetExplorerMode", "microsoft.graph.internetExplorerMode", collection: false)]
+        )
+    }
 
     public var internetExplorerMode: InternetExplorerModeRequestBuilder {
         .init(client: client, path: path.appending("internetExplorerMode"))
@@ -728,22 +744,24 @@ public struct EditionUpgradeConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.editionUpgradeConfiguration",
-        model: EditionUpgradeConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.editionUpgradeConfiguration",
+            model: EditionUpgradeConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1153,10 +1171,9 @@ public struct EducationAssignmentDefaultsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationAssignmentDefaults",
-        model: EducationAssignmentDefaults.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationAssignmentDefaults", model: EducationAssignmentDefaults.self)
+    }
 }
 
 /// Its properties are listed in `EducationAssignmentGradeFields`; read and write them as `value.name`.
@@ -1328,26 +1345,28 @@ public struct EducationAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationAssignment",
-        model: EducationAssignment.self,
-        children: [
-            .init("categories", "microsoft.graph.educationCategory", collection: true),
-            .init("gradingCategory", "microsoft.graph.educationGradingCategory", collection: false),
-            .init("gradingScheme", "microsoft.graph.educationGradingScheme", collection: false),
-            .init("resources", "microsoft.graph.educationAssignmentResource", collection: true),
-            .init("rubric", "microsoft.graph.educationRubric", collection: false),
-            .init("submissions", "microsoft.graph.educationSubmission", collection: true),
-        ],
-        operations: [
-            .init("activate", .post, response: .model(EducationAssignment.self)),
-            .init("deactivate", .post, response: .model(EducationAssignment.self)),
-            .init("publish", .post, response: .model(EducationAssignment.self)),
-            .init("setUpFeedbackResourcesFolder", .post, response: .model(EducationAssignment.self)),
-            .init("setUpResourcesFolder", .post, response: .model(EducationAssignment.self)),
-            .init("delta", .get, onCollection: true, response: .collection(.model(EducationAssignment.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationAssignment",
+            model: EducationAssignment.self,
+            children: [
+                .init("categories", "microsoft.graph.educationCategory", collection: true),
+                .init("gradingCategory", "microsoft.graph.educationGradingCategory", collection: false),
+                .init("gradingScheme", "microsoft.graph.educationGradingScheme", collection: false),
+                .init("resources", "microsoft.graph.educationAssignmentResource", collection: true),
+                .init("rubric", "microsoft.graph.educationRubric", collection: false),
+                .init("submissions", "microsoft.graph.educationSubmission", collection: true),
+            ],
+            operations: [
+                .init("activate", .post, response: .model(EducationAssignment.self)),
+                .init("deactivate", .post, response: .model(EducationAssignment.self)),
+                .init("publish", .post, response: .model(EducationAssignment.self)),
+                .init("setUpFeedbackResourcesFolder", .post, response: .model(EducationAssignment.self)),
+                .init("setUpResourcesFolder", .post, response: .model(EducationAssignment.self)),
+                .init("delta", .get, onCollection: true, response: .collection(.model(EducationAssignment.self))),
+            ]
+        )
+    }
 
     /// `categories.request()` lists them; `categories("educationCategory-id")` addresses one.
     public var categories: CollectionRequestBuilder<EducationCategoryRequestBuilder> {
@@ -1456,11 +1475,13 @@ public struct EducationAssignmentResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationAssignmentResource",
-        model: EducationAssignmentResource.self,
-        children: [.init("dependentResources", "microsoft.graph.educationAssignmentResource", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationAssignmentResource",
+            model: EducationAssignmentResource.self,
+            children: [.init("dependentResources", "microsoft.graph.educationAssignmentResource", collection: true)]
+        )
+    }
 
     /// `dependentResources.request()` lists them; `dependentResources("educationAssignmentResource-id")` addresses one.
     public var dependentResources: CollectionRequestBuilder<EducationAssignmentResourceRequestBuilder> {
@@ -1517,15 +1538,17 @@ public struct EducationAssignmentSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationAssignmentSettings",
-        model: EducationAssignmentSettings.self,
-        children: [
-            .init("defaultGradingScheme", "microsoft.graph.educationGradingScheme", collection: false),
-            .init("gradingCategories", "microsoft.graph.educationGradingCategory", collection: true),
-            .init("gradingSchemes", "microsoft.graph.educationGradingScheme", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationAssignmentSettings",
+            model: EducationAssignmentSettings.self,
+            children: [
+                .init("defaultGradingScheme", "microsoft.graph.educationGradingScheme", collection: false),
+                .init("gradingCategories", "microsoft.graph.educationGradingCategory", collection: true),
+                .init("gradingSchemes", "microsoft.graph.educationGradingScheme", collection: true),
+            ]
+        )
+    }
 
     public var defaultGradingScheme: EducationGradingSchemeRequestBuilder {
         .init(client: client, path: path.appending("defaultGradingScheme"))
@@ -1599,11 +1622,15 @@ public struct EducationCategoryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationCategory",
-        model: EducationCategory.self,
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationCategory.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationCategory",
+            model: EducationCategory.self,
+            operations: [
+                .init("delta", .get, onCollection: true, response: .collection(.model(EducationCategory.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == EducationCategoryRequestBuilder {

@@ -139,25 +139,27 @@ public struct EducationClassRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationClass",
-        model: EducationClass.self,
-        children: [
-            .init("assignmentCategories", "microsoft.graph.educationCategory", collection: true),
-            .init("assignmentDefaults", "microsoft.graph.educationAssignmentDefaults", collection: false),
-            .init("assignments", "microsoft.graph.educationAssignment", collection: true),
-            .init("assignmentSettings", "microsoft.graph.educationAssignmentSettings", collection: false),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("members", "microsoft.graph.educationUser", collection: true),
-            .init("modules", "microsoft.graph.educationModule", collection: true),
-            .init("schools", "microsoft.graph.educationSchool", collection: true),
-            .init("teachers", "microsoft.graph.educationUser", collection: true),
-        ],
-        operations: [
-            .init("getRecentlyModifiedSubmissions", .get, response: .collection(.model(EducationSubmission.self))),
-            .init("delta", .get, onCollection: true, response: .collection(.model(EducationClass.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationClass",
+            model: EducationClass.self,
+            children: [
+                .init("assignmentCategories", "microsoft.graph.educationCategory", collection: true),
+                .init("assignmentDefaults", "microsoft.graph.educationAssignmentDefaults", collection: false),
+                .init("assignments", "microsoft.graph.educationAssignment", collection: true),
+                .init("assignmentSettings", "microsoft.graph.educationAssignmentSettings", collection: false),
+                .init("group", "microsoft.graph.group", collection: false),
+                .init("members", "microsoft.graph.educationUser", collection: true),
+                .init("modules", "microsoft.graph.educationModule", collection: true),
+                .init("schools", "microsoft.graph.educationSchool", collection: true),
+                .init("teachers", "microsoft.graph.educationUser", collection: true),
+            ],
+            operations: [
+                .init("getRecentlyModifiedSubmissions", .get, response: .collection(.model(EducationSubmission.self))),
+                .init("delta", .get, onCollection: true, response: .collection(.model(EducationClass.self))),
+            ]
+        )
+    }
 
     /// `assignmentCategories.request()` lists them; `assignmentCategories("educationCategory-id")` addresses one.
     public var assignmentCategories: CollectionRequestBuilder<EducationCategoryRequestBuilder> {
@@ -400,10 +402,9 @@ public struct EducationFeedbackOutcomeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationFeedbackOutcome",
-        model: EducationFeedbackOutcome.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationFeedbackOutcome", model: EducationFeedbackOutcome.self)
+    }
 }
 
 /// Its properties are listed in `EducationFeedbackResourceOutcomeFields`; read and write them as `value.name`.
@@ -449,10 +450,9 @@ public struct EducationFeedbackResourceOutcomeRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationFeedbackResourceOutcome",
-        model: EducationFeedbackResourceOutcome.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationFeedbackResourceOutcome", model: EducationFeedbackResourceOutcome.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.educationFeedbackResourceOutcomeStatus`.
@@ -578,10 +578,9 @@ public struct EducationGradingCategoryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationGradingCategory",
-        model: EducationGradingCategory.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationGradingCategory", model: EducationGradingCategory.self)
+    }
 }
 
 /// Its properties are listed in `EducationGradingSchemeFields`; read and write them as `value.name`.
@@ -649,10 +648,9 @@ public struct EducationGradingSchemeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationGradingScheme",
-        model: EducationGradingScheme.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationGradingScheme", model: EducationGradingScheme.self)
+    }
 }
 
 /// Its properties are listed in `EducationItemBodyFields`; read and write them as `value.name`.
@@ -863,17 +861,19 @@ public struct EducationModuleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationModule",
-        model: EducationModule.self,
-        children: [.init("resources", "microsoft.graph.educationModuleResource", collection: true)],
-        operations: [
-            .init("pin", .post, response: .model(EducationModule.self)),
-            .init("publish", .post, response: .model(EducationModule.self)),
-            .init("setUpResourcesFolder", .post, response: .model(EducationModule.self)),
-            .init("unpin", .post, response: .model(EducationModule.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationModule",
+            model: EducationModule.self,
+            children: [.init("resources", "microsoft.graph.educationModuleResource", collection: true)],
+            operations: [
+                .init("pin", .post, response: .model(EducationModule.self)),
+                .init("publish", .post, response: .model(EducationModule.self)),
+                .init("setUpResourcesFolder", .post, response: .model(EducationModule.self)),
+                .init("unpin", .post, response: .model(EducationModule.self)),
+            ]
+        )
+    }
 
     /// `resources.request()` lists them; `resources("educationModuleResource-id")` addresses one.
     public var resources: CollectionRequestBuilder<EducationModuleResourceRequestBuilder> {
@@ -942,10 +942,9 @@ public struct EducationModuleResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationModuleResource",
-        model: EducationModuleResource.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationModuleResource", model: EducationModuleResource.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.educationModuleStatus`.
@@ -1030,7 +1029,9 @@ public struct EducationOrganizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.educationOrganization", model: EducationOrganization.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationOrganization", model: EducationOrganization.self)
+    }
 }
 
 /// Its properties are listed in `EducationOutcomeFields`; read and write them as `value.name`.
@@ -1080,7 +1081,9 @@ public struct EducationOutcomeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.educationOutcome", model: EducationOutcome.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationOutcome", model: EducationOutcome.self)
+    }
 }
 
 /// Its properties are listed in `EducationPointsOutcomeFields`; read and write them as `value.name`.
@@ -1126,10 +1129,9 @@ public struct EducationPointsOutcomeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationPointsOutcome",
-        model: EducationPointsOutcome.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationPointsOutcome", model: EducationPointsOutcome.self)
+    }
 }
 
 /// Its properties are listed in `EducationPowerPointResourceFields`; read and write them as `value.name`.
@@ -1271,17 +1273,19 @@ public struct EducationRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationRoot",
-        model: EducationRoot.self,
-        children: [
-            .init("classes", "microsoft.graph.educationClass", collection: true),
-            .init("me", "microsoft.graph.educationUser", collection: false),
-            .init("reports", "microsoft.graph.reportsRoot", collection: false),
-            .init("schools", "microsoft.graph.educationSchool", collection: true),
-            .init("users", "microsoft.graph.educationUser", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationRoot",
+            model: EducationRoot.self,
+            children: [
+                .init("classes", "microsoft.graph.educationClass", collection: true),
+                .init("me", "microsoft.graph.educationUser", collection: false),
+                .init("reports", "microsoft.graph.reportsRoot", collection: false),
+                .init("schools", "microsoft.graph.educationSchool", collection: true),
+                .init("users", "microsoft.graph.educationUser", collection: true),
+            ]
+        )
+    }
 
     /// `classes.request()` lists them; `classes("educationClass-id")` addresses one.
     public var classes: CollectionRequestBuilder<EducationClassRequestBuilder> {
@@ -1399,10 +1403,9 @@ public struct EducationRubricOutcomeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationRubricOutcome",
-        model: EducationRubricOutcome.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationRubricOutcome", model: EducationRubricOutcome.self)
+    }
 }
 
 /// Requests for one `EducationRubric`: `request()` reads, updates or deletes it.
@@ -1419,7 +1422,9 @@ public struct EducationRubricRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.educationRubric", model: EducationRubric.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.educationRubric", model: EducationRubric.self)
+    }
 }
 
 /// Its properties are listed in `EducationSchoolFields`; read and write them as `value.name`.
@@ -1499,16 +1504,18 @@ public struct EducationSchoolRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationSchool",
-        model: EducationSchool.self,
-        children: [
-            .init("administrativeUnit", "microsoft.graph.administrativeUnit", collection: false),
-            .init("classes", "microsoft.graph.educationClass", collection: true),
-            .init("users", "microsoft.graph.educationUser", collection: true),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationSchool.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationSchool",
+            model: EducationSchool.self,
+            children: [
+                .init("administrativeUnit", "microsoft.graph.administrativeUnit", collection: false),
+                .init("classes", "microsoft.graph.educationClass", collection: true),
+                .init("users", "microsoft.graph.educationUser", collection: true),
+            ],
+            operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationSchool.self)))]
+        )
+    }
 
     public var administrativeUnit: AdministrativeUnitRequestBuilder {
         .init(client: client, path: path.appending("administrativeUnit"))

@@ -204,23 +204,25 @@ public struct EducationSubmissionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationSubmission",
-        model: EducationSubmission.self,
-        children: [
-            .init("outcomes", "microsoft.graph.educationOutcome", collection: true),
-            .init("resources", "microsoft.graph.educationSubmissionResource", collection: true),
-            .init("submittedResources", "microsoft.graph.educationSubmissionResource", collection: true),
-        ],
-        operations: [
-            .init("excuse", .post, response: .model(EducationSubmission.self)),
-            .init("reassign", .post, response: .model(EducationSubmission.self)),
-            .init("return", .post, response: .model(EducationSubmission.self)),
-            .init("setUpResourcesFolder", .post, response: .model(EducationSubmission.self)),
-            .init("submit", .post, response: .model(EducationSubmission.self)),
-            .init("unsubmit", .post, response: .model(EducationSubmission.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationSubmission",
+            model: EducationSubmission.self,
+            children: [
+                .init("outcomes", "microsoft.graph.educationOutcome", collection: true),
+                .init("resources", "microsoft.graph.educationSubmissionResource", collection: true),
+                .init("submittedResources", "microsoft.graph.educationSubmissionResource", collection: true),
+            ],
+            operations: [
+                .init("excuse", .post, response: .model(EducationSubmission.self)),
+                .init("reassign", .post, response: .model(EducationSubmission.self)),
+                .init("return", .post, response: .model(EducationSubmission.self)),
+                .init("setUpResourcesFolder", .post, response: .model(EducationSubmission.self)),
+                .init("submit", .post, response: .model(EducationSubmission.self)),
+                .init("unsubmit", .post, response: .model(EducationSubmission.self)),
+            ]
+        )
+    }
 
     /// `outcomes.request()` lists them; `outcomes("educationOutcome-id")` addresses one.
     public var outcomes: CollectionRequestBuilder<EducationOutcomeRequestBuilder> {
@@ -317,11 +319,13 @@ public struct EducationSubmissionResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationSubmissionResource",
-        model: EducationSubmissionResource.self,
-        children: [.init("dependentResources", "microsoft.graph.educationSubmissionResource", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationSubmissionResource",
+            model: EducationSubmissionResource.self,
+            children: [.init("dependentResources", "microsoft.graph.educationSubmissionResource", collection: true)]
+        )
+    }
 
     /// `dependentResources.request()` lists them; `dependentResources("educationSubmissionResource-id")` addresses one.
     public var dependentResources: CollectionRequestBuilder<EducationSubmissionResourceRequestBuilder> {
@@ -570,19 +574,21 @@ public struct EducationUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.educationUser",
-        model: EducationUser.self,
-        children: [
-            .init("assignments", "microsoft.graph.educationAssignment", collection: true),
-            .init("classes", "microsoft.graph.educationClass", collection: true),
-            .init("rubrics", "microsoft.graph.educationRubric", collection: true),
-            .init("schools", "microsoft.graph.educationSchool", collection: true),
-            .init("taughtClasses", "microsoft.graph.educationClass", collection: true),
-            .init("user", "microsoft.graph.user", collection: false),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationUser.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.educationUser",
+            model: EducationUser.self,
+            children: [
+                .init("assignments", "microsoft.graph.educationAssignment", collection: true),
+                .init("classes", "microsoft.graph.educationClass", collection: true),
+                .init("rubrics", "microsoft.graph.educationRubric", collection: true),
+                .init("schools", "microsoft.graph.educationSchool", collection: true),
+                .init("taughtClasses", "microsoft.graph.educationClass", collection: true),
+                .init("user", "microsoft.graph.user", collection: false),
+            ],
+            operations: [.init("delta", .get, onCollection: true, response: .collection(.model(EducationUser.self)))]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("educationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<EducationAssignmentRequestBuilder> {
@@ -847,11 +853,13 @@ public struct EmailAuthenticationMethodConfigurationRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emailAuthenticationMethodConfiguration",
-        model: EmailAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.emailAuthenticationMethodConfiguration",
+            model: EmailAuthenticationMethodConfiguration.self,
+            children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
@@ -873,11 +881,13 @@ public struct EmailAuthenticationMethodRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emailAuthenticationMethod",
-        model: EmailAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.emailAuthenticationMethod",
+            model: EmailAuthenticationMethod.self,
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.emailAuthenticationMethod/resetPassword` (POST).
     public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
@@ -969,11 +979,13 @@ public struct EmailFileAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emailFileAssessmentRequest",
-        model: EmailFileAssessmentRequest.self,
-        children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.emailFileAssessmentRequest",
+            model: EmailFileAssessmentRequest.self,
+            children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
+        )
+    }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
@@ -1047,10 +1059,9 @@ public struct EmailNotificationsSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emailNotificationsSetting",
-        model: EmailNotificationsSetting.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.emailNotificationsSetting", model: EmailNotificationsSetting.self)
+    }
 }
 
 /// Its properties are listed in `EmailPayloadDetailFields`; read and write them as `value.name`.
@@ -1172,11 +1183,13 @@ public struct EmergencyCallEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.emergencyCallEvent",
-        model: EmergencyCallEvent.self,
-        children: [.init("participants", "microsoft.graph.participant", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.emergencyCallEvent",
+            model: EmergencyCallEvent.self,
+            children: [.init("participants", "microsoft.graph.participant", collection: true)]
+        )
+    }
 
     /// `participants.request()` lists them; `participants("participant-id")` addresses one.
     public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
@@ -1256,17 +1269,19 @@ public struct EmployeeExperienceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.employeeExperience",
-        model: EmployeeExperience.self,
-        children: [
-            .init("communities", "microsoft.graph.community", collection: true),
-            .init("engagementAsyncOperations", "microsoft.graph.engagementAsyncOperation", collection: true),
-            .init("learningCourseActivities", "microsoft.graph.learningCourseActivity", collection: true),
-            .init("learningProviders", "microsoft.graph.learningProvider", collection: true),
-            .init("roles", "microsoft.graph.engagementRole", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.employeeExperience",
+            model: EmployeeExperience.self,
+            children: [
+                .init("communities", "microsoft.graph.community", collection: true),
+                .init("engagementAsyncOperations", "microsoft.graph.engagementAsyncOperation", collection: true),
+                .init("learningCourseActivities", "microsoft.graph.learningCourseActivity", collection: true),
+                .init("learningProviders", "microsoft.graph.learningProvider", collection: true),
+                .init("roles", "microsoft.graph.engagementRole", collection: true),
+            ]
+        )
+    }
 
     /// `communities.request()` lists them; `communities("community-id")` addresses one.
     public var communities: CollectionRequestBuilder<CommunityRequestBuilder> {
@@ -1339,14 +1354,16 @@ public struct EmployeeExperienceUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.employeeExperienceUser",
-        model: EmployeeExperienceUser.self,
-        children: [
-            .init("assignedRoles", "microsoft.graph.engagementRole", collection: true),
-            .init("learningCourseActivities", "microsoft.graph.learningCourseActivity", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.employeeExperienceUser",
+            model: EmployeeExperienceUser.self,
+            children: [
+                .init("assignedRoles", "microsoft.graph.engagementRole", collection: true),
+                .init("learningCourseActivities", "microsoft.graph.learningCourseActivity", collection: true),
+            ]
+        )
+    }
 
     /// `assignedRoles.request()` lists them; `assignedRoles("engagementRole-id")` addresses one.
     public var assignedRoles: CollectionRequestBuilder<EngagementRoleRequestBuilder> {
@@ -1486,10 +1503,9 @@ public struct EndUserNotificationDetailRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.endUserNotificationDetail",
-        model: EndUserNotificationDetail.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.endUserNotificationDetail", model: EndUserNotificationDetail.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.endUserNotificationPreference`.
@@ -1524,11 +1540,13 @@ public struct EndUserNotificationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.endUserNotification",
-        model: EndUserNotification.self,
-        children: [.init("details", "microsoft.graph.endUserNotificationDetail", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.endUserNotification",
+            model: EndUserNotification.self,
+            children: [.init("details", "microsoft.graph.endUserNotificationDetail", collection: true)]
+        )
+    }
 
     /// `details.request()` lists them; `details("endUserNotificationDetail-id")` addresses one.
     public var details: CollectionRequestBuilder<EndUserNotificationDetailRequestBuilder> {

@@ -53,7 +53,9 @@ public struct EndUserSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.endUserSettings", model: EndUserSettings.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.endUserSettings", model: EndUserSettings.self)
+    }
 }
 
 /// Its properties are listed in `EndpointFields`; read and write them as `value.name`.
@@ -103,26 +105,28 @@ public struct EndpointRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.endpoint",
-        model: Endpoint.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.endpoint",
+            model: Endpoint.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.endpoint/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -286,10 +290,9 @@ public struct EngagementAsyncOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementAsyncOperation",
-        model: EngagementAsyncOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.engagementAsyncOperation", model: EngagementAsyncOperation.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.engagementAsyncOperationType`.
@@ -412,16 +415,18 @@ public struct EngagementConversationDiscussionMessageRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationDiscussionMessage",
-        model: EngagementConversationDiscussionMessage.self,
-        children: [
-            .init("conversation", "microsoft.graph.engagementConversation", collection: false),
-            .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
-            .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.engagementConversationDiscussionMessage",
+            model: EngagementConversationDiscussionMessage.self,
+            children: [
+                .init("conversation", "microsoft.graph.engagementConversation", collection: false),
+                .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
+                .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
+                .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
+            ]
+        )
+    }
 
     public var conversation: EngagementConversationRequestBuilder {
         .init(client: client, path: path.appending("conversation"))
@@ -550,10 +555,12 @@ public struct EngagementConversationMessageReactionRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationMessageReaction",
-        model: EngagementConversationMessageReaction.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.engagementConversationMessageReaction",
+            model: EngagementConversationMessageReaction.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.engagementConversationMessageReactionType`.
@@ -674,16 +681,18 @@ public struct EngagementConversationMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationMessage",
-        model: EngagementConversationMessage.self,
-        children: [
-            .init("conversation", "microsoft.graph.engagementConversation", collection: false),
-            .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
-            .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.engagementConversationMessage",
+            model: EngagementConversationMessage.self,
+            children: [
+                .init("conversation", "microsoft.graph.engagementConversation", collection: false),
+                .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
+                .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
+                .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
+            ]
+        )
+    }
 
     public var conversation: EngagementConversationRequestBuilder {
         .init(client: client, path: path.appending("conversation"))
@@ -795,16 +804,18 @@ public struct EngagementConversationQuestionMessageRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationQuestionMessage",
-        model: EngagementConversationQuestionMessage.self,
-        children: [
-            .init("conversation", "microsoft.graph.engagementConversation", collection: false),
-            .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
-            .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.engagementConversationQuestionMessage",
+            model: EngagementConversationQuestionMessage.self,
+            children: [
+                .init("conversation", "microsoft.graph.engagementConversation", collection: false),
+                .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
+                .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
+                .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
+            ]
+        )
+    }
 
     public var conversation: EngagementConversationRequestBuilder {
         .init(client: client, path: path.appending("conversation"))
@@ -839,14 +850,16 @@ public struct EngagementConversationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversation",
-        model: EngagementConversation.self,
-        children: [
-            .init("messages", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("starter", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.engagementConversation",
+            model: EngagementConversation.self,
+            children: [
+                .init("messages", "microsoft.graph.engagementConversationMessage", collection: true),
+                .init("starter", "microsoft.graph.engagementConversationMessage", collection: false),
+            ]
+        )
+    }
 
     /// `messages.request()` lists them; `messages("engagementConversationMessage-id")` addresses one.
     public var messages: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
@@ -927,16 +940,18 @@ public struct EngagementConversationSystemMessageRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementConversationSystemMessage",
-        model: EngagementConversationSystemMessage.self,
-        children: [
-            .init("conversation", "microsoft.graph.engagementConversation", collection: false),
-            .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
-            .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.engagementConversationSystemMessage",
+            model: EngagementConversationSystemMessage.self,
+            children: [
+                .init("conversation", "microsoft.graph.engagementConversation", collection: false),
+                .init("reactions", "microsoft.graph.engagementConversationMessageReaction", collection: true),
+                .init("replies", "microsoft.graph.engagementConversationMessage", collection: true),
+                .init("replyTo", "microsoft.graph.engagementConversationMessage", collection: false),
+            ]
+        )
+    }
 
     public var conversation: EngagementConversationRequestBuilder {
         .init(client: client, path: path.appending("conversation"))
@@ -1076,11 +1091,13 @@ public struct EngagementRoleMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementRoleMember",
-        model: EngagementRoleMember.self,
-        children: [.init("user", "microsoft.graph.user", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.engagementRoleMember",
+            model: EngagementRoleMember.self,
+            children: [.init("user", "microsoft.graph.user", collection: false)]
+        )
+    }
 
     public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
 }
@@ -1099,11 +1116,13 @@ public struct EngagementRoleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.engagementRole",
-        model: EngagementRole.self,
-        children: [.init("members", "microsoft.graph.engagementRoleMember", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.engagementRole",
+            model: EngagementRole.self,
+            children: [.init("members", "microsoft.graph.engagementRoleMember", collection: true)]
+        )
+    }
 
     /// `members.request()` lists them; `members("engagementRoleMember-id")` addresses one.
     public var members: CollectionRequestBuilder<EngagementRoleMemberRequestBuilder> {
@@ -1148,10 +1167,12 @@ public struct EnrollmentConfigurationAssignmentRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.enrollmentConfigurationAssignment",
-        model: EnrollmentConfigurationAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.enrollmentConfigurationAssignment",
+            model: EnrollmentConfigurationAssignment.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.enrollmentState`.
@@ -1229,10 +1250,9 @@ public struct EnrollmentTroubleshootingEventRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.enrollmentTroubleshootingEvent",
-        model: EnrollmentTroubleshootingEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.enrollmentTroubleshootingEvent", model: EnrollmentTroubleshootingEvent.self)
+    }
 }
 
 /// Its properties are listed in `EnterpriseCodeSigningCertificateFields`; read and write them as `value.name`.
@@ -1286,10 +1306,9 @@ public struct EnterpriseCodeSigningCertificateRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.enterpriseCodeSigningCertificate",
-        model: EnterpriseCodeSigningCertificate.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.enterpriseCodeSigningCertificate", model: EnterpriseCodeSigningCertificate.self)
+    }
 }
 
 /// Its properties are listed in `EntitlementManagementFields`; read and write them as `value.name`.
@@ -1391,28 +1410,30 @@ public struct EntitlementManagementRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entitlementManagement",
-        model: EntitlementManagement.self,
-        children: [
-            .init("accessPackageAssignmentApprovals", "microsoft.graph.approval", collection: true),
-            .init("accessPackages", "microsoft.graph.accessPackage", collection: true),
-            .init("accessPackageSuggestions", "microsoft.graph.accessPackageSuggestion", collection: true),
-            .init("assignmentPolicies", "microsoft.graph.accessPackageAssignmentPolicy", collection: true),
-            .init("assignmentRequests", "microsoft.graph.accessPackageAssignmentRequest", collection: true),
-            .init("assignments", "microsoft.graph.accessPackageAssignment", collection: true),
-            .init("availableAccessPackages", "microsoft.graph.availableAccessPackage", collection: true),
-            .init("catalogs", "microsoft.graph.accessPackageCatalog", collection: true),
-            .init("connectedOrganizations", "microsoft.graph.connectedOrganization", collection: true),
-            .init("controlConfigurations", "microsoft.graph.controlConfiguration", collection: true),
-            .init("resourceEnvironments", "microsoft.graph.accessPackageResourceEnvironment", collection: true),
-            .init("resourceRequests", "microsoft.graph.accessPackageResourceRequest", collection: true),
-            .init("resourceRoleScopes", "microsoft.graph.accessPackageResourceRoleScope", collection: true),
-            .init("resources", "microsoft.graph.accessPackageResource", collection: true),
-            .init("settings", "microsoft.graph.entitlementManagementSettings", collection: false),
-            .init("subjects", "microsoft.graph.accessPackageSubject", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.entitlementManagement",
+            model: EntitlementManagement.self,
+            children: [
+                .init("accessPackageAssignmentApprovals", "microsoft.graph.approval", collection: true),
+                .init("accessPackages", "microsoft.graph.accessPackage", collection: true),
+                .init("accessPackageSuggestions", "microsoft.graph.accessPackageSuggestion", collection: true),
+                .init("assignmentPolicies", "microsoft.graph.accessPackageAssignmentPolicy", collection: true),
+                .init("assignmentRequests", "microsoft.graph.accessPackageAssignmentRequest", collection: true),
+                .init("assignments", "microsoft.graph.accessPackageAssignment", collection: true),
+                .init("availableAccessPackages", "microsoft.graph.availableAccessPackage", collection: true),
+                .init("catalogs", "microsoft.graph.accessPackageCatalog", collection: true),
+                .init("connectedOrganizations", "microsoft.graph.connectedOrganization", collection: true),
+                .init("controlConfigurations", "microsoft.graph.controlConfiguration", collection: true),
+                .init("resourceEnvironments", "microsoft.graph.accessPackageResourceEnvironment", collection: true),
+                .init("resourceRequests", "microsoft.graph.accessPackageResourceRequest", collection: true),
+                .init("resourceRoleScopes", "microsoft.graph.accessPackageResourceRoleScope", collection: true),
+                .init("resources", "microsoft.graph.accessPackageResource", collection: true),
+                .init("settings", "microsoft.graph.entitlementManagementSettings", collection: false),
+                .init("subjects", "microsoft.graph.accessPackageSubject", collection: true),
+            ]
+        )
+    }
 
     /// `accessPackageAssignmentApprovals.request()` lists them; `accessPackageAssignmentApprovals("approval-id")`
     /// addresses one.
@@ -1565,10 +1586,9 @@ public struct EntitlementManagementSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entitlementManagementSettings",
-        model: EntitlementManagementSettings.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.entitlementManagementSettings", model: EntitlementManagementSettings.self)
+    }
 }
 
 /// Its properties are listed in `EntityFields`; read and write them as `value.name`.
@@ -2311,7 +2331,7 @@ public struct EntityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.entity", model: Entity.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.entity", model: Entity.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.entityType`.
@@ -2480,10 +2500,12 @@ public struct EntraRecoveryServicesRecoveryChangeObjectBaseRequestBuilder: Model
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase",
-        model: EntraRecoveryServicesRecoveryChangeObjectBase.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase",
+            model: EntraRecoveryServicesRecoveryChangeObjectBase.self
+        )
+    }
 }
 
 /// Its properties are listed in `EntraRecoveryServicesRecoveryJobFields`; read and write them as `value.name`.
@@ -2580,11 +2602,13 @@ public struct EntraRecoveryServicesRecoveryJobBaseRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recoveryJobBase",
-        model: EntraRecoveryServicesRecoveryJobBase.self,
-        operations: [.init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel")]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.entraRecoveryServices.recoveryJobBase",
+            model: EntraRecoveryServicesRecoveryJobBase.self,
+            operations: [.init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel")]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobBase/cancel` (POST).
     public func cancel() -> OperationRequest<Void> {

@@ -92,7 +92,9 @@ public struct AccessReviewReviewerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.accessReviewReviewer", model: AccessReviewReviewer.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.accessReviewReviewer", model: AccessReviewReviewer.self)
+    }
 }
 
 /// Its properties are listed in `AccessReviewReviewerScopeFields`; read and write them as `value.name`.
@@ -202,20 +204,22 @@ public struct AccessReviewScheduleDefinitionRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessReviewScheduleDefinition",
-        model: AccessReviewScheduleDefinition.self,
-        children: [.init("instances", "microsoft.graph.accessReviewInstance", collection: true)],
-        operations: [
-            .init("stop", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(AccessReviewScheduleDefinition.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessReviewScheduleDefinition",
+            model: AccessReviewScheduleDefinition.self,
+            children: [.init("instances", "microsoft.graph.accessReviewInstance", collection: true)],
+            operations: [
+                .init("stop", .post),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AccessReviewScheduleDefinition.self))
+                ),
+            ]
+        )
+    }
 
     /// `instances.request()` lists them; `instances("accessReviewInstance-id")` addresses one.
     public var instances: CollectionRequestBuilder<AccessReviewInstanceRequestBuilder> {
@@ -347,14 +351,16 @@ public struct AccessReviewSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessReviewSet",
-        model: AccessReviewSet.self,
-        children: [
-            .init("definitions", "microsoft.graph.accessReviewScheduleDefinition", collection: true),
-            .init("historyDefinitions", "microsoft.graph.accessReviewHistoryDefinition", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessReviewSet",
+            model: AccessReviewSet.self,
+            children: [
+                .init("definitions", "microsoft.graph.accessReviewScheduleDefinition", collection: true),
+                .init("historyDefinitions", "microsoft.graph.accessReviewHistoryDefinition", collection: true),
+            ]
+        )
+    }
 
     /// `definitions.request()` lists them; `definitions("accessReviewScheduleDefinition-id")` addresses one.
     public var definitions: CollectionRequestBuilder<AccessReviewScheduleDefinitionRequestBuilder> {
@@ -432,20 +438,22 @@ public struct AccessReviewStageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.accessReviewStage",
-        model: AccessReviewStage.self,
-        children: [.init("decisions", "microsoft.graph.accessReviewInstanceDecisionItem", collection: true)],
-        operations: [
-            .init("stop", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(AccessReviewStage.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.accessReviewStage",
+            model: AccessReviewStage.self,
+            children: [.init("decisions", "microsoft.graph.accessReviewInstanceDecisionItem", collection: true)],
+            operations: [
+                .init("stop", .post),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AccessReviewStage.self))
+                ),
+            ]
+        )
+    }
 
     /// `decisions.request()` lists them; `decisions("accessReviewInstanceDecisionItem-id")` addresses one.
     public var decisions: CollectionRequestBuilder<AccessReviewInstanceDecisionItemRequestBuilder> {
@@ -653,11 +661,13 @@ public struct ActivitiesContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.activitiesContainer",
-        model: ActivitiesContainer.self,
-        children: [.init("contentActivities", "microsoft.graph.contentActivity", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.activitiesContainer",
+            model: ActivitiesContainer.self,
+            children: [.init("contentActivities", "microsoft.graph.contentActivity", collection: true)]
+        )
+    }
 
     /// `contentActivities.request()` lists them; `contentActivities("contentActivity-id")` addresses one.
     public var contentActivities: CollectionRequestBuilder<ContentActivityRequestBuilder> {
@@ -714,27 +724,29 @@ public struct ActivityBasedTimeoutPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.activityBasedTimeoutPolicy",
-        model: ActivityBasedTimeoutPolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.activityBasedTimeoutPolicy",
+            model: ActivityBasedTimeoutPolicy.self,
+            children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -901,11 +913,13 @@ public struct ActivityHistoryItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.activityHistoryItem",
-        model: ActivityHistoryItem.self,
-        children: [.init("activity", "microsoft.graph.userActivity", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.activityHistoryItem",
+            model: ActivityHistoryItem.self,
+            children: [.init("activity", "microsoft.graph.userActivity", collection: false)]
+        )
+    }
 
     public var activity: UserActivityRequestBuilder { .init(client: client, path: path.appending("activity")) }
 }
@@ -1005,10 +1019,9 @@ public struct AddLargeGalleryViewOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.addLargeGalleryViewOperation",
-        model: AddLargeGalleryViewOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.addLargeGalleryViewOperation", model: AddLargeGalleryViewOperation.self)
+    }
 }
 
 /// Its properties are listed in `AddressBookAccountTargetContentFields`; read and write them as `value.name`.
@@ -1072,18 +1085,25 @@ public struct AdhocCallRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.adhocCall",
-        model: AdhocCall.self,
-        children: [
-            .init("recordings", "microsoft.graph.callRecording", collection: true),
-            .init("transcripts", "microsoft.graph.callTranscript", collection: true),
-        ],
-        operations: [
-            .init("getAllRecordings", .get, onCollection: true, response: .collection(.model(CallRecording.self))),
-            .init("getAllTranscripts", .get, onCollection: true, response: .collection(.model(CallTranscript.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.adhocCall",
+            model: AdhocCall.self,
+            children: [
+                .init("recordings", "microsoft.graph.callRecording", collection: true),
+                .init("transcripts", "microsoft.graph.callTranscript", collection: true),
+            ],
+            operations: [
+                .init("getAllRecordings", .get, onCollection: true, response: .collection(.model(CallRecording.self))),
+                .init(
+                    "getAllTranscripts",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(CallTranscript.self))
+                ),
+            ]
+        )
+    }
 
     /// `recordings.request()` lists them; `recordings("callRecording-id")` addresses one.
     public var recordings: CollectionRequestBuilder<CallRecordingRequestBuilder> {
@@ -1229,10 +1249,9 @@ public struct AdminConsentRequestPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.adminConsentRequestPolicy",
-        model: AdminConsentRequestPolicy.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.adminConsentRequestPolicy", model: AdminConsentRequestPolicy.self)
+    }
 }
 
 /// Its properties are listed in `AdminMicrosoft365AppsFields`; read and write them as `value.name`.
@@ -1274,11 +1293,13 @@ public struct AdminMicrosoft365AppsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.adminMicrosoft365Apps",
-        model: AdminMicrosoft365Apps.self,
-        children: [.init("installationOptions", "microsoft.graph.m365AppsInstallationOptions", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.adminMicrosoft365Apps",
+            model: AdminMicrosoft365Apps.self,
+            children: [.init("installationOptions", "microsoft.graph.m365AppsInstallationOptions", collection: false)]
+        )
+    }
 
     public var installationOptions: M365AppsInstallationOptionsRequestBuilder {
         .init(client: client, path: path.appending("installationOptions"))
@@ -1322,7 +1343,9 @@ public struct AdminReportSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.adminReportSettings", model: AdminReportSettings.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.adminReportSettings", model: AdminReportSettings.self)
+    }
 }
 
 /// Requests for one `Admin`: `request()` reads, updates or deletes it.
@@ -1339,21 +1362,23 @@ public struct AdminRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.admin",
-        model: Admin.self,
-        children: [
-            .init("configurationManagement", "microsoft.graph.configurationManagement", collection: false),
-            .init("edge", "microsoft.graph.edge", collection: false),
-            .init("exchange", "microsoft.graph.exchangeAdmin", collection: false),
-            .init("microsoft365Apps", "microsoft.graph.adminMicrosoft365Apps", collection: false),
-            .init("people", "microsoft.graph.peopleAdminSettings", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("reportSettings", "microsoft.graph.adminReportSettings", collection: false),
-            .init("serviceAnnouncement", "microsoft.graph.serviceAnnouncement", collection: false),
-            .init("sharepoint", "microsoft.graph.sharepoint", collection: false),
-            .init("teams", "microsoft.graph.teamsAdministration.teamsAdminRoot", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.admin",
+            model: Admin.self,
+            children: [
+                .init("configurationManagement", "microsoft.graph.configurationManagement", collection: false),
+                .init("edge", "microsoft.graph.edge", collection: false),
+                .init("exchange", "microsoft.graph.exchangeAdmin", collection: false),
+                .init("microsoft365Apps", "microsoft.graph.adminMicrosoft365Apps", collection: false),
+                .init("people", "microsoft.graph.peopleAdminSettings", collection: false, refusing: "PATCH PUT DELETE"),
+                .init("reportSettings", "microsoft.graph.adminReportSettings", collection: false),
+                .init("serviceAnnouncement", "microsoft.graph.serviceAnnouncement", collection: false),
+                .init("sharepoint", "microsoft.graph.sharepoint", collection: false),
+                .init("teams", "microsoft.graph.teamsAdministration.teamsAdminRoot", collection: false),
+            ]
+        )
+    }
 
     public var configurationManagement: ConfigurationManagementRequestBuilder {
         .init(client: client, path: path.appending("configurationManagement"))
@@ -1451,31 +1476,33 @@ public struct AdministrativeUnitRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.administrativeUnit",
-        model: AdministrativeUnit.self,
-        children: [
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("members", "microsoft.graph.directoryObject", collection: true),
-            .init("scopedRoleMembers", "microsoft.graph.scopedRoleMembership", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(AdministrativeUnit.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.administrativeUnit",
+            model: AdministrativeUnit.self,
+            children: [
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init("members", "microsoft.graph.directoryObject", collection: true),
+                .init("scopedRoleMembers", "microsoft.graph.scopedRoleMembership", collection: true),
+            ],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(AdministrativeUnit.self))),
+            ]
+        )
+    }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
@@ -2118,60 +2145,62 @@ public struct AgentIdentityBlueprintPrincipalRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.agentIdentityBlueprintPrincipal",
-        model: AgentIdentityBlueprintPrincipal.self,
-        children: [
-            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
-            .init("appRoleAssignedTo", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
-            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "delegatedPermissionClassifications",
-                "microsoft.graph.delegatedPermissionClassification",
-                collection: true
-            ),
-            .init("endpoints", "microsoft.graph.endpoint", collection: true),
-            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
-            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
-            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
-            .init("owners", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "remoteDesktopSecurityConfiguration",
-                "microsoft.graph.remoteDesktopSecurityConfiguration",
-                collection: false
-            ),
-            .init("synchronization", "microsoft.graph.synchronization", collection: false),
-            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
-            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("addKey", .post, response: .model(KeyCredential.self)),
-            .init("addPassword", .post, response: .model(PasswordCredential.self)),
-            .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeKey", .post),
-            .init("removePassword", .post),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.agentIdentityBlueprintPrincipal",
+            model: AgentIdentityBlueprintPrincipal.self,
+            children: [
+                .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+                .init("appRoleAssignedTo", "microsoft.graph.appRoleAssignment", collection: true),
+                .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
+                .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
+                .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
+                .init(
+                    "delegatedPermissionClassifications",
+                    "microsoft.graph.delegatedPermissionClassification",
+                    collection: true
+                ),
+                .init("endpoints", "microsoft.graph.endpoint", collection: true),
+                .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
+                .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+                .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
+                .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
+                .init("owners", "microsoft.graph.directoryObject", collection: true),
+                .init(
+                    "remoteDesktopSecurityConfiguration",
+                    "microsoft.graph.remoteDesktopSecurityConfiguration",
+                    collection: false
+                ),
+                .init("synchronization", "microsoft.graph.synchronization", collection: false),
+                .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+                .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+                .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("sponsors", "microsoft.graph.directoryObject", collection: true),
+            ],
+            operations: [
+                .init("addKey", .post, response: .model(KeyCredential.self)),
+                .init("addPassword", .post, response: .model(PasswordCredential.self)),
+                .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("removeKey", .post),
+                .init("removePassword", .post),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
+            ]
+        )
+    }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {

@@ -90,19 +90,21 @@ public struct EntraRecoveryServicesRecoveryJobRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recoveryJob",
-        model: EntraRecoveryServicesRecoveryJob.self,
-        operations: [
-            .init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel"),
-            .init(
-                "getFailedChanges",
-                .get,
-                path: "microsoft.graph.entraRecoveryServices.getFailedChanges",
-                response: .collection(.model(EntraRecoveryServicesRecoveryChangeObjectBase.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.entraRecoveryServices.recoveryJob",
+            model: EntraRecoveryServicesRecoveryJob.self,
+            operations: [
+                .init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel"),
+                .init(
+                    "getFailedChanges",
+                    .get,
+                    path: "microsoft.graph.entraRecoveryServices.getFailedChanges",
+                    response: .collection(.model(EntraRecoveryServicesRecoveryChangeObjectBase.self))
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJob/cancel` (POST).
     public func cancel() -> OperationRequest<Void> {
@@ -170,19 +172,21 @@ public struct EntraRecoveryServicesRecoveryPreviewJobRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recoveryPreviewJob",
-        model: EntraRecoveryServicesRecoveryPreviewJob.self,
-        operations: [
-            .init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel"),
-            .init(
-                "getChanges",
-                .get,
-                path: "microsoft.graph.entraRecoveryServices.getChanges",
-                response: .collection(.model(EntraRecoveryServicesRecoveryChangeObjectBase.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.entraRecoveryServices.recoveryPreviewJob",
+            model: EntraRecoveryServicesRecoveryPreviewJob.self,
+            operations: [
+                .init("cancel", .post, path: "microsoft.graph.entraRecoveryServices.cancel"),
+                .init(
+                    "getChanges",
+                    .get,
+                    path: "microsoft.graph.entraRecoveryServices.getChanges",
+                    response: .collection(.model(EntraRecoveryServicesRecoveryChangeObjectBase.self))
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryPreviewJob/cancel` (POST).
     public func cancel() -> OperationRequest<Void> {
@@ -214,14 +218,16 @@ public struct EntraRecoveryServicesRecoveryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.recovery",
-        model: EntraRecoveryServicesRecovery.self,
-        children: [
-            .init("jobs", "microsoft.graph.entraRecoveryServices.recoveryJobBase", collection: true),
-            .init("snapshots", "microsoft.graph.entraRecoveryServices.snapshot", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.entraRecoveryServices.recovery",
+            model: EntraRecoveryServicesRecovery.self,
+            children: [
+                .init("jobs", "microsoft.graph.entraRecoveryServices.recoveryJobBase", collection: true),
+                .init("snapshots", "microsoft.graph.entraRecoveryServices.snapshot", collection: true),
+            ]
+        )
+    }
 
     /// `jobs.request()` lists them; `jobs("recoveryJobBase-id")` addresses one.
     public var jobs: CollectionRequestBuilder<EntraRecoveryServicesRecoveryJobBaseRequestBuilder> {
@@ -366,14 +372,20 @@ public struct EntraRecoveryServicesSnapshotRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.entraRecoveryServices.snapshot",
-        model: EntraRecoveryServicesSnapshot.self,
-        children: [
-            .init("recoveryJobs", "microsoft.graph.entraRecoveryServices.recoveryJob", collection: true),
-            .init("recoveryPreviewJobs", "microsoft.graph.entraRecoveryServices.recoveryPreviewJob", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.entraRecoveryServices.snapshot",
+            model: EntraRecoveryServicesSnapshot.self,
+            children: [
+                .init("recoveryJobs", "microsoft.graph.entraRecoveryServices.recoveryJob", collection: true),
+                .init(
+                    "recoveryPreviewJobs",
+                    "microsoft.graph.entraRecoveryServices.recoveryPreviewJob",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `recoveryJobs.request()` lists them; `recoveryJobs("recoveryJob-id")` addresses one.
     public var recoveryJobs: CollectionRequestBuilder<EntraRecoveryServicesRecoveryJobRequestBuilder> {
@@ -1001,34 +1013,40 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.eventMessage",
-        model: EventMessage.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-            .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.eventMessage",
+            model: EventMessage.self,
+            children: [
+                .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
+            ],
+            operations: [
+                .init("copy", .post, response: .model(Message.self)),
+                .init("createForward", .post, response: .model(Message.self)),
+                .init("createReply", .post, response: .model(Message.self)),
+                .init("createReplyAll", .post, response: .model(Message.self)),
+                .init("forward", .post),
+                .init("move", .post, response: .model(Message.self)),
+                .init("permanentDelete", .post),
+                .init("reply", .post),
+                .init("replyAll", .post),
+                .init("send", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -1182,34 +1200,40 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.eventMessageRequest",
-        model: EventMessageRequest.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-            .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.eventMessageRequest",
+            model: EventMessageRequest.self,
+            children: [
+                .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
+            ],
+            operations: [
+                .init("copy", .post, response: .model(Message.self)),
+                .init("createForward", .post, response: .model(Message.self)),
+                .init("createReply", .post, response: .model(Message.self)),
+                .init("createReplyAll", .post, response: .model(Message.self)),
+                .init("forward", .post),
+                .init("move", .post, response: .model(Message.self)),
+                .init("permanentDelete", .post),
+                .init("reply", .post),
+                .init("replyAll", .post),
+                .init("send", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -1488,34 +1512,40 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.eventMessageResponse",
-        model: EventMessageResponse.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-            .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.eventMessageResponse",
+            model: EventMessageResponse.self,
+            children: [
+                .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init("event", "microsoft.graph.event", collection: false, refusing: "PATCH PUT DELETE"),
+            ],
+            operations: [
+                .init("copy", .post, response: .model(Message.self)),
+                .init("createForward", .post, response: .model(Message.self)),
+                .init("createReply", .post, response: .model(Message.self)),
+                .init("createReplyAll", .post, response: .model(Message.self)),
+                .init("forward", .post),
+                .init("move", .post, response: .model(Message.self)),
+                .init("permanentDelete", .post),
+                .init("reply", .post),
+                .init("replyAll", .post),
+                .init("send", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -1669,46 +1699,52 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.event",
-        model: Event.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "PATCH PUT DELETE"),
-            .init(
-                "exceptionOccurrences",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init(
-                "instances",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("accept", .post),
-            .init("cancel", .post),
-            .init("decline", .post),
-            .init("dismissReminder", .post),
-            .init("forward", .post),
-            .init("permanentDelete", .post),
-            .init("snoozeReminder", .post),
-            .init("tentativelyAccept", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Event.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.event",
+            model: Event.self,
+            children: [
+                .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "PATCH PUT DELETE"),
+                .init(
+                    "exceptionOccurrences",
+                    "microsoft.graph.event",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init(
+                    "instances",
+                    "microsoft.graph.event",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("accept", .post),
+                .init("cancel", .post),
+                .init("decline", .post),
+                .init("dismissReminder", .post),
+                .init("forward", .post),
+                .init("permanentDelete", .post),
+                .init("snoozeReminder", .post),
+                .init("tentativelyAccept", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Event.self))),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -1911,14 +1947,16 @@ public struct ExchangeAdminRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.exchangeAdmin",
-        model: ExchangeAdmin.self,
-        children: [
-            .init("mailboxes", "microsoft.graph.mailbox", collection: true),
-            .init("tracing", "microsoft.graph.messageTracingRoot", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.exchangeAdmin",
+            model: ExchangeAdmin.self,
+            children: [
+                .init("mailboxes", "microsoft.graph.mailbox", collection: true),
+                .init("tracing", "microsoft.graph.messageTracingRoot", collection: false),
+            ]
+        )
+    }
 
     /// `mailboxes.request()` lists them; `mailboxes("mailbox-id")` addresses one.
     public var mailboxes: CollectionRequestBuilder<MailboxRequestBuilder> {
@@ -2034,10 +2072,9 @@ public struct ExchangeMessageTraceDetailRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.exchangeMessageTraceDetail",
-        model: ExchangeMessageTraceDetail.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.exchangeMessageTraceDetail", model: ExchangeMessageTraceDetail.self)
+    }
 }
 
 /// Requests for one `ExchangeMessageTrace`: `request()` reads, updates or deletes it.
@@ -2054,13 +2091,15 @@ public struct ExchangeMessageTraceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.exchangeMessageTrace",
-        model: ExchangeMessageTrace.self,
-        operations: [
-            .init("getDetailsByRecipient", .get, response: .collection(.model(ExchangeMessageTraceDetail.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.exchangeMessageTrace",
+            model: ExchangeMessageTrace.self,
+            operations: [
+                .init("getDetailsByRecipient", .get, response: .collection(.model(ExchangeMessageTraceDetail.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.exchangeMessageTrace/getDetailsByRecipient` (GET).
     public func getDetailsByRecipient(recipientAddress: String) -> CollectionRequest<ExchangeMessageTraceDetail> {
@@ -2175,23 +2214,25 @@ public struct ExchangeProtectionPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.exchangeProtectionPolicy",
-        model: ExchangeProtectionPolicy.self,
-        children: [
-            .init("mailboxInclusionRules", "microsoft.graph.mailboxProtectionRule", collection: true),
-            .init("mailboxProtectionUnits", "microsoft.graph.mailboxProtectionUnit", collection: true),
-            .init(
-                "mailboxProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.exchangeProtectionPolicy",
+            model: ExchangeProtectionPolicy.self,
+            children: [
+                .init("mailboxInclusionRules", "microsoft.graph.mailboxProtectionRule", collection: true),
+                .init("mailboxProtectionUnits", "microsoft.graph.mailboxProtectionUnit", collection: true),
+                .init(
+                    "mailboxProtectionUnitsBulkAdditionJobs",
+                    "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
+                .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
+            ]
+        )
+    }
 
     /// `mailboxInclusionRules.request()` lists them; `mailboxInclusionRules("mailboxProtectionRule-id")` addresses one.
     public var mailboxInclusionRules: CollectionRequestBuilder<MailboxProtectionRuleRequestBuilder> {
@@ -2290,24 +2331,26 @@ public struct ExchangeRestoreSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.exchangeRestoreSession",
-        model: ExchangeRestoreSession.self,
-        children: [
-            .init(
-                "granularMailboxRestoreArtifacts",
-                "microsoft.graph.granularMailboxRestoreArtifact",
-                collection: true
-            ),
-            .init("mailboxRestoreArtifacts", "microsoft.graph.mailboxRestoreArtifact", collection: true),
-            .init(
-                "mailboxRestoreArtifactsBulkAdditionRequests",
-                "microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest",
-                collection: true
-            ),
-        ],
-        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.exchangeRestoreSession",
+            model: ExchangeRestoreSession.self,
+            children: [
+                .init(
+                    "granularMailboxRestoreArtifacts",
+                    "microsoft.graph.granularMailboxRestoreArtifact",
+                    collection: true
+                ),
+                .init("mailboxRestoreArtifacts", "microsoft.graph.mailboxRestoreArtifact", collection: true),
+                .init(
+                    "mailboxRestoreArtifactsBulkAdditionRequests",
+                    "microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest",
+                    collection: true
+                ),
+            ],
+            operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
+        )
+    }
 
     /// `granularMailboxRestoreArtifacts.request()` lists them;
     /// `granularMailboxRestoreArtifacts("granularMailboxRestoreArtifact-id")` addresses one.
@@ -2373,7 +2416,9 @@ public struct ExchangeSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.exchangeSettings", model: ExchangeSettings.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.exchangeSettings", model: ExchangeSettings.self)
+    }
 }
 
 /// Its properties are listed in `ExcludeTargetFields`; read and write them as `value.name`.

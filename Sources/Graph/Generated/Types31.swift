@@ -53,26 +53,28 @@ public struct ExtensionPropertyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.extensionProperty",
-        model: ExtensionProperty.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.extensionProperty",
+            model: ExtensionProperty.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.extensionProperty/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -175,7 +177,7 @@ public struct ExtensionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.extension", model: Extension.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.extension", model: Extension.self) }
 }
 
 /// Its properties are listed in `ExtensionSchemaPropertyFields`; read and write them as `value.name`.
@@ -293,11 +295,13 @@ public struct ExternalAuthenticationMethodConfigurationRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalAuthenticationMethodConfiguration",
-        model: ExternalAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalAuthenticationMethodConfiguration",
+            model: ExternalAuthenticationMethodConfiguration.self,
+            children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
@@ -319,11 +323,13 @@ public struct ExternalAuthenticationMethodRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalAuthenticationMethod",
-        model: ExternalAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalAuthenticationMethod",
+            model: ExternalAuthenticationMethod.self,
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.externalAuthenticationMethod/resetPassword` (POST).
     public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
@@ -483,10 +489,12 @@ public struct ExternalConnectorsConnectionOperationRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.connectionOperation",
-        model: ExternalConnectorsConnectionOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalConnectors.connectionOperation",
+            model: ExternalConnectorsConnectionOperation.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.externalConnectors.connectionOperationStatus`.
@@ -677,11 +685,13 @@ public struct ExternalConnectorsExternalActivityRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalActivity",
-        model: ExternalConnectorsExternalActivity.self,
-        children: [.init("performedBy", "microsoft.graph.externalConnectors.identity", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalConnectors.externalActivity",
+            model: ExternalConnectorsExternalActivity.self,
+            children: [.init("performedBy", "microsoft.graph.externalConnectors.identity", collection: false)]
+        )
+    }
 
     public var performedBy: ExternalConnectorsIdentityRequestBuilder {
         .init(client: client, path: path.appending("performedBy"))
@@ -735,11 +745,13 @@ public struct ExternalConnectorsExternalActivityResultRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalActivityResult",
-        model: ExternalConnectorsExternalActivityResult.self,
-        children: [.init("performedBy", "microsoft.graph.externalConnectors.identity", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalConnectors.externalActivityResult",
+            model: ExternalConnectorsExternalActivityResult.self,
+            children: [.init("performedBy", "microsoft.graph.externalConnectors.identity", collection: false)]
+        )
+    }
 
     public var performedBy: ExternalConnectorsIdentityRequestBuilder {
         .init(client: client, path: path.appending("performedBy"))
@@ -836,16 +848,18 @@ public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalConnection",
-        model: ExternalConnectorsExternalConnection.self,
-        children: [
-            .init("groups", "microsoft.graph.externalConnectors.externalGroup", collection: true),
-            .init("items", "microsoft.graph.externalConnectors.externalItem", collection: true),
-            .init("operations", "microsoft.graph.externalConnectors.connectionOperation", collection: true),
-            .init("schema", "microsoft.graph.externalConnectors.schema", collection: false, refusing: "DELETE"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalConnectors.externalConnection",
+            model: ExternalConnectorsExternalConnection.self,
+            children: [
+                .init("groups", "microsoft.graph.externalConnectors.externalGroup", collection: true),
+                .init("items", "microsoft.graph.externalConnectors.externalItem", collection: true),
+                .init("operations", "microsoft.graph.externalConnectors.connectionOperation", collection: true),
+                .init("schema", "microsoft.graph.externalConnectors.schema", collection: false, refusing: "DELETE"),
+            ]
+        )
+    }
 
     /// `groups.request()` lists them; `groups("externalGroup-id")` addresses one.
     public var groups: CollectionRequestBuilder<ExternalConnectorsExternalGroupRequestBuilder> {
@@ -912,11 +926,13 @@ public struct ExternalConnectorsExternalGroupRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalGroup",
-        model: ExternalConnectorsExternalGroup.self,
-        children: [.init("members", "microsoft.graph.externalConnectors.identity", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalConnectors.externalGroup",
+            model: ExternalConnectorsExternalGroup.self,
+            children: [.init("members", "microsoft.graph.externalConnectors.identity", collection: true)]
+        )
+    }
 
     /// `members.request()` lists them; `members("identity-id")` addresses one.
     public var members: CollectionRequestBuilder<ExternalConnectorsIdentityRequestBuilder> {
@@ -1033,19 +1049,21 @@ public struct ExternalConnectorsExternalItemRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.externalItem",
-        model: ExternalConnectorsExternalItem.self,
-        children: [.init("activities", "microsoft.graph.externalConnectors.externalActivity", collection: true)],
-        operations: [
-            .init(
-                "addActivities",
-                .post,
-                path: "microsoft.graph.externalConnectors.addActivities",
-                response: .collection(.model(ExternalConnectorsExternalActivityResult.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalConnectors.externalItem",
+            model: ExternalConnectorsExternalItem.self,
+            children: [.init("activities", "microsoft.graph.externalConnectors.externalActivity", collection: true)],
+            operations: [
+                .init(
+                    "addActivities",
+                    .post,
+                    path: "microsoft.graph.externalConnectors.addActivities",
+                    response: .collection(.model(ExternalConnectorsExternalActivityResult.self))
+                ),
+            ]
+        )
+    }
 
     /// `activities.request()` lists them; `activities("externalActivity-id")` addresses one.
     public var activities: CollectionRequestBuilder<ExternalConnectorsExternalActivityRequestBuilder> {
@@ -1085,11 +1103,13 @@ public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.external",
-        model: ExternalConnectorsExternal.self,
-        children: [.init("connections", "microsoft.graph.externalConnectors.externalConnection", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalConnectors.external",
+            model: ExternalConnectorsExternal.self,
+            children: [.init("connections", "microsoft.graph.externalConnectors.externalConnection", collection: true)]
+        )
+    }
 
     /// `connections.request()` lists them; `connections("externalConnection-id")` addresses one.
     public var connections: CollectionRequestBuilder<ExternalConnectorsExternalConnectionRequestBuilder> {
@@ -1134,10 +1154,9 @@ public struct ExternalConnectorsIdentityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.identity",
-        model: ExternalConnectorsIdentity.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.externalConnectors.identity", model: ExternalConnectorsIdentity.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.externalConnectors.identityType`.
@@ -1594,10 +1613,9 @@ public struct ExternalConnectorsSchemaRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalConnectors.schema",
-        model: ExternalConnectorsSchema.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.externalConnectors.schema", model: ExternalConnectorsSchema.self)
+    }
 }
 
 /// Its properties are listed in `ExternalConnectorsSearchSettingsFields`; read and write them as `value.name`.

@@ -88,7 +88,9 @@ public struct ExternalDomainNameRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.externalDomainName", model: ExternalDomainName.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.externalDomainName", model: ExternalDomainName.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.externalEmailOtpState`.
@@ -217,10 +219,12 @@ public struct ExternalUsersSelfServiceSignUpEventsFlowRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.externalUsersSelfServiceSignUpEventsFlow",
-        model: ExternalUsersSelfServiceSignUpEventsFlow.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.externalUsersSelfServiceSignUpEventsFlow",
+            model: ExternalUsersSelfServiceSignUpEventsFlow.self
+        )
+    }
 }
 
 /// Its properties are listed in `ExtractSensitivityLabelsResultFields`; read and write them as `value.name`.
@@ -332,11 +336,13 @@ public struct FeatureRolloutPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.featureRolloutPolicy",
-        model: FeatureRolloutPolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.featureRolloutPolicy",
+            model: FeatureRolloutPolicy.self,
+            children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)]
+        )
+    }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -473,10 +479,9 @@ public struct FederatedIdentityCredentialRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.federatedIdentityCredential",
-        model: FederatedIdentityCredential.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.federatedIdentityCredential", model: FederatedIdentityCredential.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.federatedIdpMfaBehavior`.
@@ -541,26 +546,28 @@ public struct FederatedTokenValidationPolicyRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.federatedTokenValidationPolicy",
-        model: FederatedTokenValidationPolicy.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.federatedTokenValidationPolicy",
+            model: FederatedTokenValidationPolicy.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -743,14 +750,16 @@ public struct Fido2AuthenticationMethodConfigurationRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fido2AuthenticationMethodConfiguration",
-        model: Fido2AuthenticationMethodConfiguration.self,
-        children: [
-            .init("includeTargets", "microsoft.graph.passkeyAuthenticationMethodTarget", collection: true),
-            .init("passkeyProfiles", "microsoft.graph.passkeyProfile", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.fido2AuthenticationMethodConfiguration",
+            model: Fido2AuthenticationMethodConfiguration.self,
+            children: [
+                .init("includeTargets", "microsoft.graph.passkeyAuthenticationMethodTarget", collection: true),
+                .init("passkeyProfiles", "microsoft.graph.passkeyProfile", collection: true),
+            ]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("passkeyAuthenticationMethodTarget-id")` addresses one.
     public var includeTargets: CollectionRequestBuilder<PasskeyAuthenticationMethodTargetRequestBuilder> {
@@ -777,19 +786,21 @@ public struct Fido2AuthenticationMethodRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fido2AuthenticationMethod",
-        model: Fido2AuthenticationMethod.self,
-        operations: [
-            .init("resetPassword", .post, response: .model(PasswordResetResponse.self)),
-            .init(
-                "creationOptions",
-                .get,
-                onCollection: true,
-                response: .model(WebauthnCredentialCreationOptions.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.fido2AuthenticationMethod",
+            model: Fido2AuthenticationMethod.self,
+            operations: [
+                .init("resetPassword", .post, response: .model(PasswordResetResponse.self)),
+                .init(
+                    "creationOptions",
+                    .get,
+                    onCollection: true,
+                    response: .model(WebauthnCredentialCreationOptions.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethod/resetPassword` (POST).
     public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
@@ -852,10 +863,9 @@ public struct Fido2CombinationConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fido2CombinationConfiguration",
-        model: Fido2CombinationConfiguration.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.fido2CombinationConfiguration", model: Fido2CombinationConfiguration.self)
+    }
 }
 
 /// Its properties are listed in `Fido2KeyRestrictionsFields`; read and write them as `value.name`.
@@ -929,7 +939,7 @@ public struct FieldValueSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.fieldValueSet", model: FieldValueSet.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.fieldValueSet", model: FieldValueSet.self) }
 }
 
 /// Its properties are listed in `FileFields`; read and write them as `value.name`.
@@ -1010,11 +1020,13 @@ public struct FileAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileAssessmentRequest",
-        model: FileAssessmentRequest.self,
-        children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.fileAssessmentRequest",
+            model: FileAssessmentRequest.self,
+            children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
+        )
+    }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
@@ -1073,11 +1085,13 @@ public struct FileAttachmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileAttachment",
-        model: FileAttachment.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.fileAttachment",
+            model: FileAttachment.self,
+            operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == FileAttachmentRequestBuilder {
@@ -1387,26 +1401,28 @@ public struct FileStorageContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorageContainer",
-        model: FileStorageContainer.self,
-        children: [
-            .init("columns", "microsoft.graph.columnDefinition", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("migrationJobs", "microsoft.graph.sharePointMigrationJob", collection: true),
-            .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("recycleBin", "microsoft.graph.recycleBin", collection: false),
-            .init("sharePointGroups", "microsoft.graph.sharePointGroup", collection: true),
-        ],
-        operations: [
-            .init("activate", .post),
-            .init("lock", .post),
-            .init("permanentDelete", .post),
-            .init("provisionMigrationContainers", .post, response: .model(SharePointMigrationContainerInfo.self)),
-            .init("restore", .post, response: .model(FileStorageContainer.self)),
-            .init("unlock", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.fileStorageContainer",
+            model: FileStorageContainer.self,
+            children: [
+                .init("columns", "microsoft.graph.columnDefinition", collection: true),
+                .init("drive", "microsoft.graph.drive", collection: false),
+                .init("migrationJobs", "microsoft.graph.sharePointMigrationJob", collection: true),
+                .init("permissions", "microsoft.graph.permission", collection: true),
+                .init("recycleBin", "microsoft.graph.recycleBin", collection: false),
+                .init("sharePointGroups", "microsoft.graph.sharePointGroup", collection: true),
+            ],
+            operations: [
+                .init("activate", .post),
+                .init("lock", .post),
+                .init("permanentDelete", .post),
+                .init("provisionMigrationContainers", .post, response: .model(SharePointMigrationContainerInfo.self)),
+                .init("restore", .post, response: .model(FileStorageContainer.self)),
+                .init("unlock", .post),
+            ]
+        )
+    }
 
     /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
     public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {

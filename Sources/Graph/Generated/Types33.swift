@@ -156,10 +156,12 @@ public struct FileStorageContainerTypeAppPermissionGrantRequestBuilder: ModelReq
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
-        model: FileStorageContainerTypeAppPermissionGrant.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
+            model: FileStorageContainerTypeAppPermissionGrant.self
+        )
+    }
 }
 
 /// Its properties are listed in `FileStorageContainerTypeRegistrationFields`; read and write them as `value.name`.
@@ -218,17 +220,19 @@ public struct FileStorageContainerTypeRegistrationRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorageContainerTypeRegistration",
-        model: FileStorageContainerTypeRegistration.self,
-        children: [
-            .init(
-                "applicationPermissionGrants",
-                "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
-                collection: true
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.fileStorageContainerTypeRegistration",
+            model: FileStorageContainerTypeRegistration.self,
+            children: [
+                .init(
+                    "applicationPermissionGrants",
+                    "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `applicationPermissionGrants.request()` lists them; `applicationPermissionGrants("id")` addresses one.
     public var applicationPermissionGrants:
@@ -289,10 +293,9 @@ public struct FileStorageContainerTypeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorageContainerType",
-        model: FileStorageContainerType.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.fileStorageContainerType", model: FileStorageContainerType.self)
+    }
 }
 
 /// Its properties are listed in `FileStorageContainerTypeSettingsFields`; read and write them as `value.name`.
@@ -399,20 +402,22 @@ public struct FileStorageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fileStorage",
-        model: FileStorage.self,
-        children: [
-            .init("containers", "microsoft.graph.fileStorageContainer", collection: true),
-            .init(
-                "containerTypeRegistrations",
-                "microsoft.graph.fileStorageContainerTypeRegistration",
-                collection: true
-            ),
-            .init("containerTypes", "microsoft.graph.fileStorageContainerType", collection: true),
-            .init("deletedContainers", "microsoft.graph.fileStorageContainer", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.fileStorage",
+            model: FileStorage.self,
+            children: [
+                .init("containers", "microsoft.graph.fileStorageContainer", collection: true),
+                .init(
+                    "containerTypeRegistrations",
+                    "microsoft.graph.fileStorageContainerTypeRegistration",
+                    collection: true
+                ),
+                .init("containerTypes", "microsoft.graph.fileStorageContainerType", collection: true),
+                .init("deletedContainers", "microsoft.graph.fileStorageContainer", collection: true),
+            ]
+        )
+    }
 
     /// `containers.request()` lists them; `containers("fileStorageContainer-id")` addresses one.
     public var containers: CollectionRequestBuilder<FileStorageContainerRequestBuilder> {
@@ -587,7 +592,9 @@ public struct FilterOperatorSchemaRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.filterOperatorSchema", model: FilterOperatorSchema.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.filterOperatorSchema", model: FilterOperatorSchema.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.firewallCertificateRevocationListCheckMethodType`.
@@ -685,7 +692,7 @@ public struct FixtureMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.fixtureMap", model: FixtureMap.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.fixtureMap", model: FixtureMap.self) }
 }
 
 /// Its properties are listed in `FloorFields`; read and write them as `value.name`.
@@ -743,12 +750,14 @@ public struct FloorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.floor",
-        model: Floor.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.floor",
+            model: Floor.self,
+            children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
+            operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
+        )
+    }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
@@ -875,7 +884,7 @@ public struct FootprintMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.footprintMap", model: FootprintMap.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.footprintMap", model: FootprintMap.self) }
 }
 
 /// Its properties are listed in `FraudProtectionConfigurationFields`; read and write them as `value.name`.
@@ -961,10 +970,9 @@ public struct FraudProtectionProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.fraudProtectionProvider",
-        model: FraudProtectionProvider.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.fraudProtectionProvider", model: FraudProtectionProvider.self)
+    }
 }
 
 /// Its properties are listed in `FreeBusyErrorFields`; read and write them as `value.name`.
@@ -1115,7 +1123,9 @@ public struct GovernanceInsightRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.governanceInsight", model: GovernanceInsight.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.governanceInsight", model: GovernanceInsight.self)
+    }
 }
 
 /// Its properties are listed in `GranularDriveRestoreArtifactFields`; read and write them as `value.name`.
@@ -1173,10 +1183,9 @@ public struct GranularDriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.granularDriveRestoreArtifact",
-        model: GranularDriveRestoreArtifact.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.granularDriveRestoreArtifact", model: GranularDriveRestoreArtifact.self)
+    }
 }
 
 /// Its properties are listed in `GranularMailboxRestoreArtifactFields`; read and write them as `value.name`.
@@ -1242,11 +1251,13 @@ public struct GranularMailboxRestoreArtifactRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.granularMailboxRestoreArtifact",
-        model: GranularMailboxRestoreArtifact.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.granularMailboxRestoreArtifact",
+            model: GranularMailboxRestoreArtifact.self,
+            children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
+        )
+    }
 
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }

@@ -18,10 +18,9 @@ public struct GranularRestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.granularRestoreArtifactBase",
-        model: GranularRestoreArtifactBase.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.granularRestoreArtifactBase", model: GranularRestoreArtifactBase.self)
+    }
 }
 
 /// Its properties are listed in `GranularSiteRestoreArtifactFields`; read and write them as `value.name`.
@@ -79,10 +78,9 @@ public struct GranularSiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.granularSiteRestoreArtifact",
-        model: GranularSiteRestoreArtifact.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.granularSiteRestoreArtifact", model: GranularSiteRestoreArtifact.self)
+    }
 }
 
 /// Its properties are listed in `GroupFields`; read and write them as `value.name`.
@@ -416,11 +414,13 @@ public struct GroupLifecyclePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.groupLifecyclePolicy",
-        model: GroupLifecyclePolicy.self,
-        operations: [.init("addGroup", .post, response: .boolean), .init("removeGroup", .post, response: .boolean)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.groupLifecyclePolicy",
+            model: GroupLifecyclePolicy.self,
+            operations: [.init("addGroup", .post, response: .boolean), .init("removeGroup", .post, response: .boolean)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.groupLifecyclePolicy/addGroup` (POST).
     public func addGroup(groupId: String) -> OperationRequest<Bool> {
@@ -499,82 +499,94 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.group",
-        model: Group.self,
-        children: [
-            .init("acceptedSenders", "microsoft.graph.directoryObject", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "PATCH PUT DELETE"),
-            .init(
-                "calendarView",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("conversations", "microsoft.graph.conversation", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("drives", "microsoft.graph.drive", collection: true),
-            .init("events", "microsoft.graph.event", collection: true),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("groupLifecyclePolicies", "microsoft.graph.groupLifecyclePolicy", collection: true),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("members", "microsoft.graph.directoryObject", collection: true),
-            .init("membersWithLicenseErrors", "microsoft.graph.directoryObject", collection: true),
-            .init("onenote", "microsoft.graph.onenote", collection: false),
-            .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("owners", "microsoft.graph.directoryObject", collection: true),
-            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false),
-            .init(
-                "photos",
-                "microsoft.graph.profilePhoto",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("planner", "microsoft.graph.plannerGroup", collection: false),
-            .init("rejectedSenders", "microsoft.graph.directoryObject", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("settings", "microsoft.graph.groupSetting", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
-            .init("team", "microsoft.graph.team", collection: false),
-            .init("threads", "microsoft.graph.conversationThread", collection: true),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("transitiveMembers", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("addFavorite", .post),
-            .init("assignLicense", .post, response: .model(Group.self)),
-            .init(
-                "checkGrantedPermissionsForApp",
-                .post,
-                response: .collection(.model(ResourceSpecificPermissionGrant.self))
-            ),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeFavorite", .post),
-            .init("renew", .post),
-            .init("resetUnseenCount", .post),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post),
-            .init("subscribeByMail", .post),
-            .init("unsubscribeByMail", .post),
-            .init("validateProperties", .post),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Group.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.group",
+            model: Group.self,
+            children: [
+                .init(
+                    "acceptedSenders",
+                    "microsoft.graph.directoryObject",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT"
+                ),
+                .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
+                .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "PATCH PUT DELETE"),
+                .init(
+                    "calendarView",
+                    "microsoft.graph.event",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("conversations", "microsoft.graph.conversation", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
+                .init("drive", "microsoft.graph.drive", collection: false),
+                .init("drives", "microsoft.graph.drive", collection: true),
+                .init("events", "microsoft.graph.event", collection: true),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init("groupLifecyclePolicies", "microsoft.graph.groupLifecyclePolicy", collection: true),
+                .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("members", "microsoft.graph.directoryObject", collection: true),
+                .init("membersWithLicenseErrors", "microsoft.graph.directoryObject", collection: true),
+                .init("onenote", "microsoft.graph.onenote", collection: false),
+                .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
+                .init("owners", "microsoft.graph.directoryObject", collection: true),
+                .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
+                .init("photo", "microsoft.graph.profilePhoto", collection: false),
+                .init(
+                    "photos",
+                    "microsoft.graph.profilePhoto",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("planner", "microsoft.graph.plannerGroup", collection: false),
+                .init(
+                    "rejectedSenders",
+                    "microsoft.graph.directoryObject",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT"
+                ),
+                .init("settings", "microsoft.graph.groupSetting", collection: true),
+                .init("sites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
+                .init("team", "microsoft.graph.team", collection: false),
+                .init("threads", "microsoft.graph.conversationThread", collection: true),
+                .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("transitiveMembers", "microsoft.graph.directoryObject", collection: true),
+            ],
+            operations: [
+                .init("addFavorite", .post),
+                .init("assignLicense", .post, response: .model(Group.self)),
+                .init(
+                    "checkGrantedPermissionsForApp",
+                    .post,
+                    response: .collection(.model(ResourceSpecificPermissionGrant.self))
+                ),
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("removeFavorite", .post),
+                .init("renew", .post),
+                .init("resetUnseenCount", .post),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init("retryServiceProvisioning", .post),
+                .init("subscribeByMail", .post),
+                .init("unsubscribeByMail", .post),
+                .init("validateProperties", .post),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Group.self))),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -946,7 +958,7 @@ public struct GroupSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.groupSetting", model: GroupSetting.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.groupSetting", model: GroupSetting.self) }
 }
 
 /// Its properties are listed in `GroupSettingTemplateFields`; read and write them as `value.name`.
@@ -992,26 +1004,28 @@ public struct GroupSettingTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.groupSettingTemplate",
-        model: GroupSettingTemplate.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.groupSettingTemplate",
+            model: GroupSettingTemplate.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -1205,27 +1219,29 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.homeRealmDiscoveryPolicy",
-        model: HomeRealmDiscoveryPolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.homeRealmDiscoveryPolicy",
+            model: HomeRealmDiscoveryPolicy.self,
+            children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -1389,11 +1405,13 @@ public struct HorizontalSectionColumnRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.horizontalSectionColumn",
-        model: HorizontalSectionColumn.self,
-        children: [.init("webparts", "microsoft.graph.webPart", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.horizontalSectionColumn",
+            model: HorizontalSectionColumn.self,
+            children: [.init("webparts", "microsoft.graph.webPart", collection: true)]
+        )
+    }
 
     /// `webparts.request()` lists them; `webparts("webPart-id")` addresses one.
     public var webparts: CollectionRequestBuilder<WebPartRequestBuilder> {
@@ -1450,11 +1468,13 @@ public struct HorizontalSectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.horizontalSection",
-        model: HorizontalSection.self,
-        children: [.init("columns", "microsoft.graph.horizontalSectionColumn", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.horizontalSection",
+            model: HorizontalSection.self,
+            children: [.init("columns", "microsoft.graph.horizontalSectionColumn", collection: true)]
+        )
+    }
 
     /// `columns.request()` lists them; `columns("horizontalSectionColumn-id")` addresses one.
     public var columns: CollectionRequestBuilder<HorizontalSectionColumnRequestBuilder> {
@@ -1557,10 +1577,12 @@ public struct HumanSecurityFraudProtectionProviderRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.humanSecurityFraudProtectionProvider",
-        model: HumanSecurityFraudProtectionProvider.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.humanSecurityFraudProtectionProvider",
+            model: HumanSecurityFraudProtectionProvider.self
+        )
+    }
 }
 
 /// Its properties are listed in `HyperlinkOrPictureColumnFields`; read and write them as `value.name`.
@@ -1802,11 +1824,13 @@ public struct IdentityApiConnectorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityApiConnector",
-        model: IdentityApiConnector.self,
-        operations: [.init("uploadClientCertificate", .post, response: .model(IdentityApiConnector.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityApiConnector",
+            model: IdentityApiConnector.self,
+            operations: [.init("uploadClientCertificate", .post, response: .model(IdentityApiConnector.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.identityApiConnector/uploadClientCertificate` (POST).
     public func uploadClientCertificate(
@@ -1865,10 +1889,9 @@ public struct IdentityBuiltInUserFlowAttributeRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityBuiltInUserFlowAttribute",
-        model: IdentityBuiltInUserFlowAttribute.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.identityBuiltInUserFlowAttribute", model: IdentityBuiltInUserFlowAttribute.self)
+    }
 }
 
 /// Its properties are listed in `IdentityContainerFields`; read and write them as `value.name`.
@@ -1946,27 +1969,33 @@ public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityContainer",
-        model: IdentityContainer.self,
-        children: [
-            .init("apiConnectors", "microsoft.graph.identityApiConnector", collection: true),
-            .init("authenticationEventListeners", "microsoft.graph.authenticationEventListener", collection: true),
-            .init("authenticationEventsFlows", "microsoft.graph.authenticationEventsFlow", collection: true),
-            .init("b2xUserFlows", "microsoft.graph.b2xIdentityUserFlow", collection: true),
-            .init(
-                "conditionalAccess",
-                "microsoft.graph.conditionalAccessRoot",
-                collection: false,
-                refusing: "PATCH PUT DELETE"
-            ),
-            .init("customAuthenticationExtensions", "microsoft.graph.customAuthenticationExtension", collection: true),
-            .init("identityProviders", "microsoft.graph.identityProviderBase", collection: true),
-            .init("riskPrevention", "microsoft.graph.riskPreventionContainer", collection: false),
-            .init("userFlowAttributes", "microsoft.graph.identityUserFlowAttribute", collection: true),
-            .init("verifiedId", "microsoft.graph.identityVerifiedIdRoot", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityContainer",
+            model: IdentityContainer.self,
+            children: [
+                .init("apiConnectors", "microsoft.graph.identityApiConnector", collection: true),
+                .init("authenticationEventListeners", "microsoft.graph.authenticationEventListener", collection: true),
+                .init("authenticationEventsFlows", "microsoft.graph.authenticationEventsFlow", collection: true),
+                .init("b2xUserFlows", "microsoft.graph.b2xIdentityUserFlow", collection: true),
+                .init(
+                    "conditionalAccess",
+                    "microsoft.graph.conditionalAccessRoot",
+                    collection: false,
+                    refusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "customAuthenticationExtensions",
+                    "microsoft.graph.customAuthenticationExtension",
+                    collection: true
+                ),
+                .init("identityProviders", "microsoft.graph.identityProviderBase", collection: true),
+                .init("riskPrevention", "microsoft.graph.riskPreventionContainer", collection: false),
+                .init("userFlowAttributes", "microsoft.graph.identityUserFlowAttribute", collection: true),
+                .init("verifiedId", "microsoft.graph.identityVerifiedIdRoot", collection: false),
+            ]
+        )
+    }
 
     /// `apiConnectors.request()` lists them; `apiConnectors("identityApiConnector-id")` addresses one.
     public var apiConnectors: CollectionRequestBuilder<IdentityApiConnectorRequestBuilder> {
@@ -2064,10 +2093,9 @@ public struct IdentityCustomUserFlowAttributeRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityCustomUserFlowAttribute",
-        model: IdentityCustomUserFlowAttribute.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.identityCustomUserFlowAttribute", model: IdentityCustomUserFlowAttribute.self)
+    }
 }
 
 /// Its properties are listed in `IdentityGovernanceFields`; read and write them as `value.name`.

@@ -339,14 +339,16 @@ public struct IdentityGovernanceCustomTaskExtensionRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.customTaskExtension",
-        model: IdentityGovernanceCustomTaskExtension.self,
-        children: [
-            .init("createdBy", "microsoft.graph.user", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.customTaskExtension",
+            model: IdentityGovernanceCustomTaskExtension.self,
+            children: [
+                .init("createdBy", "microsoft.graph.user", collection: false),
+                .init("lastModifiedBy", "microsoft.graph.user", collection: false),
+            ]
+        )
+    }
 
     public var createdBy: UserRequestBuilder { .init(client: client, path: path.appending("createdBy")) }
 
@@ -411,36 +413,38 @@ public struct IdentityGovernanceInsightsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.insights",
-        model: IdentityGovernanceInsights.self,
-        operations: [
-            .init(
-                "topTasksProcessedSummary",
-                .get,
-                path: "microsoft.graph.identityGovernance.topTasksProcessedSummary",
-                response: .collection(.model(IdentityGovernanceTopTasksInsightsSummary.self))
-            ),
-            .init(
-                "topWorkflowsProcessedSummary",
-                .get,
-                path: "microsoft.graph.identityGovernance.topWorkflowsProcessedSummary",
-                response: .collection(.model(IdentityGovernanceTopWorkflowsInsightsSummary.self))
-            ),
-            .init(
-                "workflowsProcessedByCategory",
-                .get,
-                path: "microsoft.graph.identityGovernance.workflowsProcessedByCategory",
-                response: .model(IdentityGovernanceWorkflowsInsightsByCategory.self)
-            ),
-            .init(
-                "workflowsProcessedSummary",
-                .get,
-                path: "microsoft.graph.identityGovernance.workflowsProcessedSummary",
-                response: .model(IdentityGovernanceWorkflowsInsightsSummary.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.insights",
+            model: IdentityGovernanceInsights.self,
+            operations: [
+                .init(
+                    "topTasksProcessedSummary",
+                    .get,
+                    path: "microsoft.graph.identityGovernance.topTasksProcessedSummary",
+                    response: .collection(.model(IdentityGovernanceTopTasksInsightsSummary.self))
+                ),
+                .init(
+                    "topWorkflowsProcessedSummary",
+                    .get,
+                    path: "microsoft.graph.identityGovernance.topWorkflowsProcessedSummary",
+                    response: .collection(.model(IdentityGovernanceTopWorkflowsInsightsSummary.self))
+                ),
+                .init(
+                    "workflowsProcessedByCategory",
+                    .get,
+                    path: "microsoft.graph.identityGovernance.workflowsProcessedByCategory",
+                    response: .model(IdentityGovernanceWorkflowsInsightsByCategory.self)
+                ),
+                .init(
+                    "workflowsProcessedSummary",
+                    .get,
+                    path: "microsoft.graph.identityGovernance.workflowsProcessedSummary",
+                    response: .model(IdentityGovernanceWorkflowsInsightsSummary.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.identityGovernance.insights/topTasksProcessedSummary` (GET).
     public func topTasksProcessedSummary(
@@ -567,10 +571,12 @@ public struct IdentityGovernanceLifecycleManagementSettingsRequestBuilder: Model
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.lifecycleManagementSettings",
-        model: IdentityGovernanceLifecycleManagementSettings.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.lifecycleManagementSettings",
+            model: IdentityGovernanceLifecycleManagementSettings.self
+        )
+    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -718,36 +724,42 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: Model
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.lifecycleWorkflowsContainer",
-        model: IdentityGovernanceLifecycleWorkflowsContainer.self,
-        children: [
-            .init("customTaskExtensions", "microsoft.graph.identityGovernance.customTaskExtension", collection: true),
-            .init("deletedItems", "microsoft.graph.deletedItemContainer", collection: false, refusing: "PATCH PUT"),
-            .init("insights", "microsoft.graph.identityGovernance.insights", collection: false),
-            .init(
-                "settings",
-                "microsoft.graph.identityGovernance.lifecycleManagementSettings",
-                collection: false,
-                refusing: "DELETE"
-            ),
-            .init(
-                "taskDefinitions",
-                "microsoft.graph.identityGovernance.taskDefinition",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("workflows", "microsoft.graph.identityGovernance.workflow", collection: true),
-            .init(
-                "workflowTemplates",
-                "microsoft.graph.identityGovernance.workflowTemplate",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.lifecycleWorkflowsContainer",
+            model: IdentityGovernanceLifecycleWorkflowsContainer.self,
+            children: [
+                .init(
+                    "customTaskExtensions",
+                    "microsoft.graph.identityGovernance.customTaskExtension",
+                    collection: true
+                ),
+                .init("deletedItems", "microsoft.graph.deletedItemContainer", collection: false, refusing: "PATCH PUT"),
+                .init("insights", "microsoft.graph.identityGovernance.insights", collection: false),
+                .init(
+                    "settings",
+                    "microsoft.graph.identityGovernance.lifecycleManagementSettings",
+                    collection: false,
+                    refusing: "DELETE"
+                ),
+                .init(
+                    "taskDefinitions",
+                    "microsoft.graph.identityGovernance.taskDefinition",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("workflows", "microsoft.graph.identityGovernance.workflow", collection: true),
+                .init(
+                    "workflowTemplates",
+                    "microsoft.graph.identityGovernance.workflowTemplate",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     /// `customTaskExtensions.request()` lists them; `customTaskExtensions("customTaskExtension-id")` addresses one.
     public var customTaskExtensions: CollectionRequestBuilder<IdentityGovernanceCustomTaskExtensionRequestBuilder> {
@@ -1058,23 +1070,25 @@ public struct IdentityGovernanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance",
-        model: IdentityGovernance.self,
-        children: [
-            .init("accessReviews", "microsoft.graph.accessReviewSet", collection: false),
-            .init("appConsent", "microsoft.graph.appConsentApprovalRoute", collection: false),
-            .init("catalogs", "microsoft.graph.accessPackageCatalog", collection: true),
-            .init("entitlementManagement", "microsoft.graph.entitlementManagement", collection: false),
-            .init(
-                "lifecycleWorkflows",
-                "microsoft.graph.identityGovernance.lifecycleWorkflowsContainer",
-                collection: false
-            ),
-            .init("privilegedAccess", "microsoft.graph.privilegedAccessRoot", collection: false),
-            .init("termsOfUse", "microsoft.graph.termsOfUseContainer", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance",
+            model: IdentityGovernance.self,
+            children: [
+                .init("accessReviews", "microsoft.graph.accessReviewSet", collection: false),
+                .init("appConsent", "microsoft.graph.appConsentApprovalRoute", collection: false),
+                .init("catalogs", "microsoft.graph.accessPackageCatalog", collection: true),
+                .init("entitlementManagement", "microsoft.graph.entitlementManagement", collection: false),
+                .init(
+                    "lifecycleWorkflows",
+                    "microsoft.graph.identityGovernance.lifecycleWorkflowsContainer",
+                    collection: false
+                ),
+                .init("privilegedAccess", "microsoft.graph.privilegedAccessRoot", collection: false),
+                .init("termsOfUse", "microsoft.graph.termsOfUseContainer", collection: false),
+            ]
+        )
+    }
 
     public var accessReviews: AccessReviewSetRequestBuilder {
         .init(client: client, path: path.appending("accessReviews"))
@@ -1201,36 +1215,38 @@ public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.run",
-        model: IdentityGovernanceRun.self,
-        children: [
-            .init("reprocessedRuns", "microsoft.graph.identityGovernance.run", collection: true),
-            .init(
-                "taskProcessingResults",
-                "microsoft.graph.identityGovernance.taskProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "userProcessingResults",
-                "microsoft.graph.identityGovernance.userProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init(
-                "summary",
-                .get,
-                path: "microsoft.graph.identityGovernance.summary",
-                onCollection: true,
-                response: .model(IdentityGovernanceRunSummary.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.run",
+            model: IdentityGovernanceRun.self,
+            children: [
+                .init("reprocessedRuns", "microsoft.graph.identityGovernance.run", collection: true),
+                .init(
+                    "taskProcessingResults",
+                    "microsoft.graph.identityGovernance.taskProcessingResult",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "userProcessingResults",
+                    "microsoft.graph.identityGovernance.userProcessingResult",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [
+                .init(
+                    "summary",
+                    .get,
+                    path: "microsoft.graph.identityGovernance.summary",
+                    onCollection: true,
+                    response: .model(IdentityGovernanceRunSummary.self)
+                ),
+            ]
+        )
+    }
 
     /// `reprocessedRuns.request()` lists them; `reprocessedRuns("run-id")` addresses one.
     public var reprocessedRuns: CollectionRequestBuilder<IdentityGovernanceRunRequestBuilder> {
@@ -1395,10 +1411,9 @@ public struct IdentityGovernanceTaskDefinitionRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.taskDefinition",
-        model: IdentityGovernanceTaskDefinition.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.identityGovernance.taskDefinition", model: IdentityGovernanceTaskDefinition.self)
+    }
 }
 
 /// Its properties are listed in `IdentityGovernanceTaskProcessingResultFields`; read and write them as `value.name`.
@@ -1457,15 +1472,17 @@ public struct IdentityGovernanceTaskProcessingResultRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.taskProcessingResult",
-        model: IdentityGovernanceTaskProcessingResult.self,
-        children: [
-            .init("subject", "microsoft.graph.user", collection: false),
-            .init("task", "microsoft.graph.identityGovernance.task", collection: false),
-        ],
-        operations: [.init("resume", .post, path: "microsoft.graph.identityGovernance.resume")]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.taskProcessingResult",
+            model: IdentityGovernanceTaskProcessingResult.self,
+            children: [
+                .init("subject", "microsoft.graph.user", collection: false),
+                .init("task", "microsoft.graph.identityGovernance.task", collection: false),
+            ],
+            operations: [.init("resume", .post, path: "microsoft.graph.identityGovernance.resume")]
+        )
+    }
 
     public var subject: UserRequestBuilder { .init(client: client, path: path.appending("subject")) }
 
@@ -1552,35 +1569,37 @@ public struct IdentityGovernanceTaskReportRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.taskReport",
-        model: IdentityGovernanceTaskReport.self,
-        children: [
-            .init("task", "microsoft.graph.identityGovernance.task", collection: false),
-            .init(
-                "taskDefinition",
-                "microsoft.graph.identityGovernance.taskDefinition",
-                collection: false,
-                refusing: "PATCH PUT"
-            ),
-            .init(
-                "taskProcessingResults",
-                "microsoft.graph.identityGovernance.taskProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init(
-                "summary",
-                .get,
-                path: "microsoft.graph.identityGovernance.summary",
-                onCollection: true,
-                response: .model(IdentityGovernanceTaskReportSummary.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.taskReport",
+            model: IdentityGovernanceTaskReport.self,
+            children: [
+                .init("task", "microsoft.graph.identityGovernance.task", collection: false),
+                .init(
+                    "taskDefinition",
+                    "microsoft.graph.identityGovernance.taskDefinition",
+                    collection: false,
+                    refusing: "PATCH PUT"
+                ),
+                .init(
+                    "taskProcessingResults",
+                    "microsoft.graph.identityGovernance.taskProcessingResult",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [
+                .init(
+                    "summary",
+                    .get,
+                    path: "microsoft.graph.identityGovernance.summary",
+                    onCollection: true,
+                    response: .model(IdentityGovernanceTaskReportSummary.self)
+                ),
+            ]
+        )
+    }
 
     public var task: IdentityGovernanceTaskRequestBuilder { .init(client: client, path: path.appending("task")) }
 
@@ -1667,19 +1686,21 @@ public struct IdentityGovernanceTaskRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.task",
-        model: IdentityGovernanceTask.self,
-        children: [
-            .init(
-                "taskProcessingResults",
-                "microsoft.graph.identityGovernance.taskProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.task",
+            model: IdentityGovernanceTask.self,
+            children: [
+                .init(
+                    "taskProcessingResults",
+                    "microsoft.graph.identityGovernance.taskProcessingResult",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.

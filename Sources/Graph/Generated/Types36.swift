@@ -179,30 +179,32 @@ public struct IdentityGovernanceUserProcessingResultRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.userProcessingResult",
-        model: IdentityGovernanceUserProcessingResult.self,
-        children: [
-            .init("reprocessedRuns", "microsoft.graph.identityGovernance.run", collection: true),
-            .init("subject", "microsoft.graph.user", collection: false),
-            .init(
-                "taskProcessingResults",
-                "microsoft.graph.identityGovernance.taskProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init(
-                "summary",
-                .get,
-                path: "microsoft.graph.identityGovernance.summary",
-                onCollection: true,
-                response: .model(IdentityGovernanceUserSummary.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.userProcessingResult",
+            model: IdentityGovernanceUserProcessingResult.self,
+            children: [
+                .init("reprocessedRuns", "microsoft.graph.identityGovernance.run", collection: true),
+                .init("subject", "microsoft.graph.user", collection: false),
+                .init(
+                    "taskProcessingResults",
+                    "microsoft.graph.identityGovernance.taskProcessingResult",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [
+                .init(
+                    "summary",
+                    .get,
+                    path: "microsoft.graph.identityGovernance.summary",
+                    onCollection: true,
+                    response: .model(IdentityGovernanceUserSummary.self)
+                ),
+            ]
+        )
+    }
 
     /// `reprocessedRuns.request()` lists them; `reprocessedRuns("run-id")` addresses one.
     public var reprocessedRuns: CollectionRequestBuilder<IdentityGovernanceRunRequestBuilder> {
@@ -472,16 +474,18 @@ public struct IdentityGovernanceWorkflowBaseRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.workflowBase",
-        model: IdentityGovernanceWorkflowBase.self,
-        children: [
-            .init("administrationScopeTargets", "microsoft.graph.directoryObject", collection: true),
-            .init("createdBy", "microsoft.graph.user", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-            .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.workflowBase",
+            model: IdentityGovernanceWorkflowBase.self,
+            children: [
+                .init("administrationScopeTargets", "microsoft.graph.directoryObject", collection: true),
+                .init("createdBy", "microsoft.graph.user", collection: false),
+                .init("lastModifiedBy", "microsoft.graph.user", collection: false),
+                .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
+            ]
+        )
+    }
 
     /// `administrationScopeTargets.request()` lists them; `administrationScopeTargets("directoryObject-id")` addresses
     /// one.
@@ -583,76 +587,78 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.workflow",
-        model: IdentityGovernanceWorkflow.self,
-        children: [
-            .init("administrationScopeTargets", "microsoft.graph.directoryObject", collection: true),
-            .init("createdBy", "microsoft.graph.user", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-            .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
-            .init("executionScope", "microsoft.graph.identityGovernance.userProcessingResult", collection: true),
-            .init("previewScope", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "runs",
-                "microsoft.graph.identityGovernance.run",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "taskReports",
-                "microsoft.graph.identityGovernance.taskReport",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "userProcessingResults",
-                "microsoft.graph.identityGovernance.userProcessingResult",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "versions",
-                "microsoft.graph.identityGovernance.workflowVersion",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init("activate", .post, path: "microsoft.graph.identityGovernance.activate"),
-            .init("activateWithScope", .post, path: "microsoft.graph.identityGovernance.activateWithScope"),
-            .init("cancelProcessing", .post, path: "microsoft.graph.identityGovernance.cancelProcessing"),
-            .init(
-                "clearQuarantine",
-                .post,
-                path: "microsoft.graph.identityGovernance.clearQuarantine",
-                response: .model(IdentityGovernanceWorkflow.self)
-            ),
-            .init(
-                "createNewVersion",
-                .post,
-                path: "microsoft.graph.identityGovernance.createNewVersion",
-                response: .model(IdentityGovernanceWorkflow.self)
-            ),
-            .init(
-                "previewTaskFailures",
-                .post,
-                path: "microsoft.graph.identityGovernance.previewTaskFailures",
-                response: .collection(.model(IdentityGovernancePreviewFailedTask.self))
-            ),
-            .init("previewWorkflow", .post, path: "microsoft.graph.identityGovernance.previewWorkflow"),
-            .init(
-                "restore",
-                .post,
-                path: "microsoft.graph.identityGovernance.restore",
-                response: .model(IdentityGovernanceWorkflow.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.workflow",
+            model: IdentityGovernanceWorkflow.self,
+            children: [
+                .init("administrationScopeTargets", "microsoft.graph.directoryObject", collection: true),
+                .init("createdBy", "microsoft.graph.user", collection: false),
+                .init("lastModifiedBy", "microsoft.graph.user", collection: false),
+                .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
+                .init("executionScope", "microsoft.graph.identityGovernance.userProcessingResult", collection: true),
+                .init("previewScope", "microsoft.graph.directoryObject", collection: true),
+                .init(
+                    "runs",
+                    "microsoft.graph.identityGovernance.run",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "taskReports",
+                    "microsoft.graph.identityGovernance.taskReport",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "userProcessingResults",
+                    "microsoft.graph.identityGovernance.userProcessingResult",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "versions",
+                    "microsoft.graph.identityGovernance.workflowVersion",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [
+                .init("activate", .post, path: "microsoft.graph.identityGovernance.activate"),
+                .init("activateWithScope", .post, path: "microsoft.graph.identityGovernance.activateWithScope"),
+                .init("cancelProcessing", .post, path: "microsoft.graph.identityGovernance.cancelProcessing"),
+                .init(
+                    "clearQuarantine",
+                    .post,
+                    path: "microsoft.graph.identityGovernance.clearQuarantine",
+                    response: .model(IdentityGovernanceWorkflow.self)
+                ),
+                .init(
+                    "createNewVersion",
+                    .post,
+                    path: "microsoft.graph.identityGovernance.createNewVersion",
+                    response: .model(IdentityGovernanceWorkflow.self)
+                ),
+                .init(
+                    "previewTaskFailures",
+                    .post,
+                    path: "microsoft.graph.identityGovernance.previewTaskFailures",
+                    response: .collection(.model(IdentityGovernancePreviewFailedTask.self))
+                ),
+                .init("previewWorkflow", .post, path: "microsoft.graph.identityGovernance.previewWorkflow"),
+                .init(
+                    "restore",
+                    .post,
+                    path: "microsoft.graph.identityGovernance.restore",
+                    response: .model(IdentityGovernanceWorkflow.self)
+                ),
+            ]
+        )
+    }
 
     /// `administrationScopeTargets.request()` lists them; `administrationScopeTargets("directoryObject-id")` addresses
     /// one.
@@ -873,19 +879,21 @@ public struct IdentityGovernanceWorkflowTemplateRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.workflowTemplate",
-        model: IdentityGovernanceWorkflowTemplate.self,
-        children: [
-            .init(
-                "tasks",
-                "microsoft.graph.identityGovernance.task",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.workflowTemplate",
+            model: IdentityGovernanceWorkflowTemplate.self,
+            children: [
+                .init(
+                    "tasks",
+                    "microsoft.graph.identityGovernance.task",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
@@ -991,16 +999,18 @@ public struct IdentityGovernanceWorkflowVersionRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityGovernance.workflowVersion",
-        model: IdentityGovernanceWorkflowVersion.self,
-        children: [
-            .init("administrationScopeTargets", "microsoft.graph.directoryObject", collection: true),
-            .init("createdBy", "microsoft.graph.user", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-            .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityGovernance.workflowVersion",
+            model: IdentityGovernanceWorkflowVersion.self,
+            children: [
+                .init("administrationScopeTargets", "microsoft.graph.directoryObject", collection: true),
+                .init("createdBy", "microsoft.graph.user", collection: false),
+                .init("lastModifiedBy", "microsoft.graph.user", collection: false),
+                .init("tasks", "microsoft.graph.identityGovernance.task", collection: true),
+            ]
+        )
+    }
 
     /// `administrationScopeTargets.request()` lists them; `administrationScopeTargets("directoryObject-id")` addresses
     /// one.
@@ -1142,16 +1152,22 @@ public struct IdentityProtectionRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityProtectionRoot",
-        model: IdentityProtectionRoot.self,
-        children: [
-            .init("riskDetections", "microsoft.graph.riskDetection", collection: true),
-            .init("riskyServicePrincipals", "microsoft.graph.riskyServicePrincipal", collection: true),
-            .init("riskyUsers", "microsoft.graph.riskyUser", collection: true),
-            .init("servicePrincipalRiskDetections", "microsoft.graph.servicePrincipalRiskDetection", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityProtectionRoot",
+            model: IdentityProtectionRoot.self,
+            children: [
+                .init("riskDetections", "microsoft.graph.riskDetection", collection: true),
+                .init("riskyServicePrincipals", "microsoft.graph.riskyServicePrincipal", collection: true),
+                .init("riskyUsers", "microsoft.graph.riskyUser", collection: true),
+                .init(
+                    "servicePrincipalRiskDetections",
+                    "microsoft.graph.servicePrincipalRiskDetection",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `riskDetections.request()` lists them; `riskDetections("riskDetection-id")` addresses one.
     public var riskDetections: CollectionRequestBuilder<RiskDetectionRequestBuilder> {
@@ -1251,11 +1267,13 @@ public struct IdentityProviderBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityProviderBase",
-        model: IdentityProviderBase.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityProviderBase",
+            model: IdentityProviderBase.self,
+            operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == IdentityProviderBaseRequestBuilder {
@@ -1280,11 +1298,13 @@ public struct IdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityProvider",
-        model: IdentityProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityProvider",
+            model: IdentityProvider.self,
+            operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == IdentityProviderRequestBuilder {
@@ -1339,26 +1359,28 @@ public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
-        model: IdentitySecurityDefaultsEnforcementPolicy.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
+            model: IdentitySecurityDefaultsEnforcementPolicy.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -1612,15 +1634,17 @@ public struct IdentityUserFlowAttributeAssignmentRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityUserFlowAttributeAssignment",
-        model: IdentityUserFlowAttributeAssignment.self,
-        children: [.init("userAttribute", "microsoft.graph.identityUserFlowAttribute", collection: false)],
-        operations: [
-            .init("setOrder", .post, onCollection: true),
-            .init("getOrder", .get, onCollection: true, response: .model(AssignmentOrder.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityUserFlowAttributeAssignment",
+            model: IdentityUserFlowAttributeAssignment.self,
+            children: [.init("userAttribute", "microsoft.graph.identityUserFlowAttribute", collection: false)],
+            operations: [
+                .init("setOrder", .post, onCollection: true),
+                .init("getOrder", .get, onCollection: true, response: .model(AssignmentOrder.self)),
+            ]
+        )
+    }
 
     public var userAttribute: IdentityUserFlowAttributeRequestBuilder {
         .init(client: client, path: path.appending("userAttribute"))
@@ -1716,10 +1740,9 @@ public struct IdentityUserFlowAttributeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityUserFlowAttribute",
-        model: IdentityUserFlowAttribute.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.identityUserFlowAttribute", model: IdentityUserFlowAttribute.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeType`.
@@ -1754,7 +1777,9 @@ public struct IdentityUserFlowRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.identityUserFlow", model: IdentityUserFlow.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.identityUserFlow", model: IdentityUserFlow.self)
+    }
 }
 
 /// Its properties are listed in `IdentityVerifiedIdRootFields`; read and write them as `value.name`.
@@ -1796,11 +1821,13 @@ public struct IdentityVerifiedIdRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.identityVerifiedIdRoot",
-        model: IdentityVerifiedIdRoot.self,
-        children: [.init("profiles", "microsoft.graph.verifiedIdProfile", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.identityVerifiedIdRoot",
+            model: IdentityVerifiedIdRoot.self,
+            children: [.init("profiles", "microsoft.graph.verifiedIdProfile", collection: true)]
+        )
+    }
 
     /// `profiles.request()` lists them; `profiles("verifiedIdProfile-id")` addresses one.
     public var profiles: CollectionRequestBuilder<VerifiedIdProfileRequestBuilder> {

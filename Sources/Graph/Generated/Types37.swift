@@ -92,18 +92,20 @@ public struct ImportedWindowsAutopilotDeviceIdentityRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.importedWindowsAutopilotDeviceIdentity",
-        model: ImportedWindowsAutopilotDeviceIdentity.self,
-        operations: [
-            .init(
-                "import",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ImportedWindowsAutopilotDeviceIdentity.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.importedWindowsAutopilotDeviceIdentity",
+            model: ImportedWindowsAutopilotDeviceIdentity.self,
+            operations: [
+                .init(
+                    "import",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ImportedWindowsAutopilotDeviceIdentity.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == ImportedWindowsAutopilotDeviceIdentityRequestBuilder {
@@ -197,13 +199,15 @@ public struct ImportedWindowsAutopilotDeviceIdentityUploadRequestBuilder: ModelR
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload",
-        model: ImportedWindowsAutopilotDeviceIdentityUpload.self,
-        children: [
-            .init("deviceIdentities", "microsoft.graph.importedWindowsAutopilotDeviceIdentity", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload",
+            model: ImportedWindowsAutopilotDeviceIdentityUpload.self,
+            children: [
+                .init("deviceIdentities", "microsoft.graph.importedWindowsAutopilotDeviceIdentity", collection: true),
+            ]
+        )
+    }
 
     /// `deviceIdentities.request()` lists them; `deviceIdentities("importedWindowsAutopilotDeviceIdentity-id")`
     /// addresses one.
@@ -478,10 +482,9 @@ public struct InferenceClassificationOverrideRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.inferenceClassificationOverride",
-        model: InferenceClassificationOverride.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.inferenceClassificationOverride", model: InferenceClassificationOverride.self)
+    }
 }
 
 /// Requests for one `InferenceClassification`: `request()` reads, updates or deletes it.
@@ -498,11 +501,13 @@ public struct InferenceClassificationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.inferenceClassification",
-        model: InferenceClassification.self,
-        children: [.init("overrides", "microsoft.graph.inferenceClassificationOverride", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.inferenceClassification",
+            model: InferenceClassification.self,
+            children: [.init("overrides", "microsoft.graph.inferenceClassificationOverride", collection: true)]
+        )
+    }
 
     /// `overrides.request()` lists them; `overrides("inferenceClassificationOverride-id")` addresses one.
     public var overrides: CollectionRequestBuilder<InferenceClassificationOverrideRequestBuilder> {
@@ -563,14 +568,16 @@ public struct InformationProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.informationProtection",
-        model: InformationProtection.self,
-        children: [
-            .init("bitlocker", "microsoft.graph.bitlocker", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("threatAssessmentRequests", "microsoft.graph.threatAssessmentRequest", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.informationProtection",
+            model: InformationProtection.self,
+            children: [
+                .init("bitlocker", "microsoft.graph.bitlocker", collection: false, refusing: "PATCH PUT DELETE"),
+                .init("threatAssessmentRequests", "microsoft.graph.threatAssessmentRequest", collection: true),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -644,7 +651,9 @@ public struct InheritablePermissionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.inheritablePermission", model: InheritablePermission.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.inheritablePermission", model: InheritablePermission.self)
+    }
 }
 
 /// Its properties are listed in `InheritableScopesFields`; read and write them as `value.name`.
@@ -849,7 +858,9 @@ public struct InsightsSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.insightsSettings", model: InsightsSettings.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.insightsSettings", model: InsightsSettings.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.installIntent`.
@@ -1025,11 +1036,13 @@ public struct InternalDomainFederationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.internalDomainFederation",
-        model: InternalDomainFederation.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.internalDomainFederation",
+            model: InternalDomainFederation.self,
+            operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == InternalDomainFederationRequestBuilder {
@@ -1097,11 +1110,13 @@ public struct InternetExplorerModeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.internetExplorerMode",
-        model: InternetExplorerMode.self,
-        children: [.init("siteLists", "microsoft.graph.browserSiteList", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.internetExplorerMode",
+            model: InternetExplorerMode.self,
+            children: [.init("siteLists", "microsoft.graph.browserSiteList", collection: true)]
+        )
+    }
 
     /// `siteLists.request()` lists them; `siteLists("browserSiteList-id")` addresses one.
     public var siteLists: CollectionRequestBuilder<BrowserSiteListRequestBuilder> {

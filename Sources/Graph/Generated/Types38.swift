@@ -114,14 +114,16 @@ public struct InvitationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.invitation",
-        model: Invitation.self,
-        children: [
-            .init("invitedUser", "microsoft.graph.user", collection: false),
-            .init("invitedUserSponsors", "microsoft.graph.directoryObject", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.invitation",
+            model: Invitation.self,
+            children: [
+                .init("invitedUser", "microsoft.graph.user", collection: false),
+                .init("invitedUserSponsors", "microsoft.graph.directoryObject", collection: true),
+            ]
+        )
+    }
 
     public var invitedUser: UserRequestBuilder { .init(client: client, path: path.appending("invitedUser")) }
 
@@ -195,10 +197,9 @@ public struct InviteParticipantsOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.inviteParticipantsOperation",
-        model: InviteParticipantsOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.inviteParticipantsOperation", model: InviteParticipantsOperation.self)
+    }
 }
 
 /// Its properties are listed in `InvitedUserMessageInfoFields`; read and write them as `value.name`.
@@ -296,22 +297,24 @@ public struct IosCertificateProfileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosCertificateProfile",
-        model: IosCertificateProfile.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosCertificateProfile",
+            model: IosCertificateProfile.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -468,27 +471,29 @@ public struct IosCompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosCompliancePolicy",
-        model: IosCompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosCompliancePolicy",
+            model: IosCompliancePolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+                .init(
+                    "scheduledActionsForRule",
+                    "microsoft.graph.deviceComplianceScheduledActionForRule",
+                    collection: true
+                ),
+                .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+                .init("scheduleActionsForRules", .post),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
@@ -628,22 +633,24 @@ public struct IosCustomConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosCustomConfiguration",
-        model: IosCustomConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosCustomConfiguration",
+            model: IosCustomConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -778,22 +785,24 @@ public struct IosDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosDeviceFeaturesConfiguration",
-        model: IosDeviceFeaturesConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosDeviceFeaturesConfiguration",
+            model: IosDeviceFeaturesConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1198,22 +1207,24 @@ public struct IosGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosGeneralDeviceConfiguration",
-        model: IosGeneralDeviceConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosGeneralDeviceConfiguration",
+            model: IosGeneralDeviceConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1530,10 +1541,12 @@ public struct IosLobAppProvisioningConfigurationAssignmentRequestBuilder: ModelR
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosLobAppProvisioningConfigurationAssignment",
-        model: IosLobAppProvisioningConfigurationAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosLobAppProvisioningConfigurationAssignment",
+            model: IosLobAppProvisioningConfigurationAssignment.self
+        )
+    }
 }
 
 /// Requests for one `IosLobApp`: `request()` reads, updates or deletes it.
@@ -1550,16 +1563,18 @@ public struct IosLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosLobApp",
-        model: IosLobApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosLobApp",
+            model: IosLobApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -1710,16 +1725,18 @@ public struct IosManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosManagedAppProtection",
-        model: IosManagedAppProtection.self,
-        children: [
-            .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
-            .init("apps", "microsoft.graph.managedMobileApp", collection: true),
-            .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
-        ],
-        operations: [.init("assign", .post), .init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosManagedAppProtection",
+            model: IosManagedAppProtection.self,
+            children: [
+                .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
+                .init("apps", "microsoft.graph.managedMobileApp", collection: true),
+                .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
+            ],
+            operations: [.init("assign", .post), .init("targetApps", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
@@ -1838,18 +1855,20 @@ public struct IosManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosManagedAppRegistration",
-        model: IosManagedAppRegistration.self,
-        children: [
-            .init("appliedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
-            .init("intendedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
-            .init("operations", "microsoft.graph.managedAppOperation", collection: true),
-        ],
-        operations: [
-            .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosManagedAppRegistration",
+            model: IosManagedAppRegistration.self,
+            children: [
+                .init("appliedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+                .init("intendedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+                .init("operations", "microsoft.graph.managedAppOperation", collection: true),
+            ],
+            operations: [
+                .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
+            ]
+        )
+    }
 
     /// `appliedPolicies.request()` lists them; `appliedPolicies("managedAppPolicy-id")` addresses one.
     public var appliedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
@@ -1984,30 +2003,36 @@ public struct IosMobileAppConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosMobileAppConfiguration",
-        model: IosMobileAppConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.managedDeviceMobileAppConfigurationAssignment", collection: true),
-            .init(
-                "deviceStatuses",
-                "microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus",
-                collection: true
-            ),
-            .init(
-                "deviceStatusSummary",
-                "microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary",
-                collection: false
-            ),
-            .init("userStatuses", "microsoft.graph.managedDeviceMobileAppConfigurationUserStatus", collection: true),
-            .init(
-                "userStatusSummary",
-                "microsoft.graph.managedDeviceMobileAppConfigurationUserSummary",
-                collection: false
-            ),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosMobileAppConfiguration",
+            model: IosMobileAppConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.managedDeviceMobileAppConfigurationAssignment", collection: true),
+                .init(
+                    "deviceStatuses",
+                    "microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus",
+                    collection: true
+                ),
+                .init(
+                    "deviceStatusSummary",
+                    "microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary",
+                    collection: false
+                ),
+                .init(
+                    "userStatuses",
+                    "microsoft.graph.managedDeviceMobileAppConfigurationUserStatus",
+                    collection: true
+                ),
+                .init(
+                    "userStatusSummary",
+                    "microsoft.graph.managedDeviceMobileAppConfigurationUserSummary",
+                    collection: false
+                ),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("managedDeviceMobileAppConfigurationAssignment-id")` addresses
     /// one.
@@ -2251,15 +2276,17 @@ public struct IosStoreAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosStoreApp",
-        model: IosStoreApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosStoreApp",
+            model: IosStoreApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -2359,22 +2386,24 @@ public struct IosUpdateConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosUpdateConfiguration",
-        model: IosUpdateConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosUpdateConfiguration",
+            model: IosUpdateConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -2486,7 +2515,9 @@ public struct IosUpdateDeviceStatusRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.iosUpdateDeviceStatus", model: IosUpdateDeviceStatus.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.iosUpdateDeviceStatus", model: IosUpdateDeviceStatus.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.iosUpdatesInstallStatus`.
@@ -2670,15 +2701,17 @@ public struct IosVppAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosVppApp",
-        model: IosVppApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosVppApp",
+            model: IosVppApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {

@@ -115,7 +115,9 @@ public struct IosVppEBookAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.iosVppEBookAssignment", model: IosVppEBookAssignment.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.iosVppEBookAssignment", model: IosVppEBookAssignment.self)
+    }
 }
 
 /// Requests for one `IosVppEBook`: `request()` reads, updates or deletes it.
@@ -132,17 +134,19 @@ public struct IosVppEBookRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosVppEBook",
-        model: IosVppEBook.self,
-        children: [
-            .init("assignments", "microsoft.graph.managedEBookAssignment", collection: true),
-            .init("deviceStates", "microsoft.graph.deviceInstallState", collection: true),
-            .init("installSummary", "microsoft.graph.eBookInstallSummary", collection: false),
-            .init("userStateSummary", "microsoft.graph.userInstallStateSummary", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosVppEBook",
+            model: IosVppEBook.self,
+            children: [
+                .init("assignments", "microsoft.graph.managedEBookAssignment", collection: true),
+                .init("deviceStates", "microsoft.graph.deviceInstallState", collection: true),
+                .init("installSummary", "microsoft.graph.eBookInstallSummary", collection: false),
+                .init("userStateSummary", "microsoft.graph.userInstallStateSummary", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("managedEBookAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<ManagedEBookAssignmentRequestBuilder> {
@@ -255,15 +259,17 @@ public struct IosiPadOSWebClipRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.iosiPadOSWebClip",
-        model: IosiPadOSWebClip.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.iosiPadOSWebClip",
+            model: IosiPadOSWebClip.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -332,11 +338,13 @@ public struct IpNamedLocationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.ipNamedLocation",
-        model: IpNamedLocation.self,
-        operations: [.init("restore", .post, response: .model(NamedLocation.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.ipNamedLocation",
+            model: IpNamedLocation.self,
+            operations: [.init("restore", .post, response: .model(NamedLocation.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.ipNamedLocation/restore` (POST).
     public func restore() -> OperationRequest<NamedLocation> {
@@ -427,11 +435,13 @@ public struct ItemActivityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.itemActivity",
-        model: ItemActivity.self,
-        children: [.init("driveItem", "microsoft.graph.driveItem", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.itemActivity",
+            model: ItemActivity.self,
+            children: [.init("driveItem", "microsoft.graph.driveItem", collection: false)]
+        )
+    }
 
     public var driveItem: DriveItemRequestBuilder { .init(client: client, path: path.appending("driveItem")) }
 }
@@ -493,11 +503,13 @@ public struct ItemActivityStatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.itemActivityStat",
-        model: ItemActivityStat.self,
-        children: [.init("activities", "microsoft.graph.itemActivity", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.itemActivityStat",
+            model: ItemActivityStat.self,
+            children: [.init("activities", "microsoft.graph.itemActivity", collection: true)]
+        )
+    }
 
     /// `activities.request()` lists them; `activities("itemActivity-id")` addresses one.
     public var activities: CollectionRequestBuilder<ItemActivityRequestBuilder> {
@@ -552,15 +564,17 @@ public struct ItemAnalyticsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.itemAnalytics",
-        model: ItemAnalytics.self,
-        children: [
-            .init("allTime", "microsoft.graph.itemActivityStat", collection: false),
-            .init("itemActivityStats", "microsoft.graph.itemActivityStat", collection: true),
-            .init("lastSevenDays", "microsoft.graph.itemActivityStat", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.itemAnalytics",
+            model: ItemAnalytics.self,
+            children: [
+                .init("allTime", "microsoft.graph.itemActivityStat", collection: false),
+                .init("itemActivityStats", "microsoft.graph.itemActivityStat", collection: true),
+                .init("lastSevenDays", "microsoft.graph.itemActivityStat", collection: false),
+            ]
+        )
+    }
 
     public var allTime: ItemActivityStatRequestBuilder { .init(client: client, path: path.appending("allTime")) }
 
@@ -623,12 +637,14 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.itemAttachment",
-        model: ItemAttachment.self,
-        children: [.init("item", "microsoft.graph.outlookItem", collection: false, refusing: "PATCH PUT DELETE")],
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.itemAttachment",
+            model: ItemAttachment.self,
+            children: [.init("item", "microsoft.graph.outlookItem", collection: false, refusing: "PATCH PUT DELETE")],
+            operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -713,15 +729,17 @@ public struct ItemInsightsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.itemInsights",
-        model: ItemInsights.self,
-        children: [
-            .init("shared", "microsoft.graph.sharedInsight", collection: true),
-            .init("trending", "microsoft.graph.trending", collection: true),
-            .init("used", "microsoft.graph.usedInsight", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.itemInsights",
+            model: ItemInsights.self,
+            children: [
+                .init("shared", "microsoft.graph.sharedInsight", collection: true),
+                .init("trending", "microsoft.graph.trending", collection: true),
+                .init("used", "microsoft.graph.usedInsight", collection: true),
+            ]
+        )
+    }
 
     /// `shared.request()` lists them; `shared("sharedInsight-id")` addresses one.
     public var shared: CollectionRequestBuilder<SharedInsightRequestBuilder> {
@@ -834,7 +852,9 @@ public struct ItemRetentionLabelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.itemRetentionLabel", model: ItemRetentionLabel.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.itemRetentionLabel", model: ItemRetentionLabel.self)
+    }
 }
 
 /// Its properties are listed in `JoinMeetingIdMeetingInfoFields`; read and write them as `value.name`.
@@ -1056,11 +1076,13 @@ public struct LabelContentRightRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.labelContentRight",
-        model: LabelContentRight.self,
-        children: [.init("label", "microsoft.graph.sensitivityLabel", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.labelContentRight",
+            model: LabelContentRight.self,
+            children: [.init("label", "microsoft.graph.sensitivityLabel", collection: false)]
+        )
+    }
 
     public var label: SensitivityLabelRequestBuilder { .init(client: client, path: path.appending("label")) }
 }
@@ -1150,7 +1172,9 @@ public struct LandingPageDetailRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.landingPageDetail", model: LandingPageDetail.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.landingPageDetail", model: LandingPageDetail.self)
+    }
 }
 
 /// Requests for one `LandingPage`: `request()` reads, updates or deletes it.
@@ -1167,11 +1191,13 @@ public struct LandingPageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.landingPage",
-        model: LandingPage.self,
-        children: [.init("details", "microsoft.graph.landingPageDetail", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.landingPage",
+            model: LandingPage.self,
+            children: [.init("details", "microsoft.graph.landingPageDetail", collection: true)]
+        )
+    }
 
     /// `details.request()` lists them; `details("landingPageDetail-id")` addresses one.
     public var details: CollectionRequestBuilder<LandingPageDetailRequestBuilder> {
@@ -1254,7 +1280,9 @@ public struct LearningAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.learningAssignment", model: LearningAssignment.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.learningAssignment", model: LearningAssignment.self)
+    }
 }
 
 /// Its properties are listed in `LearningContentFields`; read and write them as `value.name`.
@@ -1330,7 +1358,9 @@ public struct LearningContentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.learningContent", model: LearningContent.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.learningContent", model: LearningContent.self)
+    }
 }
 
 /// Its properties are listed in `LearningCourseActivityFields`; read and write them as `value.name`.
@@ -1383,10 +1413,9 @@ public struct LearningCourseActivityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.learningCourseActivity",
-        model: LearningCourseActivity.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.learningCourseActivity", model: LearningCourseActivity.self)
+    }
 }
 
 /// Its properties are listed in `LearningProviderFields`; read and write them as `value.name`.
@@ -1446,14 +1475,16 @@ public struct LearningProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.learningProvider",
-        model: LearningProvider.self,
-        children: [
-            .init("learningContents", "microsoft.graph.learningContent", collection: true),
-            .init("learningCourseActivities", "microsoft.graph.learningCourseActivity", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.learningProvider",
+            model: LearningProvider.self,
+            children: [
+                .init("learningContents", "microsoft.graph.learningContent", collection: true),
+                .init("learningCourseActivities", "microsoft.graph.learningCourseActivity", collection: true),
+            ]
+        )
+    }
 
     /// `learningContents.request()` lists them; `learningContents("learningContent-id")` addresses one.
     public var learningContents: CollectionRequestBuilder<LearningContentRequestBuilder> {
@@ -1518,10 +1549,9 @@ public struct LearningSelfInitiatedCourseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.learningSelfInitiatedCourse",
-        model: LearningSelfInitiatedCourse.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.learningSelfInitiatedCourse", model: LearningSelfInitiatedCourse.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.level`.

@@ -18,45 +18,47 @@ public struct AgentIdentityBlueprintRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.agentIdentityBlueprint",
-        model: AgentIdentityBlueprint.self,
-        children: [
-            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
-            .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
-            .init("extensionProperties", "microsoft.graph.extensionProperty", collection: true),
-            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
-            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
-            .init("owners", "microsoft.graph.directoryObject", collection: true),
-            .init("synchronization", "microsoft.graph.synchronization", collection: false),
-            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
-            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
-            .init("inheritablePermissions", "microsoft.graph.inheritablePermission", collection: true),
-            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("addKey", .post, response: .model(KeyCredential.self)),
-            .init("addPassword", .post, response: .model(PasswordCredential.self)),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeKey", .post),
-            .init("removePassword", .post),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("setVerifiedPublisher", .post),
-            .init("unsetVerifiedPublisher", .post),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Application.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.agentIdentityBlueprint",
+            model: AgentIdentityBlueprint.self,
+            children: [
+                .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+                .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
+                .init("extensionProperties", "microsoft.graph.extensionProperty", collection: true),
+                .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
+                .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+                .init("owners", "microsoft.graph.directoryObject", collection: true),
+                .init("synchronization", "microsoft.graph.synchronization", collection: false),
+                .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+                .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+                .init("inheritablePermissions", "microsoft.graph.inheritablePermission", collection: true),
+                .init("sponsors", "microsoft.graph.directoryObject", collection: true),
+            ],
+            operations: [
+                .init("addKey", .post, response: .model(KeyCredential.self)),
+                .init("addPassword", .post, response: .model(PasswordCredential.self)),
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("removeKey", .post),
+                .init("removePassword", .post),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init("setVerifiedPublisher", .post),
+                .init("unsetVerifiedPublisher", .post),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Application.self))),
+            ]
+        )
+    }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
@@ -278,60 +280,62 @@ public struct AgentIdentityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.agentIdentity",
-        model: AgentIdentity.self,
-        children: [
-            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
-            .init("appRoleAssignedTo", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
-            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "delegatedPermissionClassifications",
-                "microsoft.graph.delegatedPermissionClassification",
-                collection: true
-            ),
-            .init("endpoints", "microsoft.graph.endpoint", collection: true),
-            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
-            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
-            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
-            .init("owners", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "remoteDesktopSecurityConfiguration",
-                "microsoft.graph.remoteDesktopSecurityConfiguration",
-                collection: false
-            ),
-            .init("synchronization", "microsoft.graph.synchronization", collection: false),
-            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
-            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("addKey", .post, response: .model(KeyCredential.self)),
-            .init("addPassword", .post, response: .model(PasswordCredential.self)),
-            .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeKey", .post),
-            .init("removePassword", .post),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.agentIdentity",
+            model: AgentIdentity.self,
+            children: [
+                .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+                .init("appRoleAssignedTo", "microsoft.graph.appRoleAssignment", collection: true),
+                .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
+                .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
+                .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
+                .init(
+                    "delegatedPermissionClassifications",
+                    "microsoft.graph.delegatedPermissionClassification",
+                    collection: true
+                ),
+                .init("endpoints", "microsoft.graph.endpoint", collection: true),
+                .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
+                .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+                .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
+                .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
+                .init("owners", "microsoft.graph.directoryObject", collection: true),
+                .init(
+                    "remoteDesktopSecurityConfiguration",
+                    "microsoft.graph.remoteDesktopSecurityConfiguration",
+                    collection: false
+                ),
+                .init("synchronization", "microsoft.graph.synchronization", collection: false),
+                .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+                .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+                .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("sponsors", "microsoft.graph.directoryObject", collection: true),
+            ],
+            operations: [
+                .init("addKey", .post, response: .model(KeyCredential.self)),
+                .init("addPassword", .post, response: .model(PasswordCredential.self)),
+                .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("removeKey", .post),
+                .init("removePassword", .post),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
+            ]
+        )
+    }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
@@ -989,132 +993,140 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.agentUser",
-        model: AgentUser.self,
-        children: [
-            .init("activities", "microsoft.graph.userActivity", collection: true),
-            .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
-            .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
-            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("authentication", "microsoft.graph.authentication", collection: false),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "DELETE"),
-            .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
-            .init("calendars", "microsoft.graph.calendar", collection: true),
-            .init(
-                "calendarView",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("chats", "microsoft.graph.chat", collection: true),
-            .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
-            .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
-            .init("contactFolders", "microsoft.graph.contactFolder", collection: true),
-            .init("contacts", "microsoft.graph.contact", collection: true),
-            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
-            .init("dataSecurityAndGovernance", "microsoft.graph.userDataSecurityAndGovernance", collection: false),
-            .init(
-                "deviceManagementTroubleshootingEvents",
-                "microsoft.graph.deviceManagementTroubleshootingEvent",
-                collection: true
-            ),
-            .init("directReports", "microsoft.graph.directoryObject", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("drives", "microsoft.graph.drive", collection: true),
-            .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
-            .init("events", "microsoft.graph.event", collection: true),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("followedSites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
-            .init(
-                "inferenceClassification",
-                "microsoft.graph.inferenceClassification",
-                collection: false,
-                refusing: "DELETE"
-            ),
-            .init("insights", "microsoft.graph.itemInsights", collection: false),
-            .init("joinedTeams", "microsoft.graph.team", collection: true),
-            .init("licenseDetails", "microsoft.graph.licenseDetails", collection: true),
-            .init("mailFolders", "microsoft.graph.mailFolder", collection: true),
-            .init("managedAppRegistrations", "microsoft.graph.managedAppRegistration", collection: true),
-            .init("managedDevices", "microsoft.graph.managedDevice", collection: true),
-            .init("manager", "microsoft.graph.directoryObject", collection: false),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("messages", "microsoft.graph.message", collection: true),
-            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
-            .init("onenote", "microsoft.graph.onenote", collection: false),
-            .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
-            .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
-            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "people",
-                "microsoft.graph.person",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false),
-            .init(
-                "photos",
-                "microsoft.graph.profilePhoto",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("planner", "microsoft.graph.plannerUser", collection: false),
-            .init("presence", "microsoft.graph.presence", collection: false),
-            .init("registeredDevices", "microsoft.graph.directoryObject", collection: true),
-            .init("scopedRoleMemberOf", "microsoft.graph.scopedRoleMembership", collection: true),
-            .init("settings", "microsoft.graph.userSettings", collection: false),
-            .init("solutions", "microsoft.graph.userSolutionRoot", collection: false),
-            .init("sponsorOf", "microsoft.graph.directoryObject", collection: true),
-            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
-            .init("teamwork", "microsoft.graph.userTeamwork", collection: false),
-            .init("todo", "microsoft.graph.todo", collection: false),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("assignLicense", .post, response: .model(User.self)),
-            .init("changePassword", .post),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("exportPersonalData", .post),
-            .init("findMeetingTimes", .post, response: .model(MeetingTimeSuggestionsResult.self)),
-            .init("getMailTips", .post, response: .collection(.model(MailTips.self))),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeAllDevicesFromManagement", .post),
-            .init("reprocessLicenseAssignment", .post, response: .model(User.self)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post),
-            .init("revokeSignInSessions", .post, response: .boolean),
-            .init("sendMail", .post),
-            .init("translateExchangeIds", .post, response: .collection(.model(ConvertIdResult.self))),
-            .init("wipeManagedAppRegistrationsByDeviceTag", .post),
-            .init("exportDeviceAndAppManagementData", .get, response: .model(DeviceAndAppManagementData.self)),
-            .init(
-                "getManagedAppDiagnosticStatuses",
-                .get,
-                response: .collection(.model(ManagedAppDiagnosticStatus.self))
-            ),
-            .init("getManagedAppPolicies", .get, response: .collection(.model(ManagedAppPolicy.self))),
-            .init("getManagedDevicesWithAppFailures", .get, response: .collection(.string)),
-            .init("reminderView", .get, response: .collection(.model(Reminder.self))),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(User.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.agentUser",
+            model: AgentUser.self,
+            children: [
+                .init("activities", "microsoft.graph.userActivity", collection: true),
+                .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
+                .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
+                .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
+                .init("authentication", "microsoft.graph.authentication", collection: false),
+                .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "DELETE"),
+                .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
+                .init("calendars", "microsoft.graph.calendar", collection: true),
+                .init(
+                    "calendarView",
+                    "microsoft.graph.event",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("chats", "microsoft.graph.chat", collection: true),
+                .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
+                .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
+                .init("contactFolders", "microsoft.graph.contactFolder", collection: true),
+                .init("contacts", "microsoft.graph.contact", collection: true),
+                .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
+                .init("dataSecurityAndGovernance", "microsoft.graph.userDataSecurityAndGovernance", collection: false),
+                .init(
+                    "deviceManagementTroubleshootingEvents",
+                    "microsoft.graph.deviceManagementTroubleshootingEvent",
+                    collection: true
+                ),
+                .init("directReports", "microsoft.graph.directoryObject", collection: true),
+                .init("drive", "microsoft.graph.drive", collection: false),
+                .init("drives", "microsoft.graph.drive", collection: true),
+                .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
+                .init("events", "microsoft.graph.event", collection: true),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init(
+                    "followedSites",
+                    "microsoft.graph.site",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "DELETE"
+                ),
+                .init(
+                    "inferenceClassification",
+                    "microsoft.graph.inferenceClassification",
+                    collection: false,
+                    refusing: "DELETE"
+                ),
+                .init("insights", "microsoft.graph.itemInsights", collection: false),
+                .init("joinedTeams", "microsoft.graph.team", collection: true),
+                .init("licenseDetails", "microsoft.graph.licenseDetails", collection: true),
+                .init("mailFolders", "microsoft.graph.mailFolder", collection: true),
+                .init("managedAppRegistrations", "microsoft.graph.managedAppRegistration", collection: true),
+                .init("managedDevices", "microsoft.graph.managedDevice", collection: true),
+                .init("manager", "microsoft.graph.directoryObject", collection: false),
+                .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("messages", "microsoft.graph.message", collection: true),
+                .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
+                .init("onenote", "microsoft.graph.onenote", collection: false),
+                .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
+                .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
+                .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: "PATCH PUT DELETE"),
+                .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
+                .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
+                .init(
+                    "people",
+                    "microsoft.graph.person",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
+                .init("photo", "microsoft.graph.profilePhoto", collection: false),
+                .init(
+                    "photos",
+                    "microsoft.graph.profilePhoto",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("planner", "microsoft.graph.plannerUser", collection: false),
+                .init("presence", "microsoft.graph.presence", collection: false),
+                .init("registeredDevices", "microsoft.graph.directoryObject", collection: true),
+                .init("scopedRoleMemberOf", "microsoft.graph.scopedRoleMembership", collection: true),
+                .init("settings", "microsoft.graph.userSettings", collection: false),
+                .init("solutions", "microsoft.graph.userSolutionRoot", collection: false),
+                .init("sponsorOf", "microsoft.graph.directoryObject", collection: true),
+                .init("sponsors", "microsoft.graph.directoryObject", collection: true),
+                .init("teamwork", "microsoft.graph.userTeamwork", collection: false),
+                .init("todo", "microsoft.graph.todo", collection: false),
+                .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+            ],
+            operations: [
+                .init("assignLicense", .post, response: .model(User.self)),
+                .init("changePassword", .post),
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("exportPersonalData", .post),
+                .init("findMeetingTimes", .post, response: .model(MeetingTimeSuggestionsResult.self)),
+                .init("getMailTips", .post, response: .collection(.model(MailTips.self))),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("removeAllDevicesFromManagement", .post),
+                .init("reprocessLicenseAssignment", .post, response: .model(User.self)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init("retryServiceProvisioning", .post),
+                .init("revokeSignInSessions", .post, response: .boolean),
+                .init("sendMail", .post),
+                .init("translateExchangeIds", .post, response: .collection(.model(ConvertIdResult.self))),
+                .init("wipeManagedAppRegistrationsByDeviceTag", .post),
+                .init("exportDeviceAndAppManagementData", .get, response: .model(DeviceAndAppManagementData.self)),
+                .init(
+                    "getManagedAppDiagnosticStatuses",
+                    .get,
+                    response: .collection(.model(ManagedAppDiagnosticStatus.self))
+                ),
+                .init("getManagedAppPolicies", .get, response: .collection(.model(ManagedAppPolicy.self))),
+                .init("getManagedDevicesWithAppFailures", .get, response: .collection(.string)),
+                .init("reminderView", .get, response: .collection(.model(Reminder.self))),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(User.self))),
+            ]
+        )
+    }
 
     /// `activities.request()` lists them; `activities("userActivity-id")` addresses one.
     public var activities: CollectionRequestBuilder<UserActivityRequestBuilder> {
@@ -1772,7 +1784,9 @@ public struct AgreementAcceptanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.agreementAcceptance", model: AgreementAcceptance.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.agreementAcceptance", model: AgreementAcceptance.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.agreementAcceptanceState`.
@@ -1899,11 +1913,13 @@ public struct AgreementFileLocalizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.agreementFileLocalization",
-        model: AgreementFileLocalization.self,
-        children: [.init("versions", "microsoft.graph.agreementFileVersion", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.agreementFileLocalization",
+            model: AgreementFileLocalization.self,
+            children: [.init("versions", "microsoft.graph.agreementFileVersion", collection: true)]
+        )
+    }
 
     /// `versions.request()` lists them; `versions("agreementFileVersion-id")` addresses one.
     public var versions: CollectionRequestBuilder<AgreementFileVersionRequestBuilder> {
@@ -1961,10 +1977,9 @@ public struct AgreementFilePropertiesRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.agreementFileProperties",
-        model: AgreementFileProperties.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.agreementFileProperties", model: AgreementFileProperties.self)
+    }
 }
 
 /// Requests for one `AgreementFile`: `request()` reads, updates or deletes it.
@@ -1981,11 +1996,13 @@ public struct AgreementFileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.agreementFile",
-        model: AgreementFile.self,
-        children: [.init("localizations", "microsoft.graph.agreementFileLocalization", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.agreementFile",
+            model: AgreementFile.self,
+            children: [.init("localizations", "microsoft.graph.agreementFileLocalization", collection: true)]
+        )
+    }
 
     /// `localizations.request()` lists them; `localizations("agreementFileLocalization-id")` addresses one.
     public var localizations: CollectionRequestBuilder<AgreementFileLocalizationRequestBuilder> {
@@ -2042,7 +2059,9 @@ public struct AgreementFileVersionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.agreementFileVersion", model: AgreementFileVersion.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.agreementFileVersion", model: AgreementFileVersion.self)
+    }
 }
 
 /// Requests for one `Agreement`: `request()` reads, updates or deletes it.
@@ -2059,15 +2078,17 @@ public struct AgreementRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.agreement",
-        model: Agreement.self,
-        children: [
-            .init("acceptances", "microsoft.graph.agreementAcceptance", collection: true),
-            .init("file", "microsoft.graph.agreementFile", collection: false),
-            .init("files", "microsoft.graph.agreementFileLocalization", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.agreement",
+            model: Agreement.self,
+            children: [
+                .init("acceptances", "microsoft.graph.agreementAcceptance", collection: true),
+                .init("file", "microsoft.graph.agreementFile", collection: false),
+                .init("files", "microsoft.graph.agreementFileLocalization", collection: true),
+            ]
+        )
+    }
 
     /// `acceptances.request()` lists them; `acceptances("agreementAcceptance-id")` addresses one.
     public var acceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
@@ -2266,11 +2287,13 @@ public struct AiInteractionHistoryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.aiInteractionHistory",
-        model: AiInteractionHistory.self,
-        operations: [.init("getAllEnterpriseInteractions", .get, response: .collection(.model(AiInteraction.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.aiInteractionHistory",
+            model: AiInteractionHistory.self,
+            operations: [.init("getAllEnterpriseInteractions", .get, response: .collection(.model(AiInteraction.self)))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.aiInteractionHistory/getAllEnterpriseInteractions` (GET).
     public func getAllEnterpriseInteractions() -> CollectionRequest<AiInteraction> {
@@ -2390,7 +2413,7 @@ public struct AiInteractionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.aiInteraction", model: AiInteraction.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.aiInteraction", model: AiInteraction.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.aiInteractionType`.
@@ -2448,11 +2471,13 @@ public struct AiOnlineMeetingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.aiOnlineMeeting",
-        model: AiOnlineMeeting.self,
-        children: [.init("aiInsights", "microsoft.graph.callAiInsight", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.aiOnlineMeeting",
+            model: AiOnlineMeeting.self,
+            children: [.init("aiInsights", "microsoft.graph.callAiInsight", collection: true)]
+        )
+    }
 
     /// `aiInsights.request()` lists them; `aiInsights("callAiInsight-id")` addresses one.
     public var aiInsights: CollectionRequestBuilder<CallAiInsightRequestBuilder> {
@@ -2498,14 +2523,16 @@ public struct AiUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.aiUser",
-        model: AiUser.self,
-        children: [
-            .init("interactionHistory", "microsoft.graph.aiInteractionHistory", collection: false),
-            .init("onlineMeetings", "microsoft.graph.aiOnlineMeeting", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.aiUser",
+            model: AiUser.self,
+            children: [
+                .init("interactionHistory", "microsoft.graph.aiInteractionHistory", collection: false),
+                .init("onlineMeetings", "microsoft.graph.aiOnlineMeeting", collection: true),
+            ]
+        )
+    }
 
     public var interactionHistory: AiInteractionHistoryRequestBuilder {
         .init(client: client, path: path.appending("interactionHistory"))
@@ -2672,11 +2699,13 @@ public struct AkamaiWebApplicationFirewallProviderRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.akamaiWebApplicationFirewallProvider",
-        model: AkamaiWebApplicationFirewallProvider.self,
-        operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.akamaiWebApplicationFirewallProvider",
+            model: AkamaiWebApplicationFirewallProvider.self,
+            operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.akamaiWebApplicationFirewallProvider/verify` (POST).
     public func verify(hostName: String) -> OperationRequest<WebApplicationFirewallVerificationModel> {
@@ -2890,7 +2919,7 @@ public struct AlertRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.alert", model: Alert.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.alert", model: Alert.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.alertSeverity`.

@@ -54,15 +54,17 @@ public struct LevelMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.levelMap",
-        model: LevelMap.self,
-        children: [
-            .init("fixtures", "microsoft.graph.fixtureMap", collection: true),
-            .init("sections", "microsoft.graph.sectionMap", collection: true),
-            .init("units", "microsoft.graph.unitMap", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.levelMap",
+            model: LevelMap.self,
+            children: [
+                .init("fixtures", "microsoft.graph.fixtureMap", collection: true),
+                .init("sections", "microsoft.graph.sectionMap", collection: true),
+                .init("units", "microsoft.graph.unitMap", collection: true),
+            ]
+        )
+    }
 
     /// `fixtures.request()` lists them; `fixtures("fixtureMap-id")` addresses one.
     public var fixtures: CollectionRequestBuilder<FixtureMapRequestBuilder> {
@@ -151,13 +153,20 @@ public struct LicenseDetailsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.licenseDetails",
-        model: LicenseDetails.self,
-        operations: [
-            .init("getTeamsLicensingDetails", .get, onCollection: true, response: .model(TeamsLicensingDetails.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.licenseDetails",
+            model: LicenseDetails.self,
+            operations: [
+                .init(
+                    "getTeamsLicensingDetails",
+                    .get,
+                    onCollection: true,
+                    response: .model(TeamsLicensingDetails.self)
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == LicenseDetailsRequestBuilder {
@@ -272,7 +281,9 @@ public struct LinkedResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.linkedResource", model: LinkedResource.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.linkedResource", model: LinkedResource.self)
+    }
 }
 
 /// Its properties are listed in `ListFields`; read and write them as `value.name`.
@@ -461,25 +472,27 @@ public struct ListItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.listItem",
-        model: ListItem.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
-            .init("documentSetVersions", "microsoft.graph.documentSetVersion", collection: true),
-            .init("driveItem", "microsoft.graph.driveItem", collection: false),
-            .init("fields", "microsoft.graph.fieldValueSet", collection: false),
-            .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("versions", "microsoft.graph.listItemVersion", collection: true),
-        ],
-        operations: [
-            .init("createLink", .post, response: .model(Permission.self)),
-            .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ListItem.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.listItem",
+            model: ListItem.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+                .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
+                .init("documentSetVersions", "microsoft.graph.documentSetVersion", collection: true),
+                .init("driveItem", "microsoft.graph.driveItem", collection: false),
+                .init("fields", "microsoft.graph.fieldValueSet", collection: false),
+                .init("permissions", "microsoft.graph.permission", collection: true),
+                .init("versions", "microsoft.graph.listItemVersion", collection: true),
+            ],
+            operations: [
+                .init("createLink", .post, response: .model(Permission.self)),
+                .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
+                .init("delta", .get, onCollection: true, response: .collection(.model(ListItem.self))),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -626,12 +639,14 @@ public struct ListItemVersionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.listItemVersion",
-        model: ListItemVersion.self,
-        children: [.init("fields", "microsoft.graph.fieldValueSet", collection: false)],
-        operations: [.init("restoreVersion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.listItemVersion",
+            model: ListItemVersion.self,
+            children: [.init("fields", "microsoft.graph.fieldValueSet", collection: false)],
+            operations: [.init("restoreVersion", .post)]
+        )
+    }
 
     public var fields: FieldValueSetRequestBuilder { .init(client: client, path: path.appending("fields")) }
 
@@ -656,21 +671,23 @@ public struct ListRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.list",
-        model: List.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("columns", "microsoft.graph.columnDefinition", collection: true),
-            .init("contentTypes", "microsoft.graph.contentType", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("items", "microsoft.graph.listItem", collection: true),
-            .init("operations", "microsoft.graph.richLongRunningOperation", collection: true),
-            .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("subscriptions", "microsoft.graph.subscription", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.list",
+            model: List.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+                .init("columns", "microsoft.graph.columnDefinition", collection: true),
+                .init("contentTypes", "microsoft.graph.contentType", collection: true),
+                .init("drive", "microsoft.graph.drive", collection: false),
+                .init("items", "microsoft.graph.listItem", collection: true),
+                .init("operations", "microsoft.graph.richLongRunningOperation", collection: true),
+                .init("permissions", "microsoft.graph.permission", collection: true),
+                .init("subscriptions", "microsoft.graph.subscription", collection: true),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -862,10 +879,9 @@ public struct LocalizedNotificationMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.localizedNotificationMessage",
-        model: LocalizedNotificationMessage.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.localizedNotificationMessage", model: LocalizedNotificationMessage.self)
+    }
 }
 
 /// Its properties are listed in `LocateDeviceActionResultFields`; read and write them as `value.name`.
@@ -1152,7 +1168,7 @@ public struct LoginPageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.loginPage", model: LoginPage.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.loginPage", model: LoginPage.self) }
 }
 
 /// Its properties are listed in `LoginPageTextVisibilitySettingsFields`; read and write them as `value.name`.
@@ -1263,7 +1279,9 @@ public struct LongRunningOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.longRunningOperation", model: LongRunningOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.longRunningOperation", model: LongRunningOperation.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.longRunningOperationStatus`.
@@ -1351,10 +1369,9 @@ public struct M365AppsInstallationOptionsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.m365AppsInstallationOptions",
-        model: M365AppsInstallationOptions.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.m365AppsInstallationOptions", model: M365AppsInstallationOptions.self)
+    }
 }
 
 /// Its properties are listed in `MacOSCompliancePolicyFields`; read and write them as `value.name`.
@@ -1465,27 +1482,29 @@ public struct MacOSCompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.macOSCompliancePolicy",
-        model: MacOSCompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.macOSCompliancePolicy",
+            model: MacOSCompliancePolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+                .init(
+                    "scheduledActionsForRule",
+                    "microsoft.graph.deviceComplianceScheduledActionForRule",
+                    collection: true
+                ),
+                .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+                .init("scheduleActionsForRules", .post),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
@@ -1625,22 +1644,24 @@ public struct MacOSCustomConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.macOSCustomConfiguration",
-        model: MacOSCustomConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.macOSCustomConfiguration",
+            model: MacOSCustomConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1764,22 +1785,24 @@ public struct MacOSDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.macOSDeviceFeaturesConfiguration",
-        model: MacOSDeviceFeaturesConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.macOSDeviceFeaturesConfiguration",
+            model: MacOSDeviceFeaturesConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1935,16 +1958,18 @@ public struct MacOSDmgAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.macOSDmgApp",
-        model: MacOSDmgApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.macOSDmgApp",
+            model: MacOSDmgApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {

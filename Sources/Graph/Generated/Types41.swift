@@ -18,22 +18,24 @@ public struct MacOSGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.macOSGeneralDeviceConfiguration",
-        model: MacOSGeneralDeviceConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.macOSGeneralDeviceConfiguration",
+            model: MacOSGeneralDeviceConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -215,16 +217,18 @@ public struct MacOSLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.macOSLobApp",
-        model: MacOSLobApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.macOSLobApp",
+            model: MacOSLobApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -348,15 +352,17 @@ public struct MacOSMicrosoftDefenderAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.macOSMicrosoftDefenderApp",
-        model: MacOSMicrosoftDefenderApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.macOSMicrosoftDefenderApp",
+            model: MacOSMicrosoftDefenderApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -458,15 +464,17 @@ public struct MacOSMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.macOSMicrosoftEdgeApp",
-        model: MacOSMicrosoftEdgeApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.macOSMicrosoftEdgeApp",
+            model: MacOSMicrosoftEdgeApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -607,15 +615,17 @@ public struct MacOSOfficeSuiteAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.macOSOfficeSuiteApp",
-        model: MacOSOfficeSuiteApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.macOSOfficeSuiteApp",
+            model: MacOSOfficeSuiteApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -718,11 +728,13 @@ public struct MailAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailAssessmentRequest",
-        model: MailAssessmentRequest.self,
-        children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailAssessmentRequest",
+            model: MailAssessmentRequest.self,
+            children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
+        )
+    }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
@@ -857,27 +869,33 @@ public struct MailFolderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailFolder",
-        model: MailFolder.self,
-        children: [
-            .init("childFolders", "microsoft.graph.mailFolder", collection: true),
-            .init("messageRules", "microsoft.graph.messageRule", collection: true),
-            .init("messages", "microsoft.graph.message", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(MailFolder.self)),
-            .init("move", .post, response: .model(MailFolder.self)),
-            .init("permanentDelete", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(MailFolder.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailFolder",
+            model: MailFolder.self,
+            children: [
+                .init("childFolders", "microsoft.graph.mailFolder", collection: true),
+                .init("messageRules", "microsoft.graph.messageRule", collection: true),
+                .init("messages", "microsoft.graph.message", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("copy", .post, response: .model(MailFolder.self)),
+                .init("move", .post, response: .model(MailFolder.self)),
+                .init("permanentDelete", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(MailFolder.self))),
+            ]
+        )
+    }
 
     /// `childFolders.request()` lists them; `childFolders("mailFolder-id")` addresses one.
     public var childFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {
@@ -1017,27 +1035,33 @@ public struct MailSearchFolderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailSearchFolder",
-        model: MailSearchFolder.self,
-        children: [
-            .init("childFolders", "microsoft.graph.mailFolder", collection: true),
-            .init("messageRules", "microsoft.graph.messageRule", collection: true),
-            .init("messages", "microsoft.graph.message", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(MailFolder.self)),
-            .init("move", .post, response: .model(MailFolder.self)),
-            .init("permanentDelete", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(MailFolder.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailSearchFolder",
+            model: MailSearchFolder.self,
+            children: [
+                .init("childFolders", "microsoft.graph.mailFolder", collection: true),
+                .init("messageRules", "microsoft.graph.messageRule", collection: true),
+                .init("messages", "microsoft.graph.message", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("copy", .post, response: .model(MailFolder.self)),
+                .init("move", .post, response: .model(MailFolder.self)),
+                .init("permanentDelete", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(MailFolder.self))),
+            ]
+        )
+    }
 
     /// `childFolders.request()` lists them; `childFolders("mailFolder-id")` addresses one.
     public var childFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {
@@ -1305,33 +1329,39 @@ public struct MailboxFolderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailboxFolder",
-        model: MailboxFolder.self,
-        children: [
-            .init(
-                "childFolders",
-                "microsoft.graph.mailboxFolder",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "items",
-                "microsoft.graph.mailboxItem",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(MailboxFolder.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailboxFolder",
+            model: MailboxFolder.self,
+            children: [
+                .init(
+                    "childFolders",
+                    "microsoft.graph.mailboxFolder",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "items",
+                    "microsoft.graph.mailboxItem",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [.init("delta", .get, onCollection: true, response: .collection(.model(MailboxFolder.self)))]
+        )
+    }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
@@ -1452,19 +1482,25 @@ public struct MailboxItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailboxItem",
-        model: MailboxItem.self,
-        children: [
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(MailboxItem.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailboxItem",
+            model: MailboxItem.self,
+            children: [
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [.init("delta", .get, onCollection: true, response: .collection(.model(MailboxItem.self)))]
+        )
+    }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
@@ -1540,14 +1576,16 @@ public struct MailboxProtectionRuleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailboxProtectionRule",
-        model: MailboxProtectionRule.self,
-        operations: [
-            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, response: .model(ProtectionRuleBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailboxProtectionRule",
+            model: MailboxProtectionRule.self,
+            operations: [
+                .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
+                .init("run", .post, response: .model(ProtectionRuleBase.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.mailboxProtectionRule/deleteAndUnprotect` (POST).
     public func deleteAndUnprotect() -> OperationRequest<ProtectionRuleBase> {
@@ -1625,14 +1663,16 @@ public struct MailboxProtectionUnitRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailboxProtectionUnit",
-        model: MailboxProtectionUnit.self,
-        operations: [
-            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailboxProtectionUnit",
+            model: MailboxProtectionUnit.self,
+            operations: [
+                .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
+                .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.mailboxProtectionUnit/cancelOffboard` (POST).
     public func cancelOffboard() -> OperationRequest<ProtectionUnitBase> {
@@ -1701,10 +1741,12 @@ public struct MailboxProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
-        model: MailboxProtectionUnitsBulkAdditionJob.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
+            model: MailboxProtectionUnitsBulkAdditionJob.self
+        )
+    }
 }
 
 /// Requests for one `Mailbox`: `request()` reads, updates or deletes it.
@@ -1721,37 +1763,39 @@ public struct MailboxRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailbox",
-        model: Mailbox.self,
-        children: [
-            .init(
-                "folders",
-                "microsoft.graph.mailboxFolder",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("createImportSession", .post, response: .model(MailboxItemImportSession.self)),
-            .init("exportItems", .post, response: .collection(.model(ExportItemResponse.self))),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailbox",
+            model: Mailbox.self,
+            children: [
+                .init(
+                    "folders",
+                    "microsoft.graph.mailboxFolder",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("createImportSession", .post, response: .model(MailboxItemImportSession.self)),
+                .init("exportItems", .post, response: .collection(.model(ExportItemResponse.self))),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
@@ -1926,11 +1970,13 @@ public struct MailboxRestoreArtifactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailboxRestoreArtifact",
-        model: MailboxRestoreArtifact.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailboxRestoreArtifact",
+            model: MailboxRestoreArtifact.self,
+            children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
+        )
+    }
 
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }
@@ -2000,10 +2046,12 @@ public struct MailboxRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelReq
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest",
-        model: MailboxRestoreArtifactsBulkAdditionRequest.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest",
+            model: MailboxRestoreArtifactsBulkAdditionRequest.self
+        )
+    }
 }
 
 /// Its properties are listed in `MailboxSettingsFields`; read and write them as `value.name`.
@@ -2125,10 +2173,9 @@ public struct MalwareStateForWindowsDeviceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.malwareStateForWindowsDevice",
-        model: MalwareStateForWindowsDevice.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.malwareStateForWindowsDevice", model: MalwareStateForWindowsDevice.self)
+    }
 }
 
 /// Its properties are listed in `ManagedAndroidLobAppFields`; read and write them as `value.name`.
@@ -2236,16 +2283,18 @@ public struct ManagedAndroidLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedAndroidLobApp",
-        model: ManagedAndroidLobApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedAndroidLobApp",
+            model: ManagedAndroidLobApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -2362,15 +2411,17 @@ public struct ManagedAndroidStoreAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedAndroidStoreApp",
-        model: ManagedAndroidStoreApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedAndroidStoreApp",
+            model: ManagedAndroidStoreApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {

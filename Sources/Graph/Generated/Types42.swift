@@ -86,11 +86,13 @@ public struct ManagedAppConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedAppConfiguration",
-        model: ManagedAppConfiguration.self,
-        operations: [.init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedAppConfiguration",
+            model: ManagedAppConfiguration.self,
+            operations: [.init("targetApps", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.managedAppConfiguration/targetApps` (POST).
     public func targetApps(apps: [ManagedMobileApp]) -> OperationRequest<Void> {
@@ -240,7 +242,9 @@ public struct ManagedAppOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.managedAppOperation", model: ManagedAppOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.managedAppOperation", model: ManagedAppOperation.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.managedAppPinCharacterSet`.
@@ -359,10 +363,12 @@ public struct ManagedAppPolicyDeploymentSummaryRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedAppPolicyDeploymentSummary",
-        model: ManagedAppPolicyDeploymentSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedAppPolicyDeploymentSummary",
+            model: ManagedAppPolicyDeploymentSummary.self
+        )
+    }
 }
 
 /// Requests for one `ManagedAppPolicy`: `request()` reads, updates or deletes it.
@@ -379,11 +385,13 @@ public struct ManagedAppPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedAppPolicy",
-        model: ManagedAppPolicy.self,
-        operations: [.init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedAppPolicy",
+            model: ManagedAppPolicy.self,
+            operations: [.init("targetApps", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.managedAppPolicy/targetApps` (POST).
     public func targetApps(apps: [ManagedMobileApp]) -> OperationRequest<Void> {
@@ -497,11 +505,13 @@ public struct ManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedAppProtection",
-        model: ManagedAppProtection.self,
-        operations: [.init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedAppProtection",
+            model: ManagedAppProtection.self,
+            operations: [.init("targetApps", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.managedAppProtection/targetApps` (POST).
     public func targetApps(apps: [ManagedMobileApp]) -> OperationRequest<Void> {
@@ -587,18 +597,20 @@ public struct ManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedAppRegistration",
-        model: ManagedAppRegistration.self,
-        children: [
-            .init("appliedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
-            .init("intendedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
-            .init("operations", "microsoft.graph.managedAppOperation", collection: true),
-        ],
-        operations: [
-            .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedAppRegistration",
+            model: ManagedAppRegistration.self,
+            children: [
+                .init("appliedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+                .init("intendedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+                .init("operations", "microsoft.graph.managedAppOperation", collection: true),
+            ],
+            operations: [
+                .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
+            ]
+        )
+    }
 
     /// `appliedPolicies.request()` lists them; `appliedPolicies("managedAppPolicy-id")` addresses one.
     public var appliedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
@@ -641,15 +653,17 @@ public struct ManagedAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedApp",
-        model: ManagedApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedApp",
+            model: ManagedApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -740,7 +754,9 @@ public struct ManagedAppStatusRawRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.managedAppStatusRaw", model: ManagedAppStatusRaw.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.managedAppStatusRaw", model: ManagedAppStatusRaw.self)
+    }
 }
 
 /// Requests for one `ManagedAppStatus`: `request()` reads, updates or deletes it.
@@ -757,7 +773,9 @@ public struct ManagedAppStatusRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.managedAppStatus", model: ManagedAppStatus.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.managedAppStatus", model: ManagedAppStatus.self)
+    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -1133,10 +1151,12 @@ public struct ManagedDeviceMobileAppConfigurationAssignmentRequestBuilder: Model
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedDeviceMobileAppConfigurationAssignment",
-        model: ManagedDeviceMobileAppConfigurationAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedDeviceMobileAppConfigurationAssignment",
+            model: ManagedDeviceMobileAppConfigurationAssignment.self
+        )
+    }
 }
 
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationDeviceStatusFields`; read and write them as
@@ -1191,10 +1211,12 @@ public struct ManagedDeviceMobileAppConfigurationDeviceStatusRequestBuilder: Mod
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus",
-        model: ManagedDeviceMobileAppConfigurationDeviceStatus.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus",
+            model: ManagedDeviceMobileAppConfigurationDeviceStatus.self
+        )
+    }
 }
 
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationDeviceSummaryFields`; read and write them as
@@ -1249,10 +1271,12 @@ public struct ManagedDeviceMobileAppConfigurationDeviceSummaryRequestBuilder: Mo
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary",
-        model: ManagedDeviceMobileAppConfigurationDeviceSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary",
+            model: ManagedDeviceMobileAppConfigurationDeviceSummary.self
+        )
+    }
 }
 
 /// Requests for one `ManagedDeviceMobileAppConfiguration`: `request()` reads, updates or deletes it.
@@ -1269,30 +1293,36 @@ public struct ManagedDeviceMobileAppConfigurationRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedDeviceMobileAppConfiguration",
-        model: ManagedDeviceMobileAppConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.managedDeviceMobileAppConfigurationAssignment", collection: true),
-            .init(
-                "deviceStatuses",
-                "microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus",
-                collection: true
-            ),
-            .init(
-                "deviceStatusSummary",
-                "microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary",
-                collection: false
-            ),
-            .init("userStatuses", "microsoft.graph.managedDeviceMobileAppConfigurationUserStatus", collection: true),
-            .init(
-                "userStatusSummary",
-                "microsoft.graph.managedDeviceMobileAppConfigurationUserSummary",
-                collection: false
-            ),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedDeviceMobileAppConfiguration",
+            model: ManagedDeviceMobileAppConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.managedDeviceMobileAppConfigurationAssignment", collection: true),
+                .init(
+                    "deviceStatuses",
+                    "microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus",
+                    collection: true
+                ),
+                .init(
+                    "deviceStatusSummary",
+                    "microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary",
+                    collection: false
+                ),
+                .init(
+                    "userStatuses",
+                    "microsoft.graph.managedDeviceMobileAppConfigurationUserStatus",
+                    collection: true
+                ),
+                .init(
+                    "userStatusSummary",
+                    "microsoft.graph.managedDeviceMobileAppConfigurationUserSummary",
+                    collection: false
+                ),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("managedDeviceMobileAppConfigurationAssignment-id")` addresses
     /// one.
@@ -1378,10 +1408,12 @@ public struct ManagedDeviceMobileAppConfigurationUserStatusRequestBuilder: Model
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedDeviceMobileAppConfigurationUserStatus",
-        model: ManagedDeviceMobileAppConfigurationUserStatus.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedDeviceMobileAppConfigurationUserStatus",
+            model: ManagedDeviceMobileAppConfigurationUserStatus.self
+        )
+    }
 }
 
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationUserSummaryFields`; read and write them as
@@ -1436,10 +1468,12 @@ public struct ManagedDeviceMobileAppConfigurationUserSummaryRequestBuilder: Mode
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedDeviceMobileAppConfigurationUserSummary",
-        model: ManagedDeviceMobileAppConfigurationUserSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedDeviceMobileAppConfigurationUserSummary",
+            model: ManagedDeviceMobileAppConfigurationUserSummary.self
+        )
+    }
 }
 
 /// Its properties are listed in `ManagedDeviceOverviewFields`; read and write them as `value.name`.
@@ -1487,7 +1521,9 @@ public struct ManagedDeviceOverviewRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.managedDeviceOverview", model: ManagedDeviceOverview.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.managedDeviceOverview", model: ManagedDeviceOverview.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.managedDeviceOwnerType`.
@@ -1563,38 +1599,40 @@ public struct ManagedDeviceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedDevice",
-        model: ManagedDevice.self,
-        children: [
-            .init("deviceCategory", "microsoft.graph.deviceCategory", collection: false),
-            .init("deviceCompliancePolicyStates", "microsoft.graph.deviceCompliancePolicyState", collection: true),
-            .init("deviceConfigurationStates", "microsoft.graph.deviceConfigurationState", collection: true),
-            .init("logCollectionRequests", "microsoft.graph.deviceLogCollectionResponse", collection: true),
-            .init("users", "microsoft.graph.user", collection: true),
-            .init("windowsProtectionState", "microsoft.graph.windowsProtectionState", collection: false),
-        ],
-        operations: [
-            .init("bypassActivationLock", .post),
-            .init("cleanWindowsDevice", .post),
-            .init("deleteUserFromSharedAppleDevice", .post),
-            .init("disableLostMode", .post),
-            .init("locateDevice", .post),
-            .init("logoutSharedAppleDeviceActiveUser", .post),
-            .init("rebootNow", .post),
-            .init("recoverPasscode", .post),
-            .init("remoteLock", .post),
-            .init("requestRemoteAssistance", .post),
-            .init("resetPasscode", .post),
-            .init("retire", .post),
-            .init("shutDown", .post),
-            .init("syncDevice", .post),
-            .init("updateWindowsDeviceAccount", .post),
-            .init("windowsDefenderScan", .post),
-            .init("windowsDefenderUpdateSignatures", .post),
-            .init("wipe", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedDevice",
+            model: ManagedDevice.self,
+            children: [
+                .init("deviceCategory", "microsoft.graph.deviceCategory", collection: false),
+                .init("deviceCompliancePolicyStates", "microsoft.graph.deviceCompliancePolicyState", collection: true),
+                .init("deviceConfigurationStates", "microsoft.graph.deviceConfigurationState", collection: true),
+                .init("logCollectionRequests", "microsoft.graph.deviceLogCollectionResponse", collection: true),
+                .init("users", "microsoft.graph.user", collection: true),
+                .init("windowsProtectionState", "microsoft.graph.windowsProtectionState", collection: false),
+            ],
+            operations: [
+                .init("bypassActivationLock", .post),
+                .init("cleanWindowsDevice", .post),
+                .init("deleteUserFromSharedAppleDevice", .post),
+                .init("disableLostMode", .post),
+                .init("locateDevice", .post),
+                .init("logoutSharedAppleDeviceActiveUser", .post),
+                .init("rebootNow", .post),
+                .init("recoverPasscode", .post),
+                .init("remoteLock", .post),
+                .init("requestRemoteAssistance", .post),
+                .init("resetPasscode", .post),
+                .init("retire", .post),
+                .init("shutDown", .post),
+                .init("syncDevice", .post),
+                .init("updateWindowsDeviceAccount", .post),
+                .init("windowsDefenderScan", .post),
+                .init("windowsDefenderUpdateSignatures", .post),
+                .init("wipe", .post),
+            ]
+        )
+    }
 
     public var deviceCategory: DeviceCategoryRequestBuilder {
         .init(client: client, path: path.appending("deviceCategory"))
@@ -1859,10 +1897,9 @@ public struct ManagedEBookAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedEBookAssignment",
-        model: ManagedEBookAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.managedEBookAssignment", model: ManagedEBookAssignment.self)
+    }
 }
 
 /// Requests for one `ManagedEBook`: `request()` reads, updates or deletes it.
@@ -1879,17 +1916,19 @@ public struct ManagedEBookRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedEBook",
-        model: ManagedEBook.self,
-        children: [
-            .init("assignments", "microsoft.graph.managedEBookAssignment", collection: true),
-            .init("deviceStates", "microsoft.graph.deviceInstallState", collection: true),
-            .init("installSummary", "microsoft.graph.eBookInstallSummary", collection: false),
-            .init("userStateSummary", "microsoft.graph.userInstallStateSummary", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedEBook",
+            model: ManagedEBook.self,
+            children: [
+                .init("assignments", "microsoft.graph.managedEBookAssignment", collection: true),
+                .init("deviceStates", "microsoft.graph.deviceInstallState", collection: true),
+                .init("installSummary", "microsoft.graph.eBookInstallSummary", collection: false),
+                .init("userStateSummary", "microsoft.graph.userInstallStateSummary", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("managedEBookAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<ManagedEBookAssignmentRequestBuilder> {
@@ -2029,16 +2068,18 @@ public struct ManagedIOSLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedIOSLobApp",
-        model: ManagedIOSLobApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedIOSLobApp",
+            model: ManagedIOSLobApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {

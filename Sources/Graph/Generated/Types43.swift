@@ -96,15 +96,17 @@ public struct ManagedIOSStoreAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedIOSStoreApp",
-        model: ManagedIOSStoreApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedIOSStoreApp",
+            model: ManagedIOSStoreApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -165,7 +167,9 @@ public struct ManagedMobileAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.managedMobileApp", model: ManagedMobileApp.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.managedMobileApp", model: ManagedMobileApp.self)
+    }
 }
 
 /// Its properties are listed in `ManagedMobileLobAppFields`; read and write them as `value.name`.
@@ -267,16 +271,18 @@ public struct ManagedMobileLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.managedMobileLobApp",
-        model: ManagedMobileLobApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.managedMobileLobApp",
+            model: ManagedMobileLobApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -579,24 +585,26 @@ public struct MdmWindowsInformationProtectionPolicyRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mdmWindowsInformationProtectionPolicy",
-        model: MdmWindowsInformationProtectionPolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
-            .init(
-                "exemptAppLockerFiles",
-                "microsoft.graph.windowsInformationProtectionAppLockerFile",
-                collection: true
-            ),
-            .init(
-                "protectedAppLockerFiles",
-                "microsoft.graph.windowsInformationProtectionAppLockerFile",
-                collection: true
-            ),
-        ],
-        operations: [.init("assign", .post), .init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mdmWindowsInformationProtectionPolicy",
+            model: MdmWindowsInformationProtectionPolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
+                .init(
+                    "exemptAppLockerFiles",
+                    "microsoft.graph.windowsInformationProtectionAppLockerFile",
+                    collection: true
+                ),
+                .init(
+                    "protectedAppLockerFiles",
+                    "microsoft.graph.windowsInformationProtectionAppLockerFile",
+                    collection: true
+                ),
+            ],
+            operations: [.init("assign", .post), .init("targetApps", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
@@ -1054,11 +1062,13 @@ public struct MeetingAttendanceReportRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.meetingAttendanceReport",
-        model: MeetingAttendanceReport.self,
-        children: [.init("attendanceRecords", "microsoft.graph.attendanceRecord", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.meetingAttendanceReport",
+            model: MeetingAttendanceReport.self,
+            children: [.init("attendanceRecords", "microsoft.graph.attendanceRecord", collection: true)]
+        )
+    }
 
     /// `attendanceRecords.request()` lists them; `attendanceRecords("attendanceRecord-id")` addresses one.
     public var attendanceRecords: CollectionRequestBuilder<AttendanceRecordRequestBuilder> {

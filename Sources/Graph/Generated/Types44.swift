@@ -61,15 +61,17 @@ public struct MembershipOutlierInsightRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.membershipOutlierInsight",
-        model: MembershipOutlierInsight.self,
-        children: [
-            .init("container", "microsoft.graph.directoryObject", collection: false),
-            .init("lastModifiedBy", "microsoft.graph.user", collection: false),
-            .init("member", "microsoft.graph.directoryObject", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.membershipOutlierInsight",
+            model: MembershipOutlierInsight.self,
+            children: [
+                .init("container", "microsoft.graph.directoryObject", collection: false),
+                .init("lastModifiedBy", "microsoft.graph.user", collection: false),
+                .init("member", "microsoft.graph.directoryObject", collection: false),
+            ]
+        )
+    }
 
     public var container: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("container")) }
 
@@ -293,33 +295,39 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.message",
-        model: Message.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("copy", .post, response: .model(Message.self)),
-            .init("createForward", .post, response: .model(Message.self)),
-            .init("createReply", .post, response: .model(Message.self)),
-            .init("createReplyAll", .post, response: .model(Message.self)),
-            .init("forward", .post),
-            .init("move", .post, response: .model(Message.self)),
-            .init("permanentDelete", .post),
-            .init("reply", .post),
-            .init("replyAll", .post),
-            .init("send", .post),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.message",
+            model: Message.self,
+            children: [
+                .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("copy", .post, response: .model(Message.self)),
+                .init("createForward", .post, response: .model(Message.self)),
+                .init("createReply", .post, response: .model(Message.self)),
+                .init("createReplyAll", .post, response: .model(Message.self)),
+                .init("forward", .post),
+                .init("move", .post, response: .model(Message.self)),
+                .init("permanentDelete", .post),
+                .init("reply", .post),
+                .init("replyAll", .post),
+                .init("send", .post),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Message.self))),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -616,7 +624,7 @@ public struct MessageRuleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.messageRule", model: MessageRule.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.messageRule", model: MessageRule.self) }
 }
 
 /// Its properties are listed in `MessageSecurityStateFields`; read and write them as `value.name`.
@@ -690,11 +698,13 @@ public struct MessageTracingRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.messageTracingRoot",
-        model: MessageTracingRoot.self,
-        children: [.init("messageTraces", "microsoft.graph.exchangeMessageTrace", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.messageTracingRoot",
+            model: MessageTracingRoot.self,
+            children: [.init("messageTraces", "microsoft.graph.exchangeMessageTrace", collection: true)]
+        )
+    }
 
     /// `messageTraces.request()` lists them; `messageTraces("exchangeMessageTrace-id")` addresses one.
     public var messageTraces: CollectionRequestBuilder<ExchangeMessageTraceRequestBuilder> {
@@ -808,14 +818,16 @@ public struct MicrosoftAccountUserConversationMemberRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.microsoftAccountUserConversationMember",
-        model: MicrosoftAccountUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.microsoftAccountUserConversationMember",
+            model: MicrosoftAccountUserConversationMember.self,
+            operations: [
+                .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+                .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == MicrosoftAccountUserConversationMemberRequestBuilder {
@@ -924,17 +936,19 @@ public struct MicrosoftAuthenticatorAuthenticationMethodConfigurationRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration",
-        model: MicrosoftAuthenticatorAuthenticationMethodConfiguration.self,
-        children: [
-            .init(
-                "includeTargets",
-                "microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget",
-                collection: true
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration",
+            model: MicrosoftAuthenticatorAuthenticationMethodConfiguration.self,
+            children: [
+                .init(
+                    "includeTargets",
+                    "microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("microsoftAuthenticatorAuthenticationMethodTarget-id")`
     /// addresses one.
@@ -959,12 +973,14 @@ public struct MicrosoftAuthenticatorAuthenticationMethodRequestBuilder: ModelReq
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
-        model: MicrosoftAuthenticatorAuthenticationMethod.self,
-        children: [.init("device", "microsoft.graph.device", collection: false)],
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
+            model: MicrosoftAuthenticatorAuthenticationMethod.self,
+            children: [.init("device", "microsoft.graph.device", collection: false)],
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
 
@@ -1022,10 +1038,12 @@ public struct MicrosoftAuthenticatorAuthenticationMethodTargetRequestBuilder: Mo
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget",
-        model: MicrosoftAuthenticatorAuthenticationMethodTarget.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget",
+            model: MicrosoftAuthenticatorAuthenticationMethodTarget.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMode`.
@@ -1297,15 +1315,17 @@ public struct MicrosoftStoreForBusinessAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.microsoftStoreForBusinessApp",
-        model: MicrosoftStoreForBusinessApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.microsoftStoreForBusinessApp",
+            model: MicrosoftStoreForBusinessApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -1615,7 +1635,9 @@ public struct MobileAppAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.mobileAppAssignment", model: MobileAppAssignment.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.mobileAppAssignment", model: MobileAppAssignment.self)
+    }
 }
 
 /// Its properties are listed in `MobileAppAssignmentSettingsFields`; read and write them as `value.name`.
@@ -1688,7 +1710,9 @@ public struct MobileAppCategoryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.mobileAppCategory", model: MobileAppCategory.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.mobileAppCategory", model: MobileAppCategory.self)
+    }
 }
 
 /// Its properties are listed in `MobileAppContentFields`; read and write them as `value.name`.
@@ -1786,11 +1810,13 @@ public struct MobileAppContentFileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileAppContentFile",
-        model: MobileAppContentFile.self,
-        operations: [.init("commit", .post), .init("renewUpload", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mobileAppContentFile",
+            model: MobileAppContentFile.self,
+            operations: [.init("commit", .post), .init("renewUpload", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.mobileAppContentFile/commit` (POST).
     public func commit(fileEncryptionInfo: FileEncryptionInfo) -> OperationRequest<Void> {

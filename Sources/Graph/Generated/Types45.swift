@@ -77,14 +77,16 @@ public struct MobileAppContentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileAppContent",
-        model: MobileAppContent.self,
-        children: [
-            .init("containedApps", "microsoft.graph.mobileContainedApp", collection: true),
-            .init("files", "microsoft.graph.mobileAppContentFile", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mobileAppContent",
+            model: MobileAppContent.self,
+            children: [
+                .init("containedApps", "microsoft.graph.mobileContainedApp", collection: true),
+                .init("files", "microsoft.graph.mobileAppContentFile", collection: true),
+            ]
+        )
+    }
 
     /// `containedApps.request()` lists them; `containedApps("mobileContainedApp-id")` addresses one.
     public var containedApps: CollectionRequestBuilder<MobileContainedAppRequestBuilder> {
@@ -225,7 +227,9 @@ public struct MobileAppRelationshipRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.mobileAppRelationship", model: MobileAppRelationship.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.mobileAppRelationship", model: MobileAppRelationship.self)
+    }
 }
 
 /// Requests for one `MobileApp`: `request()` reads, updates or deletes it.
@@ -242,15 +246,17 @@ public struct MobileAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileApp",
-        model: MobileApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mobileApp",
+            model: MobileApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -311,11 +317,13 @@ public struct MobileAppTroubleshootingEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileAppTroubleshootingEvent",
-        model: MobileAppTroubleshootingEvent.self,
-        children: [.init("appLogCollectionRequests", "microsoft.graph.appLogCollectionRequest", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mobileAppTroubleshootingEvent",
+            model: MobileAppTroubleshootingEvent.self,
+            children: [.init("appLogCollectionRequests", "microsoft.graph.appLogCollectionRequest", collection: true)]
+        )
+    }
 
     /// `appLogCollectionRequests.request()` lists them; `appLogCollectionRequests("appLogCollectionRequest-id")`
     /// addresses one.
@@ -362,7 +370,9 @@ public struct MobileContainedAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.mobileContainedApp", model: MobileContainedApp.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.mobileContainedApp", model: MobileContainedApp.self)
+    }
 }
 
 /// Its properties are listed in `MobileLobAppFields`; read and write them as `value.name`.
@@ -467,16 +477,18 @@ public struct MobileLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileLobApp",
-        model: MobileLobApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.mobileLobApp",
+            model: MobileLobApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -570,10 +582,9 @@ public struct MobileThreatDefenseConnectorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.mobileThreatDefenseConnector",
-        model: MobileThreatDefenseConnector.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.mobileThreatDefenseConnector", model: MobileThreatDefenseConnector.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.mobileThreatPartnerTenantState`.
@@ -797,11 +808,13 @@ public struct MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder: M
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
-        model: MultiTenantOrganizationIdentitySyncPolicyTemplate.self,
-        operations: [.init("resetToDefaultSettings", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
+            model: MultiTenantOrganizationIdentitySyncPolicyTemplate.self,
+            operations: [.init("resetToDefaultSettings", .post)]
+        )
+    }
 
     /// - Remark: Generated from
     ///   `microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate/resetToDefaultSettings` (POST).
@@ -855,10 +868,12 @@ public struct MultiTenantOrganizationJoinRequestRecordRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
-        model: MultiTenantOrganizationJoinRequestRecord.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
+            model: MultiTenantOrganizationJoinRequestRecord.self
+        )
+    }
 }
 
 /// Its properties are listed in `MultiTenantOrganizationJoinRequestTransitionDetailsFields`; read and write them as
@@ -963,26 +978,28 @@ public struct MultiTenantOrganizationMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganizationMember",
-        model: MultiTenantOrganizationMember.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.multiTenantOrganizationMember",
+            model: MultiTenantOrganizationMember.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -1186,11 +1203,13 @@ public struct MultiTenantOrganizationPartnerConfigurationTemplateRequestBuilder:
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
-        model: MultiTenantOrganizationPartnerConfigurationTemplate.self,
-        operations: [.init("resetToDefaultSettings", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
+            model: MultiTenantOrganizationPartnerConfigurationTemplate.self,
+            operations: [.init("resetToDefaultSettings", .post)]
+        )
+    }
 
     /// - Remark: Generated from
     ///   `microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate/resetToDefaultSettings` (POST).
@@ -1214,19 +1233,21 @@ public struct MultiTenantOrganizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiTenantOrganization",
-        model: MultiTenantOrganization.self,
-        children: [
-            .init(
-                "joinRequest",
-                "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
-                collection: false,
-                refusing: "DELETE"
-            ),
-            .init("tenants", "microsoft.graph.multiTenantOrganizationMember", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.multiTenantOrganization",
+            model: MultiTenantOrganization.self,
+            children: [
+                .init(
+                    "joinRequest",
+                    "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
+                    collection: false,
+                    refusing: "DELETE"
+                ),
+                .init("tenants", "microsoft.graph.multiTenantOrganizationMember", collection: true),
+            ]
+        )
+    }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
@@ -1293,10 +1314,9 @@ public struct MultiValueLegacyExtendedPropertyRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.multiValueLegacyExtendedProperty",
-        model: MultiValueLegacyExtendedProperty.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.multiValueLegacyExtendedProperty", model: MultiValueLegacyExtendedProperty.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.mutability`.
@@ -1358,10 +1378,9 @@ public struct MuteParticipantOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.muteParticipantOperation",
-        model: MuteParticipantOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.muteParticipantOperation", model: MuteParticipantOperation.self)
+    }
 }
 
 /// Its properties are listed in `NamedLocationFields`; read and write them as `value.name`.
@@ -1408,11 +1427,13 @@ public struct NamedLocationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.namedLocation",
-        model: NamedLocation.self,
-        operations: [.init("restore", .post, response: .model(NamedLocation.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.namedLocation",
+            model: NamedLocation.self,
+            operations: [.init("restore", .post, response: .model(NamedLocation.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.namedLocation/restore` (POST).
     public func restore() -> OperationRequest<NamedLocation> {

@@ -137,19 +137,26 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.notebook",
-        model: Notebook.self,
-        children: [
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
-            .init("sections", "microsoft.graph.onenoteSection", collection: true),
-        ],
-        operations: [
-            .init("copyNotebook", .post, monitor: true),
-            .init("getNotebookFromWebUrl", .post, onCollection: true, response: .model(CopyNotebookModel.self)),
-            .init("getRecentNotebooks", .get, onCollection: true, response: .collection(.model(RecentNotebook.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.notebook",
+            model: Notebook.self,
+            children: [
+                .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
+                .init("sections", "microsoft.graph.onenoteSection", collection: true),
+            ],
+            operations: [
+                .init("copyNotebook", .post, monitor: true),
+                .init("getNotebookFromWebUrl", .post, onCollection: true, response: .model(CopyNotebookModel.self)),
+                .init(
+                    "getRecentNotebooks",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(RecentNotebook.self))
+                ),
+            ]
+        )
+    }
 
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
@@ -312,14 +319,20 @@ public struct NotificationMessageTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.notificationMessageTemplate",
-        model: NotificationMessageTemplate.self,
-        children: [
-            .init("localizedNotificationMessages", "microsoft.graph.localizedNotificationMessage", collection: true),
-        ],
-        operations: [.init("sendTestMessage", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.notificationMessageTemplate",
+            model: NotificationMessageTemplate.self,
+            children: [
+                .init(
+                    "localizedNotificationMessages",
+                    "microsoft.graph.localizedNotificationMessage",
+                    collection: true
+                ),
+            ],
+            operations: [.init("sendTestMessage", .post)]
+        )
+    }
 
     /// `localizedNotificationMessages.request()` lists them;
     /// `localizedNotificationMessages("localizedNotificationMessage-id")` addresses one.
@@ -506,13 +519,15 @@ public struct OAuth2PermissionGrantRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oAuth2PermissionGrant",
-        model: OAuth2PermissionGrant.self,
-        operations: [
-            .init("delta", .get, onCollection: true, response: .collection(.model(OAuth2PermissionGrant.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.oAuth2PermissionGrant",
+            model: OAuth2PermissionGrant.self,
+            operations: [
+                .init("delta", .get, onCollection: true, response: .collection(.model(OAuth2PermissionGrant.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == OAuth2PermissionGrantRequestBuilder {
@@ -899,11 +914,13 @@ public struct OfferShiftRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.offerShiftRequest",
-        model: OfferShiftRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.offerShiftRequest",
+            model: OfferShiftRequest.self,
+            operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.offerShiftRequest/approve` (POST).
     public func approve(message: String) -> OperationRequest<Void> {
@@ -978,15 +995,17 @@ public struct OfficeGraphInsightsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.officeGraphInsights",
-        model: OfficeGraphInsights.self,
-        children: [
-            .init("shared", "microsoft.graph.sharedInsight", collection: true),
-            .init("trending", "microsoft.graph.trending", collection: true),
-            .init("used", "microsoft.graph.usedInsight", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.officeGraphInsights",
+            model: OfficeGraphInsights.self,
+            children: [
+                .init("shared", "microsoft.graph.sharedInsight", collection: true),
+                .init("trending", "microsoft.graph.trending", collection: true),
+                .init("used", "microsoft.graph.usedInsight", collection: true),
+            ]
+        )
+    }
 
     /// `shared.request()` lists them; `shared("sharedInsight-id")` addresses one.
     public var shared: CollectionRequestBuilder<SharedInsightRequestBuilder> {
@@ -1124,11 +1143,13 @@ public struct OidcIdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oidcIdentityProvider",
-        model: OidcIdentityProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.oidcIdentityProvider",
+            model: OidcIdentityProvider.self,
+            operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == OidcIdentityProviderRequestBuilder {

@@ -18,10 +18,9 @@ public struct OnAttributeCollectionListenerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionListener",
-        model: OnAttributeCollectionListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onAttributeCollectionListener", model: OnAttributeCollectionListener.self)
+    }
 }
 
 /// Its properties are listed in `OnAttributeCollectionStartCustomExtensionFields`; read and write them as `value.name`.
@@ -100,23 +99,25 @@ public struct OnAttributeCollectionStartCustomExtensionRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionStartCustomExtension",
-        model: OnAttributeCollectionStartCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onAttributeCollectionStartCustomExtension",
+            model: OnAttributeCollectionStartCustomExtension.self,
+            operations: [
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    onCollection: true,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from
     ///   `microsoft.graph.onAttributeCollectionStartCustomExtension/validateAuthenticationConfiguration` (POST).
@@ -213,10 +214,12 @@ public struct OnAttributeCollectionStartListenerRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionStartListener",
-        model: OnAttributeCollectionStartListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onAttributeCollectionStartListener",
+            model: OnAttributeCollectionStartListener.self
+        )
+    }
 }
 
 /// Its properties are listed in `OnAttributeCollectionSubmitCustomExtensionFields`; read and write them as
@@ -296,23 +299,25 @@ public struct OnAttributeCollectionSubmitCustomExtensionRequestBuilder: ModelReq
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionSubmitCustomExtension",
-        model: OnAttributeCollectionSubmitCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onAttributeCollectionSubmitCustomExtension",
+            model: OnAttributeCollectionSubmitCustomExtension.self,
+            operations: [
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    onCollection: true,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from
     ///   `microsoft.graph.onAttributeCollectionSubmitCustomExtension/validateAuthenticationConfiguration` (POST).
@@ -409,10 +414,12 @@ public struct OnAttributeCollectionSubmitListenerRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAttributeCollectionSubmitListener",
-        model: OnAttributeCollectionSubmitListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onAttributeCollectionSubmitListener",
+            model: OnAttributeCollectionSubmitListener.self
+        )
+    }
 }
 
 /// Its properties are listed in `OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpFields`; read and write
@@ -505,10 +512,12 @@ public struct OnAuthenticationMethodLoadStartListenerRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onAuthenticationMethodLoadStartListener",
-        model: OnAuthenticationMethodLoadStartListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onAuthenticationMethodLoadStartListener",
+            model: OnAuthenticationMethodLoadStartListener.self
+        )
+    }
 }
 
 /// Its properties are listed in `OnEmailOtpSendListenerFields`; read and write them as `value.name`.
@@ -554,10 +563,9 @@ public struct OnEmailOtpSendListenerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onEmailOtpSendListener",
-        model: OnEmailOtpSendListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onEmailOtpSendListener", model: OnEmailOtpSendListener.self)
+    }
 }
 
 /// Its properties are listed in `OnFraudProtectionLoadStartExternalUsersAuthHandlerFields`; read and write them as
@@ -647,10 +655,12 @@ public struct OnFraudProtectionLoadStartListenerRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onFraudProtectionLoadStartListener",
-        model: OnFraudProtectionLoadStartListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onFraudProtectionLoadStartListener",
+            model: OnFraudProtectionLoadStartListener.self
+        )
+    }
 }
 
 /// Its properties are listed in `OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields`; read and write them
@@ -740,10 +750,12 @@ public struct OnInteractiveAuthFlowStartListenerRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onInteractiveAuthFlowStartListener",
-        model: OnInteractiveAuthFlowStartListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onInteractiveAuthFlowStartListener",
+            model: OnInteractiveAuthFlowStartListener.self
+        )
+    }
 }
 
 /// Its properties are listed in `OnOtpSendCustomExtensionFields`; read and write them as `value.name`.
@@ -818,23 +830,25 @@ public struct OnOtpSendCustomExtensionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onOtpSendCustomExtension",
-        model: OnOtpSendCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onOtpSendCustomExtension",
+            model: OnOtpSendCustomExtension.self,
+            operations: [
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    onCollection: true,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtension/validateAuthenticationConfiguration` (POST).
     public func validateAuthenticationConfiguration() -> OperationRequest<AuthenticationConfigurationValidation> {
@@ -961,23 +975,25 @@ public struct OnPasswordSubmitCustomExtensionRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPasswordSubmitCustomExtension",
-        model: OnPasswordSubmitCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onPasswordSubmitCustomExtension",
+            model: OnPasswordSubmitCustomExtension.self,
+            operations: [
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    onCollection: true,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.onPasswordSubmitCustomExtension/validateAuthenticationConfiguration`
     ///   (POST).
@@ -1074,10 +1090,9 @@ public struct OnPasswordSubmitListenerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPasswordSubmitListener",
-        model: OnPasswordSubmitListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onPasswordSubmitListener", model: OnPasswordSubmitListener.self)
+    }
 }
 
 /// Its properties are listed in `OnPremisesAccidentalDeletionPreventionFields`; read and write them as `value.name`.
@@ -1146,10 +1161,12 @@ public struct OnPremisesConditionalAccessSettingsRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPremisesConditionalAccessSettings",
-        model: OnPremisesConditionalAccessSettings.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onPremisesConditionalAccessSettings",
+            model: OnPremisesConditionalAccessSettings.self
+        )
+    }
 }
 
 /// Its properties are listed in `OnPremisesDirectorySynchronizationFields`; read and write them as `value.name`.
@@ -1297,10 +1314,12 @@ public struct OnPremisesDirectorySynchronizationRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPremisesDirectorySynchronization",
-        model: OnPremisesDirectorySynchronization.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onPremisesDirectorySynchronization",
+            model: OnPremisesDirectorySynchronization.self
+        )
+    }
 }
 
 /// Its properties are listed in `OnPremisesExtensionAttributesFields`; read and write them as `value.name`.
@@ -1414,10 +1433,9 @@ public struct OnPremisesSyncBehaviorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onPremisesSyncBehavior",
-        model: OnPremisesSyncBehavior.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onPremisesSyncBehavior", model: OnPremisesSyncBehavior.self)
+    }
 }
 
 /// Its properties are listed in `OnTokenIssuanceStartCustomExtensionFields`; read and write them as `value.name`.

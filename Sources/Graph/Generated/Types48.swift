@@ -18,23 +18,25 @@ public struct OnTokenIssuanceStartCustomExtensionRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onTokenIssuanceStartCustomExtension",
-        model: OnTokenIssuanceStartCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onTokenIssuanceStartCustomExtension",
+            model: OnTokenIssuanceStartCustomExtension.self,
+            operations: [
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    onCollection: true,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from
     ///   `microsoft.graph.onTokenIssuanceStartCustomExtension/validateAuthenticationConfiguration` (POST).
@@ -131,10 +133,9 @@ public struct OnTokenIssuanceStartListenerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onTokenIssuanceStartListener",
-        model: OnTokenIssuanceStartListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onTokenIssuanceStartListener", model: OnTokenIssuanceStartListener.self)
+    }
 }
 
 /// Its properties are listed in `OnTokenIssuanceStartReturnClaimFields`; read and write them as `value.name`.
@@ -244,10 +245,9 @@ public struct OnUserCreateStartListenerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onUserCreateStartListener",
-        model: OnUserCreateStartListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onUserCreateStartListener", model: OnUserCreateStartListener.self)
+    }
 }
 
 /// Its properties are listed in `OnVerifiedIdClaimValidationCustomExtensionFields`; read and write them as
@@ -327,23 +327,25 @@ public struct OnVerifiedIdClaimValidationCustomExtensionRequestBuilder: ModelReq
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onVerifiedIdClaimValidationCustomExtension",
-        model: OnVerifiedIdClaimValidationCustomExtension.self,
-        operations: [
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-            .init(
-                "validateAuthenticationConfiguration",
-                .post,
-                onCollection: true,
-                response: .model(AuthenticationConfigurationValidation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onVerifiedIdClaimValidationCustomExtension",
+            model: OnVerifiedIdClaimValidationCustomExtension.self,
+            operations: [
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+                .init(
+                    "validateAuthenticationConfiguration",
+                    .post,
+                    onCollection: true,
+                    response: .model(AuthenticationConfigurationValidation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from
     ///   `microsoft.graph.onVerifiedIdClaimValidationCustomExtension/validateAuthenticationConfiguration` (POST).
@@ -440,10 +442,12 @@ public struct OnVerifiedIdClaimValidationListenerRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onVerifiedIdClaimValidationListener",
-        model: OnVerifiedIdClaimValidationListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onVerifiedIdClaimValidationListener",
+            model: OnVerifiedIdClaimValidationListener.self
+        )
+    }
 }
 
 /// Its properties are listed in `OneDriveForBusinessBrowseSessionFields`; read and write them as `value.name`.
@@ -497,14 +501,16 @@ public struct OneDriveForBusinessBrowseSessionRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oneDriveForBusinessBrowseSession",
-        model: OneDriveForBusinessBrowseSession.self,
-        operations: [
-            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
-            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.oneDriveForBusinessBrowseSession",
+            model: OneDriveForBusinessBrowseSession.self,
+            operations: [
+                .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
+                .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessBrowseSession/browse` (GET).
     public func browse(nextFetchToken: String) -> CollectionRequest<BrowseQueryResponseItem> {
@@ -601,23 +607,25 @@ public struct OneDriveForBusinessProtectionPolicyRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oneDriveForBusinessProtectionPolicy",
-        model: OneDriveForBusinessProtectionPolicy.self,
-        children: [
-            .init("driveInclusionRules", "microsoft.graph.driveProtectionRule", collection: true),
-            .init("driveProtectionUnits", "microsoft.graph.driveProtectionUnit", collection: true),
-            .init(
-                "driveProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.oneDriveForBusinessProtectionPolicy",
+            model: OneDriveForBusinessProtectionPolicy.self,
+            children: [
+                .init("driveInclusionRules", "microsoft.graph.driveProtectionRule", collection: true),
+                .init("driveProtectionUnits", "microsoft.graph.driveProtectionUnit", collection: true),
+                .init(
+                    "driveProtectionUnitsBulkAdditionJobs",
+                    "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
+                .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
+            ]
+        )
+    }
 
     /// `driveInclusionRules.request()` lists them; `driveInclusionRules("driveProtectionRule-id")` addresses one.
     public var driveInclusionRules: CollectionRequestBuilder<DriveProtectionRuleRequestBuilder> {
@@ -715,20 +723,26 @@ public struct OneDriveForBusinessRestoreSessionRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.oneDriveForBusinessRestoreSession",
-        model: OneDriveForBusinessRestoreSession.self,
-        children: [
-            .init("driveRestoreArtifacts", "microsoft.graph.driveRestoreArtifact", collection: true),
-            .init(
-                "driveRestoreArtifactsBulkAdditionRequests",
-                "microsoft.graph.driveRestoreArtifactsBulkAdditionRequest",
-                collection: true
-            ),
-            .init("granularDriveRestoreArtifacts", "microsoft.graph.granularDriveRestoreArtifact", collection: true),
-        ],
-        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.oneDriveForBusinessRestoreSession",
+            model: OneDriveForBusinessRestoreSession.self,
+            children: [
+                .init("driveRestoreArtifacts", "microsoft.graph.driveRestoreArtifact", collection: true),
+                .init(
+                    "driveRestoreArtifactsBulkAdditionRequests",
+                    "microsoft.graph.driveRestoreArtifactsBulkAdditionRequest",
+                    collection: true
+                ),
+                .init(
+                    "granularDriveRestoreArtifacts",
+                    "microsoft.graph.granularDriveRestoreArtifact",
+                    collection: true
+                ),
+            ],
+            operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
+        )
+    }
 
     /// `driveRestoreArtifacts.request()` lists them; `driveRestoreArtifacts("driveRestoreArtifact-id")` addresses one.
     public var driveRestoreArtifacts: CollectionRequestBuilder<DriveRestoreArtifactRequestBuilder> {
@@ -836,10 +850,9 @@ public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteEntityBaseModel",
-        model: OnenoteEntityBaseModel.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onenoteEntityBaseModel", model: OnenoteEntityBaseModel.self)
+    }
 }
 
 /// Its properties are listed in `OnenoteEntityHierarchyModelFields`; read and write them as `value.name`.
@@ -892,10 +905,9 @@ public struct OnenoteEntityHierarchyModelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteEntityHierarchyModel",
-        model: OnenoteEntityHierarchyModel.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onenoteEntityHierarchyModel", model: OnenoteEntityHierarchyModel.self)
+    }
 }
 
 /// Its properties are listed in `OnenoteEntitySchemaObjectModelFields`; read and write them as `value.name`.
@@ -940,10 +952,9 @@ public struct OnenoteEntitySchemaObjectModelRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteEntitySchemaObjectModel",
-        model: OnenoteEntitySchemaObjectModel.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onenoteEntitySchemaObjectModel", model: OnenoteEntitySchemaObjectModel.self)
+    }
 }
 
 /// Its properties are listed in `OnenoteOperationFields`; read and write them as `value.name`.
@@ -1016,7 +1027,9 @@ public struct OnenoteOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.onenoteOperation", model: OnenoteOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onenoteOperation", model: OnenoteOperation.self)
+    }
 }
 
 /// Its properties are listed in `OnenotePageFields`; read and write them as `value.name`.
@@ -1120,19 +1133,21 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenotePage",
-        model: OnenotePage.self,
-        children: [
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false),
-            .init("parentSection", "microsoft.graph.onenoteSection", collection: false),
-        ],
-        operations: [
-            .init("copyToSection", .post, monitor: true),
-            .init("onenotePatchContent", .post),
-            .init("preview", .get, response: .model(OnenotePagePreview.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onenotePage",
+            model: OnenotePage.self,
+            children: [
+                .init("parentNotebook", "microsoft.graph.notebook", collection: false),
+                .init("parentSection", "microsoft.graph.onenoteSection", collection: false),
+            ],
+            operations: [
+                .init("copyToSection", .post, monitor: true),
+                .init("onenotePatchContent", .post),
+                .init("preview", .get, response: .model(OnenotePagePreview.self)),
+            ]
+        )
+    }
 
     public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
 
@@ -1250,18 +1265,20 @@ public struct OnenoteRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenote",
-        model: Onenote.self,
-        children: [
-            .init("notebooks", "microsoft.graph.notebook", collection: true),
-            .init("operations", "microsoft.graph.onenoteOperation", collection: true),
-            .init("pages", "microsoft.graph.onenotePage", collection: true),
-            .init("resources", "microsoft.graph.onenoteResource", collection: true),
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
-            .init("sections", "microsoft.graph.onenoteSection", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onenote",
+            model: Onenote.self,
+            children: [
+                .init("notebooks", "microsoft.graph.notebook", collection: true),
+                .init("operations", "microsoft.graph.onenoteOperation", collection: true),
+                .init("pages", "microsoft.graph.onenotePage", collection: true),
+                .init("resources", "microsoft.graph.onenoteResource", collection: true),
+                .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
+                .init("sections", "microsoft.graph.onenoteSection", collection: true),
+            ]
+        )
+    }
 
     /// `notebooks.request()` lists them; `notebooks("notebook-id")` addresses one.
     public var notebooks: CollectionRequestBuilder<NotebookRequestBuilder> {
@@ -1333,7 +1350,9 @@ public struct OnenoteResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.onenoteResource", model: OnenoteResource.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onenoteResource", model: OnenoteResource.self)
+    }
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
     public var content: StreamRequestBuilder<OnenoteResource> { .init(client: client, path: path.appending("content")) }
@@ -1404,16 +1423,21 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteSection",
-        model: OnenoteSection.self,
-        children: [
-            .init("pages", "microsoft.graph.onenotePage", collection: true),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false),
-            .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
-        ],
-        operations: [.init("copyToNotebook", .post, monitor: true), .init("copyToSectionGroup", .post, monitor: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onenoteSection",
+            model: OnenoteSection.self,
+            children: [
+                .init("pages", "microsoft.graph.onenotePage", collection: true),
+                .init("parentNotebook", "microsoft.graph.notebook", collection: false),
+                .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
+            ],
+            operations: [
+                .init("copyToNotebook", .post, monitor: true),
+                .init("copyToSectionGroup", .post, monitor: true),
+            ]
+        )
+    }
 
     /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
     public var pages: CollectionRequestBuilder<OnenotePageRequestBuilder> {
@@ -1729,11 +1753,13 @@ public struct OnlineMeetingBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onlineMeetingBase",
-        model: OnlineMeetingBase.self,
-        children: [.init("attendanceReports", "microsoft.graph.meetingAttendanceReport", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onlineMeetingBase",
+            model: OnlineMeetingBase.self,
+            children: [.init("attendanceReports", "microsoft.graph.meetingAttendanceReport", collection: true)]
+        )
+    }
 
     /// `attendanceReports.request()` lists them; `attendanceReports("meetingAttendanceReport-id")` addresses one.
     public var attendanceReports: CollectionRequestBuilder<MeetingAttendanceReportRequestBuilder> {
@@ -1821,15 +1847,17 @@ public struct OnlineMeetingEngagementConversationRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onlineMeetingEngagementConversation",
-        model: OnlineMeetingEngagementConversation.self,
-        children: [
-            .init("messages", "microsoft.graph.engagementConversationMessage", collection: true),
-            .init("starter", "microsoft.graph.engagementConversationMessage", collection: false),
-            .init("onlineMeeting", "microsoft.graph.onlineMeeting", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onlineMeetingEngagementConversation",
+            model: OnlineMeetingEngagementConversation.self,
+            children: [
+                .init("messages", "microsoft.graph.engagementConversationMessage", collection: true),
+                .init("starter", "microsoft.graph.engagementConversationMessage", collection: false),
+                .init("onlineMeeting", "microsoft.graph.onlineMeeting", collection: false),
+            ]
+        )
+    }
 
     /// `messages.request()` lists them; `messages("engagementConversationMessage-id")` addresses one.
     public var messages: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {

@@ -88,23 +88,30 @@ public struct OnlineMeetingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onlineMeeting",
-        model: OnlineMeeting.self,
-        children: [
-            .init("attendanceReports", "microsoft.graph.meetingAttendanceReport", collection: true),
-            .init("recordings", "microsoft.graph.callRecording", collection: true),
-            .init("transcripts", "microsoft.graph.callTranscript", collection: true),
-        ],
-        operations: [
-            .init("sendVirtualAppointmentReminderSms", .post),
-            .init("sendVirtualAppointmentSms", .post),
-            .init("getVirtualAppointmentJoinWebUrl", .get, response: .string),
-            .init("createOrGet", .post, onCollection: true, response: .model(OnlineMeeting.self)),
-            .init("getAllRecordings", .get, onCollection: true, response: .collection(.model(CallRecording.self))),
-            .init("getAllTranscripts", .get, onCollection: true, response: .collection(.model(CallTranscript.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onlineMeeting",
+            model: OnlineMeeting.self,
+            children: [
+                .init("attendanceReports", "microsoft.graph.meetingAttendanceReport", collection: true),
+                .init("recordings", "microsoft.graph.callRecording", collection: true),
+                .init("transcripts", "microsoft.graph.callTranscript", collection: true),
+            ],
+            operations: [
+                .init("sendVirtualAppointmentReminderSms", .post),
+                .init("sendVirtualAppointmentSms", .post),
+                .init("getVirtualAppointmentJoinWebUrl", .get, response: .string),
+                .init("createOrGet", .post, onCollection: true, response: .model(OnlineMeeting.self)),
+                .init("getAllRecordings", .get, onCollection: true, response: .collection(.model(CallRecording.self))),
+                .init(
+                    "getAllTranscripts",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(CallTranscript.self))
+                ),
+            ]
+        )
+    }
 
     /// `attendanceReports.request()` lists them; `attendanceReports("meetingAttendanceReport-id")` addresses one.
     public var attendanceReports: CollectionRequestBuilder<MeetingAttendanceReportRequestBuilder> {
@@ -491,11 +498,13 @@ public struct OpenShiftChangeRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.openShiftChangeRequest",
-        model: OpenShiftChangeRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.openShiftChangeRequest",
+            model: OpenShiftChangeRequest.self,
+            operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.openShiftChangeRequest/approve` (POST).
     public func approve(message: String) -> OperationRequest<Void> {
@@ -569,11 +578,13 @@ public struct OpenShiftRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.openShift",
-        model: OpenShift.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.openShift",
+            model: OpenShift.self,
+            operations: [.init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.openShift/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {
@@ -619,7 +630,9 @@ public struct OpenTypeExtensionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.openTypeExtension", model: OpenTypeExtension.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.openTypeExtension", model: OpenTypeExtension.self)
+    }
 }
 
 /// Its properties are listed in `OperatingSystemSpecificationsFields`; read and write them as `value.name`.
@@ -724,7 +737,7 @@ public struct OperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.operation", model: Operation.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.operation", model: Operation.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.operationResult`.
@@ -892,34 +905,36 @@ public struct OrgContactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.orgContact",
-        model: OrgContact.self,
-        children: [
-            .init("directReports", "microsoft.graph.directoryObject", collection: true),
-            .init("manager", "microsoft.graph.directoryObject", collection: false),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(OrgContact.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.orgContact",
+            model: OrgContact.self,
+            children: [
+                .init("directReports", "microsoft.graph.directoryObject", collection: true),
+                .init("manager", "microsoft.graph.directoryObject", collection: false),
+                .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
+                .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+            ],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init("retryServiceProvisioning", .post),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(OrgContact.self))),
+            ]
+        )
+    }
 
     /// `directReports.request()` lists them; `directReports("directoryObject-id")` addresses one.
     public var directReports: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -1132,37 +1147,39 @@ public struct OrganizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.organization",
-        model: Organization.self,
-        children: [
-            .init("branding", "microsoft.graph.organizationalBranding", collection: false),
-            .init(
-                "certificateBasedAuthConfiguration",
-                "microsoft.graph.certificateBasedAuthConfiguration",
-                collection: true,
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("setMobileDeviceManagementAuthority", .post, response: .integer(bits: 32)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.organization",
+            model: Organization.self,
+            children: [
+                .init("branding", "microsoft.graph.organizationalBranding", collection: false),
+                .init(
+                    "certificateBasedAuthConfiguration",
+                    "microsoft.graph.certificateBasedAuthConfiguration",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT"
+                ),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+            ],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init("setMobileDeviceManagementAuthority", .post, response: .integer(bits: 32)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     public var branding: OrganizationalBrandingRequestBuilder {
         .init(client: client, path: path.appending("branding"))
@@ -1433,10 +1450,12 @@ public struct OrganizationalBrandingLocalizationRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.organizationalBrandingLocalization",
-        model: OrganizationalBrandingLocalization.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.organizationalBrandingLocalization",
+            model: OrganizationalBrandingLocalization.self
+        )
+    }
 
     /// The `backgroundImage` stream: `backgroundImage.download()`, `backgroundImage.download(to:)`,
     /// `backgroundImage.upload(_:)`.
@@ -1562,10 +1581,9 @@ public struct OrganizationalBrandingPropertiesRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.organizationalBrandingProperties",
-        model: OrganizationalBrandingProperties.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.organizationalBrandingProperties", model: OrganizationalBrandingProperties.self)
+    }
 
     /// The `backgroundImage` stream: `backgroundImage.download()`, `backgroundImage.download(to:)`,
     /// `backgroundImage.upload(_:)`.
@@ -1619,11 +1637,13 @@ public struct OrganizationalBrandingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.organizationalBranding",
-        model: OrganizationalBranding.self,
-        children: [.init("localizations", "microsoft.graph.organizationalBrandingLocalization", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.organizationalBranding",
+            model: OrganizationalBranding.self,
+            children: [.init("localizations", "microsoft.graph.organizationalBrandingLocalization", collection: true)]
+        )
+    }
 
     /// `localizations.request()` lists them; `localizations("organizationalBrandingLocalization-id")` addresses one.
     public var localizations: CollectionRequestBuilder<OrganizationalBrandingLocalizationRequestBuilder> {
@@ -1892,32 +1912,38 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.calendar",
-        model: OutlookCalendar.self,
-        children: [
-            .init("calendarPermissions", "microsoft.graph.calendarPermission", collection: true),
-            .init(
-                "calendarView",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("events", "microsoft.graph.event", collection: true),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("getSchedule", .post, response: .collection(.model(ScheduleInformation.self))),
-            .init("permanentDelete", .post),
-            .init("allowedCalendarSharingRoles", .get, response: .collection(.enumeration)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.calendar",
+            model: OutlookCalendar.self,
+            children: [
+                .init("calendarPermissions", "microsoft.graph.calendarPermission", collection: true),
+                .init(
+                    "calendarView",
+                    "microsoft.graph.event",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("events", "microsoft.graph.event", collection: true),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("getSchedule", .post, response: .collection(.model(ScheduleInformation.self))),
+                .init("permanentDelete", .post),
+                .init("allowedCalendarSharingRoles", .get, response: .collection(.enumeration)),
+            ]
+        )
+    }
 
     /// `calendarPermissions.request()` lists them; `calendarPermissions("calendarPermission-id")` addresses one.
     public var calendarPermissions: CollectionRequestBuilder<CalendarPermissionRequestBuilder> {
@@ -2029,7 +2055,9 @@ public struct OutlookCategoryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.outlookCategory", model: OutlookCategory.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.outlookCategory", model: OutlookCategory.self)
+    }
 }
 
 /// Its properties are listed in `OutlookGeoCoordinatesFields`; read and write them as `value.name`.
@@ -2105,5 +2133,5 @@ public struct OutlookItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.outlookItem", model: OutlookItem.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.outlookItem", model: OutlookItem.self) }
 }

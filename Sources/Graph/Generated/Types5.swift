@@ -250,7 +250,7 @@ public struct AllowedValueRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.allowedValue", model: AllowedValue.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.allowedValue", model: AllowedValue.self) }
 }
 
 /// Its properties are listed in `AlterationResponseFields`; read and write them as `value.name`.
@@ -436,27 +436,29 @@ public struct AndroidCompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidCompliancePolicy",
-        model: AndroidCompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidCompliancePolicy",
+            model: AndroidCompliancePolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+                .init(
+                    "scheduledActionsForRule",
+                    "microsoft.graph.deviceComplianceScheduledActionForRule",
+                    collection: true
+                ),
+                .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+                .init("scheduleActionsForRules", .post),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
@@ -592,22 +594,24 @@ public struct AndroidCustomConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidCustomConfiguration",
-        model: AndroidCustomConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidCustomConfiguration",
+            model: AndroidCustomConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -828,22 +832,24 @@ public struct AndroidGeneralDeviceConfigurationRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidGeneralDeviceConfiguration",
-        model: AndroidGeneralDeviceConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidGeneralDeviceConfiguration",
+            model: AndroidGeneralDeviceConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -997,16 +1003,18 @@ public struct AndroidLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidLobApp",
-        model: AndroidLobApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidLobApp",
+            model: AndroidLobApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -1163,16 +1171,18 @@ public struct AndroidManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidManagedAppProtection",
-        model: AndroidManagedAppProtection.self,
-        children: [
-            .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
-            .init("apps", "microsoft.graph.managedMobileApp", collection: true),
-            .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
-        ],
-        operations: [.init("assign", .post), .init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidManagedAppProtection",
+            model: AndroidManagedAppProtection.self,
+            children: [
+                .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
+                .init("apps", "microsoft.graph.managedMobileApp", collection: true),
+                .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
+            ],
+            operations: [.init("assign", .post), .init("targetApps", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
@@ -1291,18 +1301,20 @@ public struct AndroidManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidManagedAppRegistration",
-        model: AndroidManagedAppRegistration.self,
-        children: [
-            .init("appliedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
-            .init("intendedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
-            .init("operations", "microsoft.graph.managedAppOperation", collection: true),
-        ],
-        operations: [
-            .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidManagedAppRegistration",
+            model: AndroidManagedAppRegistration.self,
+            children: [
+                .init("appliedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+                .init("intendedPolicies", "microsoft.graph.managedAppPolicy", collection: true),
+                .init("operations", "microsoft.graph.managedAppOperation", collection: true),
+            ],
+            operations: [
+                .init("getUserIdsWithFlaggedAppRegistration", .get, onCollection: true, response: .collection(.string)),
+            ]
+        )
+    }
 
     /// `appliedPolicies.request()` lists them; `appliedPolicies("managedAppPolicy-id")` addresses one.
     public var appliedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
@@ -1524,15 +1536,17 @@ public struct AndroidStoreAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidStoreApp",
-        model: AndroidStoreApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidStoreApp",
+            model: AndroidStoreApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -1674,27 +1688,29 @@ public struct AndroidWorkProfileCompliancePolicyRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidWorkProfileCompliancePolicy",
-        model: AndroidWorkProfileCompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidWorkProfileCompliancePolicy",
+            model: AndroidWorkProfileCompliancePolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+                .init(
+                    "scheduledActionsForRule",
+                    "microsoft.graph.deviceComplianceScheduledActionForRule",
+                    collection: true
+                ),
+                .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+                .init("scheduleActionsForRules", .post),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
@@ -1851,22 +1867,24 @@ public struct AndroidWorkProfileCustomConfigurationRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidWorkProfileCustomConfiguration",
-        model: AndroidWorkProfileCustomConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidWorkProfileCustomConfiguration",
+            model: AndroidWorkProfileCustomConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -2087,22 +2105,24 @@ public struct AndroidWorkProfileGeneralDeviceConfigurationRequestBuilder: ModelR
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.androidWorkProfileGeneralDeviceConfiguration",
-        model: AndroidWorkProfileGeneralDeviceConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.androidWorkProfileGeneralDeviceConfiguration",
+            model: AndroidWorkProfileGeneralDeviceConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -2236,14 +2256,16 @@ public struct AnonymousGuestConversationMemberRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.anonymousGuestConversationMember",
-        model: AnonymousGuestConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.anonymousGuestConversationMember",
+            model: AnonymousGuestConversationMember.self,
+            operations: [
+                .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+                .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == AnonymousGuestConversationMemberRequestBuilder {
@@ -2364,11 +2386,13 @@ public struct AppCatalogsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.appCatalogs",
-        model: AppCatalogs.self,
-        children: [.init("teamsApps", "microsoft.graph.teamsApp", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.appCatalogs",
+            model: AppCatalogs.self,
+            children: [.init("teamsApps", "microsoft.graph.teamsApp", collection: true)]
+        )
+    }
 
     /// `teamsApps.request()` lists them; `teamsApps("teamsApp-id")` addresses one.
     public var teamsApps: CollectionRequestBuilder<TeamsAppRequestBuilder> {
@@ -2439,11 +2463,13 @@ public struct AppConsentApprovalRouteRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.appConsentApprovalRoute",
-        model: AppConsentApprovalRoute.self,
-        children: [.init("appConsentRequests", "microsoft.graph.appConsentRequest", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.appConsentApprovalRoute",
+            model: AppConsentApprovalRoute.self,
+            children: [.init("appConsentRequests", "microsoft.graph.appConsentRequest", collection: true)]
+        )
+    }
 
     /// `appConsentRequests.request()` lists them; `appConsentRequests("appConsentRequest-id")` addresses one.
     public var appConsentRequests: CollectionRequestBuilder<AppConsentRequestRequestBuilder> {

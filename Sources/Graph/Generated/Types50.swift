@@ -42,15 +42,17 @@ public struct OutlookUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.outlookUser",
-        model: OutlookUser.self,
-        children: [.init("masterCategories", "microsoft.graph.outlookCategory", collection: true)],
-        operations: [
-            .init("supportedLanguages", .get, response: .collection(.model(LocaleInfo.self))),
-            .init("supportedTimeZones", .get, response: .collection(.model(TimeZoneInformation.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.outlookUser",
+            model: OutlookUser.self,
+            children: [.init("masterCategories", "microsoft.graph.outlookCategory", collection: true)],
+            operations: [
+                .init("supportedLanguages", .get, response: .collection(.model(LocaleInfo.self))),
+                .init("supportedTimeZones", .get, response: .collection(.model(TimeZoneInformation.self))),
+            ]
+        )
+    }
 
     /// `masterCategories.request()` lists them; `masterCategories("outlookCategory-id")` addresses one.
     public var masterCategories: CollectionRequestBuilder<OutlookCategoryRequestBuilder> {
@@ -131,7 +133,9 @@ public struct OwnerlessGroupPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.ownerlessGroupPolicy", model: OwnerlessGroupPolicy.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.ownerlessGroupPolicy", model: OwnerlessGroupPolicy.self)
+    }
 }
 
 /// Its properties are listed in `PackageFields`; read and write them as `value.name`.
@@ -449,11 +453,13 @@ public struct ParticipantJoiningNotificationRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.participantJoiningNotification",
-        model: ParticipantJoiningNotification.self,
-        children: [.init("call", "microsoft.graph.call", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.participantJoiningNotification",
+            model: ParticipantJoiningNotification.self,
+            children: [.init("call", "microsoft.graph.call", collection: false)]
+        )
+    }
 
     public var call: CallRequestBuilder { .init(client: client, path: path.appending("call")) }
 }
@@ -519,11 +525,13 @@ public struct ParticipantLeftNotificationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.participantLeftNotification",
-        model: ParticipantLeftNotification.self,
-        children: [.init("call", "microsoft.graph.call", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.participantLeftNotification",
+            model: ParticipantLeftNotification.self,
+            children: [.init("call", "microsoft.graph.call", collection: false)]
+        )
+    }
 
     public var call: CallRequestBuilder { .init(client: client, path: path.appending("call")) }
 }
@@ -542,16 +550,18 @@ public struct ParticipantRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.participant",
-        model: Participant.self,
-        operations: [
-            .init("mute", .post, response: .model(MuteParticipantOperation.self)),
-            .init("startHoldMusic", .post, response: .model(StartHoldMusicOperation.self)),
-            .init("stopHoldMusic", .post, response: .model(StopHoldMusicOperation.self)),
-            .init("invite", .post, onCollection: true, response: .model(InviteParticipantsOperation.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.participant",
+            model: Participant.self,
+            operations: [
+                .init("mute", .post, response: .model(MuteParticipantOperation.self)),
+                .init("startHoldMusic", .post, response: .model(StartHoldMusicOperation.self)),
+                .init("stopHoldMusic", .post, response: .model(StopHoldMusicOperation.self)),
+                .init("invite", .post, onCollection: true, response: .model(InviteParticipantsOperation.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.participant/mute` (POST).
     public func mute(clientContext: String) -> OperationRequest<MuteParticipantOperation> {
@@ -713,14 +723,16 @@ public struct PartnersBillingAzureUsageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.azureUsage",
-        model: PartnersBillingAzureUsage.self,
-        children: [
-            .init("billed", "microsoft.graph.partners.billing.billedUsage", collection: false),
-            .init("unbilled", "microsoft.graph.partners.billing.unbilledUsage", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.partners.billing.azureUsage",
+            model: PartnersBillingAzureUsage.self,
+            children: [
+                .init("billed", "microsoft.graph.partners.billing.billedUsage", collection: false),
+                .init("unbilled", "microsoft.graph.partners.billing.unbilledUsage", collection: false),
+            ]
+        )
+    }
 
     public var billed: PartnersBillingBilledUsageRequestBuilder {
         .init(client: client, path: path.appending("billed"))
@@ -767,18 +779,20 @@ public struct PartnersBillingBilledReconciliationRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.billedReconciliation",
-        model: PartnersBillingBilledReconciliation.self,
-        operations: [
-            .init(
-                "export",
-                .post,
-                path: "microsoft.graph.partners.billing.export",
-                response: .model(PartnersBillingOperation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.partners.billing.billedReconciliation",
+            model: PartnersBillingBilledReconciliation.self,
+            operations: [
+                .init(
+                    "export",
+                    .post,
+                    path: "microsoft.graph.partners.billing.export",
+                    response: .model(PartnersBillingOperation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.partners.billing.billedReconciliation/export` (POST).
     public func export(
@@ -829,18 +843,20 @@ public struct PartnersBillingBilledUsageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.billedUsage",
-        model: PartnersBillingBilledUsage.self,
-        operations: [
-            .init(
-                "export",
-                .post,
-                path: "microsoft.graph.partners.billing.export",
-                response: .model(PartnersBillingOperation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.partners.billing.billedUsage",
+            model: PartnersBillingBilledUsage.self,
+            operations: [
+                .init(
+                    "export",
+                    .post,
+                    path: "microsoft.graph.partners.billing.export",
+                    response: .model(PartnersBillingOperation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.partners.billing.billedUsage/export` (POST).
     public func export(
@@ -953,14 +969,16 @@ public struct PartnersBillingBillingReconciliationRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.billingReconciliation",
-        model: PartnersBillingBillingReconciliation.self,
-        children: [
-            .init("billed", "microsoft.graph.partners.billing.billedReconciliation", collection: false),
-            .init("unbilled", "microsoft.graph.partners.billing.unbilledReconciliation", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.partners.billing.billingReconciliation",
+            model: PartnersBillingBillingReconciliation.self,
+            children: [
+                .init("billed", "microsoft.graph.partners.billing.billedReconciliation", collection: false),
+                .init("unbilled", "microsoft.graph.partners.billing.unbilledReconciliation", collection: false),
+            ]
+        )
+    }
 
     public var billed: PartnersBillingBilledReconciliationRequestBuilder {
         .init(client: client, path: path.appending("billed"))
@@ -985,16 +1003,18 @@ public struct PartnersBillingBillingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.billing",
-        model: PartnersBillingBilling.self,
-        children: [
-            .init("manifests", "microsoft.graph.partners.billing.manifest", collection: true),
-            .init("operations", "microsoft.graph.partners.billing.operation", collection: true),
-            .init("reconciliation", "microsoft.graph.partners.billing.billingReconciliation", collection: false),
-            .init("usage", "microsoft.graph.partners.billing.azureUsage", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.partners.billing.billing",
+            model: PartnersBillingBilling.self,
+            children: [
+                .init("manifests", "microsoft.graph.partners.billing.manifest", collection: true),
+                .init("operations", "microsoft.graph.partners.billing.operation", collection: true),
+                .init("reconciliation", "microsoft.graph.partners.billing.billingReconciliation", collection: false),
+                .init("usage", "microsoft.graph.partners.billing.azureUsage", collection: false),
+            ]
+        )
+    }
 
     /// `manifests.request()` lists them; `manifests("manifest-id")` addresses one.
     public var manifests: CollectionRequestBuilder<PartnersBillingManifestRequestBuilder> {
@@ -1077,11 +1097,13 @@ public struct PartnersBillingExportSuccessOperationRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.exportSuccessOperation",
-        model: PartnersBillingExportSuccessOperation.self,
-        children: [.init("resourceLocation", "microsoft.graph.partners.billing.manifest", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.partners.billing.exportSuccessOperation",
+            model: PartnersBillingExportSuccessOperation.self,
+            children: [.init("resourceLocation", "microsoft.graph.partners.billing.manifest", collection: false)]
+        )
+    }
 
     public var resourceLocation: PartnersBillingManifestRequestBuilder {
         .init(client: client, path: path.appending("resourceLocation"))
@@ -1131,10 +1153,9 @@ public struct PartnersBillingFailedOperationRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.failedOperation",
-        model: PartnersBillingFailedOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.partners.billing.failedOperation", model: PartnersBillingFailedOperation.self)
+    }
 }
 
 /// Its properties are listed in `PartnersBillingManifestFields`; read and write them as `value.name`.
@@ -1192,10 +1213,9 @@ public struct PartnersBillingManifestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.manifest",
-        model: PartnersBillingManifest.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.partners.billing.manifest", model: PartnersBillingManifest.self)
+    }
 }
 
 /// Its properties are listed in `PartnersBillingOperationFields`; read and write them as `value.name`.
@@ -1244,10 +1264,9 @@ public struct PartnersBillingOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.operation",
-        model: PartnersBillingOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.partners.billing.operation", model: PartnersBillingOperation.self)
+    }
 }
 
 /// Its properties are listed in `PartnersBillingRunningOperationFields`; read and write them as `value.name`.
@@ -1291,10 +1310,9 @@ public struct PartnersBillingRunningOperationRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.runningOperation",
-        model: PartnersBillingRunningOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.partners.billing.runningOperation", model: PartnersBillingRunningOperation.self)
+    }
 }
 
 /// Its properties are listed in `PartnersBillingUnbilledReconciliationFields`; read and write them as `value.name`.
@@ -1333,18 +1351,20 @@ public struct PartnersBillingUnbilledReconciliationRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.unbilledReconciliation",
-        model: PartnersBillingUnbilledReconciliation.self,
-        operations: [
-            .init(
-                "export",
-                .post,
-                path: "microsoft.graph.partners.billing.export",
-                response: .model(PartnersBillingOperation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.partners.billing.unbilledReconciliation",
+            model: PartnersBillingUnbilledReconciliation.self,
+            operations: [
+                .init(
+                    "export",
+                    .post,
+                    path: "microsoft.graph.partners.billing.export",
+                    response: .model(PartnersBillingOperation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.partners.billing.unbilledReconciliation/export` (POST).
     public func export(

@@ -18,18 +18,20 @@ public struct PartnersBillingUnbilledUsageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners.billing.unbilledUsage",
-        model: PartnersBillingUnbilledUsage.self,
-        operations: [
-            .init(
-                "export",
-                .post,
-                path: "microsoft.graph.partners.billing.export",
-                response: .model(PartnersBillingOperation.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.partners.billing.unbilledUsage",
+            model: PartnersBillingUnbilledUsage.self,
+            operations: [
+                .init(
+                    "export",
+                    .post,
+                    path: "microsoft.graph.partners.billing.export",
+                    response: .model(PartnersBillingOperation.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.partners.billing.unbilledUsage/export` (POST).
     public func export(
@@ -61,11 +63,13 @@ public struct PartnersRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.partners",
-        model: Partners.self,
-        children: [.init("billing", "microsoft.graph.partners.billing.billing", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.partners",
+            model: Partners.self,
+            children: [.init("billing", "microsoft.graph.partners.billing.billing", collection: false)]
+        )
+    }
 
     public var billing: PartnersBillingBillingRequestBuilder { .init(client: client, path: path.appending("billing")) }
 }
@@ -111,10 +115,12 @@ public struct PasskeyAuthenticationMethodTargetRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.passkeyAuthenticationMethodTarget",
-        model: PasskeyAuthenticationMethodTarget.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.passkeyAuthenticationMethodTarget",
+            model: PasskeyAuthenticationMethodTarget.self
+        )
+    }
 }
 
 /// Its properties are listed in `PasskeyProfileFields`; read and write them as `value.name`.
@@ -160,7 +166,9 @@ public struct PasskeyProfileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.passkeyProfile", model: PasskeyProfile.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.passkeyProfile", model: PasskeyProfile.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.passkeyType`.
@@ -236,11 +244,13 @@ public struct PasswordAuthenticationMethodRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.passwordAuthenticationMethod",
-        model: PasswordAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.passwordAuthenticationMethod",
+            model: PasswordAuthenticationMethod.self,
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.passwordAuthenticationMethod/resetPassword` (POST).
     public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
@@ -717,7 +727,7 @@ public struct PayloadRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.payload", model: Payload.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.payload", model: Payload.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.payloadTheme`.
@@ -934,17 +944,19 @@ public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.peopleAdminSettings",
-        model: PeopleAdminSettings.self,
-        children: [
-            .init("itemInsights", "microsoft.graph.insightsSettings", collection: false),
-            .init("profileCardProperties", "microsoft.graph.profileCardProperty", collection: true),
-            .init("profilePropertySettings", "microsoft.graph.profilePropertySetting", collection: true),
-            .init("profileSources", "microsoft.graph.profileSource", collection: true),
-            .init("pronouns", "microsoft.graph.pronounsSettings", collection: false, refusing: "DELETE"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.peopleAdminSettings",
+            model: PeopleAdminSettings.self,
+            children: [
+                .init("itemInsights", "microsoft.graph.insightsSettings", collection: false),
+                .init("profileCardProperties", "microsoft.graph.profileCardProperty", collection: true),
+                .init("profilePropertySettings", "microsoft.graph.profilePropertySetting", collection: true),
+                .init("profileSources", "microsoft.graph.profileSource", collection: true),
+                .init("pronouns", "microsoft.graph.pronounsSettings", collection: false, refusing: "DELETE"),
+            ]
+        )
+    }
 
     public var itemInsights: InsightsSettingsRequestBuilder {
         .init(client: client, path: path.appending("itemInsights"))
@@ -1080,10 +1092,9 @@ public struct PermissionGrantConditionSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.permissionGrantConditionSet",
-        model: PermissionGrantConditionSet.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.permissionGrantConditionSet", model: PermissionGrantConditionSet.self)
+    }
 }
 
 /// Its properties are listed in `PermissionGrantPolicyFields`; read and write them as `value.name`.
@@ -1135,30 +1146,32 @@ public struct PermissionGrantPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.permissionGrantPolicy",
-        model: PermissionGrantPolicy.self,
-        children: [
-            .init("excludes", "microsoft.graph.permissionGrantConditionSet", collection: true),
-            .init("includes", "microsoft.graph.permissionGrantConditionSet", collection: true),
-        ],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.permissionGrantPolicy",
+            model: PermissionGrantPolicy.self,
+            children: [
+                .init("excludes", "microsoft.graph.permissionGrantConditionSet", collection: true),
+                .init("includes", "microsoft.graph.permissionGrantConditionSet", collection: true),
+            ],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// `excludes.request()` lists them; `excludes("permissionGrantConditionSet-id")` addresses one.
     public var excludes: CollectionRequestBuilder<PermissionGrantConditionSetRequestBuilder> {
@@ -1271,11 +1284,13 @@ public struct PermissionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.permission",
-        model: Permission.self,
-        operations: [.init("grant", .post, response: .collection(.model(Permission.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.permission",
+            model: Permission.self,
+            operations: [.init("grant", .post, response: .collection(.model(Permission.self)))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.permission/grant` (POST).
     public func grant(roles: [String], recipients: [DriveRecipient]) -> OperationRequest<[Permission]> {
@@ -1461,7 +1476,7 @@ public struct PersonRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.person", model: Person.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.person", model: Person.self) }
 }
 
 /// Its properties are listed in `PersonTypeFields`; read and write them as `value.name`.
@@ -1547,15 +1562,17 @@ public struct PhoneAuthenticationMethodRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.phoneAuthenticationMethod",
-        model: PhoneAuthenticationMethod.self,
-        operations: [
-            .init("disableSmsSignIn", .post),
-            .init("enableSmsSignIn", .post),
-            .init("resetPassword", .post, response: .model(PasswordResetResponse.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.phoneAuthenticationMethod",
+            model: PhoneAuthenticationMethod.self,
+            operations: [
+                .init("disableSmsSignIn", .post),
+                .init("enableSmsSignIn", .post),
+                .init("resetPassword", .post, response: .model(PasswordResetResponse.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.phoneAuthenticationMethod/disableSmsSignIn` (POST).
     public func disableSmsSignIn() -> OperationRequest<Void> {
@@ -1663,14 +1680,16 @@ public struct PhoneUserConversationMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.phoneUserConversationMember",
-        model: PhoneUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.phoneUserConversationMember",
+            model: PhoneUserConversationMember.self,
+            operations: [
+                .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+                .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == PhoneUserConversationMemberRequestBuilder {

@@ -146,11 +146,13 @@ public struct PinnedChatMessageInfoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.pinnedChatMessageInfo",
-        model: PinnedChatMessageInfo.self,
-        children: [.init("message", "microsoft.graph.chatMessage", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.pinnedChatMessageInfo",
+            model: PinnedChatMessageInfo.self,
+            children: [.init("message", "microsoft.graph.chatMessage", collection: false)]
+        )
+    }
 
     public var message: ChatMessageRequestBuilder { .init(client: client, path: path.appending("message")) }
 }
@@ -302,12 +304,14 @@ public struct PlaceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.place",
-        model: Place.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.place",
+            model: Place.self,
+            children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
+            operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
+        )
+    }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
@@ -422,10 +426,12 @@ public struct PlannerAssignedToTaskBoardTaskFormatRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerAssignedToTaskBoardTaskFormat",
-        model: PlannerAssignedToTaskBoardTaskFormat.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.plannerAssignedToTaskBoardTaskFormat",
+            model: PlannerAssignedToTaskBoardTaskFormat.self
+        )
+    }
 }
 
 /// Its properties are listed in `PlannerAssignmentFields`; read and write them as `value.name`.
@@ -507,11 +513,13 @@ public struct PlannerBucketRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerBucket",
-        model: PlannerBucket.self,
-        children: [.init("tasks", "microsoft.graph.plannerTask", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.plannerBucket",
+            model: PlannerBucket.self,
+            children: [.init("tasks", "microsoft.graph.plannerTask", collection: true)]
+        )
+    }
 
     /// `tasks.request()` lists them; `tasks("plannerTask-id")` addresses one.
     public var tasks: CollectionRequestBuilder<PlannerTaskRequestBuilder> {
@@ -556,10 +564,9 @@ public struct PlannerBucketTaskBoardTaskFormatRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerBucketTaskBoardTaskFormat",
-        model: PlannerBucketTaskBoardTaskFormat.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.plannerBucketTaskBoardTaskFormat", model: PlannerBucketTaskBoardTaskFormat.self)
+    }
 }
 
 /// Its properties are listed in `PlannerCategoryDescriptionsFields`; read and write them as `value.name`.
@@ -770,11 +777,13 @@ public struct PlannerGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerGroup",
-        model: PlannerGroup.self,
-        children: [.init("plans", "microsoft.graph.plannerPlan", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.plannerGroup",
+            model: PlannerGroup.self,
+            children: [.init("plans", "microsoft.graph.plannerPlan", collection: true)]
+        )
+    }
 
     /// `plans.request()` lists them; `plans("plannerPlan-id")` addresses one.
     public var plans: CollectionRequestBuilder<PlannerPlanRequestBuilder> {
@@ -900,7 +909,9 @@ public struct PlannerPlanDetailsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.plannerPlanDetails", model: PlannerPlanDetails.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.plannerPlanDetails", model: PlannerPlanDetails.self)
+    }
 }
 
 /// Requests for one `PlannerPlan`: `request()` reads, updates or deletes it.
@@ -917,15 +928,17 @@ public struct PlannerPlanRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerPlan",
-        model: PlannerPlan.self,
-        children: [
-            .init("buckets", "microsoft.graph.plannerBucket", collection: true),
-            .init("details", "microsoft.graph.plannerPlanDetails", collection: false),
-            .init("tasks", "microsoft.graph.plannerTask", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.plannerPlan",
+            model: PlannerPlan.self,
+            children: [
+                .init("buckets", "microsoft.graph.plannerBucket", collection: true),
+                .init("details", "microsoft.graph.plannerPlanDetails", collection: false),
+                .init("tasks", "microsoft.graph.plannerTask", collection: true),
+            ]
+        )
+    }
 
     /// `buckets.request()` lists them; `buckets("plannerBucket-id")` addresses one.
     public var buckets: CollectionRequestBuilder<PlannerBucketRequestBuilder> {
@@ -997,10 +1010,12 @@ public struct PlannerProgressTaskBoardTaskFormatRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerProgressTaskBoardTaskFormat",
-        model: PlannerProgressTaskBoardTaskFormat.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.plannerProgressTaskBoardTaskFormat",
+            model: PlannerProgressTaskBoardTaskFormat.self
+        )
+    }
 }
 
 /// Requests for one `Planner`: `request()` reads, updates or deletes it.
@@ -1017,15 +1032,17 @@ public struct PlannerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.planner",
-        model: Planner.self,
-        children: [
-            .init("buckets", "microsoft.graph.plannerBucket", collection: true),
-            .init("plans", "microsoft.graph.plannerPlan", collection: true),
-            .init("tasks", "microsoft.graph.plannerTask", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.planner",
+            model: Planner.self,
+            children: [
+                .init("buckets", "microsoft.graph.plannerBucket", collection: true),
+                .init("plans", "microsoft.graph.plannerPlan", collection: true),
+                .init("tasks", "microsoft.graph.plannerTask", collection: true),
+            ]
+        )
+    }
 
     /// `buckets.request()` lists them; `buckets("plannerBucket-id")` addresses one.
     public var buckets: CollectionRequestBuilder<PlannerBucketRequestBuilder> {
@@ -1164,7 +1181,9 @@ public struct PlannerTaskDetailsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.plannerTaskDetails", model: PlannerTaskDetails.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.plannerTaskDetails", model: PlannerTaskDetails.self)
+    }
 }
 
 /// Requests for one `PlannerTask`: `request()` reads, updates or deletes it.
@@ -1181,20 +1200,26 @@ public struct PlannerTaskRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerTask",
-        model: PlannerTask.self,
-        children: [
-            .init(
-                "assignedToTaskBoardFormat",
-                "microsoft.graph.plannerAssignedToTaskBoardTaskFormat",
-                collection: false
-            ),
-            .init("bucketTaskBoardFormat", "microsoft.graph.plannerBucketTaskBoardTaskFormat", collection: false),
-            .init("details", "microsoft.graph.plannerTaskDetails", collection: false),
-            .init("progressTaskBoardFormat", "microsoft.graph.plannerProgressTaskBoardTaskFormat", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.plannerTask",
+            model: PlannerTask.self,
+            children: [
+                .init(
+                    "assignedToTaskBoardFormat",
+                    "microsoft.graph.plannerAssignedToTaskBoardTaskFormat",
+                    collection: false
+                ),
+                .init("bucketTaskBoardFormat", "microsoft.graph.plannerBucketTaskBoardTaskFormat", collection: false),
+                .init("details", "microsoft.graph.plannerTaskDetails", collection: false),
+                .init(
+                    "progressTaskBoardFormat",
+                    "microsoft.graph.plannerProgressTaskBoardTaskFormat",
+                    collection: false
+                ),
+            ]
+        )
+    }
 
     public var assignedToTaskBoardFormat: PlannerAssignedToTaskBoardTaskFormatRequestBuilder {
         .init(client: client, path: path.appending("assignedToTaskBoardFormat"))
@@ -1267,14 +1292,16 @@ public struct PlannerUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.plannerUser",
-        model: PlannerUser.self,
-        children: [
-            .init("plans", "microsoft.graph.plannerPlan", collection: true),
-            .init("tasks", "microsoft.graph.plannerTask", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.plannerUser",
+            model: PlannerUser.self,
+            children: [
+                .init("plans", "microsoft.graph.plannerPlan", collection: true),
+                .init("tasks", "microsoft.graph.plannerTask", collection: true),
+            ]
+        )
+    }
 
     /// `plans.request()` lists them; `plans("plannerPlan-id")` addresses one.
     public var plans: CollectionRequestBuilder<PlannerPlanRequestBuilder> {
@@ -1335,12 +1362,14 @@ public struct PlatformCredentialAuthenticationMethodRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.platformCredentialAuthenticationMethod",
-        model: PlatformCredentialAuthenticationMethod.self,
-        children: [.init("device", "microsoft.graph.device", collection: false)],
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.platformCredentialAuthenticationMethod",
+            model: PlatformCredentialAuthenticationMethod.self,
+            children: [.init("device", "microsoft.graph.device", collection: false)],
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
 

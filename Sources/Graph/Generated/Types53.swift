@@ -18,7 +18,9 @@ public struct PlayPromptOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.playPromptOperation", model: PlayPromptOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.playPromptOperation", model: PlayPromptOperation.self)
+    }
 }
 
 /// Its properties are listed in `PolicyBaseFields`; read and write them as `value.name`.
@@ -73,26 +75,28 @@ public struct PolicyBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.policyBase",
-        model: PolicyBase.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.policyBase",
+            model: PolicyBase.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.policyBase/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -236,7 +240,9 @@ public struct PolicyDeletableItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.policyDeletableItem", model: PolicyDeletableItem.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.policyDeletableItem", model: PolicyDeletableItem.self)
+    }
 }
 
 /// Its properties are listed in `PolicyLocationFields`; read and write them as `value.name`.
@@ -496,56 +502,62 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.policyRoot",
-        model: PolicyRoot.self,
-        children: [
-            .init("activityBasedTimeoutPolicies", "microsoft.graph.activityBasedTimeoutPolicy", collection: true),
-            .init("adminConsentRequestPolicy", "microsoft.graph.adminConsentRequestPolicy", collection: false),
-            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
-            .init("authenticationFlowsPolicy", "microsoft.graph.authenticationFlowsPolicy", collection: false),
-            .init("authenticationMethodsPolicy", "microsoft.graph.authenticationMethodsPolicy", collection: false),
-            .init("authenticationStrengthPolicies", "microsoft.graph.authenticationStrengthPolicy", collection: true),
-            .init("authorizationPolicy", "microsoft.graph.authorizationPolicy", collection: false),
-            .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
-            .init("conditionalAccessPolicies", "microsoft.graph.conditionalAccessPolicy", collection: true),
-            .init("crossTenantAccessPolicy", "microsoft.graph.crossTenantAccessPolicy", collection: false),
-            .init("defaultAppManagementPolicy", "microsoft.graph.tenantAppManagementPolicy", collection: false),
-            .init(
-                "deviceRegistrationPolicy",
-                "microsoft.graph.deviceRegistrationPolicy",
-                collection: false,
-                refusing: "PATCH PUT DELETE"
-            ),
-            .init("featureRolloutPolicies", "microsoft.graph.featureRolloutPolicy", collection: true),
-            .init(
-                "federatedTokenValidationPolicy",
-                "microsoft.graph.federatedTokenValidationPolicy",
-                collection: false
-            ),
-            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
-            .init(
-                "identitySecurityDefaultsEnforcementPolicy",
-                "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
-                collection: false
-            ),
-            .init(
-                "ownerlessGroupPolicy",
-                "microsoft.graph.ownerlessGroupPolicy",
-                collection: false,
-                refusing: "DELETE"
-            ),
-            .init("permissionGrantPolicies", "microsoft.graph.permissionGrantPolicy", collection: true),
-            .init("roleManagementPolicies", "microsoft.graph.unifiedRoleManagementPolicy", collection: true),
-            .init(
-                "roleManagementPolicyAssignments",
-                "microsoft.graph.unifiedRoleManagementPolicyAssignment",
-                collection: true
-            ),
-            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
-            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.policyRoot",
+            model: PolicyRoot.self,
+            children: [
+                .init("activityBasedTimeoutPolicies", "microsoft.graph.activityBasedTimeoutPolicy", collection: true),
+                .init("adminConsentRequestPolicy", "microsoft.graph.adminConsentRequestPolicy", collection: false),
+                .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+                .init("authenticationFlowsPolicy", "microsoft.graph.authenticationFlowsPolicy", collection: false),
+                .init("authenticationMethodsPolicy", "microsoft.graph.authenticationMethodsPolicy", collection: false),
+                .init(
+                    "authenticationStrengthPolicies",
+                    "microsoft.graph.authenticationStrengthPolicy",
+                    collection: true
+                ),
+                .init("authorizationPolicy", "microsoft.graph.authorizationPolicy", collection: false),
+                .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
+                .init("conditionalAccessPolicies", "microsoft.graph.conditionalAccessPolicy", collection: true),
+                .init("crossTenantAccessPolicy", "microsoft.graph.crossTenantAccessPolicy", collection: false),
+                .init("defaultAppManagementPolicy", "microsoft.graph.tenantAppManagementPolicy", collection: false),
+                .init(
+                    "deviceRegistrationPolicy",
+                    "microsoft.graph.deviceRegistrationPolicy",
+                    collection: false,
+                    refusing: "PATCH PUT DELETE"
+                ),
+                .init("featureRolloutPolicies", "microsoft.graph.featureRolloutPolicy", collection: true),
+                .init(
+                    "federatedTokenValidationPolicy",
+                    "microsoft.graph.federatedTokenValidationPolicy",
+                    collection: false
+                ),
+                .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+                .init(
+                    "identitySecurityDefaultsEnforcementPolicy",
+                    "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
+                    collection: false
+                ),
+                .init(
+                    "ownerlessGroupPolicy",
+                    "microsoft.graph.ownerlessGroupPolicy",
+                    collection: false,
+                    refusing: "DELETE"
+                ),
+                .init("permissionGrantPolicies", "microsoft.graph.permissionGrantPolicy", collection: true),
+                .init("roleManagementPolicies", "microsoft.graph.unifiedRoleManagementPolicy", collection: true),
+                .init(
+                    "roleManagementPolicyAssignments",
+                    "microsoft.graph.unifiedRoleManagementPolicyAssignment",
+                    collection: true
+                ),
+                .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+                .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+            ]
+        )
+    }
 
     /// `activityBasedTimeoutPolicies.request()` lists them;
     /// `activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id")` addresses one.
@@ -733,22 +745,24 @@ public struct PolicyTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.policyTemplate",
-        model: PolicyTemplate.self,
-        children: [
-            .init(
-                "multiTenantOrganizationIdentitySynchronization",
-                "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
-                collection: false
-            ),
-            .init(
-                "multiTenantOrganizationPartnerConfiguration",
-                "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
-                collection: false
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.policyTemplate",
+            model: PolicyTemplate.self,
+            children: [
+                .init(
+                    "multiTenantOrganizationIdentitySynchronization",
+                    "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
+                    collection: false
+                ),
+                .init(
+                    "multiTenantOrganizationPartnerConfiguration",
+                    "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
+                    collection: false
+                ),
+            ]
+        )
+    }
 
     public var multiTenantOrganizationIdentitySynchronization:
         MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder
@@ -921,22 +935,28 @@ public struct PostRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.post",
-        model: Post.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("inReplyTo", "microsoft.graph.post", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("multiValueExtendedProperties", "microsoft.graph.multiValueLegacyExtendedProperty", collection: true),
-            .init(
-                "singleValueExtendedProperties",
-                "microsoft.graph.singleValueLegacyExtendedProperty",
-                collection: true
-            ),
-        ],
-        operations: [.init("forward", .post), .init("reply", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.post",
+            model: Post.self,
+            children: [
+                .init("attachments", "microsoft.graph.attachment", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init("inReplyTo", "microsoft.graph.post", collection: false, refusing: "PATCH PUT DELETE"),
+                .init(
+                    "multiValueExtendedProperties",
+                    "microsoft.graph.multiValueLegacyExtendedProperty",
+                    collection: true
+                ),
+                .init(
+                    "singleValueExtendedProperties",
+                    "microsoft.graph.singleValueLegacyExtendedProperty",
+                    collection: true
+                ),
+            ],
+            operations: [.init("forward", .post), .init("reply", .post)]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -1094,21 +1114,23 @@ public struct PresenceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.presence",
-        model: Presence.self,
-        operations: [
-            .init("clearAutomaticLocation", .post),
-            .init("clearLocation", .post),
-            .init("clearPresence", .post),
-            .init("clearUserPreferredPresence", .post),
-            .init("setAutomaticLocation", .post),
-            .init("setManualLocation", .post),
-            .init("setPresence", .post),
-            .init("setStatusMessage", .post),
-            .init("setUserPreferredPresence", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.presence",
+            model: Presence.self,
+            operations: [
+                .init("clearAutomaticLocation", .post),
+                .init("clearLocation", .post),
+                .init("clearPresence", .post),
+                .init("clearUserPreferredPresence", .post),
+                .init("setAutomaticLocation", .post),
+                .init("setManualLocation", .post),
+                .init("setPresence", .post),
+                .init("setStatusMessage", .post),
+                .init("setUserPreferredPresence", .post),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.presence/clearAutomaticLocation` (POST).
     public func clearAutomaticLocation() -> OperationRequest<Void> {
@@ -1374,7 +1396,9 @@ public struct PrintConnectorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printConnector", model: PrintConnector.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.printConnector", model: PrintConnector.self)
+    }
 }
 
 /// Its properties are listed in `PrintDocumentFields`; read and write them as `value.name`.
@@ -1422,11 +1446,13 @@ public struct PrintDocumentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printDocument",
-        model: PrintDocument.self,
-        operations: [.init("createUploadSession", .post, response: .model(UploadSession.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printDocument",
+            model: PrintDocument.self,
+            operations: [.init("createUploadSession", .post, response: .model(UploadSession.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.printDocument/createUploadSession` (POST).
     public func createUploadSession(properties: PrintDocumentUploadProperties) -> OperationRequest<UploadSession> {
@@ -1852,20 +1878,22 @@ public struct PrintJobRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printJob",
-        model: PrintJob.self,
-        children: [
-            .init("documents", "microsoft.graph.printDocument", collection: true),
-            .init("tasks", "microsoft.graph.printTask", collection: true),
-        ],
-        operations: [
-            .init("abort", .post),
-            .init("cancel", .post),
-            .init("redirect", .post, response: .model(PrintJob.self)),
-            .init("start", .post, response: .model(PrintJobStatus.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printJob",
+            model: PrintJob.self,
+            children: [
+                .init("documents", "microsoft.graph.printDocument", collection: true),
+                .init("tasks", "microsoft.graph.printTask", collection: true),
+            ],
+            operations: [
+                .init("abort", .post),
+                .init("cancel", .post),
+                .init("redirect", .post, response: .model(PrintJob.self)),
+                .init("start", .post, response: .model(PrintJobStatus.self)),
+            ]
+        )
+    }
 
     /// `documents.request()` lists them; `documents("printDocument-id")` addresses one.
     public var documents: CollectionRequestBuilder<PrintDocumentRequestBuilder> {
@@ -2091,5 +2119,7 @@ public struct PrintOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printOperation", model: PrintOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.printOperation", model: PrintOperation.self)
+    }
 }

@@ -80,18 +80,20 @@ public struct PrintRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.print",
-        model: Print.self,
-        children: [
-            .init("connectors", "microsoft.graph.printConnector", collection: true),
-            .init("operations", "microsoft.graph.printOperation", collection: true),
-            .init("printers", "microsoft.graph.printer", collection: true),
-            .init("services", "microsoft.graph.printService", collection: true),
-            .init("shares", "microsoft.graph.printerShare", collection: true),
-            .init("taskDefinitions", "microsoft.graph.printTaskDefinition", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.print",
+            model: Print.self,
+            children: [
+                .init("connectors", "microsoft.graph.printConnector", collection: true),
+                .init("operations", "microsoft.graph.printOperation", collection: true),
+                .init("printers", "microsoft.graph.printer", collection: true),
+                .init("services", "microsoft.graph.printService", collection: true),
+                .init("shares", "microsoft.graph.printerShare", collection: true),
+                .init("taskDefinitions", "microsoft.graph.printTaskDefinition", collection: true),
+            ]
+        )
+    }
 
     /// `connectors.request()` lists them; `connectors("printConnector-id")` addresses one.
     public var connectors: CollectionRequestBuilder<PrintConnectorRequestBuilder> {
@@ -209,7 +211,9 @@ public struct PrintServiceEndpointRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printServiceEndpoint", model: PrintServiceEndpoint.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.printServiceEndpoint", model: PrintServiceEndpoint.self)
+    }
 }
 
 /// Requests for one `PrintService`: `request()` reads, updates or deletes it.
@@ -226,11 +230,13 @@ public struct PrintServiceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printService",
-        model: PrintService.self,
-        children: [.init("endpoints", "microsoft.graph.printServiceEndpoint", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printService",
+            model: PrintService.self,
+            children: [.init("endpoints", "microsoft.graph.printServiceEndpoint", collection: true)]
+        )
+    }
 
     /// `endpoints.request()` lists them; `endpoints("printServiceEndpoint-id")` addresses one.
     public var endpoints: CollectionRequestBuilder<PrintServiceEndpointRequestBuilder> {
@@ -327,11 +333,13 @@ public struct PrintTaskDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printTaskDefinition",
-        model: PrintTaskDefinition.self,
-        children: [.init("tasks", "microsoft.graph.printTask", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printTaskDefinition",
+            model: PrintTaskDefinition.self,
+            children: [.init("tasks", "microsoft.graph.printTask", collection: true)]
+        )
+    }
 
     /// `tasks.request()` lists them; `tasks("printTask-id")` addresses one.
     public var tasks: CollectionRequestBuilder<PrintTaskRequestBuilder> {
@@ -373,14 +381,16 @@ public struct PrintTaskRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printTask",
-        model: PrintTask.self,
-        children: [
-            .init("definition", "microsoft.graph.printTaskDefinition", collection: false),
-            .init("trigger", "microsoft.graph.printTaskTrigger", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printTask",
+            model: PrintTask.self,
+            children: [
+                .init("definition", "microsoft.graph.printTaskDefinition", collection: false),
+                .init("trigger", "microsoft.graph.printTaskTrigger", collection: false),
+            ]
+        )
+    }
 
     public var definition: PrintTaskDefinitionRequestBuilder {
         .init(client: client, path: path.appending("definition"))
@@ -448,11 +458,13 @@ public struct PrintTaskTriggerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printTaskTrigger",
-        model: PrintTaskTrigger.self,
-        children: [.init("definition", "microsoft.graph.printTaskDefinition", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printTaskTrigger",
+            model: PrintTaskTrigger.self,
+            children: [.init("definition", "microsoft.graph.printTaskDefinition", collection: false)]
+        )
+    }
 
     public var definition: PrintTaskDefinitionRequestBuilder {
         .init(client: client, path: path.appending("definition"))
@@ -566,7 +578,9 @@ public struct PrintUsageByPrinterRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printUsageByPrinter", model: PrintUsageByPrinter.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.printUsageByPrinter", model: PrintUsageByPrinter.self)
+    }
 }
 
 /// Its properties are listed in `PrintUsageByUserFields`; read and write them as `value.name`.
@@ -628,7 +642,9 @@ public struct PrintUsageByUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printUsageByUser", model: PrintUsageByUser.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.printUsageByUser", model: PrintUsageByUser.self)
+    }
 }
 
 /// Requests for one `PrintUsage`: `request()` reads, updates or deletes it.
@@ -645,7 +661,7 @@ public struct PrintUsageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.printUsage", model: PrintUsage.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.printUsage", model: PrintUsage.self) }
 }
 
 /// Its properties are listed in `PrinterFields`; read and write them as `value.name`.
@@ -763,11 +779,13 @@ public struct PrinterBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printerBase",
-        model: PrinterBase.self,
-        children: [.init("jobs", "microsoft.graph.printJob", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printerBase",
+            model: PrinterBase.self,
+            children: [.init("jobs", "microsoft.graph.printJob", collection: true)]
+        )
+    }
 
     /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
     public var jobs: CollectionRequestBuilder<PrintJobRequestBuilder> {
@@ -884,11 +902,13 @@ public struct PrinterCreateOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printerCreateOperation",
-        model: PrinterCreateOperation.self,
-        children: [.init("printer", "microsoft.graph.printer", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printerCreateOperation",
+            model: PrinterCreateOperation.self,
+            children: [.init("printer", "microsoft.graph.printer", collection: false)]
+        )
+    }
 
     public var printer: PrinterRequestBuilder { .init(client: client, path: path.appending("printer")) }
 }
@@ -3562,17 +3582,19 @@ public struct PrinterRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printer",
-        model: Printer.self,
-        children: [
-            .init("jobs", "microsoft.graph.printJob", collection: true),
-            .init("connectors", "microsoft.graph.printConnector", collection: true),
-            .init("shares", "microsoft.graph.printerShare", collection: true),
-            .init("taskTriggers", "microsoft.graph.printTaskTrigger", collection: true),
-        ],
-        operations: [.init("restoreFactoryDefaults", .post), .init("create", .post, onCollection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printer",
+            model: Printer.self,
+            children: [
+                .init("jobs", "microsoft.graph.printJob", collection: true),
+                .init("connectors", "microsoft.graph.printConnector", collection: true),
+                .init("shares", "microsoft.graph.printerShare", collection: true),
+                .init("taskTriggers", "microsoft.graph.printTaskTrigger", collection: true),
+            ],
+            operations: [.init("restoreFactoryDefaults", .post), .init("create", .post, onCollection: true)]
+        )
+    }
 
     /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
     public var jobs: CollectionRequestBuilder<PrintJobRequestBuilder> {
@@ -3700,16 +3722,18 @@ public struct PrinterShareRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.printerShare",
-        model: PrinterShare.self,
-        children: [
-            .init("jobs", "microsoft.graph.printJob", collection: true),
-            .init("allowedGroups", "microsoft.graph.group", collection: true),
-            .init("allowedUsers", "microsoft.graph.user", collection: true),
-            .init("printer", "microsoft.graph.printer", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.printerShare",
+            model: PrinterShare.self,
+            children: [
+                .init("jobs", "microsoft.graph.printJob", collection: true),
+                .init("allowedGroups", "microsoft.graph.group", collection: true),
+                .init("allowedUsers", "microsoft.graph.user", collection: true),
+                .init("printer", "microsoft.graph.printer", collection: false),
+            ]
+        )
+    }
 
     /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
     public var jobs: CollectionRequestBuilder<PrintJobRequestBuilder> {
@@ -3818,11 +3842,13 @@ public struct PrivacyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privacy",
-        model: Privacy.self,
-        children: [.init("subjectRightsRequests", "microsoft.graph.subjectRightsRequest", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.privacy",
+            model: Privacy.self,
+            children: [.init("subjectRightsRequests", "microsoft.graph.subjectRightsRequest", collection: true)]
+        )
+    }
 
     /// `subjectRightsRequests.request()` lists them; `subjectRightsRequests("subjectRightsRequest-id")` addresses one.
     public var subjectRightsRequests: CollectionRequestBuilder<SubjectRightsRequestRequestBuilder> {
@@ -3999,27 +4025,29 @@ public struct PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder: Mod
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance",
-        model: PrivilegedAccessGroupAssignmentScheduleInstance.self,
-        children: [
-            .init(
-                "activatedUsing",
-                "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
-                collection: false
-            ),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupAssignmentScheduleInstance.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance",
+            model: PrivilegedAccessGroupAssignmentScheduleInstance.self,
+            children: [
+                .init(
+                    "activatedUsing",
+                    "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
+                    collection: false
+                ),
+                .init("group", "microsoft.graph.group", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+            ],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(PrivilegedAccessGroupAssignmentScheduleInstance.self))
+                ),
+            ]
+        )
+    }
 
     public var activatedUsing: PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))
@@ -4128,23 +4156,25 @@ public struct PrivilegedAccessGroupAssignmentScheduleRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupAssignmentSchedule",
-        model: PrivilegedAccessGroupAssignmentSchedule.self,
-        children: [
-            .init("activatedUsing", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupAssignmentSchedule.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.privilegedAccessGroupAssignmentSchedule",
+            model: PrivilegedAccessGroupAssignmentSchedule.self,
+            children: [
+                .init("activatedUsing", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
+                .init("group", "microsoft.graph.group", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+            ],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(PrivilegedAccessGroupAssignmentSchedule.self))
+                ),
+            ]
+        )
+    }
 
     public var activatedUsing: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))
@@ -4182,25 +4212,27 @@ public struct PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder: Mode
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest",
-        model: PrivilegedAccessGroupAssignmentScheduleRequest.self,
-        children: [
-            .init("activatedUsing", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("targetSchedule", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupAssignmentScheduleRequest.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest",
+            model: PrivilegedAccessGroupAssignmentScheduleRequest.self,
+            children: [
+                .init("activatedUsing", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
+                .init("group", "microsoft.graph.group", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("targetSchedule", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
+            ],
+            operations: [
+                .init("cancel", .post),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(PrivilegedAccessGroupAssignmentScheduleRequest.self))
+                ),
+            ]
+        )
+    }
 
     public var activatedUsing: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))

@@ -128,22 +128,24 @@ public struct PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder: Mo
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
-        model: PrivilegedAccessGroupEligibilityScheduleInstance.self,
-        children: [
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupEligibilityScheduleInstance.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
+            model: PrivilegedAccessGroupEligibilityScheduleInstance.self,
+            children: [
+                .init("group", "microsoft.graph.group", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+            ],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(PrivilegedAccessGroupEligibilityScheduleInstance.self))
+                ),
+            ]
+        )
+    }
 
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
@@ -244,22 +246,24 @@ public struct PrivilegedAccessGroupEligibilityScheduleRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupEligibilitySchedule",
-        model: PrivilegedAccessGroupEligibilitySchedule.self,
-        children: [
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupEligibilitySchedule.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.privilegedAccessGroupEligibilitySchedule",
+            model: PrivilegedAccessGroupEligibilitySchedule.self,
+            children: [
+                .init("group", "microsoft.graph.group", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+            ],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(PrivilegedAccessGroupEligibilitySchedule.self))
+                ),
+            ]
+        )
+    }
 
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
@@ -293,24 +297,26 @@ public struct PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder: Mod
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest",
-        model: PrivilegedAccessGroupEligibilityScheduleRequest.self,
-        children: [
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("targetSchedule", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(PrivilegedAccessGroupEligibilityScheduleRequest.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest",
+            model: PrivilegedAccessGroupEligibilityScheduleRequest.self,
+            children: [
+                .init("group", "microsoft.graph.group", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("targetSchedule", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: false),
+            ],
+            operations: [
+                .init("cancel", .post),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(PrivilegedAccessGroupEligibilityScheduleRequest.self))
+                ),
+            ]
+        )
+    }
 
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
@@ -387,35 +393,45 @@ public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessGroup",
-        model: PrivilegedAccessGroup.self,
-        children: [
-            .init("assignmentApprovals", "microsoft.graph.approval", collection: true),
-            .init(
-                "assignmentScheduleInstances",
-                "microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance",
-                collection: true
-            ),
-            .init(
-                "assignmentScheduleRequests",
-                "microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest",
-                collection: true
-            ),
-            .init("assignmentSchedules", "microsoft.graph.privilegedAccessGroupAssignmentSchedule", collection: true),
-            .init(
-                "eligibilityScheduleInstances",
-                "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
-                collection: true
-            ),
-            .init(
-                "eligibilityScheduleRequests",
-                "microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest",
-                collection: true
-            ),
-            .init("eligibilitySchedules", "microsoft.graph.privilegedAccessGroupEligibilitySchedule", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.privilegedAccessGroup",
+            model: PrivilegedAccessGroup.self,
+            children: [
+                .init("assignmentApprovals", "microsoft.graph.approval", collection: true),
+                .init(
+                    "assignmentScheduleInstances",
+                    "microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance",
+                    collection: true
+                ),
+                .init(
+                    "assignmentScheduleRequests",
+                    "microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest",
+                    collection: true
+                ),
+                .init(
+                    "assignmentSchedules",
+                    "microsoft.graph.privilegedAccessGroupAssignmentSchedule",
+                    collection: true
+                ),
+                .init(
+                    "eligibilityScheduleInstances",
+                    "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
+                    collection: true
+                ),
+                .init(
+                    "eligibilityScheduleRequests",
+                    "microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest",
+                    collection: true
+                ),
+                .init(
+                    "eligibilitySchedules",
+                    "microsoft.graph.privilegedAccessGroupEligibilitySchedule",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `assignmentApprovals.request()` lists them; `assignmentApprovals("approval-id")` addresses one.
     public var assignmentApprovals: CollectionRequestBuilder<ApprovalRequestBuilder> {
@@ -502,11 +518,13 @@ public struct PrivilegedAccessRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessRoot",
-        model: PrivilegedAccessRoot.self,
-        children: [.init("group", "microsoft.graph.privilegedAccessGroup", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.privilegedAccessRoot",
+            model: PrivilegedAccessRoot.self,
+            children: [.init("group", "microsoft.graph.privilegedAccessGroup", collection: false)]
+        )
+    }
 
     public var group: PrivilegedAccessGroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 }
@@ -590,10 +608,9 @@ public struct PrivilegedAccessScheduleInstanceRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessScheduleInstance",
-        model: PrivilegedAccessScheduleInstance.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.privilegedAccessScheduleInstance", model: PrivilegedAccessScheduleInstance.self)
+    }
 }
 
 /// Its properties are listed in `PrivilegedAccessScheduleRequestFields`; read and write them as `value.name`.
@@ -659,10 +676,9 @@ public struct PrivilegedAccessScheduleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessSchedule",
-        model: PrivilegedAccessSchedule.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.privilegedAccessSchedule", model: PrivilegedAccessSchedule.self)
+    }
 }
 
 /// Requests for one `PrivilegedAccessScheduleRequest`: `request()` reads, updates or deletes it.
@@ -679,10 +695,9 @@ public struct PrivilegedAccessScheduleRequestRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.privilegedAccessScheduleRequest",
-        model: PrivilegedAccessScheduleRequest.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.privilegedAccessScheduleRequest", model: PrivilegedAccessScheduleRequest.self)
+    }
 }
 
 /// Its properties are listed in `ProcessFields`; read and write them as `value.name`.
@@ -1078,7 +1093,9 @@ public struct ProfileCardPropertyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.profileCardProperty", model: ProfileCardProperty.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.profileCardProperty", model: ProfileCardProperty.self)
+    }
 }
 
 /// Its properties are listed in `ProfilePhotoFields`; read and write them as `value.name`.
@@ -1119,7 +1136,7 @@ public struct ProfilePhotoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.profilePhoto", model: ProfilePhoto.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.profilePhoto", model: ProfilePhoto.self) }
 }
 
 /// Its properties are listed in `ProfilePropertySettingFields`; read and write them as `value.name`.
@@ -1163,10 +1180,9 @@ public struct ProfilePropertySettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.profilePropertySetting",
-        model: ProfilePropertySetting.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.profilePropertySetting", model: ProfilePropertySetting.self)
+    }
 }
 
 /// Its properties are listed in `ProfileSourceFields`; read and write them as `value.name`.
@@ -1238,7 +1254,7 @@ public struct ProfileSourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.profileSource", model: ProfileSource.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.profileSource", model: ProfileSource.self) }
 }
 
 /// Its properties are listed in `PromptFields`; read and write them as `value.name`.
@@ -1323,7 +1339,9 @@ public struct PronounsSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.pronounsSettings", model: PronounsSettings.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.pronounsSettings", model: PronounsSettings.self)
+    }
 }
 
 /// Its properties are listed in `ProtectedApplicationMetadataFields`; read and write them as `value.name`.
@@ -1457,14 +1475,16 @@ public struct ProtectionPolicyBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.protectionPolicyBase",
-        model: ProtectionPolicyBase.self,
-        operations: [
-            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.protectionPolicyBase",
+            model: ProtectionPolicyBase.self,
+            operations: [
+                .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
+                .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.protectionPolicyBase/activate` (POST).
     public func activate() -> OperationRequest<ProtectionPolicyBase> {
@@ -1551,14 +1571,16 @@ public struct ProtectionRuleBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.protectionRuleBase",
-        model: ProtectionRuleBase.self,
-        operations: [
-            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, response: .model(ProtectionRuleBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.protectionRuleBase",
+            model: ProtectionRuleBase.self,
+            operations: [
+                .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
+                .init("run", .post, response: .model(ProtectionRuleBase.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.protectionRuleBase/deleteAndUnprotect` (POST).
     public func deleteAndUnprotect() -> OperationRequest<ProtectionRuleBase> {

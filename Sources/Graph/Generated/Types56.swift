@@ -96,14 +96,16 @@ public struct ProtectionUnitBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.protectionUnitBase",
-        model: ProtectionUnitBase.self,
-        operations: [
-            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.protectionUnitBase",
+            model: ProtectionUnitBase.self,
+            operations: [
+                .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
+                .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.protectionUnitBase/cancelOffboard` (POST).
     public func cancelOffboard() -> OperationRequest<ProtectionUnitBase> {
@@ -212,10 +214,9 @@ public struct ProtectionUnitsBulkJobBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.protectionUnitsBulkJobBase",
-        model: ProtectionUnitsBulkJobBase.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.protectionUnitsBulkJobBase", model: ProtectionUnitsBulkJobBase.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.protectionUnitsBulkJobStatus`.
@@ -431,10 +432,9 @@ public struct ProvisioningObjectSummaryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.provisioningObjectSummary",
-        model: ProvisioningObjectSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.provisioningObjectSummary", model: ProvisioningObjectSummary.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.provisioningResult`.
@@ -760,13 +760,19 @@ public struct PublicKeyInfrastructureRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.publicKeyInfrastructureRoot",
-        model: PublicKeyInfrastructureRoot.self,
-        children: [
-            .init("certificateBasedAuthConfigurations", "microsoft.graph.certificateBasedAuthPki", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.publicKeyInfrastructureRoot",
+            model: PublicKeyInfrastructureRoot.self,
+            children: [
+                .init(
+                    "certificateBasedAuthConfigurations",
+                    "microsoft.graph.certificateBasedAuthPki",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `certificateBasedAuthConfigurations.request()` lists them;
     /// `certificateBasedAuthConfigurations("certificateBasedAuthPki-id")` addresses one.
@@ -927,11 +933,13 @@ public struct QrCodePinAuthenticationMethodConfigurationRequestBuilder: ModelReq
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.qrCodePinAuthenticationMethodConfiguration",
-        model: QrCodePinAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.qrCodePinAuthenticationMethodConfiguration",
+            model: QrCodePinAuthenticationMethodConfiguration.self,
+            children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
@@ -953,16 +961,18 @@ public struct QrCodePinAuthenticationMethodRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.qrCodePinAuthenticationMethod",
-        model: QrCodePinAuthenticationMethod.self,
-        children: [
-            .init("pin", "microsoft.graph.qrPin", collection: false),
-            .init("standardQRCode", "microsoft.graph.qrCode", collection: false),
-            .init("temporaryQRCode", "microsoft.graph.qrCode", collection: false),
-        ],
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.qrCodePinAuthenticationMethod",
+            model: QrCodePinAuthenticationMethod.self,
+            children: [
+                .init("pin", "microsoft.graph.qrPin", collection: false),
+                .init("standardQRCode", "microsoft.graph.qrCode", collection: false),
+                .init("temporaryQRCode", "microsoft.graph.qrCode", collection: false),
+            ],
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     public var pin: QrPinRequestBuilder { .init(client: client, path: path.appending("pin")) }
 
@@ -994,7 +1004,7 @@ public struct QrCodeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.qrCode", model: QrCode.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.qrCode", model: QrCode.self) }
 }
 
 /// Its properties are listed in `QrPinFields`; read and write them as `value.name`.
@@ -1035,7 +1045,7 @@ public struct QrPinRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.qrPin", model: QrPin.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.qrPin", model: QrPin.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.quarantineReason`.

@@ -372,37 +372,39 @@ public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.rbacApplication",
-        model: RbacApplication.self,
-        children: [
-            .init("resourceNamespaces", "microsoft.graph.unifiedRbacResourceNamespace", collection: true),
-            .init("roleAssignments", "microsoft.graph.unifiedRoleAssignment", collection: true),
-            .init(
-                "roleAssignmentScheduleInstances",
-                "microsoft.graph.unifiedRoleAssignmentScheduleInstance",
-                collection: true
-            ),
-            .init(
-                "roleAssignmentScheduleRequests",
-                "microsoft.graph.unifiedRoleAssignmentScheduleRequest",
-                collection: true
-            ),
-            .init("roleAssignmentSchedules", "microsoft.graph.unifiedRoleAssignmentSchedule", collection: true),
-            .init("roleDefinitions", "microsoft.graph.unifiedRoleDefinition", collection: true),
-            .init(
-                "roleEligibilityScheduleInstances",
-                "microsoft.graph.unifiedRoleEligibilityScheduleInstance",
-                collection: true
-            ),
-            .init(
-                "roleEligibilityScheduleRequests",
-                "microsoft.graph.unifiedRoleEligibilityScheduleRequest",
-                collection: true
-            ),
-            .init("roleEligibilitySchedules", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.rbacApplication",
+            model: RbacApplication.self,
+            children: [
+                .init("resourceNamespaces", "microsoft.graph.unifiedRbacResourceNamespace", collection: true),
+                .init("roleAssignments", "microsoft.graph.unifiedRoleAssignment", collection: true),
+                .init(
+                    "roleAssignmentScheduleInstances",
+                    "microsoft.graph.unifiedRoleAssignmentScheduleInstance",
+                    collection: true
+                ),
+                .init(
+                    "roleAssignmentScheduleRequests",
+                    "microsoft.graph.unifiedRoleAssignmentScheduleRequest",
+                    collection: true
+                ),
+                .init("roleAssignmentSchedules", "microsoft.graph.unifiedRoleAssignmentSchedule", collection: true),
+                .init("roleDefinitions", "microsoft.graph.unifiedRoleDefinition", collection: true),
+                .init(
+                    "roleEligibilityScheduleInstances",
+                    "microsoft.graph.unifiedRoleEligibilityScheduleInstance",
+                    collection: true
+                ),
+                .init(
+                    "roleEligibilityScheduleRequests",
+                    "microsoft.graph.unifiedRoleEligibilityScheduleRequest",
+                    collection: true
+                ),
+                .init("roleEligibilitySchedules", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: true),
+            ]
+        )
+    }
 
     /// `resourceNamespaces.request()` lists them; `resourceNamespaces("unifiedRbacResourceNamespace-id")` addresses
     /// one.
@@ -559,10 +561,9 @@ public struct ReadingAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.readingAssignmentSubmission",
-        model: ReadingAssignmentSubmission.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.readingAssignmentSubmission", model: ReadingAssignmentSubmission.self)
+    }
 }
 
 /// Its properties are listed in `ReadingCoachPassageFields`; read and write them as `value.name`.
@@ -618,7 +619,9 @@ public struct ReadingCoachPassageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.readingCoachPassage", model: ReadingCoachPassage.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.readingCoachPassage", model: ReadingCoachPassage.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.readingCoachStoryType`.
@@ -787,7 +790,9 @@ public struct RecordOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.recordOperation", model: RecordOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.recordOperation", model: RecordOperation.self)
+    }
 }
 
 /// Its properties are listed in `RecordingInfoFields`; read and write them as `value.name`.
@@ -1046,14 +1051,16 @@ public struct RecycleBinItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.recycleBinItem",
-        model: RecycleBinItem.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.recycleBinItem",
+            model: RecycleBinItem.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -1076,15 +1083,17 @@ public struct RecycleBinRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.recycleBin",
-        model: RecycleBin.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("items", "microsoft.graph.recycleBinItem", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.recycleBin",
+            model: RecycleBin.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+                .init("items", "microsoft.graph.recycleBinItem", collection: true),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -1177,11 +1186,13 @@ public struct ReferenceAttachmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.referenceAttachment",
-        model: ReferenceAttachment.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.referenceAttachment",
+            model: ReferenceAttachment.self,
+            operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == ReferenceAttachmentRequestBuilder {
@@ -1268,10 +1279,9 @@ public struct ReflectCheckInResponseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.reflectCheckInResponse",
-        model: ReflectCheckInResponse.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.reflectCheckInResponse", model: ReflectCheckInResponse.self)
+    }
 }
 
 /// Its properties are listed in `RegistrationEnforcementFields`; read and write them as `value.name`.

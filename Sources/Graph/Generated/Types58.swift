@@ -18,10 +18,9 @@ public struct RelyingPartyDetailedSummaryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.relyingPartyDetailedSummary",
-        model: RelyingPartyDetailedSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.relyingPartyDetailedSummary", model: RelyingPartyDetailedSummary.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.remindBeforeTimeInMinutesType`.
@@ -127,11 +126,13 @@ public struct RemoteAssistancePartnerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.remoteAssistancePartner",
-        model: RemoteAssistancePartner.self,
-        operations: [.init("beginOnboarding", .post), .init("disconnect", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.remoteAssistancePartner",
+            model: RemoteAssistancePartner.self,
+            operations: [.init("beginOnboarding", .post), .init("disconnect", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.remoteAssistancePartner/beginOnboarding` (POST).
     public func beginOnboarding() -> OperationRequest<Void> {
@@ -191,14 +192,16 @@ public struct RemoteDesktopSecurityConfigurationRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.remoteDesktopSecurityConfiguration",
-        model: RemoteDesktopSecurityConfiguration.self,
-        children: [
-            .init("approvedClientApps", "microsoft.graph.approvedClientApp", collection: true),
-            .init("targetDeviceGroups", "microsoft.graph.targetDeviceGroup", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.remoteDesktopSecurityConfiguration",
+            model: RemoteDesktopSecurityConfiguration.self,
+            children: [
+                .init("approvedClientApps", "microsoft.graph.approvedClientApp", collection: true),
+                .init("targetDeviceGroups", "microsoft.graph.targetDeviceGroup", collection: true),
+            ]
+        )
+    }
 
     /// `approvedClientApps.request()` lists them; `approvedClientApps("approvedClientApp-id")` addresses one.
     public var approvedClientApps: CollectionRequestBuilder<ApprovedClientAppRequestBuilder> {
@@ -339,26 +342,28 @@ public struct RemoteTenantGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.remoteTenantGroup",
-        model: RemoteTenantGroup.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.remoteTenantGroup",
+            model: RemoteTenantGroup.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -569,108 +574,110 @@ public struct ReportRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.reportRoot",
-        model: ReportRoot.self,
-        children: [
-            .init("authenticationMethods", "microsoft.graph.authenticationMethodsRoot", collection: false),
-            .init("dailyPrintUsageByPrinter", "microsoft.graph.printUsageByPrinter", collection: true),
-            .init("dailyPrintUsageByUser", "microsoft.graph.printUsageByUser", collection: true),
-            .init("monthlyPrintUsageByPrinter", "microsoft.graph.printUsageByPrinter", collection: true),
-            .init("monthlyPrintUsageByUser", "microsoft.graph.printUsageByUser", collection: true),
-            .init("partners", "microsoft.graph.partners", collection: false),
-            .init("security", "microsoft.graph.securityReportsRoot", collection: false),
-        ],
-        operations: [
-            .init("deviceConfigurationDeviceActivity", .get, response: .model(Report.self)),
-            .init("deviceConfigurationUserActivity", .get, response: .model(Report.self)),
-            .init("getEmailActivityCounts", .get),
-            .init("getEmailActivityUserCounts", .get),
-            .init("getEmailActivityUserDetail", .get),
-            .init("getEmailAppUsageAppsUserCounts", .get),
-            .init("getEmailAppUsageUserCounts", .get),
-            .init("getEmailAppUsageUserDetail", .get),
-            .init("getEmailAppUsageVersionsUserCounts", .get),
-            .init("getGroupArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
-            .init("getM365AppPlatformUserCounts", .get),
-            .init("getM365AppUserCounts", .get),
-            .init("getM365AppUserDetail", .get),
-            .init("getMailboxUsageDetail", .get),
-            .init("getMailboxUsageMailboxCounts", .get),
-            .init("getMailboxUsageQuotaStatusMailboxCounts", .get),
-            .init("getMailboxUsageStorage", .get),
-            .init("getOffice365ActivationCounts", .get),
-            .init("getOffice365ActivationsUserCounts", .get),
-            .init("getOffice365ActivationsUserDetail", .get),
-            .init("getOffice365ActiveUserCounts", .get),
-            .init("getOffice365ActiveUserDetail", .get),
-            .init("getOffice365GroupsActivityCounts", .get),
-            .init("getOffice365GroupsActivityDetail", .get),
-            .init("getOffice365GroupsActivityFileCounts", .get),
-            .init("getOffice365GroupsActivityGroupCounts", .get),
-            .init("getOffice365GroupsActivityStorage", .get),
-            .init("getOffice365ServicesUserCounts", .get),
-            .init("getOneDriveActivityFileCounts", .get),
-            .init("getOneDriveActivityUserCounts", .get),
-            .init("getOneDriveActivityUserDetail", .get),
-            .init("getOneDriveUsageAccountCounts", .get),
-            .init("getOneDriveUsageAccountDetail", .get),
-            .init("getOneDriveUsageFileCounts", .get),
-            .init("getOneDriveUsageStorage", .get),
-            .init("getPrinterArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
-            .init(
-                "getRelyingPartyDetailedSummary",
-                .get,
-                response: .collection(.model(RelyingPartyDetailedSummary.self))
-            ),
-            .init("getSharePointActivityFileCounts", .get),
-            .init("getSharePointActivityPages", .get),
-            .init("getSharePointActivityUserCounts", .get),
-            .init("getSharePointActivityUserDetail", .get),
-            .init("getSharePointSiteUsageDetail", .get),
-            .init("getSharePointSiteUsageFileCounts", .get),
-            .init("getSharePointSiteUsagePages", .get),
-            .init("getSharePointSiteUsageSiteCounts", .get),
-            .init("getSharePointSiteUsageStorage", .get),
-            .init("getSkypeForBusinessActivityCounts", .get),
-            .init("getSkypeForBusinessActivityUserCounts", .get),
-            .init("getSkypeForBusinessActivityUserDetail", .get),
-            .init("getSkypeForBusinessDeviceUsageDistributionUserCounts", .get),
-            .init("getSkypeForBusinessDeviceUsageUserCounts", .get),
-            .init("getSkypeForBusinessDeviceUsageUserDetail", .get),
-            .init("getSkypeForBusinessOrganizerActivityCounts", .get),
-            .init("getSkypeForBusinessOrganizerActivityMinuteCounts", .get),
-            .init("getSkypeForBusinessOrganizerActivityUserCounts", .get),
-            .init("getSkypeForBusinessParticipantActivityCounts", .get),
-            .init("getSkypeForBusinessParticipantActivityMinuteCounts", .get),
-            .init("getSkypeForBusinessParticipantActivityUserCounts", .get),
-            .init("getSkypeForBusinessPeerToPeerActivityCounts", .get),
-            .init("getSkypeForBusinessPeerToPeerActivityMinuteCounts", .get),
-            .init("getSkypeForBusinessPeerToPeerActivityUserCounts", .get),
-            .init("getTeamsDeviceUsageDistributionUserCounts", .get),
-            .init("getTeamsDeviceUsageUserCounts", .get),
-            .init("getTeamsDeviceUsageUserDetail", .get),
-            .init("getTeamsTeamActivityCounts", .get),
-            .init("getTeamsTeamActivityDetail", .get),
-            .init("getTeamsTeamActivityDistributionCounts", .get),
-            .init("getTeamsTeamCounts", .get),
-            .init("getTeamsUserActivityCounts", .get),
-            .init("getTeamsUserActivityUserCounts", .get),
-            .init("getTeamsUserActivityUserDetail", .get),
-            .init("getUserArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
-            .init("getYammerActivityCounts", .get),
-            .init("getYammerActivityUserCounts", .get),
-            .init("getYammerActivityUserDetail", .get),
-            .init("getYammerDeviceUsageDistributionUserCounts", .get),
-            .init("getYammerDeviceUsageUserCounts", .get),
-            .init("getYammerDeviceUsageUserDetail", .get),
-            .init("getYammerGroupsActivityCounts", .get),
-            .init("getYammerGroupsActivityDetail", .get),
-            .init("getYammerGroupsActivityGroupCounts", .get),
-            .init("managedDeviceEnrollmentFailureDetails", .get, response: .model(Report.self)),
-            .init("managedDeviceEnrollmentTopFailures", .get, response: .model(Report.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.reportRoot",
+            model: ReportRoot.self,
+            children: [
+                .init("authenticationMethods", "microsoft.graph.authenticationMethodsRoot", collection: false),
+                .init("dailyPrintUsageByPrinter", "microsoft.graph.printUsageByPrinter", collection: true),
+                .init("dailyPrintUsageByUser", "microsoft.graph.printUsageByUser", collection: true),
+                .init("monthlyPrintUsageByPrinter", "microsoft.graph.printUsageByPrinter", collection: true),
+                .init("monthlyPrintUsageByUser", "microsoft.graph.printUsageByUser", collection: true),
+                .init("partners", "microsoft.graph.partners", collection: false),
+                .init("security", "microsoft.graph.securityReportsRoot", collection: false),
+            ],
+            operations: [
+                .init("deviceConfigurationDeviceActivity", .get, response: .model(Report.self)),
+                .init("deviceConfigurationUserActivity", .get, response: .model(Report.self)),
+                .init("getEmailActivityCounts", .get),
+                .init("getEmailActivityUserCounts", .get),
+                .init("getEmailActivityUserDetail", .get),
+                .init("getEmailAppUsageAppsUserCounts", .get),
+                .init("getEmailAppUsageUserCounts", .get),
+                .init("getEmailAppUsageUserDetail", .get),
+                .init("getEmailAppUsageVersionsUserCounts", .get),
+                .init("getGroupArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
+                .init("getM365AppPlatformUserCounts", .get),
+                .init("getM365AppUserCounts", .get),
+                .init("getM365AppUserDetail", .get),
+                .init("getMailboxUsageDetail", .get),
+                .init("getMailboxUsageMailboxCounts", .get),
+                .init("getMailboxUsageQuotaStatusMailboxCounts", .get),
+                .init("getMailboxUsageStorage", .get),
+                .init("getOffice365ActivationCounts", .get),
+                .init("getOffice365ActivationsUserCounts", .get),
+                .init("getOffice365ActivationsUserDetail", .get),
+                .init("getOffice365ActiveUserCounts", .get),
+                .init("getOffice365ActiveUserDetail", .get),
+                .init("getOffice365GroupsActivityCounts", .get),
+                .init("getOffice365GroupsActivityDetail", .get),
+                .init("getOffice365GroupsActivityFileCounts", .get),
+                .init("getOffice365GroupsActivityGroupCounts", .get),
+                .init("getOffice365GroupsActivityStorage", .get),
+                .init("getOffice365ServicesUserCounts", .get),
+                .init("getOneDriveActivityFileCounts", .get),
+                .init("getOneDriveActivityUserCounts", .get),
+                .init("getOneDriveActivityUserDetail", .get),
+                .init("getOneDriveUsageAccountCounts", .get),
+                .init("getOneDriveUsageAccountDetail", .get),
+                .init("getOneDriveUsageFileCounts", .get),
+                .init("getOneDriveUsageStorage", .get),
+                .init("getPrinterArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
+                .init(
+                    "getRelyingPartyDetailedSummary",
+                    .get,
+                    response: .collection(.model(RelyingPartyDetailedSummary.self))
+                ),
+                .init("getSharePointActivityFileCounts", .get),
+                .init("getSharePointActivityPages", .get),
+                .init("getSharePointActivityUserCounts", .get),
+                .init("getSharePointActivityUserDetail", .get),
+                .init("getSharePointSiteUsageDetail", .get),
+                .init("getSharePointSiteUsageFileCounts", .get),
+                .init("getSharePointSiteUsagePages", .get),
+                .init("getSharePointSiteUsageSiteCounts", .get),
+                .init("getSharePointSiteUsageStorage", .get),
+                .init("getSkypeForBusinessActivityCounts", .get),
+                .init("getSkypeForBusinessActivityUserCounts", .get),
+                .init("getSkypeForBusinessActivityUserDetail", .get),
+                .init("getSkypeForBusinessDeviceUsageDistributionUserCounts", .get),
+                .init("getSkypeForBusinessDeviceUsageUserCounts", .get),
+                .init("getSkypeForBusinessDeviceUsageUserDetail", .get),
+                .init("getSkypeForBusinessOrganizerActivityCounts", .get),
+                .init("getSkypeForBusinessOrganizerActivityMinuteCounts", .get),
+                .init("getSkypeForBusinessOrganizerActivityUserCounts", .get),
+                .init("getSkypeForBusinessParticipantActivityCounts", .get),
+                .init("getSkypeForBusinessParticipantActivityMinuteCounts", .get),
+                .init("getSkypeForBusinessParticipantActivityUserCounts", .get),
+                .init("getSkypeForBusinessPeerToPeerActivityCounts", .get),
+                .init("getSkypeForBusinessPeerToPeerActivityMinuteCounts", .get),
+                .init("getSkypeForBusinessPeerToPeerActivityUserCounts", .get),
+                .init("getTeamsDeviceUsageDistributionUserCounts", .get),
+                .init("getTeamsDeviceUsageUserCounts", .get),
+                .init("getTeamsDeviceUsageUserDetail", .get),
+                .init("getTeamsTeamActivityCounts", .get),
+                .init("getTeamsTeamActivityDetail", .get),
+                .init("getTeamsTeamActivityDistributionCounts", .get),
+                .init("getTeamsTeamCounts", .get),
+                .init("getTeamsUserActivityCounts", .get),
+                .init("getTeamsUserActivityUserCounts", .get),
+                .init("getTeamsUserActivityUserDetail", .get),
+                .init("getUserArchivedPrintJobs", .get, response: .collection(.model(ArchivedPrintJob.self))),
+                .init("getYammerActivityCounts", .get),
+                .init("getYammerActivityUserCounts", .get),
+                .init("getYammerActivityUserDetail", .get),
+                .init("getYammerDeviceUsageDistributionUserCounts", .get),
+                .init("getYammerDeviceUsageUserCounts", .get),
+                .init("getYammerDeviceUsageUserDetail", .get),
+                .init("getYammerGroupsActivityCounts", .get),
+                .init("getYammerGroupsActivityDetail", .get),
+                .init("getYammerGroupsActivityGroupCounts", .get),
+                .init("managedDeviceEnrollmentFailureDetails", .get, response: .model(Report.self)),
+                .init("managedDeviceEnrollmentTopFailures", .get, response: .model(Report.self)),
+            ]
+        )
+    }
 
     public var authenticationMethods: AuthenticationMethodsRootRequestBuilder {
         .init(client: client, path: path.appending("authenticationMethods"))
@@ -1979,16 +1986,18 @@ public struct ReportsRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.reportsRoot",
-        model: ReportsRoot.self,
-        children: [
-            .init("readingAssignmentSubmissions", "microsoft.graph.readingAssignmentSubmission", collection: true),
-            .init("readingCoachPassages", "microsoft.graph.readingCoachPassage", collection: true),
-            .init("reflectCheckInResponses", "microsoft.graph.reflectCheckInResponse", collection: true),
-            .init("speakerAssignmentSubmissions", "microsoft.graph.speakerAssignmentSubmission", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.reportsRoot",
+            model: ReportsRoot.self,
+            children: [
+                .init("readingAssignmentSubmissions", "microsoft.graph.readingAssignmentSubmission", collection: true),
+                .init("readingCoachPassages", "microsoft.graph.readingCoachPassage", collection: true),
+                .init("reflectCheckInResponses", "microsoft.graph.reflectCheckInResponse", collection: true),
+                .init("speakerAssignmentSubmissions", "microsoft.graph.speakerAssignmentSubmission", collection: true),
+            ]
+        )
+    }
 
     /// `readingAssignmentSubmissions.request()` lists them;
     /// `readingAssignmentSubmissions("readingAssignmentSubmission-id")` addresses one.
@@ -2067,7 +2076,7 @@ public struct RequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.request", model: Request.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.request", model: Request.self) }
 }
 
 /// Its properties are listed in `RequestScheduleFields`; read and write them as `value.name`.
@@ -2243,15 +2252,17 @@ public struct ResellerDelegatedAdminRelationshipRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.resellerDelegatedAdminRelationship",
-        model: ResellerDelegatedAdminRelationship.self,
-        children: [
-            .init("accessAssignments", "microsoft.graph.delegatedAdminAccessAssignment", collection: true),
-            .init("operations", "microsoft.graph.delegatedAdminRelationshipOperation", collection: true),
-            .init("requests", "microsoft.graph.delegatedAdminRelationshipRequest", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.resellerDelegatedAdminRelationship",
+            model: ResellerDelegatedAdminRelationship.self,
+            children: [
+                .init("accessAssignments", "microsoft.graph.delegatedAdminAccessAssignment", collection: true),
+                .init("operations", "microsoft.graph.delegatedAdminRelationshipOperation", collection: true),
+                .init("requests", "microsoft.graph.delegatedAdminRelationshipRequest", collection: true),
+            ]
+        )
+    }
 
     /// `accessAssignments.request()` lists them; `accessAssignments("delegatedAdminAccessAssignment-id")` addresses
     /// one.
@@ -2514,7 +2525,9 @@ public struct ResourceOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.resourceOperation", model: ResourceOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.resourceOperation", model: ResourceOperation.self)
+    }
 }
 
 /// Its properties are listed in `ResourcePermissionFields`; read and write them as `value.name`.
@@ -2630,26 +2643,28 @@ public struct ResourceSpecificPermissionGrantRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.resourceSpecificPermissionGrant",
-        model: ResourceSpecificPermissionGrant.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.resourceSpecificPermissionGrant",
+            model: ResourceSpecificPermissionGrant.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {

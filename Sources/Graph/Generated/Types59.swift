@@ -120,11 +120,13 @@ public struct RestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.restoreArtifactBase",
-        model: RestoreArtifactBase.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.restoreArtifactBase",
+            model: RestoreArtifactBase.self,
+            children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
+        )
+    }
 
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }
@@ -193,10 +195,9 @@ public struct RestoreArtifactsBulkRequestBaseRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.restoreArtifactsBulkRequestBase",
-        model: RestoreArtifactsBulkRequestBase.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.restoreArtifactsBulkRequestBase", model: RestoreArtifactsBulkRequestBase.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.restoreArtifactsBulkRequestStatus`.
@@ -297,12 +298,14 @@ public struct RestorePointRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.restorePoint",
-        model: RestorePoint.self,
-        children: [.init("protectionUnit", "microsoft.graph.protectionUnitBase", collection: false)],
-        operations: [.init("search", .post, onCollection: true, response: .model(RestorePointSearchResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.restorePoint",
+            model: RestorePoint.self,
+            children: [.init("protectionUnit", "microsoft.graph.protectionUnitBase", collection: false)],
+            operations: [.init("search", .post, onCollection: true, response: .model(RestorePointSearchResponse.self))]
+        )
+    }
 
     public var protectionUnit: ProtectionUnitBaseRequestBuilder {
         .init(client: client, path: path.appending("protectionUnit"))
@@ -476,11 +479,13 @@ public struct RestoreSessionBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.restoreSessionBase",
-        model: RestoreSessionBase.self,
-        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.restoreSessionBase",
+            model: RestoreSessionBase.self,
+            operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.restoreSessionBase/activate` (POST).
     public func activate() -> OperationRequest<RestoreSessionBase> {
@@ -887,10 +892,9 @@ public struct RichLongRunningOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.richLongRunningOperation",
-        model: RichLongRunningOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.richLongRunningOperation", model: RichLongRunningOperation.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.riskDetail`.
@@ -1040,7 +1044,7 @@ public struct RiskDetectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.riskDetection", model: RiskDetection.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.riskDetection", model: RiskDetection.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.riskDetectionTimingType`.
@@ -1190,23 +1194,25 @@ public struct RiskPreventionContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskPreventionContainer",
-        model: RiskPreventionContainer.self,
-        children: [
-            .init("fraudProtectionProviders", "microsoft.graph.fraudProtectionProvider", collection: true),
-            .init(
-                "webApplicationFirewallProviders",
-                "microsoft.graph.webApplicationFirewallProvider",
-                collection: true
-            ),
-            .init(
-                "webApplicationFirewallVerifications",
-                "microsoft.graph.webApplicationFirewallVerificationModel",
-                collection: true
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.riskPreventionContainer",
+            model: RiskPreventionContainer.self,
+            children: [
+                .init("fraudProtectionProviders", "microsoft.graph.fraudProtectionProvider", collection: true),
+                .init(
+                    "webApplicationFirewallProviders",
+                    "microsoft.graph.webApplicationFirewallProvider",
+                    collection: true
+                ),
+                .init(
+                    "webApplicationFirewallVerifications",
+                    "microsoft.graph.webApplicationFirewallVerificationModel",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `fraudProtectionProviders.request()` lists them; `fraudProtectionProviders("fraudProtectionProvider-id")`
     /// addresses one.
@@ -1407,15 +1413,17 @@ public struct RiskyServicePrincipalHistoryItemRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskyServicePrincipalHistoryItem",
-        model: RiskyServicePrincipalHistoryItem.self,
-        children: [.init("history", "microsoft.graph.riskyServicePrincipalHistoryItem", collection: true)],
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.riskyServicePrincipalHistoryItem",
+            model: RiskyServicePrincipalHistoryItem.self,
+            children: [.init("history", "microsoft.graph.riskyServicePrincipalHistoryItem", collection: true)],
+            operations: [
+                .init("confirmCompromised", .post, onCollection: true),
+                .init("dismiss", .post, onCollection: true),
+            ]
+        )
+    }
 
     /// `history.request()` lists them; `history("riskyServicePrincipalHistoryItem-id")` addresses one.
     public var history: CollectionRequestBuilder<RiskyServicePrincipalHistoryItemRequestBuilder> {
@@ -1457,15 +1465,17 @@ public struct RiskyServicePrincipalRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskyServicePrincipal",
-        model: RiskyServicePrincipal.self,
-        children: [.init("history", "microsoft.graph.riskyServicePrincipalHistoryItem", collection: true)],
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.riskyServicePrincipal",
+            model: RiskyServicePrincipal.self,
+            children: [.init("history", "microsoft.graph.riskyServicePrincipalHistoryItem", collection: true)],
+            operations: [
+                .init("confirmCompromised", .post, onCollection: true),
+                .init("dismiss", .post, onCollection: true),
+            ]
+        )
+    }
 
     /// `history.request()` lists them; `history("riskyServicePrincipalHistoryItem-id")` addresses one.
     public var history: CollectionRequestBuilder<RiskyServicePrincipalHistoryItemRequestBuilder> {

@@ -18,19 +18,21 @@ public struct AppConsentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.appConsentRequest",
-        model: AppConsentRequest.self,
-        children: [.init("userConsentRequests", "microsoft.graph.userConsentRequest", collection: true)],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(AppConsentRequest.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.appConsentRequest",
+            model: AppConsentRequest.self,
+            children: [.init("userConsentRequests", "microsoft.graph.userConsentRequest", collection: true)],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(AppConsentRequest.self))
+                ),
+            ]
+        )
+    }
 
     /// `userConsentRequests.request()` lists them; `userConsentRequests("userConsentRequest-id")` addresses one.
     public var userConsentRequests: CollectionRequestBuilder<UserConsentRequestRequestBuilder> {
@@ -292,11 +294,13 @@ public struct AppLogCollectionRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.appLogCollectionRequest",
-        model: AppLogCollectionRequest.self,
-        operations: [.init("createDownloadUrl", .post, response: .model(AppLogCollectionDownloadDetails.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.appLogCollectionRequest",
+            model: AppLogCollectionRequest.self,
+            operations: [.init("createDownloadUrl", .post, response: .model(AppLogCollectionDownloadDetails.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.appLogCollectionRequest/createDownloadUrl` (POST).
     public func createDownloadUrl() -> OperationRequest<AppLogCollectionDownloadDetails> {
@@ -461,27 +465,29 @@ public struct AppManagementPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.appManagementPolicy",
-        model: AppManagementPolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.appManagementPolicy",
+            model: AppManagementPolicy.self,
+            children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -695,26 +701,28 @@ public struct AppRoleAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.appRoleAssignment",
-        model: AppRoleAssignment.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.appRoleAssignment",
+            model: AppRoleAssignment.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.appRoleAssignment/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -837,7 +845,7 @@ public struct AppScopeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.appScope", model: AppScope.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.appScope", model: AppScope.self) }
 }
 
 /// Its properties are listed in `AppleDeviceFeaturesConfigurationBaseFields`; read and write them as `value.name`.
@@ -913,22 +921,24 @@ public struct AppleDeviceFeaturesConfigurationBaseRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.appleDeviceFeaturesConfigurationBase",
-        model: AppleDeviceFeaturesConfigurationBase.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.appleDeviceFeaturesConfigurationBase",
+            model: AppleDeviceFeaturesConfigurationBase.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1029,11 +1039,13 @@ public struct AppleManagedIdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.appleManagedIdentityProvider",
-        model: AppleManagedIdentityProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.appleManagedIdentityProvider",
+            model: AppleManagedIdentityProvider.self,
+            operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == AppleManagedIdentityProviderRequestBuilder {
@@ -1098,11 +1110,13 @@ public struct ApplePushNotificationCertificateRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.applePushNotificationCertificate",
-        model: ApplePushNotificationCertificate.self,
-        operations: [.init("downloadApplePushNotificationCertificateSigningRequest", .get, response: .string)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.applePushNotificationCertificate",
+            model: ApplePushNotificationCertificate.self,
+            operations: [.init("downloadApplePushNotificationCertificateSigningRequest", .get, response: .string)]
+        )
+    }
 
     /// - Remark: Generated from
     ///   `microsoft.graph.applePushNotificationCertificate/downloadApplePushNotificationCertificateSigningRequest`
@@ -1424,43 +1438,45 @@ public struct ApplicationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.application",
-        model: Application.self,
-        children: [
-            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
-            .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
-            .init("extensionProperties", "microsoft.graph.extensionProperty", collection: true),
-            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
-            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
-            .init("owners", "microsoft.graph.directoryObject", collection: true),
-            .init("synchronization", "microsoft.graph.synchronization", collection: false),
-            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
-            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
-        ],
-        operations: [
-            .init("addKey", .post, response: .model(KeyCredential.self)),
-            .init("addPassword", .post, response: .model(PasswordCredential.self)),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeKey", .post),
-            .init("removePassword", .post),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("setVerifiedPublisher", .post),
-            .init("unsetVerifiedPublisher", .post),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Application.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.application",
+            model: Application.self,
+            children: [
+                .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+                .init("createdOnBehalfOf", "microsoft.graph.directoryObject", collection: false),
+                .init("extensionProperties", "microsoft.graph.extensionProperty", collection: true),
+                .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
+                .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+                .init("owners", "microsoft.graph.directoryObject", collection: true),
+                .init("synchronization", "microsoft.graph.synchronization", collection: false),
+                .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+                .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+            ],
+            operations: [
+                .init("addKey", .post, response: .model(KeyCredential.self)),
+                .init("addPassword", .post, response: .model(PasswordCredential.self)),
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("removeKey", .post),
+                .init("removePassword", .post),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init("setVerifiedPublisher", .post),
+                .init("unsetVerifiedPublisher", .post),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Application.self))),
+            ]
+        )
+    }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
@@ -2068,11 +2084,13 @@ public struct ApplicationTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.applicationTemplate",
-        model: ApplicationTemplate.self,
-        operations: [.init("instantiate", .post, response: .model(ApplicationServicePrincipal.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.applicationTemplate",
+            model: ApplicationTemplate.self,
+            operations: [.init("instantiate", .post, response: .model(ApplicationServicePrincipal.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.applicationTemplate/instantiate` (POST).
     public func instantiate(

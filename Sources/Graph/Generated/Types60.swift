@@ -108,16 +108,18 @@ public struct RiskyUserHistoryItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskyUserHistoryItem",
-        model: RiskyUserHistoryItem.self,
-        children: [.init("history", "microsoft.graph.riskyUserHistoryItem", collection: true)],
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("confirmSafe", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.riskyUserHistoryItem",
+            model: RiskyUserHistoryItem.self,
+            children: [.init("history", "microsoft.graph.riskyUserHistoryItem", collection: true)],
+            operations: [
+                .init("confirmCompromised", .post, onCollection: true),
+                .init("confirmSafe", .post, onCollection: true),
+                .init("dismiss", .post, onCollection: true),
+            ]
+        )
+    }
 
     /// `history.request()` lists them; `history("riskyUserHistoryItem-id")` addresses one.
     public var history: CollectionRequestBuilder<RiskyUserHistoryItemRequestBuilder> {
@@ -168,16 +170,18 @@ public struct RiskyUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.riskyUser",
-        model: RiskyUser.self,
-        children: [.init("history", "microsoft.graph.riskyUserHistoryItem", collection: true)],
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("confirmSafe", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.riskyUser",
+            model: RiskyUser.self,
+            children: [.init("history", "microsoft.graph.riskyUserHistoryItem", collection: true)],
+            operations: [
+                .init("confirmCompromised", .post, onCollection: true),
+                .init("confirmSafe", .post, onCollection: true),
+                .init("dismiss", .post, onCollection: true),
+            ]
+        )
+    }
 
     /// `history.request()` lists them; `history("riskyUserHistoryItem-id")` addresses one.
     public var history: CollectionRequestBuilder<RiskyUserHistoryItemRequestBuilder> {
@@ -260,11 +264,13 @@ public struct RoleAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.roleAssignment",
-        model: RoleAssignment.self,
-        children: [.init("roleDefinition", "microsoft.graph.roleDefinition", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.roleAssignment",
+            model: RoleAssignment.self,
+            children: [.init("roleDefinition", "microsoft.graph.roleDefinition", collection: false)]
+        )
+    }
 
     public var roleDefinition: RoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
@@ -371,11 +377,13 @@ public struct RoleDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.roleDefinition",
-        model: RoleDefinition.self,
-        children: [.init("roleAssignments", "microsoft.graph.roleAssignment", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.roleDefinition",
+            model: RoleDefinition.self,
+            children: [.init("roleAssignments", "microsoft.graph.roleAssignment", collection: true)]
+        )
+    }
 
     /// `roleAssignments.request()` lists them; `roleAssignments("roleAssignment-id")` addresses one.
     public var roleAssignments: CollectionRequestBuilder<RoleAssignmentRequestBuilder> {
@@ -471,14 +479,16 @@ public struct RoleManagementRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.roleManagement",
-        model: RoleManagement.self,
-        children: [
-            .init("directory", "microsoft.graph.rbacApplication", collection: false),
-            .init("entitlementManagement", "microsoft.graph.rbacApplication", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.roleManagement",
+            model: RoleManagement.self,
+            children: [
+                .init("directory", "microsoft.graph.rbacApplication", collection: false),
+                .init("entitlementManagement", "microsoft.graph.rbacApplication", collection: false),
+            ]
+        )
+    }
 
     public var directory: RbacApplicationRequestBuilder { .init(client: client, path: path.appending("directory")) }
 
@@ -647,16 +657,18 @@ public struct RoomListRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.roomList",
-        model: RoomList.self,
-        children: [
-            .init("checkIns", "microsoft.graph.checkInClaim", collection: true),
-            .init("rooms", "microsoft.graph.room", collection: true),
-            .init("workspaces", "microsoft.graph.workspace", collection: true),
-        ],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.roomList",
+            model: RoomList.self,
+            children: [
+                .init("checkIns", "microsoft.graph.checkInClaim", collection: true),
+                .init("rooms", "microsoft.graph.room", collection: true),
+                .init("workspaces", "microsoft.graph.workspace", collection: true),
+            ],
+            operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
+        )
+    }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
@@ -694,12 +706,14 @@ public struct RoomRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.room",
-        model: Room.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.room",
+            model: Room.self,
+            children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
+            operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
+        )
+    }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
@@ -1010,12 +1024,14 @@ public struct SamlOrWsFedExternalDomainFederationRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.samlOrWsFedExternalDomainFederation",
-        model: SamlOrWsFedExternalDomainFederation.self,
-        children: [.init("domains", "microsoft.graph.externalDomainName", collection: true)],
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.samlOrWsFedExternalDomainFederation",
+            model: SamlOrWsFedExternalDomainFederation.self,
+            children: [.init("domains", "microsoft.graph.externalDomainName", collection: true)],
+            operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 
     /// `domains.request()` lists them; `domains("externalDomainName-id")` addresses one.
     public var domains: CollectionRequestBuilder<ExternalDomainNameRequestBuilder> {
@@ -1081,11 +1097,13 @@ public struct SamlOrWsFedProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.samlOrWsFedProvider",
-        model: SamlOrWsFedProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.samlOrWsFedProvider",
+            model: SamlOrWsFedProvider.self,
+            operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SamlOrWsFedProviderRequestBuilder {
@@ -1307,11 +1325,13 @@ public struct ScheduleChangeRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.scheduleChangeRequest",
-        model: ScheduleChangeRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.scheduleChangeRequest",
+            model: ScheduleChangeRequest.self,
+            operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.scheduleChangeRequest/approve` (POST).
     public func approve(message: String) -> OperationRequest<Void> {
@@ -1605,24 +1625,26 @@ public struct ScheduleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.schedule",
-        model: Schedule.self,
-        children: [
-            .init("dayNotes", "microsoft.graph.dayNote", collection: true),
-            .init("offerShiftRequests", "microsoft.graph.offerShiftRequest", collection: true),
-            .init("openShiftChangeRequests", "microsoft.graph.openShiftChangeRequest", collection: true),
-            .init("openShifts", "microsoft.graph.openShift", collection: true),
-            .init("schedulingGroups", "microsoft.graph.schedulingGroup", collection: true),
-            .init("shifts", "microsoft.graph.shift", collection: true),
-            .init("swapShiftsChangeRequests", "microsoft.graph.swapShiftsChangeRequest", collection: true),
-            .init("timeCards", "microsoft.graph.timeCard", collection: true),
-            .init("timeOffReasons", "microsoft.graph.timeOffReason", collection: true),
-            .init("timeOffRequests", "microsoft.graph.timeOffRequest", collection: true),
-            .init("timesOff", "microsoft.graph.timeOff", collection: true),
-        ],
-        operations: [.init("share", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.schedule",
+            model: Schedule.self,
+            children: [
+                .init("dayNotes", "microsoft.graph.dayNote", collection: true),
+                .init("offerShiftRequests", "microsoft.graph.offerShiftRequest", collection: true),
+                .init("openShiftChangeRequests", "microsoft.graph.openShiftChangeRequest", collection: true),
+                .init("openShifts", "microsoft.graph.openShift", collection: true),
+                .init("schedulingGroups", "microsoft.graph.schedulingGroup", collection: true),
+                .init("shifts", "microsoft.graph.shift", collection: true),
+                .init("swapShiftsChangeRequests", "microsoft.graph.swapShiftsChangeRequest", collection: true),
+                .init("timeCards", "microsoft.graph.timeCard", collection: true),
+                .init("timeOffReasons", "microsoft.graph.timeOffReason", collection: true),
+                .init("timeOffRequests", "microsoft.graph.timeOffRequest", collection: true),
+                .init("timesOff", "microsoft.graph.timeOff", collection: true),
+            ],
+            operations: [.init("share", .post)]
+        )
+    }
 
     /// `dayNotes.request()` lists them; `dayNotes("dayNote-id")` addresses one.
     public var dayNotes: CollectionRequestBuilder<DayNoteRequestBuilder> {

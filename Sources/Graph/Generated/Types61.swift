@@ -18,11 +18,13 @@ public struct SchedulingGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.schedulingGroup",
-        model: SchedulingGroup.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.schedulingGroup",
+            model: SchedulingGroup.self,
+            operations: [.init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.schedulingGroup/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {
@@ -76,7 +78,9 @@ public struct SchemaExtensionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.schemaExtension", model: SchemaExtension.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.schemaExtension", model: SchemaExtension.self)
+    }
 }
 
 /// Its properties are listed in `ScopeBaseFields`; read and write them as `value.name`.
@@ -191,7 +195,9 @@ public struct ScopedRoleMembershipRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.scopedRoleMembership", model: ScopedRoleMembership.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.scopedRoleMembership", model: ScopedRoleMembership.self)
+    }
 }
 
 /// Its properties are listed in `ScoredEmailAddressFields`; read and write them as `value.name`.
@@ -279,7 +285,9 @@ public struct SearchAcronymRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.search.acronym", model: SearchAcronym.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.search.acronym", model: SearchAcronym.self)
+    }
 }
 
 /// Its properties are listed in `SearchAggregationFields`; read and write them as `value.name`.
@@ -487,7 +495,9 @@ public struct SearchBookmarkRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.search.bookmark", model: SearchBookmark.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.search.bookmark", model: SearchBookmark.self)
+    }
 }
 
 /// Its properties are listed in `SearchBucketFields`; read and write them as `value.name`.
@@ -574,16 +584,18 @@ public struct SearchEntityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.searchEntity",
-        model: SearchEntity.self,
-        children: [
-            .init("acronyms", "microsoft.graph.search.acronym", collection: true),
-            .init("bookmarks", "microsoft.graph.search.bookmark", collection: true),
-            .init("qnas", "microsoft.graph.search.qna", collection: true),
-        ],
-        operations: [.init("query", .post, response: .collection(.model(SearchResponse.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.searchEntity",
+            model: SearchEntity.self,
+            children: [
+                .init("acronyms", "microsoft.graph.search.acronym", collection: true),
+                .init("bookmarks", "microsoft.graph.search.bookmark", collection: true),
+                .init("qnas", "microsoft.graph.search.qna", collection: true),
+            ],
+            operations: [.init("query", .post, response: .collection(.model(SearchResponse.self)))]
+        )
+    }
 
     /// `acronyms.request()` lists them; `acronyms("acronym-id")` addresses one.
     public var acronyms: CollectionRequestBuilder<SearchAcronymRequestBuilder> {
@@ -763,7 +775,7 @@ public struct SearchQnaRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.search.qna", model: SearchQna.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.search.qna", model: SearchQna.self) }
 }
 
 /// Its properties are listed in `SearchQueryFields`; read and write them as `value.name`.
@@ -930,7 +942,9 @@ public struct SearchSearchAnswerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.search.searchAnswer", model: SearchSearchAnswer.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.search.searchAnswer", model: SearchSearchAnswer.self)
+    }
 }
 
 /// Its properties are listed in `SectionFields`; read and write them as `value.name`.
@@ -1058,16 +1072,18 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sectionGroup",
-        model: SectionGroup.self,
-        children: [
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false),
-            .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
-            .init("sections", "microsoft.graph.onenoteSection", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sectionGroup",
+            model: SectionGroup.self,
+            children: [
+                .init("parentNotebook", "microsoft.graph.notebook", collection: false),
+                .init("parentSectionGroup", "microsoft.graph.sectionGroup", collection: false),
+                .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true),
+                .init("sections", "microsoft.graph.onenoteSection", collection: true),
+            ]
+        )
+    }
 
     public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
 
@@ -1143,7 +1159,7 @@ public struct SectionMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.sectionMap", model: SectionMap.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.sectionMap", model: SectionMap.self) }
 }
 
 /// Requests for one `Section`: `request()` reads, updates or deletes it.
@@ -1160,12 +1176,14 @@ public struct SectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.section",
-        model: Section.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.section",
+            model: Section.self,
+            children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
+            operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
+        )
+    }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
@@ -1292,10 +1310,9 @@ public struct SecureScoreControlProfileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.secureScoreControlProfile",
-        model: SecureScoreControlProfile.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.secureScoreControlProfile", model: SecureScoreControlProfile.self)
+    }
 }
 
 /// Its properties are listed in `SecureScoreControlStateUpdateFields`; read and write them as `value.name`.

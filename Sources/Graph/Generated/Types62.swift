@@ -18,7 +18,7 @@ public struct SecureScoreRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.secureScore", model: SecureScore.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.secureScore", model: SecureScore.self) }
 }
 
 /// Its properties are listed in `SecureSignInSessionControlFields`; read and write them as `value.name`.
@@ -1225,19 +1225,21 @@ public struct SecurityAlertRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.alert",
-        model: SecurityAlert.self,
-        operations: [
-            .init(
-                "moveAlerts",
-                .post,
-                path: "microsoft.graph.security.moveAlerts",
-                onCollection: true,
-                response: .model(SecurityMergeResponse.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.alert",
+            model: SecurityAlert.self,
+            operations: [
+                .init(
+                    "moveAlerts",
+                    .post,
+                    path: "microsoft.graph.security.moveAlerts",
+                    onCollection: true,
+                    response: .model(SecurityMergeResponse.self)
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SecurityAlertRequestBuilder {

@@ -88,11 +88,13 @@ public struct SecurityAnalyzedEmailRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.analyzedEmail",
-        model: SecurityAnalyzedEmail.self,
-        operations: [.init("remediate", .post, path: "microsoft.graph.security.remediate", onCollection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.analyzedEmail",
+            model: SecurityAnalyzedEmail.self,
+            operations: [.init("remediate", .post, path: "microsoft.graph.security.remediate", onCollection: true)]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SecurityAnalyzedEmailRequestBuilder {
@@ -373,11 +375,13 @@ public struct SecurityArticleIndicatorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.articleIndicator",
-        model: SecurityArticleIndicator.self,
-        children: [.init("artifact", "microsoft.graph.security.artifact", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.articleIndicator",
+            model: SecurityArticleIndicator.self,
+            children: [.init("artifact", "microsoft.graph.security.artifact", collection: false)]
+        )
+    }
 
     public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
 }
@@ -396,11 +400,13 @@ public struct SecurityArticleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.article",
-        model: SecurityArticle.self,
-        children: [.init("indicators", "microsoft.graph.security.articleIndicator", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.article",
+            model: SecurityArticle.self,
+            children: [.init("indicators", "microsoft.graph.security.articleIndicator", collection: true)]
+        )
+    }
 
     /// `indicators.request()` lists them; `indicators("articleIndicator-id")` addresses one.
     public var indicators: CollectionRequestBuilder<SecurityArticleIndicatorRequestBuilder> {
@@ -455,7 +461,9 @@ public struct SecurityArtifactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.artifact", model: SecurityArtifact.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.artifact", model: SecurityArtifact.self)
+    }
 }
 
 /// Its properties are listed in `SecurityAttackSimAdminAuditRecordFields`; read and write them as `value.name`.
@@ -560,13 +568,20 @@ public struct SecurityAuditCoreRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.auditCoreRoot",
-        model: SecurityAuditCoreRoot.self,
-        children: [
-            .init("queries", "microsoft.graph.security.auditLogQuery", collection: true, itemsRefusing: "PATCH PUT"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.auditCoreRoot",
+            model: SecurityAuditCoreRoot.self,
+            children: [
+                .init(
+                    "queries",
+                    "microsoft.graph.security.auditLogQuery",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT"
+                ),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -1056,19 +1071,21 @@ public struct SecurityAuditLogQueryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.auditLogQuery",
-        model: SecurityAuditLogQuery.self,
-        children: [
-            .init(
-                "records",
-                "microsoft.graph.security.auditLogRecord",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.auditLogQuery",
+            model: SecurityAuditLogQuery.self,
+            children: [
+                .init(
+                    "records",
+                    "microsoft.graph.security.auditLogRecord",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
@@ -1170,10 +1187,9 @@ public struct SecurityAuditLogRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.auditLogRecord",
-        model: SecurityAuditLogRecord.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.auditLogRecord", model: SecurityAuditLogRecord.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.auditLogRecordType`.
@@ -2765,10 +2781,9 @@ public struct SecurityAuthorityTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.authorityTemplate",
-        model: SecurityAuthorityTemplate.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.authorityTemplate", model: SecurityAuthorityTemplate.self)
+    }
 }
 
 /// Its properties are listed in `SecurityAutoAuditingConfigurationFields`; read and write them as `value.name`.
@@ -2808,10 +2823,12 @@ public struct SecurityAutoAuditingConfigurationRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.autoAuditingConfiguration",
-        model: SecurityAutoAuditingConfiguration.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.autoAuditingConfiguration",
+            model: SecurityAutoAuditingConfiguration.self
+        )
+    }
 }
 
 /// Its properties are listed in `SecurityAutonomousSystemFields`; read and write them as `value.name`.
@@ -3308,5 +3325,7 @@ public struct SecurityCaseOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.caseOperation", model: SecurityCaseOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.caseOperation", model: SecurityCaseOperation.self)
+    }
 }

@@ -50,7 +50,7 @@ public struct SecurityCaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.case", model: SecurityCase.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.security.case", model: SecurityCase.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.caseStatus`.
@@ -140,11 +140,13 @@ public struct SecurityCasesRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.casesRoot",
-        model: SecurityCasesRoot.self,
-        children: [.init("ediscoveryCases", "microsoft.graph.security.ediscoveryCase", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.casesRoot",
+            model: SecurityCasesRoot.self,
+            children: [.init("ediscoveryCases", "microsoft.graph.security.ediscoveryCase", collection: true)]
+        )
+    }
 
     /// `ediscoveryCases.request()` lists them; `ediscoveryCases("ediscoveryCase-id")` addresses one.
     public var ediscoveryCases: CollectionRequestBuilder<SecurityEdiscoveryCaseRequestBuilder> {
@@ -197,11 +199,13 @@ public struct SecurityCategoryTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.categoryTemplate",
-        model: SecurityCategoryTemplate.self,
-        children: [.init("subcategories", "microsoft.graph.security.subcategoryTemplate", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.categoryTemplate",
+            model: SecurityCategoryTemplate.self,
+            children: [.init("subcategories", "microsoft.graph.security.subcategoryTemplate", collection: true)]
+        )
+    }
 
     /// `subcategories.request()` lists them; `subcategories("subcategoryTemplate-id")` addresses one.
     public var subcategories: CollectionRequestBuilder<SecuritySubcategoryTemplateRequestBuilder> {
@@ -486,10 +490,9 @@ public struct SecurityCitationTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.citationTemplate",
-        model: SecurityCitationTemplate.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.citationTemplate", model: SecurityCitationTemplate.self)
+    }
 }
 
 /// Its properties are listed in `SecurityCloudApplicationEvidenceFields`; read and write them as `value.name`.
@@ -753,11 +756,13 @@ public struct SecurityCollaborationRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.collaborationRoot",
-        model: SecurityCollaborationRoot.self,
-        children: [.init("analyzedEmails", "microsoft.graph.security.analyzedEmail", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.collaborationRoot",
+            model: SecurityCollaborationRoot.self,
+            children: [.init("analyzedEmails", "microsoft.graph.security.analyzedEmail", collection: true)]
+        )
+    }
 
     /// `analyzedEmails.request()` lists them; `analyzedEmails("analyzedEmail-id")` addresses one.
     public var analyzedEmails: CollectionRequestBuilder<SecurityAnalyzedEmailRequestBuilder> {

@@ -859,7 +859,9 @@ public struct SecurityDataSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.dataSet", model: SecurityDataSet.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.dataSet", model: SecurityDataSet.self)
+    }
 }
 
 /// Its properties are listed in `SecurityDataShareOperationAuditRecordFields`; read and write them as `value.name`.
@@ -966,10 +968,9 @@ public struct SecurityDataSourceContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.dataSourceContainer",
-        model: SecurityDataSourceContainer.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.dataSourceContainer", model: SecurityDataSourceContainer.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.dataSourceContainerStatus`.
@@ -1031,7 +1032,9 @@ public struct SecurityDataSourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.dataSource", model: SecurityDataSource.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.dataSource", model: SecurityDataSource.self)
+    }
 }
 
 /// Flags: the wire value lists members separated by commas.

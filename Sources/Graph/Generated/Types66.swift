@@ -18,10 +18,9 @@ public struct SecurityDepartmentTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.departmentTemplate",
-        model: SecurityDepartmentTemplate.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.departmentTemplate", model: SecurityDepartmentTemplate.self)
+    }
 }
 
 /// Its properties are listed in `SecurityDeployFeatureActivityRecordFields`; read and write them as `value.name`.
@@ -657,10 +656,9 @@ public struct SecurityDispositionReviewStageRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.dispositionReviewStage",
-        model: SecurityDispositionReviewStage.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.dispositionReviewStage", model: SecurityDispositionReviewStage.self)
+    }
 }
 
 /// Its properties are listed in `SecurityDlpEndpointAuditRecordFields`; read and write them as `value.name`.
@@ -984,14 +982,16 @@ public struct SecurityEdiscoveryAddToReviewSetOperationRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryAddToReviewSetOperation",
-        model: SecurityEdiscoveryAddToReviewSetOperation.self,
-        children: [
-            .init("reviewSet", "microsoft.graph.security.ediscoveryReviewSet", collection: false),
-            .init("search", "microsoft.graph.security.ediscoverySearch", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryAddToReviewSetOperation",
+            model: SecurityEdiscoveryAddToReviewSetOperation.self,
+            children: [
+                .init("reviewSet", "microsoft.graph.security.ediscoveryReviewSet", collection: false),
+                .init("search", "microsoft.graph.security.ediscoverySearch", collection: false),
+            ]
+        )
+    }
 
     public var reviewSet: SecurityEdiscoveryReviewSetRequestBuilder {
         .init(client: client, path: path.appending("reviewSet"))
@@ -1112,10 +1112,9 @@ public struct SecurityEdiscoveryCaseMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryCaseMember",
-        model: SecurityEdiscoveryCaseMember.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.ediscoveryCaseMember", model: SecurityEdiscoveryCaseMember.self)
+    }
 }
 
 /// Requests for one `SecurityEdiscoveryCase`: `request()` reads, updates or deletes it.
@@ -1132,28 +1131,30 @@ public struct SecurityEdiscoveryCaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryCase",
-        model: SecurityEdiscoveryCase.self,
-        children: [
-            .init("caseMembers", "microsoft.graph.security.ediscoveryCaseMember", collection: true),
-            .init("custodians", "microsoft.graph.security.ediscoveryCustodian", collection: true),
-            .init(
-                "noncustodialDataSources",
-                "microsoft.graph.security.ediscoveryNoncustodialDataSource",
-                collection: true
-            ),
-            .init("operations", "microsoft.graph.security.caseOperation", collection: true),
-            .init("reviewSets", "microsoft.graph.security.ediscoveryReviewSet", collection: true),
-            .init("searches", "microsoft.graph.security.ediscoverySearch", collection: true),
-            .init("settings", "microsoft.graph.security.ediscoveryCaseSettings", collection: false),
-            .init("tags", "microsoft.graph.security.ediscoveryReviewTag", collection: true),
-        ],
-        operations: [
-            .init("close", .post, path: "microsoft.graph.security.close"),
-            .init("reopen", .post, path: "microsoft.graph.security.reopen"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryCase",
+            model: SecurityEdiscoveryCase.self,
+            children: [
+                .init("caseMembers", "microsoft.graph.security.ediscoveryCaseMember", collection: true),
+                .init("custodians", "microsoft.graph.security.ediscoveryCustodian", collection: true),
+                .init(
+                    "noncustodialDataSources",
+                    "microsoft.graph.security.ediscoveryNoncustodialDataSource",
+                    collection: true
+                ),
+                .init("operations", "microsoft.graph.security.caseOperation", collection: true),
+                .init("reviewSets", "microsoft.graph.security.ediscoveryReviewSet", collection: true),
+                .init("searches", "microsoft.graph.security.ediscoverySearch", collection: true),
+                .init("settings", "microsoft.graph.security.ediscoveryCaseSettings", collection: false),
+                .init("tags", "microsoft.graph.security.ediscoveryReviewTag", collection: true),
+            ],
+            operations: [
+                .init("close", .post, path: "microsoft.graph.security.close"),
+                .init("reopen", .post, path: "microsoft.graph.security.reopen"),
+            ]
+        )
+    }
 
     /// `caseMembers.request()` lists them; `caseMembers("ediscoveryCaseMember-id")` addresses one.
     public var caseMembers: CollectionRequestBuilder<SecurityEdiscoveryCaseMemberRequestBuilder> {
@@ -1255,11 +1256,13 @@ public struct SecurityEdiscoveryCaseSettingsRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryCaseSettings",
-        model: SecurityEdiscoveryCaseSettings.self,
-        operations: [.init("resetToDefault", .post, path: "microsoft.graph.security.resetToDefault")]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryCaseSettings",
+            model: SecurityEdiscoveryCaseSettings.self,
+            operations: [.init("resetToDefault", .post, path: "microsoft.graph.security.resetToDefault")]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseSettings/resetToDefault` (POST).
     public func resetToDefault() -> OperationRequest<Void> {
@@ -1335,25 +1338,27 @@ public struct SecurityEdiscoveryCustodianRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryCustodian",
-        model: SecurityEdiscoveryCustodian.self,
-        children: [
-            .init("lastIndexOperation", "microsoft.graph.security.ediscoveryIndexOperation", collection: false),
-            .init("siteSources", "microsoft.graph.security.siteSource", collection: true),
-            .init("unifiedGroupSources", "microsoft.graph.security.unifiedGroupSource", collection: true),
-            .init("userSources", "microsoft.graph.security.userSource", collection: true),
-        ],
-        operations: [
-            .init("activate", .post, path: "microsoft.graph.security.activate"),
-            .init("applyHold", .post, path: "microsoft.graph.security.applyHold"),
-            .init("release", .post, path: "microsoft.graph.security.release"),
-            .init("removeHold", .post, path: "microsoft.graph.security.removeHold"),
-            .init("updateIndex", .post, path: "microsoft.graph.security.updateIndex"),
-            .init("applyHold", .post, path: "microsoft.graph.security.applyHold", onCollection: true),
-            .init("removeHold", .post, path: "microsoft.graph.security.removeHold", onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryCustodian",
+            model: SecurityEdiscoveryCustodian.self,
+            children: [
+                .init("lastIndexOperation", "microsoft.graph.security.ediscoveryIndexOperation", collection: false),
+                .init("siteSources", "microsoft.graph.security.siteSource", collection: true),
+                .init("unifiedGroupSources", "microsoft.graph.security.unifiedGroupSource", collection: true),
+                .init("userSources", "microsoft.graph.security.userSource", collection: true),
+            ],
+            operations: [
+                .init("activate", .post, path: "microsoft.graph.security.activate"),
+                .init("applyHold", .post, path: "microsoft.graph.security.applyHold"),
+                .init("release", .post, path: "microsoft.graph.security.release"),
+                .init("removeHold", .post, path: "microsoft.graph.security.removeHold"),
+                .init("updateIndex", .post, path: "microsoft.graph.security.updateIndex"),
+                .init("applyHold", .post, path: "microsoft.graph.security.applyHold", onCollection: true),
+                .init("removeHold", .post, path: "microsoft.graph.security.removeHold", onCollection: true),
+            ]
+        )
+    }
 
     public var lastIndexOperation: SecurityEdiscoveryIndexOperationRequestBuilder {
         .init(client: client, path: path.appending("lastIndexOperation"))
@@ -1495,11 +1500,13 @@ public struct SecurityEdiscoveryEstimateOperationRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryEstimateOperation",
-        model: SecurityEdiscoveryEstimateOperation.self,
-        children: [.init("search", "microsoft.graph.security.ediscoverySearch", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryEstimateOperation",
+            model: SecurityEdiscoveryEstimateOperation.self,
+            children: [.init("search", "microsoft.graph.security.ediscoverySearch", collection: false)]
+        )
+    }
 
     public var search: SecurityEdiscoverySearchRequestBuilder { .init(client: client, path: path.appending("search")) }
 }
@@ -1571,14 +1578,16 @@ public struct SecurityEdiscoveryExportOperationRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryExportOperation",
-        model: SecurityEdiscoveryExportOperation.self,
-        children: [
-            .init("reviewSet", "microsoft.graph.security.ediscoveryReviewSet", collection: false),
-            .init("reviewSetQuery", "microsoft.graph.security.ediscoveryReviewSetQuery", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryExportOperation",
+            model: SecurityEdiscoveryExportOperation.self,
+            children: [
+                .init("reviewSet", "microsoft.graph.security.ediscoveryReviewSet", collection: false),
+                .init("reviewSetQuery", "microsoft.graph.security.ediscoveryReviewSetQuery", collection: false),
+            ]
+        )
+    }
 
     public var reviewSet: SecurityEdiscoveryReviewSetRequestBuilder {
         .init(client: client, path: path.appending("reviewSet"))
@@ -1638,10 +1647,9 @@ public struct SecurityEdiscoveryHoldOperationRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryHoldOperation",
-        model: SecurityEdiscoveryHoldOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.ediscoveryHoldOperation", model: SecurityEdiscoveryHoldOperation.self)
+    }
 }
 
 /// Its properties are listed in `SecurityEdiscoveryHoldPolicySyncOperationFields`; read and write them as `value.name`.
@@ -1696,10 +1704,12 @@ public struct SecurityEdiscoveryHoldPolicySyncOperationRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryHoldPolicySyncOperation",
-        model: SecurityEdiscoveryHoldPolicySyncOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryHoldPolicySyncOperation",
+            model: SecurityEdiscoveryHoldPolicySyncOperation.self
+        )
+    }
 }
 
 /// Its properties are listed in `SecurityEdiscoveryIndexOperationFields`; read and write them as `value.name`.
@@ -1751,8 +1761,7 @@ public struct SecurityEdiscoveryIndexOperationRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryIndexOperation",
-        model: SecurityEdiscoveryIndexOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.ediscoveryIndexOperation", model: SecurityEdiscoveryIndexOperation.self)
+    }
 }

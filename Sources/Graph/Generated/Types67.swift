@@ -60,22 +60,24 @@ public struct SecurityEdiscoveryNoncustodialDataSourceRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryNoncustodialDataSource",
-        model: SecurityEdiscoveryNoncustodialDataSource.self,
-        children: [
-            .init("dataSource", "microsoft.graph.security.dataSource", collection: false),
-            .init("lastIndexOperation", "microsoft.graph.security.ediscoveryIndexOperation", collection: false),
-        ],
-        operations: [
-            .init("applyHold", .post, path: "microsoft.graph.security.applyHold"),
-            .init("release", .post, path: "microsoft.graph.security.release"),
-            .init("removeHold", .post, path: "microsoft.graph.security.removeHold"),
-            .init("updateIndex", .post, path: "microsoft.graph.security.updateIndex"),
-            .init("applyHold", .post, path: "microsoft.graph.security.applyHold", onCollection: true),
-            .init("removeHold", .post, path: "microsoft.graph.security.removeHold", onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryNoncustodialDataSource",
+            model: SecurityEdiscoveryNoncustodialDataSource.self,
+            children: [
+                .init("dataSource", "microsoft.graph.security.dataSource", collection: false),
+                .init("lastIndexOperation", "microsoft.graph.security.ediscoveryIndexOperation", collection: false),
+            ],
+            operations: [
+                .init("applyHold", .post, path: "microsoft.graph.security.applyHold"),
+                .init("release", .post, path: "microsoft.graph.security.release"),
+                .init("removeHold", .post, path: "microsoft.graph.security.removeHold"),
+                .init("updateIndex", .post, path: "microsoft.graph.security.updateIndex"),
+                .init("applyHold", .post, path: "microsoft.graph.security.applyHold", onCollection: true),
+                .init("removeHold", .post, path: "microsoft.graph.security.removeHold", onCollection: true),
+            ]
+        )
+    }
 
     public var dataSource: SecurityDataSourceRequestBuilder {
         .init(client: client, path: path.appending("dataSource"))
@@ -182,10 +184,12 @@ public struct SecurityEdiscoveryPurgeDataOperationRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryPurgeDataOperation",
-        model: SecurityEdiscoveryPurgeDataOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryPurgeDataOperation",
+            model: SecurityEdiscoveryPurgeDataOperation.self
+        )
+    }
 }
 
 /// Its properties are listed in `SecurityEdiscoveryReviewSetFields`; read and write them as `value.name`.
@@ -270,14 +274,16 @@ public struct SecurityEdiscoveryReviewSetQueryRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryReviewSetQuery",
-        model: SecurityEdiscoveryReviewSetQuery.self,
-        operations: [
-            .init("applyTags", .post, path: "microsoft.graph.security.applyTags"),
-            .init("export", .post, path: "microsoft.graph.security.export"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryReviewSetQuery",
+            model: SecurityEdiscoveryReviewSetQuery.self,
+            operations: [
+                .init("applyTags", .post, path: "microsoft.graph.security.applyTags"),
+                .init("export", .post, path: "microsoft.graph.security.export"),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSetQuery/applyTags` (POST).
     public func applyTags(
@@ -324,15 +330,17 @@ public struct SecurityEdiscoveryReviewSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryReviewSet",
-        model: SecurityEdiscoveryReviewSet.self,
-        children: [.init("queries", "microsoft.graph.security.ediscoveryReviewSetQuery", collection: true)],
-        operations: [
-            .init("addToReviewSet", .post, path: "microsoft.graph.security.addToReviewSet"),
-            .init("export", .post, path: "microsoft.graph.security.export"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryReviewSet",
+            model: SecurityEdiscoveryReviewSet.self,
+            children: [.init("queries", "microsoft.graph.security.ediscoveryReviewSetQuery", collection: true)],
+            operations: [
+                .init("addToReviewSet", .post, path: "microsoft.graph.security.addToReviewSet"),
+                .init("export", .post, path: "microsoft.graph.security.export"),
+            ]
+        )
+    }
 
     /// `queries.request()` lists them; `queries("ediscoveryReviewSetQuery-id")` addresses one.
     public var queries: CollectionRequestBuilder<SecurityEdiscoveryReviewSetQueryRequestBuilder> {
@@ -429,23 +437,25 @@ public struct SecurityEdiscoveryReviewTagRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryReviewTag",
-        model: SecurityEdiscoveryReviewTag.self,
-        children: [
-            .init("childTags", "microsoft.graph.security.ediscoveryReviewTag", collection: true),
-            .init("parent", "microsoft.graph.security.ediscoveryReviewTag", collection: false),
-        ],
-        operations: [
-            .init(
-                "asHierarchy",
-                .get,
-                path: "microsoft.graph.security.asHierarchy",
-                onCollection: true,
-                response: .collection(.model(SecurityEdiscoveryReviewTag.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoveryReviewTag",
+            model: SecurityEdiscoveryReviewTag.self,
+            children: [
+                .init("childTags", "microsoft.graph.security.ediscoveryReviewTag", collection: true),
+                .init("parent", "microsoft.graph.security.ediscoveryReviewTag", collection: false),
+            ],
+            operations: [
+                .init(
+                    "asHierarchy",
+                    .get,
+                    path: "microsoft.graph.security.asHierarchy",
+                    onCollection: true,
+                    response: .collection(.model(SecurityEdiscoveryReviewTag.self))
+                ),
+            ]
+        )
+    }
 
     /// `childTags.request()` lists them; `childTags("ediscoveryReviewTag-id")` addresses one.
     public var childTags: CollectionRequestBuilder<SecurityEdiscoveryReviewTagRequestBuilder> {
@@ -599,11 +609,13 @@ public struct SecurityEdiscoverySearchExportOperationRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoverySearchExportOperation",
-        model: SecurityEdiscoverySearchExportOperation.self,
-        children: [.init("search", "microsoft.graph.security.ediscoverySearch", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoverySearchExportOperation",
+            model: SecurityEdiscoverySearchExportOperation.self,
+            children: [.init("search", "microsoft.graph.security.ediscoverySearch", collection: false)]
+        )
+    }
 
     public var search: SecurityEdiscoverySearchRequestBuilder { .init(client: client, path: path.appending("search")) }
 }
@@ -622,31 +634,37 @@ public struct SecurityEdiscoverySearchRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoverySearch",
-        model: SecurityEdiscoverySearch.self,
-        children: [
-            .init("additionalSources", "microsoft.graph.security.dataSource", collection: true),
-            .init(
-                "addToReviewSetOperation",
-                "microsoft.graph.security.ediscoveryAddToReviewSetOperation",
-                collection: false
-            ),
-            .init("custodianSources", "microsoft.graph.security.dataSource", collection: true),
-            .init(
-                "lastEstimateStatisticsOperation",
-                "microsoft.graph.security.ediscoveryEstimateOperation",
-                collection: false
-            ),
-            .init("noncustodialSources", "microsoft.graph.security.ediscoveryNoncustodialDataSource", collection: true),
-        ],
-        operations: [
-            .init("estimateStatistics", .post, path: "microsoft.graph.security.estimateStatistics"),
-            .init("exportReport", .post, path: "microsoft.graph.security.exportReport"),
-            .init("exportResult", .post, path: "microsoft.graph.security.exportResult"),
-            .init("purgeData", .post, path: "microsoft.graph.security.purgeData"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ediscoverySearch",
+            model: SecurityEdiscoverySearch.self,
+            children: [
+                .init("additionalSources", "microsoft.graph.security.dataSource", collection: true),
+                .init(
+                    "addToReviewSetOperation",
+                    "microsoft.graph.security.ediscoveryAddToReviewSetOperation",
+                    collection: false
+                ),
+                .init("custodianSources", "microsoft.graph.security.dataSource", collection: true),
+                .init(
+                    "lastEstimateStatisticsOperation",
+                    "microsoft.graph.security.ediscoveryEstimateOperation",
+                    collection: false
+                ),
+                .init(
+                    "noncustodialSources",
+                    "microsoft.graph.security.ediscoveryNoncustodialDataSource",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("estimateStatistics", .post, path: "microsoft.graph.security.estimateStatistics"),
+                .init("exportReport", .post, path: "microsoft.graph.security.exportReport"),
+                .init("exportResult", .post, path: "microsoft.graph.security.exportResult"),
+                .init("purgeData", .post, path: "microsoft.graph.security.purgeData"),
+            ]
+        )
+    }
 
     /// `additionalSources.request()` lists them; `additionalSources("dataSource-id")` addresses one.
     public var additionalSources: CollectionRequestBuilder<SecurityDataSourceRequestBuilder> {
@@ -791,10 +809,9 @@ public struct SecurityEdiscoveryTagOperationRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ediscoveryTagOperation",
-        model: SecurityEdiscoveryTagOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.ediscoveryTagOperation", model: SecurityEdiscoveryTagOperation.self)
+    }
 }
 
 /// Its properties are listed in `SecurityEhrConnectorAuditBaseRecordFields`; read and write them as `value.name`.

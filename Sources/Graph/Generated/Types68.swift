@@ -18,17 +18,23 @@ public struct SecurityFilePlanDescriptorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.filePlanDescriptor",
-        model: SecurityFilePlanDescriptor.self,
-        children: [
-            .init("authorityTemplate", "microsoft.graph.security.authorityTemplate", collection: false),
-            .init("categoryTemplate", "microsoft.graph.security.categoryTemplate", collection: false),
-            .init("citationTemplate", "microsoft.graph.security.citationTemplate", collection: false),
-            .init("departmentTemplate", "microsoft.graph.security.departmentTemplate", collection: false),
-            .init("filePlanReferenceTemplate", "microsoft.graph.security.filePlanReferenceTemplate", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.filePlanDescriptor",
+            model: SecurityFilePlanDescriptor.self,
+            children: [
+                .init("authorityTemplate", "microsoft.graph.security.authorityTemplate", collection: false),
+                .init("categoryTemplate", "microsoft.graph.security.categoryTemplate", collection: false),
+                .init("citationTemplate", "microsoft.graph.security.citationTemplate", collection: false),
+                .init("departmentTemplate", "microsoft.graph.security.departmentTemplate", collection: false),
+                .init(
+                    "filePlanReferenceTemplate",
+                    "microsoft.graph.security.filePlanReferenceTemplate",
+                    collection: false
+                ),
+            ]
+        )
+    }
 
     public var authorityTemplate: SecurityAuthorityTemplateRequestBuilder {
         .init(client: client, path: path.appending("authorityTemplate"))
@@ -100,10 +106,12 @@ public struct SecurityFilePlanDescriptorTemplateRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.filePlanDescriptorTemplate",
-        model: SecurityFilePlanDescriptorTemplate.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.filePlanDescriptorTemplate",
+            model: SecurityFilePlanDescriptorTemplate.self
+        )
+    }
 }
 
 /// Its properties are listed in `SecurityFilePlanReferenceFields`; read and write them as `value.name`.
@@ -168,10 +176,12 @@ public struct SecurityFilePlanReferenceTemplateRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.filePlanReferenceTemplate",
-        model: SecurityFilePlanReferenceTemplate.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.filePlanReferenceTemplate",
+            model: SecurityFilePlanReferenceTemplate.self
+        )
+    }
 }
 
 /// Its properties are listed in `SecurityFilePlanSubcategoryFields`; read and write them as `value.name`.
@@ -501,7 +511,9 @@ public struct SecurityHealthIssueRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.healthIssue", model: SecurityHealthIssue.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.healthIssue", model: SecurityHealthIssue.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.healthIssueSeverity`.
@@ -706,11 +718,13 @@ public struct SecurityHostComponentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostComponent",
-        model: SecurityHostComponent.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.hostComponent",
+            model: SecurityHostComponent.self,
+            children: [.init("host", "microsoft.graph.security.host", collection: false)]
+        )
+    }
 
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
@@ -762,11 +776,13 @@ public struct SecurityHostCookieRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostCookie",
-        model: SecurityHostCookie.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.hostCookie",
+            model: SecurityHostCookie.self,
+            children: [.init("host", "microsoft.graph.security.host", collection: false)]
+        )
+    }
 
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
@@ -863,14 +879,16 @@ public struct SecurityHostPairRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostPair",
-        model: SecurityHostPair.self,
-        children: [
-            .init("childHost", "microsoft.graph.security.host", collection: false),
-            .init("parentHost", "microsoft.graph.security.host", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.hostPair",
+            model: SecurityHostPair.self,
+            children: [
+                .init("childHost", "microsoft.graph.security.host", collection: false),
+                .init("parentHost", "microsoft.graph.security.host", collection: false),
+            ]
+        )
+    }
 
     public var childHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("childHost")) }
 
@@ -1010,14 +1028,16 @@ public struct SecurityHostPortRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostPort",
-        model: SecurityHostPort.self,
-        children: [
-            .init("host", "microsoft.graph.security.host", collection: false),
-            .init("mostRecentSslCertificate", "microsoft.graph.security.sslCertificate", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.hostPort",
+            model: SecurityHostPort.self,
+            children: [
+                .init("host", "microsoft.graph.security.host", collection: false),
+                .init("mostRecentSslCertificate", "microsoft.graph.security.sslCertificate", collection: false),
+            ]
+        )
+    }
 
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 
@@ -1105,10 +1125,9 @@ public struct SecurityHostReputationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostReputation",
-        model: SecurityHostReputation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.hostReputation", model: SecurityHostReputation.self)
+    }
 }
 
 /// Its properties are listed in `SecurityHostReputationRuleFields`; read and write them as `value.name`.
@@ -1171,25 +1190,27 @@ public struct SecurityHostRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.host",
-        model: SecurityHost.self,
-        children: [
-            .init("childHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("components", "microsoft.graph.security.hostComponent", collection: true),
-            .init("cookies", "microsoft.graph.security.hostCookie", collection: true),
-            .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("parentHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("passiveDns", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("passiveDnsReverse", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("ports", "microsoft.graph.security.hostPort", collection: true),
-            .init("reputation", "microsoft.graph.security.hostReputation", collection: false),
-            .init("sslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
-            .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
-            .init("trackers", "microsoft.graph.security.hostTracker", collection: true),
-            .init("whois", "microsoft.graph.security.whoisRecord", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.host",
+            model: SecurityHost.self,
+            children: [
+                .init("childHostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("components", "microsoft.graph.security.hostComponent", collection: true),
+                .init("cookies", "microsoft.graph.security.hostCookie", collection: true),
+                .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("parentHostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("passiveDns", "microsoft.graph.security.passiveDnsRecord", collection: true),
+                .init("passiveDnsReverse", "microsoft.graph.security.passiveDnsRecord", collection: true),
+                .init("ports", "microsoft.graph.security.hostPort", collection: true),
+                .init("reputation", "microsoft.graph.security.hostReputation", collection: false),
+                .init("sslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
+                .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
+                .init("trackers", "microsoft.graph.security.hostTracker", collection: true),
+                .init("whois", "microsoft.graph.security.whoisRecord", collection: false),
+            ]
+        )
+    }
 
     /// `childHostPairs.request()` lists them; `childHostPairs("hostPair-id")` addresses one.
     public var childHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
@@ -1326,14 +1347,16 @@ public struct SecurityHostSslCertificateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostSslCertificate",
-        model: SecurityHostSslCertificate.self,
-        children: [
-            .init("host", "microsoft.graph.security.host", collection: false),
-            .init("sslCertificate", "microsoft.graph.security.sslCertificate", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.hostSslCertificate",
+            model: SecurityHostSslCertificate.self,
+            children: [
+                .init("host", "microsoft.graph.security.host", collection: false),
+                .init("sslCertificate", "microsoft.graph.security.sslCertificate", collection: false),
+            ]
+        )
+    }
 
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 
@@ -1389,11 +1412,13 @@ public struct SecurityHostTrackerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostTracker",
-        model: SecurityHostTracker.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.hostTracker",
+            model: SecurityHostTracker.self,
+            children: [.init("host", "microsoft.graph.security.host", collection: false)]
+        )
+    }
 
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
@@ -1515,25 +1540,27 @@ public struct SecurityHostnameRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.hostname",
-        model: SecurityHostname.self,
-        children: [
-            .init("childHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("components", "microsoft.graph.security.hostComponent", collection: true),
-            .init("cookies", "microsoft.graph.security.hostCookie", collection: true),
-            .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("parentHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("passiveDns", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("passiveDnsReverse", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("ports", "microsoft.graph.security.hostPort", collection: true),
-            .init("reputation", "microsoft.graph.security.hostReputation", collection: false),
-            .init("sslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
-            .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
-            .init("trackers", "microsoft.graph.security.hostTracker", collection: true),
-            .init("whois", "microsoft.graph.security.whoisRecord", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.hostname",
+            model: SecurityHostname.self,
+            children: [
+                .init("childHostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("components", "microsoft.graph.security.hostComponent", collection: true),
+                .init("cookies", "microsoft.graph.security.hostCookie", collection: true),
+                .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("parentHostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("passiveDns", "microsoft.graph.security.passiveDnsRecord", collection: true),
+                .init("passiveDnsReverse", "microsoft.graph.security.passiveDnsRecord", collection: true),
+                .init("ports", "microsoft.graph.security.hostPort", collection: true),
+                .init("reputation", "microsoft.graph.security.hostReputation", collection: false),
+                .init("sslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
+                .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
+                .init("trackers", "microsoft.graph.security.hostTracker", collection: true),
+                .init("whois", "microsoft.graph.security.whoisRecord", collection: false),
+            ]
+        )
+    }
 
     /// `childHostPairs.request()` lists them; `childHostPairs("hostPair-id")` addresses one.
     public var childHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {

@@ -93,18 +93,20 @@ public struct SecurityIdentityAccountsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.identityAccounts",
-        model: SecurityIdentityAccounts.self,
-        operations: [
-            .init(
-                "invokeAction",
-                .post,
-                path: "microsoft.graph.security.invokeAction",
-                response: .model(SecurityInvokeActionResult.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.identityAccounts",
+            model: SecurityIdentityAccounts.self,
+            operations: [
+                .init(
+                    "invokeAction",
+                    .post,
+                    path: "microsoft.graph.security.invokeAction",
+                    response: .model(SecurityInvokeActionResult.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.security.identityAccounts/invokeAction` (POST).
     public func invokeAction(
@@ -181,22 +183,24 @@ public struct SecurityIdentityContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.identityContainer",
-        model: SecurityIdentityContainer.self,
-        children: [
-            .init("healthIssues", "microsoft.graph.security.healthIssue", collection: true),
-            .init("identityAccounts", "microsoft.graph.security.identityAccounts", collection: true),
-            .init(
-                "sensorCandidateActivationConfiguration",
-                "microsoft.graph.security.sensorCandidateActivationConfiguration",
-                collection: false
-            ),
-            .init("sensorCandidates", "microsoft.graph.security.sensorCandidate", collection: true),
-            .init("sensors", "microsoft.graph.security.sensor", collection: true),
-            .init("settings", "microsoft.graph.security.settingsContainer", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.identityContainer",
+            model: SecurityIdentityContainer.self,
+            children: [
+                .init("healthIssues", "microsoft.graph.security.healthIssue", collection: true),
+                .init("identityAccounts", "microsoft.graph.security.identityAccounts", collection: true),
+                .init(
+                    "sensorCandidateActivationConfiguration",
+                    "microsoft.graph.security.sensorCandidateActivationConfiguration",
+                    collection: false
+                ),
+                .init("sensorCandidates", "microsoft.graph.security.sensorCandidate", collection: true),
+                .init("sensors", "microsoft.graph.security.sensor", collection: true),
+                .init("settings", "microsoft.graph.security.settingsContainer", collection: false),
+            ]
+        )
+    }
 
     /// `healthIssues.request()` lists them; `healthIssues("healthIssue-id")` addresses one.
     public var healthIssues: CollectionRequestBuilder<SecurityHealthIssueRequestBuilder> {
@@ -322,20 +326,22 @@ public struct SecurityIncidentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.incident",
-        model: SecurityIncident.self,
-        children: [.init("alerts", "microsoft.graph.security.alert", collection: true)],
-        operations: [
-            .init(
-                "mergeIncidents",
-                .post,
-                path: "microsoft.graph.security.mergeIncidents",
-                onCollection: true,
-                response: .model(SecurityMergeResponse.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.incident",
+            model: SecurityIncident.self,
+            children: [.init("alerts", "microsoft.graph.security.alert", collection: true)],
+            operations: [
+                .init(
+                    "mergeIncidents",
+                    .post,
+                    path: "microsoft.graph.security.mergeIncidents",
+                    onCollection: true,
+                    response: .model(SecurityMergeResponse.self)
+                ),
+            ]
+        )
+    }
 
     /// `alerts.request()` lists them; `alerts("alert-id")` addresses one.
     public var alerts: CollectionRequestBuilder<SecurityAlertRequestBuilder> {
@@ -433,11 +439,13 @@ public struct SecurityIndicatorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.indicator",
-        model: SecurityIndicator.self,
-        children: [.init("artifact", "microsoft.graph.security.artifact", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.indicator",
+            model: SecurityIndicator.self,
+            children: [.init("artifact", "microsoft.graph.security.artifact", collection: false)]
+        )
+    }
 
     public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
 }
@@ -716,11 +724,13 @@ public struct SecurityIntelligenceProfileIndicatorRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.intelligenceProfileIndicator",
-        model: SecurityIntelligenceProfileIndicator.self,
-        children: [.init("artifact", "microsoft.graph.security.artifact", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.intelligenceProfileIndicator",
+            model: SecurityIntelligenceProfileIndicator.self,
+            children: [.init("artifact", "microsoft.graph.security.artifact", collection: false)]
+        )
+    }
 
     public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
 }
@@ -755,11 +765,13 @@ public struct SecurityIntelligenceProfileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.intelligenceProfile",
-        model: SecurityIntelligenceProfile.self,
-        children: [.init("indicators", "microsoft.graph.security.intelligenceProfileIndicator", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.intelligenceProfile",
+            model: SecurityIntelligenceProfile.self,
+            children: [.init("indicators", "microsoft.graph.security.intelligenceProfileIndicator", collection: true)]
+        )
+    }
 
     /// `indicators.request()` lists them; `indicators("intelligenceProfileIndicator-id")` addresses one.
     public var indicators: CollectionRequestBuilder<SecurityIntelligenceProfileIndicatorRequestBuilder> {
@@ -1066,25 +1078,27 @@ public struct SecurityIpAddressRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.ipAddress",
-        model: SecurityIpAddress.self,
-        children: [
-            .init("childHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("components", "microsoft.graph.security.hostComponent", collection: true),
-            .init("cookies", "microsoft.graph.security.hostCookie", collection: true),
-            .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("parentHostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("passiveDns", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("passiveDnsReverse", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("ports", "microsoft.graph.security.hostPort", collection: true),
-            .init("reputation", "microsoft.graph.security.hostReputation", collection: false),
-            .init("sslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
-            .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
-            .init("trackers", "microsoft.graph.security.hostTracker", collection: true),
-            .init("whois", "microsoft.graph.security.whoisRecord", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.ipAddress",
+            model: SecurityIpAddress.self,
+            children: [
+                .init("childHostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("components", "microsoft.graph.security.hostComponent", collection: true),
+                .init("cookies", "microsoft.graph.security.hostCookie", collection: true),
+                .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("parentHostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("passiveDns", "microsoft.graph.security.passiveDnsRecord", collection: true),
+                .init("passiveDnsReverse", "microsoft.graph.security.passiveDnsRecord", collection: true),
+                .init("ports", "microsoft.graph.security.hostPort", collection: true),
+                .init("reputation", "microsoft.graph.security.hostReputation", collection: false),
+                .init("sslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
+                .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
+                .init("trackers", "microsoft.graph.security.hostTracker", collection: true),
+                .init("whois", "microsoft.graph.security.whoisRecord", collection: false),
+            ]
+        )
+    }
 
     /// `childHostPairs.request()` lists them; `childHostPairs("hostPair-id")` addresses one.
     public var childHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
@@ -1759,18 +1773,20 @@ public struct SecurityLabelsRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.labelsRoot",
-        model: SecurityLabelsRoot.self,
-        children: [
-            .init("authorities", "microsoft.graph.security.authorityTemplate", collection: true),
-            .init("categories", "microsoft.graph.security.categoryTemplate", collection: true),
-            .init("citations", "microsoft.graph.security.citationTemplate", collection: true),
-            .init("departments", "microsoft.graph.security.departmentTemplate", collection: true),
-            .init("filePlanReferences", "microsoft.graph.security.filePlanReferenceTemplate", collection: true),
-            .init("retentionLabels", "microsoft.graph.security.retentionLabel", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.labelsRoot",
+            model: SecurityLabelsRoot.self,
+            children: [
+                .init("authorities", "microsoft.graph.security.authorityTemplate", collection: true),
+                .init("categories", "microsoft.graph.security.categoryTemplate", collection: true),
+                .init("citations", "microsoft.graph.security.citationTemplate", collection: true),
+                .init("departments", "microsoft.graph.security.departmentTemplate", collection: true),
+                .init("filePlanReferences", "microsoft.graph.security.filePlanReferenceTemplate", collection: true),
+                .init("retentionLabels", "microsoft.graph.security.retentionLabel", collection: true),
+            ]
+        )
+    }
 
     /// `authorities.request()` lists them; `authorities("authorityTemplate-id")` addresses one.
     public var authorities: CollectionRequestBuilder<SecurityAuthorityTemplateRequestBuilder> {

@@ -139,14 +139,16 @@ public struct ApprovalRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.approval",
-        model: Approval.self,
-        children: [.init("stages", "microsoft.graph.approvalStage", collection: true)],
-        operations: [
-            .init("filterByCurrentUser", .get, onCollection: true, response: .collection(.model(Approval.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.approval",
+            model: Approval.self,
+            children: [.init("stages", "microsoft.graph.approvalStage", collection: true)],
+            operations: [
+                .init("filterByCurrentUser", .get, onCollection: true, response: .collection(.model(Approval.self))),
+            ]
+        )
+    }
 
     /// `stages.request()` lists them; `stages("approvalStage-id")` addresses one.
     public var stages: CollectionRequestBuilder<ApprovalStageRequestBuilder> {
@@ -238,7 +240,7 @@ public struct ApprovalStageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.approvalStage", model: ApprovalStage.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.approvalStage", model: ApprovalStage.self) }
 }
 
 /// Its properties are listed in `ApprovedClientAppFields`; read and write them as `value.name`.
@@ -278,7 +280,9 @@ public struct ApprovedClientAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.approvedClientApp", model: ApprovedClientApp.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.approvedClientApp", model: ApprovedClientApp.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.approverInformationVisibility`.
@@ -444,10 +448,9 @@ public struct ArkoseFraudProtectionProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.arkoseFraudProtectionProvider",
-        model: ArkoseFraudProtectionProvider.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.arkoseFraudProtectionProvider", model: ArkoseFraudProtectionProvider.self)
+    }
 }
 
 /// Its properties are listed in `ArtifactQueryFields`; read and write them as `value.name`.
@@ -761,11 +764,13 @@ public struct AssociatedTeamInfoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.associatedTeamInfo",
-        model: AssociatedTeamInfo.self,
-        children: [.init("team", "microsoft.graph.team", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.associatedTeamInfo",
+            model: AssociatedTeamInfo.self,
+            children: [.init("team", "microsoft.graph.team", collection: false)]
+        )
+    }
 
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
 }
@@ -885,11 +890,13 @@ public struct AttachmentBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attachmentBase",
-        model: AttachmentBase.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.attachmentBase",
+            model: AttachmentBase.self,
+            operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == AttachmentBaseRequestBuilder {
@@ -965,11 +972,13 @@ public struct AttachmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attachment",
-        model: Attachment.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.attachment",
+            model: Attachment.self,
+            operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == AttachmentRequestBuilder {
@@ -1022,7 +1031,9 @@ public struct AttachmentSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.attachmentSession", model: AttachmentSession.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.attachmentSession", model: AttachmentSession.self)
+    }
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
     public var content: StreamRequestBuilder<AttachmentSession> {
@@ -1097,10 +1108,9 @@ public struct AttackSimulationOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attackSimulationOperation",
-        model: AttackSimulationOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.attackSimulationOperation", model: AttackSimulationOperation.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.attackSimulationOperationType`.
@@ -1210,20 +1220,22 @@ public struct AttackSimulationRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attackSimulationRoot",
-        model: AttackSimulationRoot.self,
-        children: [
-            .init("endUserNotifications", "microsoft.graph.endUserNotification", collection: true),
-            .init("landingPages", "microsoft.graph.landingPage", collection: true),
-            .init("loginPages", "microsoft.graph.loginPage", collection: true),
-            .init("operations", "microsoft.graph.attackSimulationOperation", collection: true),
-            .init("payloads", "microsoft.graph.payload", collection: true),
-            .init("simulationAutomations", "microsoft.graph.simulationAutomation", collection: true),
-            .init("simulations", "microsoft.graph.simulation", collection: true),
-            .init("trainings", "microsoft.graph.training", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.attackSimulationRoot",
+            model: AttackSimulationRoot.self,
+            children: [
+                .init("endUserNotifications", "microsoft.graph.endUserNotification", collection: true),
+                .init("landingPages", "microsoft.graph.landingPage", collection: true),
+                .init("loginPages", "microsoft.graph.loginPage", collection: true),
+                .init("operations", "microsoft.graph.attackSimulationOperation", collection: true),
+                .init("payloads", "microsoft.graph.payload", collection: true),
+                .init("simulationAutomations", "microsoft.graph.simulationAutomation", collection: true),
+                .init("simulations", "microsoft.graph.simulation", collection: true),
+                .init("trainings", "microsoft.graph.training", collection: true),
+            ]
+        )
+    }
 
     /// `endUserNotifications.request()` lists them; `endUserNotifications("endUserNotification-id")` addresses one.
     public var endUserNotifications: CollectionRequestBuilder<EndUserNotificationRequestBuilder> {

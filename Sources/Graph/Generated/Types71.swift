@@ -607,10 +607,9 @@ public struct SecurityNetworkAdapterRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.networkAdapter",
-        model: SecurityNetworkAdapter.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.networkAdapter", model: SecurityNetworkAdapter.self)
+    }
 }
 
 /// Its properties are listed in `SecurityNetworkConnectionEvidenceFields`; read and write them as `value.name`.
@@ -1252,14 +1251,16 @@ public struct SecurityPassiveDnsRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.passiveDnsRecord",
-        model: SecurityPassiveDnsRecord.self,
-        children: [
-            .init("artifact", "microsoft.graph.security.artifact", collection: false),
-            .init("parentHost", "microsoft.graph.security.host", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.passiveDnsRecord",
+            model: SecurityPassiveDnsRecord.self,
+            children: [
+                .init("artifact", "microsoft.graph.security.artifact", collection: false),
+                .init("parentHost", "microsoft.graph.security.host", collection: false),
+            ]
+        )
+    }
 
     public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
 

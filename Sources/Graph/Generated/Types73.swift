@@ -430,27 +430,29 @@ public struct SecurityReportsRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.securityReportsRoot",
-        model: SecurityReportsRoot.self,
-        operations: [
-            .init(
-                "getAttackSimulationRepeatOffenders",
-                .get,
-                response: .collection(.model(AttackSimulationRepeatOffender.self))
-            ),
-            .init(
-                "getAttackSimulationSimulationUserCoverage",
-                .get,
-                response: .collection(.model(AttackSimulationSimulationUserCoverage.self))
-            ),
-            .init(
-                "getAttackSimulationTrainingUserCoverage",
-                .get,
-                response: .collection(.model(AttackSimulationTrainingUserCoverage.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.securityReportsRoot",
+            model: SecurityReportsRoot.self,
+            operations: [
+                .init(
+                    "getAttackSimulationRepeatOffenders",
+                    .get,
+                    response: .collection(.model(AttackSimulationRepeatOffender.self))
+                ),
+                .init(
+                    "getAttackSimulationSimulationUserCoverage",
+                    .get,
+                    response: .collection(.model(AttackSimulationSimulationUserCoverage.self))
+                ),
+                .init(
+                    "getAttackSimulationTrainingUserCoverage",
+                    .get,
+                    response: .collection(.model(AttackSimulationTrainingUserCoverage.self))
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.securityReportsRoot/getAttackSimulationRepeatOffenders` (GET).
     public func getAttackSimulationRepeatOffenders() -> CollectionRequest<AttackSimulationRepeatOffender> {
@@ -496,36 +498,42 @@ public struct SecurityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security",
-        model: Security.self,
-        children: [
-            .init("alerts", "microsoft.graph.alert", collection: true, itemsRefusing: "DELETE"),
-            .init("alerts_v2", "microsoft.graph.security.alert", collection: true),
-            .init("attackSimulation", "microsoft.graph.attackSimulationRoot", collection: false),
-            .init("auditLog", "microsoft.graph.security.auditCoreRoot", collection: false),
-            .init("cases", "microsoft.graph.security.casesRoot", collection: false),
-            .init("collaboration", "microsoft.graph.security.collaborationRoot", collection: false),
-            .init("dataSecurityAndGovernance", "microsoft.graph.tenantDataSecurityAndGovernance", collection: false),
-            .init("identities", "microsoft.graph.security.identityContainer", collection: false),
-            .init("incidents", "microsoft.graph.security.incident", collection: true),
-            .init("labels", "microsoft.graph.security.labelsRoot", collection: false),
-            .init("secureScoreControlProfiles", "microsoft.graph.secureScoreControlProfile", collection: true),
-            .init("secureScores", "microsoft.graph.secureScore", collection: true),
-            .init("subjectRightsRequests", "microsoft.graph.subjectRightsRequest", collection: true),
-            .init("threatIntelligence", "microsoft.graph.security.threatIntelligence", collection: false),
-            .init("triggers", "microsoft.graph.security.triggersRoot", collection: false),
-            .init("triggerTypes", "microsoft.graph.security.triggerTypesRoot", collection: false),
-        ],
-        operations: [
-            .init(
-                "runHuntingQuery",
-                .post,
-                path: "microsoft.graph.security.runHuntingQuery",
-                response: .model(SecurityHuntingQueryResults.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security",
+            model: Security.self,
+            children: [
+                .init("alerts", "microsoft.graph.alert", collection: true, itemsRefusing: "DELETE"),
+                .init("alerts_v2", "microsoft.graph.security.alert", collection: true),
+                .init("attackSimulation", "microsoft.graph.attackSimulationRoot", collection: false),
+                .init("auditLog", "microsoft.graph.security.auditCoreRoot", collection: false),
+                .init("cases", "microsoft.graph.security.casesRoot", collection: false),
+                .init("collaboration", "microsoft.graph.security.collaborationRoot", collection: false),
+                .init(
+                    "dataSecurityAndGovernance",
+                    "microsoft.graph.tenantDataSecurityAndGovernance",
+                    collection: false
+                ),
+                .init("identities", "microsoft.graph.security.identityContainer", collection: false),
+                .init("incidents", "microsoft.graph.security.incident", collection: true),
+                .init("labels", "microsoft.graph.security.labelsRoot", collection: false),
+                .init("secureScoreControlProfiles", "microsoft.graph.secureScoreControlProfile", collection: true),
+                .init("secureScores", "microsoft.graph.secureScore", collection: true),
+                .init("subjectRightsRequests", "microsoft.graph.subjectRightsRequest", collection: true),
+                .init("threatIntelligence", "microsoft.graph.security.threatIntelligence", collection: false),
+                .init("triggers", "microsoft.graph.security.triggersRoot", collection: false),
+                .init("triggerTypes", "microsoft.graph.security.triggerTypesRoot", collection: false),
+            ],
+            operations: [
+                .init(
+                    "runHuntingQuery",
+                    .post,
+                    path: "microsoft.graph.security.runHuntingQuery",
+                    response: .model(SecurityHuntingQueryResults.self)
+                ),
+            ]
+        )
+    }
 
     /// The service refuses `DELETE` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -810,11 +818,13 @@ public struct SecurityRetentionEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.retentionEvent",
-        model: SecurityRetentionEvent.self,
-        children: [.init("retentionEventType", "microsoft.graph.security.retentionEventType", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.retentionEvent",
+            model: SecurityRetentionEvent.self,
+            children: [.init("retentionEventType", "microsoft.graph.security.retentionEventType", collection: false)]
+        )
+    }
 
     public var retentionEventType: SecurityRetentionEventTypeRequestBuilder {
         .init(client: client, path: path.appending("retentionEventType"))
@@ -890,10 +900,9 @@ public struct SecurityRetentionEventTypeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.retentionEventType",
-        model: SecurityRetentionEventType.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.retentionEventType", model: SecurityRetentionEventType.self)
+    }
 }
 
 /// Its properties are listed in `SecurityRetentionLabelFields`; read and write them as `value.name`.
@@ -971,15 +980,17 @@ public struct SecurityRetentionLabelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.retentionLabel",
-        model: SecurityRetentionLabel.self,
-        children: [
-            .init("descriptors", "microsoft.graph.security.filePlanDescriptor", collection: false),
-            .init("dispositionReviewStages", "microsoft.graph.security.dispositionReviewStage", collection: true),
-            .init("retentionEventType", "microsoft.graph.security.retentionEventType", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.retentionLabel",
+            model: SecurityRetentionLabel.self,
+            children: [
+                .init("descriptors", "microsoft.graph.security.filePlanDescriptor", collection: false),
+                .init("dispositionReviewStages", "microsoft.graph.security.dispositionReviewStage", collection: true),
+                .init("retentionEventType", "microsoft.graph.security.retentionEventType", collection: false),
+            ]
+        )
+    }
 
     public var descriptors: SecurityFilePlanDescriptorRequestBuilder {
         .init(client: client, path: path.appending("descriptors"))
@@ -1316,7 +1327,9 @@ public struct SecuritySearchRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.search", model: SecuritySearch.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.search", model: SecuritySearch.self)
+    }
 }
 
 /// Its properties are listed in `SecuritySecurityComplianceAlertRecordFields`; read and write them as `value.name`.

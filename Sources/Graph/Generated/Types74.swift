@@ -305,10 +305,12 @@ public struct SecuritySensorCandidateActivationConfigurationRequestBuilder: Mode
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.sensorCandidateActivationConfiguration",
-        model: SecuritySensorCandidateActivationConfiguration.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.sensorCandidateActivationConfiguration",
+            model: SecuritySensorCandidateActivationConfiguration.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.sensorCandidateActivationMode`.
@@ -341,11 +343,13 @@ public struct SecuritySensorCandidateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.sensorCandidate",
-        model: SecuritySensorCandidate.self,
-        operations: [.init("activate", .post, path: "microsoft.graph.security.activate", onCollection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.sensorCandidate",
+            model: SecuritySensorCandidate.self,
+            operations: [.init("activate", .post, path: "microsoft.graph.security.activate", onCollection: true)]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SecuritySensorCandidateRequestBuilder {
@@ -421,34 +425,36 @@ public struct SecuritySensorRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.sensor",
-        model: SecuritySensor.self,
-        children: [.init("healthIssues", "microsoft.graph.security.healthIssue", collection: true)],
-        operations: [
-            .init(
-                "regenerateDeploymentAccessKey",
-                .post,
-                path: "microsoft.graph.security.regenerateDeploymentAccessKey",
-                onCollection: true,
-                response: .model(SecurityDeploymentAccessKeyType.self)
-            ),
-            .init(
-                "getDeploymentAccessKey",
-                .get,
-                path: "microsoft.graph.security.getDeploymentAccessKey",
-                onCollection: true,
-                response: .model(SecurityDeploymentAccessKeyType.self)
-            ),
-            .init(
-                "getDeploymentPackageUri",
-                .get,
-                path: "microsoft.graph.security.getDeploymentPackageUri",
-                onCollection: true,
-                response: .model(SecuritySensorDeploymentPackage.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.sensor",
+            model: SecuritySensor.self,
+            children: [.init("healthIssues", "microsoft.graph.security.healthIssue", collection: true)],
+            operations: [
+                .init(
+                    "regenerateDeploymentAccessKey",
+                    .post,
+                    path: "microsoft.graph.security.regenerateDeploymentAccessKey",
+                    onCollection: true,
+                    response: .model(SecurityDeploymentAccessKeyType.self)
+                ),
+                .init(
+                    "getDeploymentAccessKey",
+                    .get,
+                    path: "microsoft.graph.security.getDeploymentAccessKey",
+                    onCollection: true,
+                    response: .model(SecurityDeploymentAccessKeyType.self)
+                ),
+                .init(
+                    "getDeploymentPackageUri",
+                    .get,
+                    path: "microsoft.graph.security.getDeploymentPackageUri",
+                    onCollection: true,
+                    response: .model(SecuritySensorDeploymentPackage.self)
+                ),
+            ]
+        )
+    }
 
     /// `healthIssues.request()` lists them; `healthIssues("healthIssue-id")` addresses one.
     public var healthIssues: CollectionRequestBuilder<SecurityHealthIssueRequestBuilder> {
@@ -930,13 +936,19 @@ public struct SecuritySettingsContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.settingsContainer",
-        model: SecuritySettingsContainer.self,
-        children: [
-            .init("autoAuditingConfiguration", "microsoft.graph.security.autoAuditingConfiguration", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.settingsContainer",
+            model: SecuritySettingsContainer.self,
+            children: [
+                .init(
+                    "autoAuditingConfiguration",
+                    "microsoft.graph.security.autoAuditingConfiguration",
+                    collection: false
+                ),
+            ]
+        )
+    }
 
     public var autoAuditingConfiguration: SecurityAutoAuditingConfigurationRequestBuilder {
         .init(client: client, path: path.appending("autoAuditingConfiguration"))
@@ -1268,11 +1280,13 @@ public struct SecuritySiteSourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.siteSource",
-        model: SecuritySiteSource.self,
-        children: [.init("site", "microsoft.graph.site", collection: false, refusing: "DELETE")]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.siteSource",
+            model: SecuritySiteSource.self,
+            children: [.init("site", "microsoft.graph.site", collection: false, refusing: "DELETE")]
+        )
+    }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.

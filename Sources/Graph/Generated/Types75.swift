@@ -228,11 +228,13 @@ public struct SecuritySslCertificateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.sslCertificate",
-        model: SecuritySslCertificate.self,
-        children: [.init("relatedHosts", "microsoft.graph.security.host", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.sslCertificate",
+            model: SecuritySslCertificate.self,
+            children: [.init("relatedHosts", "microsoft.graph.security.host", collection: true)]
+        )
+    }
 
     /// `relatedHosts.request()` lists them; `relatedHosts("host-id")` addresses one.
     public var relatedHosts: CollectionRequestBuilder<SecurityHostRequestBuilder> {
@@ -345,10 +347,9 @@ public struct SecuritySubcategoryTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.subcategoryTemplate",
-        model: SecuritySubcategoryTemplate.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.subcategoryTemplate", model: SecuritySubcategoryTemplate.self)
+    }
 }
 
 /// Its properties are listed in `SecuritySubdomainFields`; read and write them as `value.name`.
@@ -392,11 +393,13 @@ public struct SecuritySubdomainRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.subdomain",
-        model: SecuritySubdomain.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.subdomain",
+            model: SecuritySubdomain.self,
+            children: [.init("host", "microsoft.graph.security.host", collection: false)]
+        )
+    }
 
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
@@ -565,7 +568,7 @@ public struct SecurityTagRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.tag", model: SecurityTag.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.security.tag", model: SecurityTag.self) }
 }
 
 /// Its properties are listed in `SecurityTeamCopilotInteractionAuditRecordFields`; read and write them as `value.name`.
@@ -1115,33 +1118,35 @@ public struct SecurityThreatIntelligenceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.threatIntelligence",
-        model: SecurityThreatIntelligence.self,
-        children: [
-            .init("articleIndicators", "microsoft.graph.security.articleIndicator", collection: true),
-            .init("articles", "microsoft.graph.security.article", collection: true),
-            .init("hostComponents", "microsoft.graph.security.hostComponent", collection: true),
-            .init("hostCookies", "microsoft.graph.security.hostCookie", collection: true),
-            .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
-            .init("hostPorts", "microsoft.graph.security.hostPort", collection: true),
-            .init("hosts", "microsoft.graph.security.host", collection: true),
-            .init("hostSslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
-            .init("hostTrackers", "microsoft.graph.security.hostTracker", collection: true),
-            .init(
-                "intelligenceProfileIndicators",
-                "microsoft.graph.security.intelligenceProfileIndicator",
-                collection: true
-            ),
-            .init("intelProfiles", "microsoft.graph.security.intelligenceProfile", collection: true),
-            .init("passiveDnsRecords", "microsoft.graph.security.passiveDnsRecord", collection: true),
-            .init("sslCertificates", "microsoft.graph.security.sslCertificate", collection: true),
-            .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
-            .init("vulnerabilities", "microsoft.graph.security.vulnerability", collection: true),
-            .init("whoisHistoryRecords", "microsoft.graph.security.whoisHistoryRecord", collection: true),
-            .init("whoisRecords", "microsoft.graph.security.whoisRecord", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.threatIntelligence",
+            model: SecurityThreatIntelligence.self,
+            children: [
+                .init("articleIndicators", "microsoft.graph.security.articleIndicator", collection: true),
+                .init("articles", "microsoft.graph.security.article", collection: true),
+                .init("hostComponents", "microsoft.graph.security.hostComponent", collection: true),
+                .init("hostCookies", "microsoft.graph.security.hostCookie", collection: true),
+                .init("hostPairs", "microsoft.graph.security.hostPair", collection: true),
+                .init("hostPorts", "microsoft.graph.security.hostPort", collection: true),
+                .init("hosts", "microsoft.graph.security.host", collection: true),
+                .init("hostSslCertificates", "microsoft.graph.security.hostSslCertificate", collection: true),
+                .init("hostTrackers", "microsoft.graph.security.hostTracker", collection: true),
+                .init(
+                    "intelligenceProfileIndicators",
+                    "microsoft.graph.security.intelligenceProfileIndicator",
+                    collection: true
+                ),
+                .init("intelProfiles", "microsoft.graph.security.intelligenceProfile", collection: true),
+                .init("passiveDnsRecords", "microsoft.graph.security.passiveDnsRecord", collection: true),
+                .init("sslCertificates", "microsoft.graph.security.sslCertificate", collection: true),
+                .init("subdomains", "microsoft.graph.security.subdomain", collection: true),
+                .init("vulnerabilities", "microsoft.graph.security.vulnerability", collection: true),
+                .init("whoisHistoryRecords", "microsoft.graph.security.whoisHistoryRecord", collection: true),
+                .init("whoisRecords", "microsoft.graph.security.whoisRecord", collection: true),
+            ]
+        )
+    }
 
     /// `articleIndicators.request()` lists them; `articleIndicators("articleIndicator-id")` addresses one.
     public var articleIndicators: CollectionRequestBuilder<SecurityArticleIndicatorRequestBuilder> {
@@ -1454,11 +1459,13 @@ public struct SecurityTriggerTypesRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.triggerTypesRoot",
-        model: SecurityTriggerTypesRoot.self,
-        children: [.init("retentionEventTypes", "microsoft.graph.security.retentionEventType", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.triggerTypesRoot",
+            model: SecurityTriggerTypesRoot.self,
+            children: [.init("retentionEventTypes", "microsoft.graph.security.retentionEventType", collection: true)]
+        )
+    }
 
     /// `retentionEventTypes.request()` lists them; `retentionEventTypes("retentionEventType-id")` addresses one.
     public var retentionEventTypes: CollectionRequestBuilder<SecurityRetentionEventTypeRequestBuilder> {

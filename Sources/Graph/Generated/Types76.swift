@@ -18,11 +18,13 @@ public struct SecurityTriggersRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.triggersRoot",
-        model: SecurityTriggersRoot.self,
-        children: [.init("retentionEvents", "microsoft.graph.security.retentionEvent", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.triggersRoot",
+            model: SecurityTriggersRoot.self,
+            children: [.init("retentionEvents", "microsoft.graph.security.retentionEvent", collection: true)]
+        )
+    }
 
     /// `retentionEvents.request()` lists them; `retentionEvents("retentionEvent-id")` addresses one.
     public var retentionEvents: CollectionRequestBuilder<SecurityRetentionEventRequestBuilder> {
@@ -90,10 +92,9 @@ public struct SecurityUnclassifiedArtifactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.unclassifiedArtifact",
-        model: SecurityUnclassifiedArtifact.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.unclassifiedArtifact", model: SecurityUnclassifiedArtifact.self)
+    }
 }
 
 /// Its properties are listed in `SecurityUnifiedGroupAuditRecordFields`; read and write them as `value.name`.
@@ -166,11 +167,13 @@ public struct SecurityUnifiedGroupSourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.unifiedGroupSource",
-        model: SecurityUnifiedGroupSource.self,
-        children: [.init("group", "microsoft.graph.group", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.unifiedGroupSource",
+            model: SecurityUnifiedGroupSource.self,
+            children: [.init("group", "microsoft.graph.group", collection: false)]
+        )
+    }
 
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 }
@@ -486,18 +489,20 @@ public struct SecurityUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.user",
-        model: SecurityUser.self,
-        operations: [
-            .init(
-                "invokeAction",
-                .post,
-                path: "microsoft.graph.security.invokeAction",
-                response: .model(SecurityInvokeActionResult.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.user",
+            model: SecurityUser.self,
+            operations: [
+                .init(
+                    "invokeAction",
+                    .post,
+                    path: "microsoft.graph.security.invokeAction",
+                    response: .model(SecurityInvokeActionResult.self)
+                ),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.security.user/invokeAction` (POST).
     public func invokeAction(
@@ -564,7 +569,9 @@ public struct SecurityUserSourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.security.userSource", model: SecurityUserSource.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.userSource", model: SecurityUserSource.self)
+    }
 }
 
 /// Its properties are listed in `SecurityUserTrainingAuditRecordFields`; read and write them as `value.name`.

@@ -160,10 +160,9 @@ public struct SecurityVulnerabilityComponentRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.vulnerabilityComponent",
-        model: SecurityVulnerabilityComponent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.security.vulnerabilityComponent", model: SecurityVulnerabilityComponent.self)
+    }
 }
 
 /// Requests for one `SecurityVulnerability`: `request()` reads, updates or deletes it.
@@ -180,14 +179,16 @@ public struct SecurityVulnerabilityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.vulnerability",
-        model: SecurityVulnerability.self,
-        children: [
-            .init("articles", "microsoft.graph.security.article", collection: true),
-            .init("components", "microsoft.graph.security.vulnerabilityComponent", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.vulnerability",
+            model: SecurityVulnerability.self,
+            children: [
+                .init("articles", "microsoft.graph.security.article", collection: true),
+                .init("components", "microsoft.graph.security.vulnerabilityComponent", collection: true),
+            ]
+        )
+    }
 
     /// `articles.request()` lists them; `articles("article-id")` addresses one.
     public var articles: CollectionRequestBuilder<SecurityArticleRequestBuilder> {
@@ -341,11 +342,13 @@ public struct SecurityWhoisBaseRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.whoisBaseRecord",
-        model: SecurityWhoisBaseRecord.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.whoisBaseRecord",
+            model: SecurityWhoisBaseRecord.self,
+            children: [.init("host", "microsoft.graph.security.host", collection: false)]
+        )
+    }
 
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
@@ -481,11 +484,13 @@ public struct SecurityWhoisHistoryRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.whoisHistoryRecord",
-        model: SecurityWhoisHistoryRecord.self,
-        children: [.init("host", "microsoft.graph.security.host", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.whoisHistoryRecord",
+            model: SecurityWhoisHistoryRecord.self,
+            children: [.init("host", "microsoft.graph.security.host", collection: false)]
+        )
+    }
 
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
@@ -593,14 +598,16 @@ public struct SecurityWhoisRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.security.whoisRecord",
-        model: SecurityWhoisRecord.self,
-        children: [
-            .init("host", "microsoft.graph.security.host", collection: false),
-            .init("history", "microsoft.graph.security.whoisHistoryRecord", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.security.whoisRecord",
+            model: SecurityWhoisRecord.self,
+            children: [
+                .init("host", "microsoft.graph.security.host", collection: false),
+                .init("history", "microsoft.graph.security.whoisHistoryRecord", collection: true),
+            ]
+        )
+    }
 
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 
@@ -837,10 +844,9 @@ public struct SendDtmfTonesOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sendDtmfTonesOperation",
-        model: SendDtmfTonesOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.sendDtmfTonesOperation", model: SendDtmfTonesOperation.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.sensitivity`.
@@ -994,23 +1000,25 @@ public struct SensitivityLabelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sensitivityLabel",
-        model: SensitivityLabel.self,
-        children: [
-            .init("rights", "microsoft.graph.usageRightsIncluded", collection: false),
-            .init("sublabels", "microsoft.graph.sensitivityLabel", collection: true),
-        ],
-        operations: [
-            .init(
-                "computeRightsAndInheritance",
-                .post,
-                onCollection: true,
-                response: .model(ComputeRightsAndInheritanceResult.self)
-            ),
-            .init("computeInheritance", .get, onCollection: true, response: .model(SensitivityLabel.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sensitivityLabel",
+            model: SensitivityLabel.self,
+            children: [
+                .init("rights", "microsoft.graph.usageRightsIncluded", collection: false),
+                .init("sublabels", "microsoft.graph.sensitivityLabel", collection: true),
+            ],
+            operations: [
+                .init(
+                    "computeRightsAndInheritance",
+                    .post,
+                    onCollection: true,
+                    response: .model(ComputeRightsAndInheritanceResult.self)
+                ),
+                .init("computeInheritance", .get, onCollection: true, response: .model(SensitivityLabel.self)),
+            ]
+        )
+    }
 
     public var rights: UsageRightsIncludedRequestBuilder { .init(client: client, path: path.appending("rights")) }
 
@@ -1165,10 +1173,9 @@ public struct ServiceAnnouncementAttachmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceAnnouncementAttachment",
-        model: ServiceAnnouncementAttachment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.serviceAnnouncementAttachment", model: ServiceAnnouncementAttachment.self)
+    }
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
     public var content: StreamRequestBuilder<ServiceAnnouncementAttachment> {
@@ -1224,10 +1231,9 @@ public struct ServiceAnnouncementBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceAnnouncementBase",
-        model: ServiceAnnouncementBase.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.serviceAnnouncementBase", model: ServiceAnnouncementBase.self)
+    }
 }
 
 /// Requests for one `ServiceAnnouncement`: `request()` reads, updates or deletes it.
@@ -1244,15 +1250,17 @@ public struct ServiceAnnouncementRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceAnnouncement",
-        model: ServiceAnnouncement.self,
-        children: [
-            .init("healthOverviews", "microsoft.graph.serviceHealth", collection: true),
-            .init("issues", "microsoft.graph.serviceHealthIssue", collection: true),
-            .init("messages", "microsoft.graph.serviceUpdateMessage", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.serviceAnnouncement",
+            model: ServiceAnnouncement.self,
+            children: [
+                .init("healthOverviews", "microsoft.graph.serviceHealth", collection: true),
+                .init("issues", "microsoft.graph.serviceHealthIssue", collection: true),
+                .init("messages", "microsoft.graph.serviceUpdateMessage", collection: true),
+            ]
+        )
+    }
 
     /// `healthOverviews.request()` lists them; `healthOverviews("serviceHealth-id")` addresses one.
     public var healthOverviews: CollectionRequestBuilder<ServiceHealthRequestBuilder> {
@@ -1312,14 +1320,16 @@ public struct ServiceAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceApp",
-        model: ServiceApp.self,
-        operations: [
-            .init("activate", .post, response: .model(ServiceApp.self)),
-            .init("deactivate", .post, response: .model(ServiceApp.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.serviceApp",
+            model: ServiceApp.self,
+            operations: [
+                .init("activate", .post, response: .model(ServiceApp.self)),
+                .init("deactivate", .post, response: .model(ServiceApp.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.serviceApp/activate` (POST).
     public func activate(effectiveDateTime: Date) -> OperationRequest<ServiceApp> {
@@ -1489,11 +1499,13 @@ public struct ServiceHealthIssueRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceHealthIssue",
-        model: ServiceHealthIssue.self,
-        operations: [.init("incidentReport", .get)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.serviceHealthIssue",
+            model: ServiceHealthIssue.self,
+            operations: [.init("incidentReport", .get)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.serviceHealthIssue/incidentReport` (GET).
     public func incidentReport() -> OperationRequest<[UInt8]> {

@@ -18,11 +18,13 @@ public struct ServiceHealthRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceHealth",
-        model: ServiceHealth.self,
-        children: [.init("issues", "microsoft.graph.serviceHealthIssue", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.serviceHealth",
+            model: ServiceHealth.self,
+            children: [.init("issues", "microsoft.graph.serviceHealthIssue", collection: true)]
+        )
+    }
 
     /// `issues.request()` lists them; `issues("serviceHealthIssue-id")` addresses one.
     public var issues: CollectionRequestBuilder<ServiceHealthIssueRequestBuilder> {
@@ -376,59 +378,61 @@ public struct ServicePrincipalRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.servicePrincipal",
-        model: ServicePrincipal.self,
-        children: [
-            .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
-            .init("appRoleAssignedTo", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
-            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "delegatedPermissionClassifications",
-                "microsoft.graph.delegatedPermissionClassification",
-                collection: true
-            ),
-            .init("endpoints", "microsoft.graph.endpoint", collection: true),
-            .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
-            .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
-            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
-            .init("owners", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "remoteDesktopSecurityConfiguration",
-                "microsoft.graph.remoteDesktopSecurityConfiguration",
-                collection: false
-            ),
-            .init("synchronization", "microsoft.graph.synchronization", collection: false),
-            .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
-            .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("addKey", .post, response: .model(KeyCredential.self)),
-            .init("addPassword", .post, response: .model(PasswordCredential.self)),
-            .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeKey", .post),
-            .init("removePassword", .post),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.servicePrincipal",
+            model: ServicePrincipal.self,
+            children: [
+                .init("appManagementPolicies", "microsoft.graph.appManagementPolicy", collection: true),
+                .init("appRoleAssignedTo", "microsoft.graph.appRoleAssignment", collection: true),
+                .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
+                .init("claimsMappingPolicies", "microsoft.graph.claimsMappingPolicy", collection: true),
+                .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
+                .init(
+                    "delegatedPermissionClassifications",
+                    "microsoft.graph.delegatedPermissionClassification",
+                    collection: true
+                ),
+                .init("endpoints", "microsoft.graph.endpoint", collection: true),
+                .init("federatedIdentityCredentials", "microsoft.graph.federatedIdentityCredential", collection: true),
+                .init("homeRealmDiscoveryPolicies", "microsoft.graph.homeRealmDiscoveryPolicy", collection: true),
+                .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
+                .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
+                .init("owners", "microsoft.graph.directoryObject", collection: true),
+                .init(
+                    "remoteDesktopSecurityConfiguration",
+                    "microsoft.graph.remoteDesktopSecurityConfiguration",
+                    collection: false
+                ),
+                .init("synchronization", "microsoft.graph.synchronization", collection: false),
+                .init("tokenIssuancePolicies", "microsoft.graph.tokenIssuancePolicy", collection: true),
+                .init("tokenLifetimePolicies", "microsoft.graph.tokenLifetimePolicy", collection: true),
+                .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+            ],
+            operations: [
+                .init("addKey", .post, response: .model(KeyCredential.self)),
+                .init("addPassword", .post, response: .model(PasswordCredential.self)),
+                .init("addTokenSigningCertificate", .post, response: .model(SelfSignedCertificate.self)),
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("removeKey", .post),
+                .init("removePassword", .post),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(ServicePrincipal.self))),
+            ]
+        )
+    }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
@@ -742,10 +746,9 @@ public struct ServicePrincipalRiskDetectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.servicePrincipalRiskDetection",
-        model: ServicePrincipalRiskDetection.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.servicePrincipalRiskDetection", model: ServicePrincipalRiskDetection.self)
+    }
 }
 
 /// Its properties are listed in `ServicePrincipalSignInFields`; read and write them as `value.name`.
@@ -805,10 +808,9 @@ public struct ServiceProviderConstraintsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceProviderConstraints",
-        model: ServiceProviderConstraints.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.serviceProviderConstraints", model: ServiceProviderConstraints.self)
+    }
 }
 
 /// Its properties are listed in `ServiceProvisioningErrorFields`; read and write them as `value.name`.
@@ -934,10 +936,9 @@ public struct ServiceStorageQuotaBreakdownRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceStorageQuotaBreakdown",
-        model: ServiceStorageQuotaBreakdown.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.serviceStorageQuotaBreakdown", model: ServiceStorageQuotaBreakdown.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.serviceUpdateCategory`.
@@ -1025,19 +1026,21 @@ public struct ServiceUpdateMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.serviceUpdateMessage",
-        model: ServiceUpdateMessage.self,
-        children: [.init("attachments", "microsoft.graph.serviceAnnouncementAttachment", collection: true)],
-        operations: [
-            .init("archive", .post, onCollection: true, response: .boolean),
-            .init("favorite", .post, onCollection: true, response: .boolean),
-            .init("markRead", .post, onCollection: true, response: .boolean),
-            .init("markUnread", .post, onCollection: true, response: .boolean),
-            .init("unarchive", .post, onCollection: true, response: .boolean),
-            .init("unfavorite", .post, onCollection: true, response: .boolean),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.serviceUpdateMessage",
+            model: ServiceUpdateMessage.self,
+            children: [.init("attachments", "microsoft.graph.serviceAnnouncementAttachment", collection: true)],
+            operations: [
+                .init("archive", .post, onCollection: true, response: .boolean),
+                .init("favorite", .post, onCollection: true, response: .boolean),
+                .init("markRead", .post, onCollection: true, response: .boolean),
+                .init("markUnread", .post, onCollection: true, response: .boolean),
+                .init("unarchive", .post, onCollection: true, response: .boolean),
+                .init("unfavorite", .post, onCollection: true, response: .boolean),
+            ]
+        )
+    }
 
     /// `attachments.request()` lists them; `attachments("serviceAnnouncementAttachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<ServiceAnnouncementAttachmentRequestBuilder> {
@@ -1236,10 +1239,9 @@ public struct SettingStateDeviceSummaryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.settingStateDeviceSummary",
-        model: SettingStateDeviceSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.settingStateDeviceSummary", model: SettingStateDeviceSummary.self)
+    }
 }
 
 /// Its properties are listed in `SettingTemplateValueFields`; read and write them as `value.name`.
@@ -1349,14 +1351,16 @@ public struct SharePointBrowseSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointBrowseSession",
-        model: SharePointBrowseSession.self,
-        operations: [
-            .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
-            .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointBrowseSession",
+            model: SharePointBrowseSession.self,
+            operations: [
+                .init("browse", .get, response: .collection(.model(BrowseQueryResponseItem.self))),
+                .init("browse", .post, response: .collection(.model(BrowseQueryResponseItem.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.sharePointBrowseSession/browse` (GET).
     public func browse(nextFetchToken: String) -> CollectionRequest<BrowseQueryResponseItem> {
@@ -1483,7 +1487,9 @@ public struct SharePointGroupMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.sharePointGroupMember", model: SharePointGroupMember.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.sharePointGroupMember", model: SharePointGroupMember.self)
+    }
 }
 
 /// Requests for one `SharePointGroup`: `request()` reads, updates or deletes it.
@@ -1500,11 +1506,13 @@ public struct SharePointGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointGroup",
-        model: SharePointGroup.self,
-        children: [.init("members", "microsoft.graph.sharePointGroupMember", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointGroup",
+            model: SharePointGroup.self,
+            children: [.init("members", "microsoft.graph.sharePointGroupMember", collection: true)]
+        )
+    }
 
     /// `members.request()` lists them; `members("sharePointGroupMember-id")` addresses one.
     public var members: CollectionRequestBuilder<SharePointGroupMemberRequestBuilder> {
@@ -1645,10 +1653,9 @@ public struct SharePointMigrationEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationEvent",
-        model: SharePointMigrationEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.sharePointMigrationEvent", model: SharePointMigrationEvent.self)
+    }
 }
 
 /// Its properties are listed in `SharePointMigrationFinishManifestFileUploadEventFields`; read and write them as
@@ -1697,10 +1704,12 @@ public struct SharePointMigrationFinishManifestFileUploadEventRequestBuilder: Mo
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
-        model: SharePointMigrationFinishManifestFileUploadEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
+            model: SharePointMigrationFinishManifestFileUploadEvent.self
+        )
+    }
 }
 
 /// Its properties are listed in `SharePointMigrationJobFields`; read and write them as `value.name`.
@@ -1776,10 +1785,12 @@ public struct SharePointMigrationJobCancelledEventRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobCancelledEvent",
-        model: SharePointMigrationJobCancelledEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointMigrationJobCancelledEvent",
+            model: SharePointMigrationJobCancelledEvent.self
+        )
+    }
 }
 
 /// Its properties are listed in `SharePointMigrationJobDeletedEventFields`; read and write them as `value.name`.
@@ -1823,10 +1834,12 @@ public struct SharePointMigrationJobDeletedEventRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobDeletedEvent",
-        model: SharePointMigrationJobDeletedEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointMigrationJobDeletedEvent",
+            model: SharePointMigrationJobDeletedEvent.self
+        )
+    }
 }
 
 /// Its properties are listed in `SharePointMigrationJobErrorEventFields`; read and write them as `value.name`.
@@ -1882,8 +1895,7 @@ public struct SharePointMigrationJobErrorEventRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobErrorEvent",
-        model: SharePointMigrationJobErrorEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.sharePointMigrationJobErrorEvent", model: SharePointMigrationJobErrorEvent.self)
+    }
 }

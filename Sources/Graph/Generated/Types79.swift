@@ -74,10 +74,12 @@ public struct SharePointMigrationJobPostponedEventRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobPostponedEvent",
-        model: SharePointMigrationJobPostponedEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointMigrationJobPostponedEvent",
+            model: SharePointMigrationJobPostponedEvent.self
+        )
+    }
 }
 
 /// Its properties are listed in `SharePointMigrationJobProgressEventFields`; read and write them as `value.name`.
@@ -155,10 +157,12 @@ public struct SharePointMigrationJobProgressEventRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobProgressEvent",
-        model: SharePointMigrationJobProgressEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointMigrationJobProgressEvent",
+            model: SharePointMigrationJobProgressEvent.self
+        )
+    }
 }
 
 /// Its properties are listed in `SharePointMigrationJobQueuedEventFields`; read and write them as `value.name`.
@@ -202,10 +206,12 @@ public struct SharePointMigrationJobQueuedEventRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobQueuedEvent",
-        model: SharePointMigrationJobQueuedEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointMigrationJobQueuedEvent",
+            model: SharePointMigrationJobQueuedEvent.self
+        )
+    }
 }
 
 /// Requests for one `SharePointMigrationJob`: `request()` reads, updates or deletes it.
@@ -222,11 +228,13 @@ public struct SharePointMigrationJobRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJob",
-        model: SharePointMigrationJob.self,
-        children: [.init("progressEvents", "microsoft.graph.sharePointMigrationEvent", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointMigrationJob",
+            model: SharePointMigrationJob.self,
+            children: [.init("progressEvents", "microsoft.graph.sharePointMigrationEvent", collection: true)]
+        )
+    }
 
     /// `progressEvents.request()` lists them; `progressEvents("sharePointMigrationEvent-id")` addresses one.
     public var progressEvents: CollectionRequestBuilder<SharePointMigrationEventRequestBuilder> {
@@ -279,10 +287,9 @@ public struct SharePointMigrationJobStartEventRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointMigrationJobStartEvent",
-        model: SharePointMigrationJobStartEvent.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.sharePointMigrationJobStartEvent", model: SharePointMigrationJobStartEvent.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationObjectType`.
@@ -411,23 +418,25 @@ public struct SharePointProtectionPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointProtectionPolicy",
-        model: SharePointProtectionPolicy.self,
-        children: [
-            .init("siteInclusionRules", "microsoft.graph.siteProtectionRule", collection: true),
-            .init("siteProtectionUnits", "microsoft.graph.siteProtectionUnit", collection: true),
-            .init(
-                "siteProtectionUnitsBulkAdditionJobs",
-                "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
-            .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointProtectionPolicy",
+            model: SharePointProtectionPolicy.self,
+            children: [
+                .init("siteInclusionRules", "microsoft.graph.siteProtectionRule", collection: true),
+                .init("siteProtectionUnits", "microsoft.graph.siteProtectionUnit", collection: true),
+                .init(
+                    "siteProtectionUnitsBulkAdditionJobs",
+                    "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("activate", .post, response: .model(ProtectionPolicyBase.self)),
+                .init("deactivate", .post, response: .model(ProtectionPolicyBase.self)),
+            ]
+        )
+    }
 
     /// `siteInclusionRules.request()` lists them; `siteInclusionRules("siteProtectionRule-id")` addresses one.
     public var siteInclusionRules: CollectionRequestBuilder<SiteProtectionRuleRequestBuilder> {
@@ -525,20 +534,22 @@ public struct SharePointRestoreSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharePointRestoreSession",
-        model: SharePointRestoreSession.self,
-        children: [
-            .init("granularSiteRestoreArtifacts", "microsoft.graph.granularSiteRestoreArtifact", collection: true),
-            .init("siteRestoreArtifacts", "microsoft.graph.siteRestoreArtifact", collection: true),
-            .init(
-                "siteRestoreArtifactsBulkAdditionRequests",
-                "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
-                collection: true
-            ),
-        ],
-        operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharePointRestoreSession",
+            model: SharePointRestoreSession.self,
+            children: [
+                .init("granularSiteRestoreArtifacts", "microsoft.graph.granularSiteRestoreArtifact", collection: true),
+                .init("siteRestoreArtifacts", "microsoft.graph.siteRestoreArtifact", collection: true),
+                .init(
+                    "siteRestoreArtifactsBulkAdditionRequests",
+                    "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
+                    collection: true
+                ),
+            ],
+            operations: [.init("activate", .post, response: .model(RestoreSessionBase.self))]
+        )
+    }
 
     /// `granularSiteRestoreArtifacts.request()` lists them;
     /// `granularSiteRestoreArtifacts("granularSiteRestoreArtifact-id")` addresses one.
@@ -680,21 +691,23 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharedDriveItem",
-        model: SharedDriveItem.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("driveItem", "microsoft.graph.driveItem", collection: false),
-            .init("items", "microsoft.graph.driveItem", collection: true),
-            .init("list", "microsoft.graph.list", collection: false),
-            .init("listItem", "microsoft.graph.listItem", collection: false),
-            .init("permission", "microsoft.graph.permission", collection: false),
-            .init("root", "microsoft.graph.driveItem", collection: false),
-            .init("site", "microsoft.graph.site", collection: false, refusing: "DELETE"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharedDriveItem",
+            model: SharedDriveItem.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+                .init("driveItem", "microsoft.graph.driveItem", collection: false),
+                .init("items", "microsoft.graph.driveItem", collection: true),
+                .init("list", "microsoft.graph.list", collection: false),
+                .init("listItem", "microsoft.graph.listItem", collection: false),
+                .init("permission", "microsoft.graph.permission", collection: false),
+                .init("root", "microsoft.graph.driveItem", collection: false),
+                .init("site", "microsoft.graph.site", collection: false, refusing: "DELETE"),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -778,14 +791,16 @@ public struct SharedInsightRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharedInsight",
-        model: SharedInsight.self,
-        children: [
-            .init("lastSharedMethod", "microsoft.graph.entity", collection: false),
-            .init("resource", "microsoft.graph.entity", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharedInsight",
+            model: SharedInsight.self,
+            children: [
+                .init("lastSharedMethod", "microsoft.graph.entity", collection: false),
+                .init("resource", "microsoft.graph.entity", collection: false),
+            ]
+        )
+    }
 
     public var lastSharedMethod: EntityRequestBuilder {
         .init(client: client, path: path.appending("lastSharedMethod"))
@@ -948,22 +963,24 @@ public struct SharedPCConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharedPCConfiguration",
-        model: SharedPCConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharedPCConfiguration",
+            model: SharedPCConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1068,14 +1085,16 @@ public struct SharedWithChannelTeamInfoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharedWithChannelTeamInfo",
-        model: SharedWithChannelTeamInfo.self,
-        children: [
-            .init("team", "microsoft.graph.team", collection: false),
-            .init("allowedMembers", "microsoft.graph.conversationMember", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharedWithChannelTeamInfo",
+            model: SharedWithChannelTeamInfo.self,
+            children: [
+                .init("team", "microsoft.graph.team", collection: false),
+                .init("allowedMembers", "microsoft.graph.conversationMember", collection: true),
+            ]
+        )
+    }
 
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
 
@@ -1147,11 +1166,13 @@ public struct SharepointRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharepoint",
-        model: Sharepoint.self,
-        children: [.init("settings", "microsoft.graph.sharepointSettings", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharepoint",
+            model: Sharepoint.self,
+            children: [.init("settings", "microsoft.graph.sharepointSettings", collection: false)]
+        )
+    }
 
     public var settings: SharepointSettingsRequestBuilder { .init(client: client, path: path.appending("settings")) }
 }
@@ -1249,7 +1270,9 @@ public struct SharepointSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.sharepointSettings", model: SharepointSettings.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.sharepointSettings", model: SharepointSettings.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.sharingCapabilities`.
@@ -1546,11 +1569,13 @@ public struct ShiftPreferencesRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.shiftPreferences",
-        model: ShiftPreferences.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.shiftPreferences",
+            model: ShiftPreferences.self,
+            operations: [.init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.shiftPreferences/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {
@@ -1573,11 +1598,9 @@ public struct ShiftRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.shift",
-        model: Shift.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.shift", model: Shift.self, operations: [.init("stageForDeletion", .post)])
+    }
 
     /// - Remark: Generated from `microsoft.graph.shift/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {

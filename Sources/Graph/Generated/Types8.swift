@@ -93,7 +93,9 @@ public struct AttendanceRecordRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.attendanceRecord", model: AttendanceRecord.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.attendanceRecord", model: AttendanceRecord.self)
+    }
 }
 
 /// Its properties are listed in `AttendeeFields`; read and write them as `value.name`.
@@ -437,10 +439,9 @@ public struct AttributeMappingFunctionSchemaRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.attributeMappingFunctionSchema",
-        model: AttributeMappingFunctionSchema.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.attributeMappingFunctionSchema", model: AttributeMappingFunctionSchema.self)
+    }
 }
 
 /// Its properties are listed in `AttributeMappingParameterSchemaFields`; read and write them as `value.name`.
@@ -572,7 +573,7 @@ public struct AttributeSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.attributeSet", model: AttributeSet.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.attributeSet", model: AttributeSet.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.attributeType`.
@@ -710,7 +711,9 @@ public struct AudioRoutingGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.audioRoutingGroup", model: AudioRoutingGroup.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.audioRoutingGroup", model: AudioRoutingGroup.self)
+    }
 }
 
 /// Its properties are listed in `AuditActivityInitiatorFields`; read and write them as `value.name`.
@@ -817,14 +820,16 @@ public struct AuditEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.auditEvent",
-        model: AuditEvent.self,
-        operations: [
-            .init("getAuditActivityTypes", .get, onCollection: true, response: .collection(.string)),
-            .init("getAuditCategories", .get, onCollection: true, response: .collection(.string)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.auditEvent",
+            model: AuditEvent.self,
+            operations: [
+                .init("getAuditActivityTypes", .get, onCollection: true, response: .collection(.string)),
+                .init("getAuditCategories", .get, onCollection: true, response: .collection(.string)),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == AuditEventRequestBuilder {
@@ -895,15 +900,17 @@ public struct AuditLogRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.auditLogRoot",
-        model: AuditLogRoot.self,
-        children: [
-            .init("directoryAudits", "microsoft.graph.directoryAudit", collection: true),
-            .init("provisioning", "microsoft.graph.provisioningObjectSummary", collection: true),
-            .init("signIns", "microsoft.graph.signIn", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.auditLogRoot",
+            model: AuditLogRoot.self,
+            children: [
+                .init("directoryAudits", "microsoft.graph.directoryAudit", collection: true),
+                .init("provisioning", "microsoft.graph.provisioningObjectSummary", collection: true),
+                .init("signIns", "microsoft.graph.signIn", collection: true),
+            ]
+        )
+    }
 
     /// `directoryAudits.request()` lists them; `directoryAudits("directoryAudit-id")` addresses one.
     public var directoryAudits: CollectionRequestBuilder<DirectoryAuditRequestBuilder> {
@@ -1292,8 +1299,10 @@ public struct AuthenticationCombinationConfigurationRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationCombinationConfiguration",
-        model: AuthenticationCombinationConfiguration.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authenticationCombinationConfiguration",
+            model: AuthenticationCombinationConfiguration.self
+        )
+    }
 }

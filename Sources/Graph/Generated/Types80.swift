@@ -89,15 +89,17 @@ public struct SignInRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.signIn",
-        model: SignIn.self,
-        operations: [
-            .init("confirmCompromised", .post, onCollection: true),
-            .init("confirmSafe", .post, onCollection: true),
-            .init("dismiss", .post, onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.signIn",
+            model: SignIn.self,
+            operations: [
+                .init("confirmCompromised", .post, onCollection: true),
+                .init("confirmSafe", .post, onCollection: true),
+                .init("dismiss", .post, onCollection: true),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SignInRequestBuilder {
@@ -380,11 +382,13 @@ public struct SimulationAutomationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.simulationAutomation",
-        model: SimulationAutomation.self,
-        children: [.init("runs", "microsoft.graph.simulationAutomationRun", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.simulationAutomation",
+            model: SimulationAutomation.self,
+            children: [.init("runs", "microsoft.graph.simulationAutomationRun", collection: true)]
+        )
+    }
 
     /// `runs.request()` lists them; `runs("simulationAutomationRun-id")` addresses one.
     public var runs: CollectionRequestBuilder<SimulationAutomationRunRequestBuilder> {
@@ -435,10 +439,9 @@ public struct SimulationAutomationRunRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.simulationAutomationRun",
-        model: SimulationAutomationRun.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.simulationAutomationRun", model: SimulationAutomationRun.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.simulationAutomationRunStatus`.
@@ -651,15 +654,17 @@ public struct SimulationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.simulation",
-        model: Simulation.self,
-        children: [
-            .init("landingPage", "microsoft.graph.landingPage", collection: false),
-            .init("loginPage", "microsoft.graph.loginPage", collection: false),
-            .init("payload", "microsoft.graph.payload", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.simulation",
+            model: Simulation.self,
+            children: [
+                .init("landingPage", "microsoft.graph.landingPage", collection: false),
+                .init("loginPage", "microsoft.graph.loginPage", collection: false),
+                .init("payload", "microsoft.graph.payload", collection: false),
+            ]
+        )
+    }
 
     public var landingPage: LandingPageRequestBuilder { .init(client: client, path: path.appending("landingPage")) }
 
@@ -788,10 +793,12 @@ public struct SingleValueLegacyExtendedPropertyRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.singleValueLegacyExtendedProperty",
-        model: SingleValueLegacyExtendedProperty.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.singleValueLegacyExtendedProperty",
+            model: SingleValueLegacyExtendedProperty.self
+        )
+    }
 }
 
 /// Its properties are listed in `SiteFields`; read and write them as `value.name`.
@@ -1078,20 +1085,22 @@ public struct SitePageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sitePage",
-        model: SitePage.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("canvasLayout", "microsoft.graph.canvasLayout", collection: false),
-            .init("webParts", "microsoft.graph.webPart", collection: true),
-        ],
-        operations: [
-            .init("getWebPartsByPosition", .post, response: .collection(.model(WebPart.self))),
-            .init("publish", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sitePage",
+            model: SitePage.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+                .init("canvasLayout", "microsoft.graph.canvasLayout", collection: false),
+                .init("webParts", "microsoft.graph.webPart", collection: true),
+            ],
+            operations: [
+                .init("getWebPartsByPosition", .post, response: .collection(.model(WebPart.self))),
+                .init("publish", .post),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -1181,14 +1190,16 @@ public struct SiteProtectionRuleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteProtectionRule",
-        model: SiteProtectionRule.self,
-        operations: [
-            .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
-            .init("run", .post, response: .model(ProtectionRuleBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.siteProtectionRule",
+            model: SiteProtectionRule.self,
+            operations: [
+                .init("deleteAndUnprotect", .post, response: .model(ProtectionRuleBase.self)),
+                .init("run", .post, response: .model(ProtectionRuleBase.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.siteProtectionRule/deleteAndUnprotect` (POST).
     public func deleteAndUnprotect() -> OperationRequest<ProtectionRuleBase> {
@@ -1266,14 +1277,16 @@ public struct SiteProtectionUnitRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteProtectionUnit",
-        model: SiteProtectionUnit.self,
-        operations: [
-            .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
-            .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.siteProtectionUnit",
+            model: SiteProtectionUnit.self,
+            operations: [
+                .init("cancelOffboard", .post, response: .model(ProtectionUnitBase.self)),
+                .init("offboard", .post, response: .model(ProtectionUnitBase.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.siteProtectionUnit/cancelOffboard` (POST).
     public func cancelOffboard() -> OperationRequest<ProtectionUnitBase> {
@@ -1341,10 +1354,12 @@ public struct SiteProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
-        model: SiteProtectionUnitsBulkAdditionJob.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
+            model: SiteProtectionUnitsBulkAdditionJob.self
+        )
+    }
 }
 
 /// Requests for one `Site`: `request()` reads, updates or deletes it.
@@ -1361,38 +1376,40 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.site",
-        model: Site.self,
-        children: [
-            .init("createdByUser", "microsoft.graph.user", collection: false),
-            .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
-            .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
-            .init("columns", "microsoft.graph.columnDefinition", collection: true),
-            .init("contentTypes", "microsoft.graph.contentType", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("drives", "microsoft.graph.drive", collection: true),
-            .init("externalColumns", "microsoft.graph.columnDefinition", collection: true),
-            .init("items", "microsoft.graph.baseItem", collection: true),
-            .init("lists", "microsoft.graph.list", collection: true),
-            .init("onenote", "microsoft.graph.onenote", collection: false),
-            .init("operations", "microsoft.graph.richLongRunningOperation", collection: true),
-            .init("pages", "microsoft.graph.baseSitePage", collection: true),
-            .init("permissions", "microsoft.graph.permission", collection: true),
-            .init("sites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
-            .init("termStore", "microsoft.graph.termStore.store", collection: false),
-            .init("termStores", "microsoft.graph.termStore.store", collection: true),
-        ],
-        operations: [
-            .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
-            .init("getApplicableContentTypesForList", .get, response: .collection(.model(ContentType.self))),
-            .init("getByPath", .get, response: .model(Site.self)),
-            .init("add", .post, onCollection: true, response: .collection(.model(Site.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(Site.self))),
-            .init("delta", .get, onCollection: true, response: .collection(.model(Site.self))),
-            .init("getAllSites", .get, onCollection: true, response: .collection(.model(Site.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.site",
+            model: Site.self,
+            children: [
+                .init("createdByUser", "microsoft.graph.user", collection: false),
+                .init("lastModifiedByUser", "microsoft.graph.user", collection: false),
+                .init("analytics", "microsoft.graph.itemAnalytics", collection: false),
+                .init("columns", "microsoft.graph.columnDefinition", collection: true),
+                .init("contentTypes", "microsoft.graph.contentType", collection: true),
+                .init("drive", "microsoft.graph.drive", collection: false),
+                .init("drives", "microsoft.graph.drive", collection: true),
+                .init("externalColumns", "microsoft.graph.columnDefinition", collection: true),
+                .init("items", "microsoft.graph.baseItem", collection: true),
+                .init("lists", "microsoft.graph.list", collection: true),
+                .init("onenote", "microsoft.graph.onenote", collection: false),
+                .init("operations", "microsoft.graph.richLongRunningOperation", collection: true),
+                .init("pages", "microsoft.graph.baseSitePage", collection: true),
+                .init("permissions", "microsoft.graph.permission", collection: true),
+                .init("sites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
+                .init("termStore", "microsoft.graph.termStore.store", collection: false),
+                .init("termStores", "microsoft.graph.termStore.store", collection: true),
+            ],
+            operations: [
+                .init("getActivitiesByInterval", .get, response: .collection(.model(ItemActivityStat.self))),
+                .init("getApplicableContentTypesForList", .get, response: .collection(.model(ContentType.self))),
+                .init("getByPath", .get, response: .model(Site.self)),
+                .init("add", .post, onCollection: true, response: .collection(.model(Site.self))),
+                .init("remove", .post, onCollection: true, response: .collection(.model(Site.self))),
+                .init("delta", .get, onCollection: true, response: .collection(.model(Site.self))),
+                .init("getAllSites", .get, onCollection: true, response: .collection(.model(Site.self))),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
@@ -1609,11 +1626,13 @@ public struct SiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteRestoreArtifact",
-        model: SiteRestoreArtifact.self,
-        children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.siteRestoreArtifact",
+            model: SiteRestoreArtifact.self,
+            children: [.init("restorePoint", "microsoft.graph.restorePoint", collection: false)]
+        )
+    }
 
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }
@@ -1682,10 +1701,12 @@ public struct SiteRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
-        model: SiteRestoreArtifactsBulkAdditionRequest.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
+            model: SiteRestoreArtifactsBulkAdditionRequest.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.siteSecurityLevel`.

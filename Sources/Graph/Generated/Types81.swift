@@ -18,14 +18,16 @@ public struct SkypeForBusinessUserConversationMemberRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.skypeForBusinessUserConversationMember",
-        model: SkypeForBusinessUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.skypeForBusinessUserConversationMember",
+            model: SkypeForBusinessUserConversationMember.self,
+            operations: [
+                .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+                .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SkypeForBusinessUserConversationMemberRequestBuilder {
@@ -91,14 +93,16 @@ public struct SkypeUserConversationMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.skypeUserConversationMember",
-        model: SkypeUserConversationMember.self,
-        operations: [
-            .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-            .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.skypeUserConversationMember",
+            model: SkypeUserConversationMember.self,
+            operations: [
+                .init("add", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+                .init("remove", .post, onCollection: true, response: .collection(.model(ActionResultPart.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SkypeUserConversationMemberRequestBuilder {
@@ -165,11 +169,13 @@ public struct SmsAuthenticationMethodConfigurationRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.smsAuthenticationMethodConfiguration",
-        model: SmsAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.smsAuthenticationMethodTarget", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.smsAuthenticationMethodConfiguration",
+            model: SmsAuthenticationMethodConfiguration.self,
+            children: [.init("includeTargets", "microsoft.graph.smsAuthenticationMethodTarget", collection: true)]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("smsAuthenticationMethodTarget-id")` addresses one.
     public var includeTargets: CollectionRequestBuilder<SmsAuthenticationMethodTargetRequestBuilder> {
@@ -218,10 +224,9 @@ public struct SmsAuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.smsAuthenticationMethodTarget",
-        model: SmsAuthenticationMethodTarget.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.smsAuthenticationMethodTarget", model: SmsAuthenticationMethodTarget.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.snapshotJobStatus`.
@@ -296,11 +301,13 @@ public struct SocialIdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.socialIdentityProvider",
-        model: SocialIdentityProvider.self,
-        operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.socialIdentityProvider",
+            model: SocialIdentityProvider.self,
+            operations: [.init("availableProviderTypes", .get, onCollection: true, response: .collection(.string))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SocialIdentityProviderRequestBuilder {
@@ -419,11 +426,13 @@ public struct SoftwareOathAuthenticationMethodConfigurationRequestBuilder: Model
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.softwareOathAuthenticationMethodConfiguration",
-        model: SoftwareOathAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.softwareOathAuthenticationMethodConfiguration",
+            model: SoftwareOathAuthenticationMethodConfiguration.self,
+            children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
@@ -445,11 +454,13 @@ public struct SoftwareOathAuthenticationMethodRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.softwareOathAuthenticationMethod",
-        model: SoftwareOathAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.softwareOathAuthenticationMethod",
+            model: SoftwareOathAuthenticationMethod.self,
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethod/resetPassword` (POST).
     public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
@@ -526,10 +537,9 @@ public struct SoftwareUpdateStatusSummaryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.softwareUpdateStatusSummary",
-        model: SoftwareUpdateStatusSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.softwareUpdateStatusSummary", model: SoftwareUpdateStatusSummary.self)
+    }
 }
 
 /// Its properties are listed in `SolutionsRootFields`; read and write them as `value.name`.
@@ -576,16 +586,18 @@ public struct SolutionsRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.solutionsRoot",
-        model: SolutionsRoot.self,
-        children: [
-            .init("backupRestore", "microsoft.graph.backupRestoreRoot", collection: false),
-            .init("bookingBusinesses", "microsoft.graph.bookingBusiness", collection: true),
-            .init("bookingCurrencies", "microsoft.graph.bookingCurrency", collection: true),
-            .init("virtualEvents", "microsoft.graph.virtualEventsRoot", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.solutionsRoot",
+            model: SolutionsRoot.self,
+            children: [
+                .init("backupRestore", "microsoft.graph.backupRestoreRoot", collection: false),
+                .init("bookingBusinesses", "microsoft.graph.bookingBusiness", collection: true),
+                .init("bookingCurrencies", "microsoft.graph.bookingCurrency", collection: true),
+                .init("virtualEvents", "microsoft.graph.virtualEventsRoot", collection: false),
+            ]
+        )
+    }
 
     public var backupRestore: BackupRestoreRootRequestBuilder {
         .init(client: client, path: path.appending("backupRestore"))
@@ -713,10 +725,9 @@ public struct SpeakerAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.speakerAssignmentSubmission",
-        model: SpeakerAssignmentSubmission.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.speakerAssignmentSubmission", model: SpeakerAssignmentSubmission.self)
+    }
 }
 
 /// Its properties are listed in `SpecialFolderFields`; read and write them as `value.name`.
@@ -893,11 +904,13 @@ public struct StandardWebPartRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.standardWebPart",
-        model: StandardWebPart.self,
-        operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.standardWebPart",
+            model: StandardWebPart.self,
+            operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.standardWebPart/getPositionOfWebPart` (POST).
     public func getPositionOfWebPart() -> OperationRequest<WebPartPosition> {
@@ -947,10 +960,9 @@ public struct StartHoldMusicOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.startHoldMusicOperation",
-        model: StartHoldMusicOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.startHoldMusicOperation", model: StartHoldMusicOperation.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.stateManagementSetting`.
@@ -1030,10 +1042,9 @@ public struct StopHoldMusicOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.stopHoldMusicOperation",
-        model: StopHoldMusicOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.stopHoldMusicOperation", model: StopHoldMusicOperation.self)
+    }
 }
 
 /// Its properties are listed in `StorageFields`; read and write them as `value.name`.
@@ -1120,7 +1131,9 @@ public struct StorageQuotaBreakdownRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.storageQuotaBreakdown", model: StorageQuotaBreakdown.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.storageQuotaBreakdown", model: StorageQuotaBreakdown.self)
+    }
 }
 
 /// Requests for one `Storage`: `request()` reads, updates or deletes it.
@@ -1137,14 +1150,16 @@ public struct StorageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.storage",
-        model: Storage.self,
-        children: [
-            .init("fileStorage", "microsoft.graph.fileStorage", collection: false),
-            .init("settings", "microsoft.graph.storageSettings", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.storage",
+            model: Storage.self,
+            children: [
+                .init("fileStorage", "microsoft.graph.fileStorage", collection: false),
+                .init("settings", "microsoft.graph.storageSettings", collection: false),
+            ]
+        )
+    }
 
     public var fileStorage: FileStorageRequestBuilder { .init(client: client, path: path.appending("fileStorage")) }
 
@@ -1190,11 +1205,13 @@ public struct StorageSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.storageSettings",
-        model: StorageSettings.self,
-        children: [.init("quota", "microsoft.graph.unifiedStorageQuota", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.storageSettings",
+            model: StorageSettings.self,
+            children: [.init("quota", "microsoft.graph.unifiedStorageQuota", collection: false)]
+        )
+    }
 
     public var quota: UnifiedStorageQuotaRequestBuilder { .init(client: client, path: path.appending("quota")) }
 }
@@ -1344,27 +1361,29 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.stsPolicy",
-        model: StsPolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.stsPolicy",
+            model: StsPolicy.self,
+            children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {

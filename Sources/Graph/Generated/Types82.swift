@@ -182,17 +182,19 @@ public struct SubjectRightsRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.subjectRightsRequest",
-        model: SubjectRightsRequest.self,
-        children: [
-            .init("approvers", "microsoft.graph.user", collection: true),
-            .init("collaborators", "microsoft.graph.user", collection: true),
-            .init("notes", "microsoft.graph.authoredNote", collection: true),
-            .init("team", "microsoft.graph.team", collection: false),
-        ],
-        operations: [.init("getFinalAttachment", .get), .init("getFinalReport", .get)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.subjectRightsRequest",
+            model: SubjectRightsRequest.self,
+            children: [
+                .init("approvers", "microsoft.graph.user", collection: true),
+                .init("collaborators", "microsoft.graph.user", collection: true),
+                .init("notes", "microsoft.graph.authoredNote", collection: true),
+                .init("team", "microsoft.graph.team", collection: false),
+            ],
+            operations: [.init("getFinalAttachment", .get), .init("getFinalReport", .get)]
+        )
+    }
 
     /// `approvers.request()` lists them; `approvers("user-id")` addresses one.
     public var approvers: CollectionRequestBuilder<UserRequestBuilder> {
@@ -435,10 +437,9 @@ public struct SubscribeToToneOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.subscribeToToneOperation",
-        model: SubscribeToToneOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.subscribeToToneOperation", model: SubscribeToToneOperation.self)
+    }
 }
 
 /// Its properties are listed in `SubscribedSkuFields`; read and write them as `value.name`.
@@ -496,7 +497,7 @@ public struct SubscribedSkuRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.subscribedSku", model: SubscribedSku.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.subscribedSku", model: SubscribedSku.self) }
 }
 
 /// Its properties are listed in `SubscriptionFields`; read and write them as `value.name`.
@@ -561,11 +562,13 @@ public struct SubscriptionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.subscription",
-        model: Subscription.self,
-        operations: [.init("reauthorize", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.subscription",
+            model: Subscription.self,
+            operations: [.init("reauthorize", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.subscription/reauthorize` (POST).
     public func reauthorize() -> OperationRequest<Void> {
@@ -664,11 +667,13 @@ public struct SwapShiftsChangeRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.swapShiftsChangeRequest",
-        model: SwapShiftsChangeRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.swapShiftsChangeRequest",
+            model: SwapShiftsChangeRequest.self,
+            operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest/approve` (POST).
     public func approve(message: String) -> OperationRequest<Void> {
@@ -836,22 +841,24 @@ public struct SynchronizationJobRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.synchronizationJob",
-        model: SynchronizationJob.self,
-        children: [
-            .init("bulkUpload", "microsoft.graph.bulkUpload", collection: false),
-            .init("schema", "microsoft.graph.synchronizationSchema", collection: false),
-        ],
-        operations: [
-            .init("pause", .post),
-            .init("provisionOnDemand", .post, response: .model(StringKeyStringValuePair.self)),
-            .init("restart", .post),
-            .init("start", .post),
-            .init("validateCredentials", .post),
-            .init("validateCredentials", .post, onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.synchronizationJob",
+            model: SynchronizationJob.self,
+            children: [
+                .init("bulkUpload", "microsoft.graph.bulkUpload", collection: false),
+                .init("schema", "microsoft.graph.synchronizationSchema", collection: false),
+            ],
+            operations: [
+                .init("pause", .post),
+                .init("provisionOnDemand", .post, response: .model(StringKeyStringValuePair.self)),
+                .init("restart", .post),
+                .init("start", .post),
+                .init("validateCredentials", .post),
+                .init("validateCredentials", .post, onCollection: true),
+            ]
+        )
+    }
 
     public var bulkUpload: BulkUploadRequestBuilder { .init(client: client, path: path.appending("bulkUpload")) }
 
@@ -1162,15 +1169,17 @@ public struct SynchronizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.synchronization",
-        model: Synchronization.self,
-        children: [
-            .init("jobs", "microsoft.graph.synchronizationJob", collection: true),
-            .init("templates", "microsoft.graph.synchronizationTemplate", collection: true),
-        ],
-        operations: [.init("acquireAccessToken", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.synchronization",
+            model: Synchronization.self,
+            children: [
+                .init("jobs", "microsoft.graph.synchronizationJob", collection: true),
+                .init("templates", "microsoft.graph.synchronizationTemplate", collection: true),
+            ],
+            operations: [.init("acquireAccessToken", .post)]
+        )
+    }
 
     /// `jobs.request()` lists them; `jobs("synchronizationJob-id")` addresses one.
     public var jobs: CollectionRequestBuilder<SynchronizationJobRequestBuilder> {
@@ -1309,16 +1318,18 @@ public struct SynchronizationSchemaRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.synchronizationSchema",
-        model: SynchronizationSchema.self,
-        children: [.init("directories", "microsoft.graph.directoryDefinition", collection: true)],
-        operations: [
-            .init("parseExpression", .post, response: .model(ParseExpressionResponse.self)),
-            .init("filterOperators", .get, response: .collection(.model(FilterOperatorSchema.self))),
-            .init("functions", .get, response: .collection(.model(AttributeMappingFunctionSchema.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.synchronizationSchema",
+            model: SynchronizationSchema.self,
+            children: [.init("directories", "microsoft.graph.directoryDefinition", collection: true)],
+            operations: [
+                .init("parseExpression", .post, response: .model(ParseExpressionResponse.self)),
+                .init("filterOperators", .get, response: .collection(.model(FilterOperatorSchema.self))),
+                .init("functions", .get, response: .collection(.model(AttributeMappingFunctionSchema.self))),
+            ]
+        )
+    }
 
     /// `directories.request()` lists them; `directories("directoryDefinition-id")` addresses one.
     public var directories: CollectionRequestBuilder<DirectoryDefinitionRequestBuilder> {
@@ -1696,11 +1707,13 @@ public struct SynchronizationTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.synchronizationTemplate",
-        model: SynchronizationTemplate.self,
-        children: [.init("schema", "microsoft.graph.synchronizationSchema", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.synchronizationTemplate",
+            model: SynchronizationTemplate.self,
+            children: [.init("schema", "microsoft.graph.synchronizationSchema", collection: false)]
+        )
+    }
 
     public var schema: SynchronizationSchemaRequestBuilder { .init(client: client, path: path.appending("schema")) }
 }

@@ -114,7 +114,9 @@ public struct TargetDeviceGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.targetDeviceGroup", model: TargetDeviceGroup.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.targetDeviceGroup", model: TargetDeviceGroup.self)
+    }
 }
 
 /// Its properties are listed in `TargetManagerFields`; read and write them as `value.name`.
@@ -290,22 +292,24 @@ public struct TargetedChatMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.targetedChatMessage",
-        model: TargetedChatMessage.self,
-        children: [
-            .init("hostedContents", "microsoft.graph.chatMessageHostedContent", collection: true),
-            .init("replies", "microsoft.graph.chatMessage", collection: true),
-        ],
-        operations: [
-            .init("setReaction", .post),
-            .init("softDelete", .post),
-            .init("undoSoftDelete", .post),
-            .init("unsetReaction", .post),
-            .init("replyWithQuote", .post, onCollection: true, response: .model(ChatMessage.self)),
-            .init("delta", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.targetedChatMessage",
+            model: TargetedChatMessage.self,
+            children: [
+                .init("hostedContents", "microsoft.graph.chatMessageHostedContent", collection: true),
+                .init("replies", "microsoft.graph.chatMessage", collection: true),
+            ],
+            operations: [
+                .init("setReaction", .post),
+                .init("softDelete", .post),
+                .init("undoSoftDelete", .post),
+                .init("unsetReaction", .post),
+                .init("replyWithQuote", .post, onCollection: true, response: .model(ChatMessage.self)),
+                .init("delta", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+            ]
+        )
+    }
 
     /// `hostedContents.request()` lists them; `hostedContents("chatMessageHostedContent-id")` addresses one.
     public var hostedContents: CollectionRequestBuilder<ChatMessageHostedContentRequestBuilder> {
@@ -429,16 +433,18 @@ public struct TargetedManagedAppConfigurationRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.targetedManagedAppConfiguration",
-        model: TargetedManagedAppConfiguration.self,
-        children: [
-            .init("apps", "microsoft.graph.managedMobileApp", collection: true),
-            .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
-            .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
-        ],
-        operations: [.init("assign", .post), .init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.targetedManagedAppConfiguration",
+            model: TargetedManagedAppConfiguration.self,
+            children: [
+                .init("apps", "microsoft.graph.managedMobileApp", collection: true),
+                .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
+                .init("deploymentSummary", "microsoft.graph.managedAppPolicyDeploymentSummary", collection: false),
+            ],
+            operations: [.init("assign", .post), .init("targetApps", .post)]
+        )
+    }
 
     /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
     public var apps: CollectionRequestBuilder<ManagedMobileAppRequestBuilder> {
@@ -541,10 +547,12 @@ public struct TargetedManagedAppPolicyAssignmentRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.targetedManagedAppPolicyAssignment",
-        model: TargetedManagedAppPolicyAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.targetedManagedAppPolicyAssignment",
+            model: TargetedManagedAppPolicyAssignment.self
+        )
+    }
 }
 
 /// Its properties are listed in `TargetedManagedAppProtectionFields`; read and write them as `value.name`.
@@ -655,12 +663,14 @@ public struct TargetedManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.targetedManagedAppProtection",
-        model: TargetedManagedAppProtection.self,
-        children: [.init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.targetedManagedAppProtection",
+            model: TargetedManagedAppProtection.self,
+            children: [.init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true)],
+            operations: [.init("assign", .post), .init("targetApps", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
@@ -764,11 +774,13 @@ public struct TaskFileAttachmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.taskFileAttachment",
-        model: TaskFileAttachment.self,
-        operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.taskFileAttachment",
+            model: TaskFileAttachment.self,
+            operations: [.init("createUploadSession", .post, onCollection: true, response: .model(UploadSession.self))]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == TaskFileAttachmentRequestBuilder {
@@ -1078,11 +1090,13 @@ public struct TeamInfoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamInfo",
-        model: TeamInfo.self,
-        children: [.init("team", "microsoft.graph.team", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamInfo",
+            model: TeamInfo.self,
+            children: [.init("team", "microsoft.graph.team", collection: false)]
+        )
+    }
 
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
 }
@@ -1248,33 +1262,35 @@ public struct TeamRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.team",
-        model: Team.self,
-        children: [
-            .init("allChannels", "microsoft.graph.channel", collection: true),
-            .init("channels", "microsoft.graph.channel", collection: true),
-            .init("group", "microsoft.graph.group", collection: false),
-            .init("incomingChannels", "microsoft.graph.channel", collection: true),
-            .init("installedApps", "microsoft.graph.teamsAppInstallation", collection: true),
-            .init("members", "microsoft.graph.conversationMember", collection: true),
-            .init("operations", "microsoft.graph.teamsAsyncOperation", collection: true),
-            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: "DELETE"),
-            .init("primaryChannel", "microsoft.graph.channel", collection: false),
-            .init("schedule", "microsoft.graph.schedule", collection: false),
-            .init("tags", "microsoft.graph.teamworkTag", collection: true),
-            .init("template", "microsoft.graph.teamsTemplate", collection: false),
-        ],
-        operations: [
-            .init("archive", .post),
-            .init("clone", .post),
-            .init("completeMigration", .post),
-            .init("sendActivityNotification", .post),
-            .init("unarchive", .post),
-            .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.team",
+            model: Team.self,
+            children: [
+                .init("allChannels", "microsoft.graph.channel", collection: true),
+                .init("channels", "microsoft.graph.channel", collection: true),
+                .init("group", "microsoft.graph.group", collection: false),
+                .init("incomingChannels", "microsoft.graph.channel", collection: true),
+                .init("installedApps", "microsoft.graph.teamsAppInstallation", collection: true),
+                .init("members", "microsoft.graph.conversationMember", collection: true),
+                .init("operations", "microsoft.graph.teamsAsyncOperation", collection: true),
+                .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
+                .init("photo", "microsoft.graph.profilePhoto", collection: false, refusing: "DELETE"),
+                .init("primaryChannel", "microsoft.graph.channel", collection: false),
+                .init("schedule", "microsoft.graph.schedule", collection: false),
+                .init("tags", "microsoft.graph.teamworkTag", collection: true),
+                .init("template", "microsoft.graph.teamsTemplate", collection: false),
+            ],
+            operations: [
+                .init("archive", .post),
+                .init("clone", .post),
+                .init("completeMigration", .post),
+                .init("sendActivityNotification", .post),
+                .init("unarchive", .post),
+                .init("getAllMessages", .get, onCollection: true, response: .collection(.model(ChatMessage.self))),
+            ]
+        )
+    }
 
     /// `allChannels.request()` lists them; `allChannels("channel-id")` addresses one.
     public var allChannels: CollectionRequestBuilder<ChannelRequestBuilder> {

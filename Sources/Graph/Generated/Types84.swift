@@ -74,20 +74,32 @@ public struct TeamsAdministrationNumberAssignmentRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.numberAssignment",
-        model: TeamsAdministrationNumberAssignment.self,
-        operations: [
-            .init("assignNumber", .post, path: "microsoft.graph.teamsAdministration.assignNumber", onCollection: true),
-            .init(
-                "unassignNumber",
-                .post,
-                path: "microsoft.graph.teamsAdministration.unassignNumber",
-                onCollection: true
-            ),
-            .init("updateNumber", .post, path: "microsoft.graph.teamsAdministration.updateNumber", onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAdministration.numberAssignment",
+            model: TeamsAdministrationNumberAssignment.self,
+            operations: [
+                .init(
+                    "assignNumber",
+                    .post,
+                    path: "microsoft.graph.teamsAdministration.assignNumber",
+                    onCollection: true
+                ),
+                .init(
+                    "unassignNumber",
+                    .post,
+                    path: "microsoft.graph.teamsAdministration.unassignNumber",
+                    onCollection: true
+                ),
+                .init(
+                    "updateNumber",
+                    .post,
+                    path: "microsoft.graph.teamsAdministration.updateNumber",
+                    onCollection: true
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == TeamsAdministrationNumberAssignmentRequestBuilder {
@@ -285,10 +297,12 @@ public struct TeamsAdministrationPolicyIdentifierDetailRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.policyIdentifierDetail",
-        model: TeamsAdministrationPolicyIdentifierDetail.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAdministration.policyIdentifierDetail",
+            model: TeamsAdministrationPolicyIdentifierDetail.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.portInStatus`.
@@ -370,19 +384,25 @@ public struct TeamsAdministrationTeamsAdminRootRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.teamsAdminRoot",
-        model: TeamsAdministrationTeamsAdminRoot.self,
-        children: [
-            .init("policy", "microsoft.graph.teamsAdministration.teamsPolicyAssignment", collection: false),
-            .init(
-                "telephoneNumberManagement",
-                "microsoft.graph.teamsAdministration.telephoneNumberManagementRoot",
-                collection: false
-            ),
-            .init("userConfigurations", "microsoft.graph.teamsAdministration.teamsUserConfiguration", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAdministration.teamsAdminRoot",
+            model: TeamsAdministrationTeamsAdminRoot.self,
+            children: [
+                .init("policy", "microsoft.graph.teamsAdministration.teamsPolicyAssignment", collection: false),
+                .init(
+                    "telephoneNumberManagement",
+                    "microsoft.graph.teamsAdministration.telephoneNumberManagementRoot",
+                    collection: false
+                ),
+                .init(
+                    "userConfigurations",
+                    "microsoft.graph.teamsAdministration.teamsUserConfiguration",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     public var policy: TeamsAdministrationTeamsPolicyAssignmentRequestBuilder {
         .init(client: client, path: path.appending("policy"))
@@ -438,21 +458,27 @@ public struct TeamsAdministrationTeamsPolicyAssignmentRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.teamsPolicyAssignment",
-        model: TeamsAdministrationTeamsPolicyAssignment.self,
-        children: [
-            .init("userAssignments", "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment", collection: true),
-        ],
-        operations: [
-            .init(
-                "getPolicyId",
-                .get,
-                path: "microsoft.graph.teamsAdministration.getPolicyId",
-                response: .collection(.model(TeamsAdministrationPolicyIdentifierDetail.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAdministration.teamsPolicyAssignment",
+            model: TeamsAdministrationTeamsPolicyAssignment.self,
+            children: [
+                .init(
+                    "userAssignments",
+                    "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init(
+                    "getPolicyId",
+                    .get,
+                    path: "microsoft.graph.teamsAdministration.getPolicyId",
+                    response: .collection(.model(TeamsAdministrationPolicyIdentifierDetail.self))
+                ),
+            ]
+        )
+    }
 
     /// `userAssignments.request()` lists them; `userAssignments("teamsPolicyUserAssignment-id")` addresses one.
     public var userAssignments: CollectionRequestBuilder<TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder> {
@@ -519,14 +545,16 @@ public struct TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder: ModelR
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment",
-        model: TeamsAdministrationTeamsPolicyUserAssignment.self,
-        operations: [
-            .init("assign", .post, path: "microsoft.graph.teamsAdministration.assign", onCollection: true),
-            .init("unassign", .post, path: "microsoft.graph.teamsAdministration.unassign", onCollection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment",
+            model: TeamsAdministrationTeamsPolicyUserAssignment.self,
+            operations: [
+                .init("assign", .post, path: "microsoft.graph.teamsAdministration.assign", onCollection: true),
+                .init("unassign", .post, path: "microsoft.graph.teamsAdministration.unassign", onCollection: true),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder {
@@ -607,11 +635,13 @@ public struct TeamsAdministrationTeamsUserConfigurationRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.teamsUserConfiguration",
-        model: TeamsAdministrationTeamsUserConfiguration.self,
-        children: [.init("user", "microsoft.graph.user", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAdministration.teamsUserConfiguration",
+            model: TeamsAdministrationTeamsUserConfiguration.self,
+            children: [.init("user", "microsoft.graph.user", collection: false)]
+        )
+    }
 
     public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
 }
@@ -687,10 +717,12 @@ public struct TeamsAdministrationTelephoneNumberLongRunningOperationRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation",
-        model: TeamsAdministrationTelephoneNumberLongRunningOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation",
+            model: TeamsAdministrationTelephoneNumberLongRunningOperation.self
+        )
+    }
 }
 
 /// Its properties are listed in `TeamsAdministrationTelephoneNumberManagementRootFields`; read and write them as
@@ -739,18 +771,20 @@ public struct TeamsAdministrationTelephoneNumberManagementRootRequestBuilder: Mo
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAdministration.telephoneNumberManagementRoot",
-        model: TeamsAdministrationTelephoneNumberManagementRoot.self,
-        children: [
-            .init("numberAssignments", "microsoft.graph.teamsAdministration.numberAssignment", collection: true),
-            .init(
-                "operations",
-                "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation",
-                collection: true
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAdministration.telephoneNumberManagementRoot",
+            model: TeamsAdministrationTelephoneNumberManagementRoot.self,
+            children: [
+                .init("numberAssignments", "microsoft.graph.teamsAdministration.numberAssignment", collection: true),
+                .init(
+                    "operations",
+                    "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `numberAssignments.request()` lists them; `numberAssignments("numberAssignment-id")` addresses one.
     public var numberAssignments: CollectionRequestBuilder<TeamsAdministrationNumberAssignmentRequestBuilder> {
@@ -869,11 +903,13 @@ public struct TeamsAppDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAppDefinition",
-        model: TeamsAppDefinition.self,
-        children: [.init("bot", "microsoft.graph.teamworkBot", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAppDefinition",
+            model: TeamsAppDefinition.self,
+            children: [.init("bot", "microsoft.graph.teamworkBot", collection: false)]
+        )
+    }
 
     public var bot: TeamworkBotRequestBuilder { .init(client: client, path: path.appending("bot")) }
 }
@@ -942,15 +978,17 @@ public struct TeamsAppInstallationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsAppInstallation",
-        model: TeamsAppInstallation.self,
-        children: [
-            .init("teamsApp", "microsoft.graph.teamsApp", collection: false),
-            .init("teamsAppDefinition", "microsoft.graph.teamsAppDefinition", collection: false),
-        ],
-        operations: [.init("upgrade", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsAppInstallation",
+            model: TeamsAppInstallation.self,
+            children: [
+                .init("teamsApp", "microsoft.graph.teamsApp", collection: false),
+                .init("teamsAppDefinition", "microsoft.graph.teamsAppDefinition", collection: false),
+            ],
+            operations: [.init("upgrade", .post)]
+        )
+    }
 
     public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
 
@@ -1069,11 +1107,13 @@ public struct TeamsAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsApp",
-        model: TeamsApp.self,
-        children: [.init("appDefinitions", "microsoft.graph.teamsAppDefinition", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsApp",
+            model: TeamsApp.self,
+            children: [.init("appDefinitions", "microsoft.graph.teamsAppDefinition", collection: true)]
+        )
+    }
 
     /// `appDefinitions.request()` lists them; `appDefinitions("teamsAppDefinition-id")` addresses one.
     public var appDefinitions: CollectionRequestBuilder<TeamsAppDefinitionRequestBuilder> {
@@ -1160,7 +1200,9 @@ public struct TeamsAppSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamsAppSettings", model: TeamsAppSettings.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.teamsAppSettings", model: TeamsAppSettings.self)
+    }
 }
 
 /// Its properties are listed in `TeamsAppUpgradedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1239,7 +1281,9 @@ public struct TeamsAsyncOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamsAsyncOperation", model: TeamsAsyncOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.teamsAsyncOperation", model: TeamsAsyncOperation.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.teamsAsyncOperationStatus`.
@@ -1396,11 +1440,13 @@ public struct TeamsTabRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamsTab",
-        model: TeamsTab.self,
-        children: [.init("teamsApp", "microsoft.graph.teamsApp", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamsTab",
+            model: TeamsTab.self,
+            children: [.init("teamsApp", "microsoft.graph.teamsApp", collection: false)]
+        )
+    }
 
     public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
 }
@@ -1440,7 +1486,7 @@ public struct TeamsTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamsTemplate", model: TeamsTemplate.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.teamsTemplate", model: TeamsTemplate.self) }
 }
 
 /// Its properties are listed in `TeamworkFields`; read and write them as `value.name`.

@@ -129,7 +129,7 @@ public struct TeamworkBotRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamworkBot", model: TeamworkBot.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.teamworkBot", model: TeamworkBot.self) }
 }
 
 /// - Remark: Generated from `microsoft.graph.teamworkCallEventType`.
@@ -233,7 +233,9 @@ public struct TeamworkHostedContentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamworkHostedContent", model: TeamworkHostedContent.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.teamworkHostedContent", model: TeamworkHostedContent.self)
+    }
 }
 
 /// Its properties are listed in `TeamworkNotificationRecipientFields`; read and write them as `value.name`.
@@ -299,17 +301,19 @@ public struct TeamworkRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamwork",
-        model: Teamwork.self,
-        children: [
-            .init("deletedChats", "microsoft.graph.deletedChat", collection: true),
-            .init("deletedTeams", "microsoft.graph.deletedTeam", collection: true),
-            .init("teamsAppSettings", "microsoft.graph.teamsAppSettings", collection: false),
-            .init("workforceIntegrations", "microsoft.graph.workforceIntegration", collection: true),
-        ],
-        operations: [.init("sendActivityNotificationToRecipients", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamwork",
+            model: Teamwork.self,
+            children: [
+                .init("deletedChats", "microsoft.graph.deletedChat", collection: true),
+                .init("deletedTeams", "microsoft.graph.deletedTeam", collection: true),
+                .init("teamsAppSettings", "microsoft.graph.teamsAppSettings", collection: false),
+                .init("workforceIntegrations", "microsoft.graph.workforceIntegration", collection: true),
+            ],
+            operations: [.init("sendActivityNotificationToRecipients", .post)]
+        )
+    }
 
     /// `deletedChats.request()` lists them; `deletedChats("deletedChat-id")` addresses one.
     public var deletedChats: CollectionRequestBuilder<DeletedChatRequestBuilder> {
@@ -454,7 +458,9 @@ public struct TeamworkTagMemberRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.teamworkTagMember", model: TeamworkTagMember.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.teamworkTagMember", model: TeamworkTagMember.self)
+    }
 }
 
 /// Requests for one `TeamworkTag`: `request()` reads, updates or deletes it.
@@ -471,11 +477,13 @@ public struct TeamworkTagRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.teamworkTag",
-        model: TeamworkTag.self,
-        children: [.init("members", "microsoft.graph.teamworkTagMember", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.teamworkTag",
+            model: TeamworkTag.self,
+            children: [.init("members", "microsoft.graph.teamworkTagMember", collection: true)]
+        )
+    }
 
     /// `members.request()` lists them; `members("teamworkTagMember-id")` addresses one.
     public var members: CollectionRequestBuilder<TeamworkTagMemberRequestBuilder> {
@@ -1008,11 +1016,13 @@ public struct TemporaryAccessPassAuthenticationMethodConfigurationRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration",
-        model: TemporaryAccessPassAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration",
+            model: TemporaryAccessPassAuthenticationMethodConfiguration.self,
+            children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
@@ -1034,11 +1044,13 @@ public struct TemporaryAccessPassAuthenticationMethodRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.temporaryAccessPassAuthenticationMethod",
-        model: TemporaryAccessPassAuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.temporaryAccessPassAuthenticationMethod",
+            model: TemporaryAccessPassAuthenticationMethod.self,
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethod/resetPassword` (POST).
     public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
@@ -1097,26 +1109,28 @@ public struct TenantAppManagementPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tenantAppManagementPolicy",
-        model: TenantAppManagementPolicy.self,
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.tenantAppManagementPolicy",
+            model: TenantAppManagementPolicy.self,
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/checkMemberGroups` (POST).
     public func checkMemberGroups(groupIds: [String]) -> OperationRequest<[String]> {
@@ -1248,15 +1262,19 @@ public struct TenantDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tenantDataSecurityAndGovernance",
-        model: TenantDataSecurityAndGovernance.self,
-        children: [
-            .init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true),
-            .init("protectionScopes", "microsoft.graph.tenantProtectionScopeContainer", collection: false),
-        ],
-        operations: [.init("processContentAsync", .post, response: .collection(.model(ProcessContentResponses.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.tenantDataSecurityAndGovernance",
+            model: TenantDataSecurityAndGovernance.self,
+            children: [
+                .init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true),
+                .init("protectionScopes", "microsoft.graph.tenantProtectionScopeContainer", collection: false),
+            ],
+            operations: [
+                .init("processContentAsync", .post, response: .collection(.model(ProcessContentResponses.self))),
+            ]
+        )
+    }
 
     /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
     public var sensitivityLabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
@@ -1336,11 +1354,13 @@ public struct TenantProtectionScopeContainerRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tenantProtectionScopeContainer",
-        model: TenantProtectionScopeContainer.self,
-        operations: [.init("compute", .post, response: .collection(.model(PolicyTenantScope.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.tenantProtectionScopeContainer",
+            model: TenantProtectionScopeContainer.self,
+            operations: [.init("compute", .post, response: .collection(.model(PolicyTenantScope.self)))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.tenantProtectionScopeContainer/compute` (POST).
     public func compute(
@@ -1402,24 +1422,26 @@ public struct TenantRelationshipRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tenantRelationship",
-        model: TenantRelationship.self,
-        children: [
-            .init("delegatedAdminCustomers", "microsoft.graph.delegatedAdminCustomer", collection: true),
-            .init("delegatedAdminRelationships", "microsoft.graph.delegatedAdminRelationship", collection: true),
-            .init(
-                "multiTenantOrganization",
-                "microsoft.graph.multiTenantOrganization",
-                collection: false,
-                refusing: "DELETE"
-            ),
-        ],
-        operations: [
-            .init("findTenantInformationByDomainName", .get, response: .model(TenantInformation.self)),
-            .init("findTenantInformationByTenantId", .get, response: .model(TenantInformation.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.tenantRelationship",
+            model: TenantRelationship.self,
+            children: [
+                .init("delegatedAdminCustomers", "microsoft.graph.delegatedAdminCustomer", collection: true),
+                .init("delegatedAdminRelationships", "microsoft.graph.delegatedAdminRelationship", collection: true),
+                .init(
+                    "multiTenantOrganization",
+                    "microsoft.graph.multiTenantOrganization",
+                    collection: false,
+                    refusing: "DELETE"
+                ),
+            ],
+            operations: [
+                .init("findTenantInformationByDomainName", .get, response: .model(TenantInformation.self)),
+                .init("findTenantInformationByTenantId", .get, response: .model(TenantInformation.self)),
+            ]
+        )
+    }
 
     /// `delegatedAdminCustomers.request()` lists them; `delegatedAdminCustomers("delegatedAdminCustomer-id")` addresses
     /// one.
@@ -1560,11 +1582,13 @@ public struct TermStoreGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.group",
-        model: TermStoreGroup.self,
-        children: [.init("sets", "microsoft.graph.termStore.set", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.termStore.group",
+            model: TermStoreGroup.self,
+            children: [.init("sets", "microsoft.graph.termStore.set", collection: true)]
+        )
+    }
 
     /// `sets.request()` lists them; `sets("set-id")` addresses one.
     public var sets: CollectionRequestBuilder<TermStoreSetRequestBuilder> {
@@ -1689,15 +1713,17 @@ public struct TermStoreRelationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.relation",
-        model: TermStoreRelation.self,
-        children: [
-            .init("fromTerm", "microsoft.graph.termStore.term", collection: false),
-            .init("set", "microsoft.graph.termStore.set", collection: false),
-            .init("toTerm", "microsoft.graph.termStore.term", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.termStore.relation",
+            model: TermStoreRelation.self,
+            children: [
+                .init("fromTerm", "microsoft.graph.termStore.term", collection: false),
+                .init("set", "microsoft.graph.termStore.set", collection: false),
+                .init("toTerm", "microsoft.graph.termStore.term", collection: false),
+            ]
+        )
+    }
 
     public var fromTerm: TermStoreTermRequestBuilder { .init(client: client, path: path.appending("fromTerm")) }
 

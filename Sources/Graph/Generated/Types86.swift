@@ -79,16 +79,18 @@ public struct TermStoreSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.set",
-        model: TermStoreSet.self,
-        children: [
-            .init("children", "microsoft.graph.termStore.term", collection: true),
-            .init("parentGroup", "microsoft.graph.termStore.group", collection: false),
-            .init("relations", "microsoft.graph.termStore.relation", collection: true),
-            .init("terms", "microsoft.graph.termStore.term", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.termStore.set",
+            model: TermStoreSet.self,
+            children: [
+                .init("children", "microsoft.graph.termStore.term", collection: true),
+                .init("parentGroup", "microsoft.graph.termStore.group", collection: false),
+                .init("relations", "microsoft.graph.termStore.relation", collection: true),
+                .init("terms", "microsoft.graph.termStore.term", collection: true),
+            ]
+        )
+    }
 
     /// `children.request()` lists them; `children("term-id")` addresses one.
     public var children: CollectionRequestBuilder<TermStoreTermRequestBuilder> {
@@ -155,14 +157,16 @@ public struct TermStoreStoreRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.store",
-        model: TermStoreStore.self,
-        children: [
-            .init("groups", "microsoft.graph.termStore.group", collection: true),
-            .init("sets", "microsoft.graph.termStore.set", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.termStore.store",
+            model: TermStoreStore.self,
+            children: [
+                .init("groups", "microsoft.graph.termStore.group", collection: true),
+                .init("sets", "microsoft.graph.termStore.set", collection: true),
+            ]
+        )
+    }
 
     /// `groups.request()` lists them; `groups("group-id")` addresses one.
     public var groups: CollectionRequestBuilder<TermStoreGroupRequestBuilder> {
@@ -250,15 +254,17 @@ public struct TermStoreTermRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termStore.term",
-        model: TermStoreTerm.self,
-        children: [
-            .init("children", "microsoft.graph.termStore.term", collection: true),
-            .init("relations", "microsoft.graph.termStore.relation", collection: true),
-            .init("set", "microsoft.graph.termStore.set", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.termStore.term",
+            model: TermStoreTerm.self,
+            children: [
+                .init("children", "microsoft.graph.termStore.term", collection: true),
+                .init("relations", "microsoft.graph.termStore.relation", collection: true),
+                .init("set", "microsoft.graph.termStore.set", collection: false),
+            ]
+        )
+    }
 
     /// `children.request()` lists them; `children("term-id")` addresses one.
     public var children: CollectionRequestBuilder<TermStoreTermRequestBuilder> {
@@ -365,11 +371,13 @@ public struct TermsAndConditionsAcceptanceStatusRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termsAndConditionsAcceptanceStatus",
-        model: TermsAndConditionsAcceptanceStatus.self,
-        children: [.init("termsAndConditions", "microsoft.graph.termsAndConditions", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.termsAndConditionsAcceptanceStatus",
+            model: TermsAndConditionsAcceptanceStatus.self,
+            children: [.init("termsAndConditions", "microsoft.graph.termsAndConditions", collection: false)]
+        )
+    }
 
     public var termsAndConditions: TermsAndConditionsRequestBuilder {
         .init(client: client, path: path.appending("termsAndConditions"))
@@ -413,10 +421,9 @@ public struct TermsAndConditionsAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termsAndConditionsAssignment",
-        model: TermsAndConditionsAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.termsAndConditionsAssignment", model: TermsAndConditionsAssignment.self)
+    }
 }
 
 /// Requests for one `TermsAndConditions`: `request()` reads, updates or deletes it.
@@ -433,14 +440,16 @@ public struct TermsAndConditionsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termsAndConditions",
-        model: TermsAndConditions.self,
-        children: [
-            .init("acceptanceStatuses", "microsoft.graph.termsAndConditionsAcceptanceStatus", collection: true),
-            .init("assignments", "microsoft.graph.termsAndConditionsAssignment", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.termsAndConditions",
+            model: TermsAndConditions.self,
+            children: [
+                .init("acceptanceStatuses", "microsoft.graph.termsAndConditionsAcceptanceStatus", collection: true),
+                .init("assignments", "microsoft.graph.termsAndConditionsAssignment", collection: true),
+            ]
+        )
+    }
 
     /// `acceptanceStatuses.request()` lists them; `acceptanceStatuses("termsAndConditionsAcceptanceStatus-id")`
     /// addresses one.
@@ -515,14 +524,16 @@ public struct TermsOfUseContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.termsOfUseContainer",
-        model: TermsOfUseContainer.self,
-        children: [
-            .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
-            .init("agreements", "microsoft.graph.agreement", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.termsOfUseContainer",
+            model: TermsOfUseContainer.self,
+            children: [
+                .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
+                .init("agreements", "microsoft.graph.agreement", collection: true),
+            ]
+        )
+    }
 
     /// `agreementAcceptances.request()` lists them; `agreementAcceptances("agreementAcceptance-id")` addresses one.
     public var agreementAcceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
@@ -616,11 +627,13 @@ public struct TextWebPartRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.textWebPart",
-        model: TextWebPart.self,
-        operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.textWebPart",
+            model: TextWebPart.self,
+            operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.textWebPart/getPositionOfWebPart` (POST).
     public func getPositionOfWebPart() -> OperationRequest<WebPartPosition> {
@@ -706,11 +719,13 @@ public struct ThreatAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.threatAssessmentRequest",
-        model: ThreatAssessmentRequest.self,
-        children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.threatAssessmentRequest",
+            model: ThreatAssessmentRequest.self,
+            children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
+        )
+    }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
@@ -775,10 +790,9 @@ public struct ThreatAssessmentResultRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.threatAssessmentResult",
-        model: ThreatAssessmentResult.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.threatAssessmentResult", model: ThreatAssessmentResult.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.threatAssessmentResultType`.
@@ -923,7 +937,7 @@ public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.thumbnailSet", model: ThumbnailSet.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.thumbnailSet", model: ThumbnailSet.self) }
 }
 
 /// Its properties are listed in `TicketInfoFields`; read and write them as `value.name`.
@@ -1072,18 +1086,20 @@ public struct TimeCardRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeCard",
-        model: TimeCard.self,
-        operations: [
-            .init("clockOut", .post, response: .model(TimeCard.self)),
-            .init("confirm", .post, response: .model(TimeCard.self)),
-            .init("endBreak", .post, response: .model(TimeCard.self)),
-            .init("stageForDeletion", .post),
-            .init("startBreak", .post, response: .model(TimeCard.self)),
-            .init("clockIn", .post, onCollection: true, response: .model(TimeCard.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.timeCard",
+            model: TimeCard.self,
+            operations: [
+                .init("clockOut", .post, response: .model(TimeCard.self)),
+                .init("confirm", .post, response: .model(TimeCard.self)),
+                .init("endBreak", .post, response: .model(TimeCard.self)),
+                .init("stageForDeletion", .post),
+                .init("startBreak", .post, response: .model(TimeCard.self)),
+                .init("clockIn", .post, onCollection: true, response: .model(TimeCard.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.timeCard/clockOut` (POST).
     public func clockOut(isAtApprovedLocation: Bool, notes: ItemBody) -> OperationRequest<TimeCard> {
@@ -1421,11 +1437,13 @@ public struct TimeOffReasonRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeOffReason",
-        model: TimeOffReason.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.timeOffReason",
+            model: TimeOffReason.self,
+            operations: [.init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.timeOffReason/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {

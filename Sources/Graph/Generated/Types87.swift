@@ -18,11 +18,9 @@ public struct TimeOffRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeOff",
-        model: TimeOff.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.timeOff", model: TimeOff.self, operations: [.init("stageForDeletion", .post)])
+    }
 
     /// - Remark: Generated from `microsoft.graph.timeOff/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {
@@ -45,11 +43,13 @@ public struct TimeOffRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.timeOffRequest",
-        model: TimeOffRequest.self,
-        operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.timeOffRequest",
+            model: TimeOffRequest.self,
+            operations: [.init("approve", .post), .init("decline", .post), .init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.timeOffRequest/approve` (POST).
     public func approve(message: String) -> OperationRequest<Void> {
@@ -287,11 +287,13 @@ public struct TodoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.todo",
-        model: Todo.self,
-        children: [.init("lists", "microsoft.graph.todoTaskList", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.todo",
+            model: Todo.self,
+            children: [.init("lists", "microsoft.graph.todoTaskList", collection: true)]
+        )
+    }
 
     /// `lists.request()` lists them; `lists("todoTaskList-id")` addresses one.
     public var lists: CollectionRequestBuilder<TodoTaskListRequestBuilder> {
@@ -415,15 +417,17 @@ public struct TodoTaskListRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.todoTaskList",
-        model: TodoTaskList.self,
-        children: [
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("tasks", "microsoft.graph.todoTask", collection: true),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(TodoTaskList.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.todoTaskList",
+            model: TodoTaskList.self,
+            children: [
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init("tasks", "microsoft.graph.todoTask", collection: true),
+            ],
+            operations: [.init("delta", .get, onCollection: true, response: .collection(.model(TodoTaskList.self)))]
+        )
+    }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
@@ -458,18 +462,20 @@ public struct TodoTaskRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.todoTask",
-        model: TodoTask.self,
-        children: [
-            .init("attachments", "microsoft.graph.attachmentBase", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("attachmentSessions", "microsoft.graph.attachmentSession", collection: true, refusing: "POST"),
-            .init("checklistItems", "microsoft.graph.checklistItem", collection: true),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("linkedResources", "microsoft.graph.linkedResource", collection: true),
-        ],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(TodoTask.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.todoTask",
+            model: TodoTask.self,
+            children: [
+                .init("attachments", "microsoft.graph.attachmentBase", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("attachmentSessions", "microsoft.graph.attachmentSession", collection: true, refusing: "POST"),
+                .init("checklistItems", "microsoft.graph.checklistItem", collection: true),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init("linkedResources", "microsoft.graph.linkedResource", collection: true),
+            ],
+            operations: [.init("delta", .get, onCollection: true, response: .collection(.model(TodoTask.self)))]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -560,27 +566,29 @@ public struct TokenIssuancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tokenIssuancePolicy",
-        model: TokenIssuancePolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.tokenIssuancePolicy",
+            model: TokenIssuancePolicy.self,
+            children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -752,27 +760,29 @@ public struct TokenLifetimePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.tokenLifetimePolicy",
-        model: TokenLifetimePolicy.self,
-        children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
-        operations: [
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.tokenLifetimePolicy",
+            model: TokenLifetimePolicy.self,
+            children: [.init("appliesTo", "microsoft.graph.directoryObject", collection: true)],
+            operations: [
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+            ]
+        )
+    }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
@@ -1169,10 +1179,9 @@ public struct TrainingLanguageDetailRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.trainingLanguageDetail",
-        model: TrainingLanguageDetail.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.trainingLanguageDetail", model: TrainingLanguageDetail.self)
+    }
 }
 
 /// Its properties are listed in `TrainingNotificationSettingFields`; read and write them as `value.name`.
@@ -1246,11 +1255,13 @@ public struct TrainingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.training",
-        model: Training.self,
-        children: [.init("languageDetails", "microsoft.graph.trainingLanguageDetail", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.training",
+            model: Training.self,
+            children: [.init("languageDetails", "microsoft.graph.trainingLanguageDetail", collection: true)]
+        )
+    }
 
     /// `languageDetails.request()` lists them; `languageDetails("trainingLanguageDetail-id")` addresses one.
     public var languageDetails: CollectionRequestBuilder<TrainingLanguageDetailRequestBuilder> {
@@ -1405,11 +1416,13 @@ public struct TrendingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.trending",
-        model: Trending.self,
-        children: [.init("resource", "microsoft.graph.entity", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.trending",
+            model: Trending.self,
+            children: [.init("resource", "microsoft.graph.entity", collection: false)]
+        )
+    }
 
     public var resource: EntityRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
@@ -1508,10 +1521,9 @@ public struct UnifiedRbacResourceActionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRbacResourceAction",
-        model: UnifiedRbacResourceAction.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.unifiedRbacResourceAction", model: UnifiedRbacResourceAction.self)
+    }
 }
 
 /// Its properties are listed in `UnifiedRbacResourceNamespaceFields`; read and write them as `value.name`.
@@ -1555,11 +1567,13 @@ public struct UnifiedRbacResourceNamespaceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRbacResourceNamespace",
-        model: UnifiedRbacResourceNamespace.self,
-        children: [.init("resourceActions", "microsoft.graph.unifiedRbacResourceAction", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRbacResourceNamespace",
+            model: UnifiedRbacResourceNamespace.self,
+            children: [.init("resourceActions", "microsoft.graph.unifiedRbacResourceAction", collection: true)]
+        )
+    }
 
     /// `resourceActions.request()` lists them; `resourceActions("unifiedRbacResourceAction-id")` addresses one.
     public var resourceActions: CollectionRequestBuilder<UnifiedRbacResourceActionRequestBuilder> {
@@ -1646,16 +1660,18 @@ public struct UnifiedRoleAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleAssignment",
-        model: UnifiedRoleAssignment.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleAssignment",
+            model: UnifiedRoleAssignment.self,
+            children: [
+                .init("appScope", "microsoft.graph.appScope", collection: false),
+                .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
+            ]
+        )
+    }
 
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 

@@ -81,25 +81,27 @@ public struct UnifiedRoleAssignmentScheduleInstanceRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleAssignmentScheduleInstance",
-        model: UnifiedRoleAssignmentScheduleInstance.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-            .init("activatedUsing", "microsoft.graph.unifiedRoleEligibilityScheduleInstance", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleAssignmentScheduleInstance.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleAssignmentScheduleInstance",
+            model: UnifiedRoleAssignmentScheduleInstance.self,
+            children: [
+                .init("appScope", "microsoft.graph.appScope", collection: false),
+                .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
+                .init("activatedUsing", "microsoft.graph.unifiedRoleEligibilityScheduleInstance", collection: false),
+            ],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(UnifiedRoleAssignmentScheduleInstance.self))
+                ),
+            ]
+        )
+    }
 
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
@@ -223,25 +225,27 @@ public struct UnifiedRoleAssignmentScheduleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleAssignmentSchedule",
-        model: UnifiedRoleAssignmentSchedule.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-            .init("activatedUsing", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleAssignmentSchedule.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleAssignmentSchedule",
+            model: UnifiedRoleAssignmentSchedule.self,
+            children: [
+                .init("appScope", "microsoft.graph.appScope", collection: false),
+                .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
+                .init("activatedUsing", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
+            ],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(UnifiedRoleAssignmentSchedule.self))
+                ),
+            ]
+        )
+    }
 
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
@@ -287,27 +291,29 @@ public struct UnifiedRoleAssignmentScheduleRequestRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleAssignmentScheduleRequest",
-        model: UnifiedRoleAssignmentScheduleRequest.self,
-        children: [
-            .init("activatedUsing", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-            .init("targetSchedule", "microsoft.graph.unifiedRoleAssignmentSchedule", collection: false),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleAssignmentScheduleRequest.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleAssignmentScheduleRequest",
+            model: UnifiedRoleAssignmentScheduleRequest.self,
+            children: [
+                .init("activatedUsing", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
+                .init("appScope", "microsoft.graph.appScope", collection: false),
+                .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
+                .init("targetSchedule", "microsoft.graph.unifiedRoleAssignmentSchedule", collection: false),
+            ],
+            operations: [
+                .init("cancel", .post),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(UnifiedRoleAssignmentScheduleRequest.self))
+                ),
+            ]
+        )
+    }
 
     public var activatedUsing: UnifiedRoleEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))
@@ -404,11 +410,13 @@ public struct UnifiedRoleDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleDefinition",
-        model: UnifiedRoleDefinition.self,
-        children: [.init("inheritsPermissionsFrom", "microsoft.graph.unifiedRoleDefinition", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleDefinition",
+            model: UnifiedRoleDefinition.self,
+            children: [.init("inheritsPermissionsFrom", "microsoft.graph.unifiedRoleDefinition", collection: true)]
+        )
+    }
 
     /// `inheritsPermissionsFrom.request()` lists them; `inheritsPermissionsFrom("unifiedRoleDefinition-id")` addresses
     /// one.
@@ -544,24 +552,26 @@ public struct UnifiedRoleEligibilityScheduleInstanceRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleEligibilityScheduleInstance",
-        model: UnifiedRoleEligibilityScheduleInstance.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleEligibilityScheduleInstance.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleEligibilityScheduleInstance",
+            model: UnifiedRoleEligibilityScheduleInstance.self,
+            children: [
+                .init("appScope", "microsoft.graph.appScope", collection: false),
+                .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
+            ],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(UnifiedRoleEligibilityScheduleInstance.self))
+                ),
+            ]
+        )
+    }
 
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
@@ -677,24 +687,26 @@ public struct UnifiedRoleEligibilityScheduleRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleEligibilitySchedule",
-        model: UnifiedRoleEligibilitySchedule.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleEligibilitySchedule.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleEligibilitySchedule",
+            model: UnifiedRoleEligibilitySchedule.self,
+            children: [
+                .init("appScope", "microsoft.graph.appScope", collection: false),
+                .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
+            ],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(UnifiedRoleEligibilitySchedule.self))
+                ),
+            ]
+        )
+    }
 
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
@@ -736,26 +748,28 @@ public struct UnifiedRoleEligibilityScheduleRequestRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleEligibilityScheduleRequest",
-        model: UnifiedRoleEligibilityScheduleRequest.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-            .init("targetSchedule", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UnifiedRoleEligibilityScheduleRequest.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleEligibilityScheduleRequest",
+            model: UnifiedRoleEligibilityScheduleRequest.self,
+            children: [
+                .init("appScope", "microsoft.graph.appScope", collection: false),
+                .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
+                .init("targetSchedule", "microsoft.graph.unifiedRoleEligibilitySchedule", collection: false),
+            ],
+            operations: [
+                .init("cancel", .post),
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(UnifiedRoleEligibilityScheduleRequest.self))
+                ),
+            ]
+        )
+    }
 
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
@@ -876,10 +890,12 @@ public struct UnifiedRoleManagementPolicyApprovalRuleRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyApprovalRule",
-        model: UnifiedRoleManagementPolicyApprovalRule.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleManagementPolicyApprovalRule",
+            model: UnifiedRoleManagementPolicyApprovalRule.self
+        )
+    }
 }
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyAssignmentFields`; read and write them as `value.name`.
@@ -930,11 +946,13 @@ public struct UnifiedRoleManagementPolicyAssignmentRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyAssignment",
-        model: UnifiedRoleManagementPolicyAssignment.self,
-        children: [.init("policy", "microsoft.graph.unifiedRoleManagementPolicy", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleManagementPolicyAssignment",
+            model: UnifiedRoleManagementPolicyAssignment.self,
+            children: [.init("policy", "microsoft.graph.unifiedRoleManagementPolicy", collection: false)]
+        )
+    }
 
     public var policy: UnifiedRoleManagementPolicyRequestBuilder {
         .init(client: client, path: path.appending("policy"))
@@ -985,10 +1003,12 @@ public struct UnifiedRoleManagementPolicyAuthenticationContextRuleRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule",
-        model: UnifiedRoleManagementPolicyAuthenticationContextRule.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule",
+            model: UnifiedRoleManagementPolicyAuthenticationContextRule.self
+        )
+    }
 }
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyEnablementRuleFields`; read and write them as `value.name`.
@@ -1031,10 +1051,12 @@ public struct UnifiedRoleManagementPolicyEnablementRuleRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyEnablementRule",
-        model: UnifiedRoleManagementPolicyEnablementRule.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleManagementPolicyEnablementRule",
+            model: UnifiedRoleManagementPolicyEnablementRule.self
+        )
+    }
 }
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyExpirationRuleFields`; read and write them as `value.name`.
@@ -1079,10 +1101,12 @@ public struct UnifiedRoleManagementPolicyExpirationRuleRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyExpirationRule",
-        model: UnifiedRoleManagementPolicyExpirationRule.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleManagementPolicyExpirationRule",
+            model: UnifiedRoleManagementPolicyExpirationRule.self
+        )
+    }
 }
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyNotificationRuleFields`; read and write them as
@@ -1134,10 +1158,12 @@ public struct UnifiedRoleManagementPolicyNotificationRuleRequestBuilder: ModelRe
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyNotificationRule",
-        model: UnifiedRoleManagementPolicyNotificationRule.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleManagementPolicyNotificationRule",
+            model: UnifiedRoleManagementPolicyNotificationRule.self
+        )
+    }
 }
 
 /// Requests for one `UnifiedRoleManagementPolicy`: `request()` reads, updates or deletes it.
@@ -1154,14 +1180,16 @@ public struct UnifiedRoleManagementPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicy",
-        model: UnifiedRoleManagementPolicy.self,
-        children: [
-            .init("effectiveRules", "microsoft.graph.unifiedRoleManagementPolicyRule", collection: true),
-            .init("rules", "microsoft.graph.unifiedRoleManagementPolicyRule", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleManagementPolicy",
+            model: UnifiedRoleManagementPolicy.self,
+            children: [
+                .init("effectiveRules", "microsoft.graph.unifiedRoleManagementPolicyRule", collection: true),
+                .init("rules", "microsoft.graph.unifiedRoleManagementPolicyRule", collection: true),
+            ]
+        )
+    }
 
     /// `effectiveRules.request()` lists them; `effectiveRules("unifiedRoleManagementPolicyRule-id")` addresses one.
     public var effectiveRules: CollectionRequestBuilder<UnifiedRoleManagementPolicyRuleRequestBuilder> {
@@ -1220,10 +1248,9 @@ public struct UnifiedRoleManagementPolicyRuleRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleManagementPolicyRule",
-        model: UnifiedRoleManagementPolicyRule.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.unifiedRoleManagementPolicyRule", model: UnifiedRoleManagementPolicyRule.self)
+    }
 }
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyRuleTargetFields`; read and write them as `value.name`.
@@ -1390,16 +1417,18 @@ public struct UnifiedRoleScheduleBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleScheduleBase",
-        model: UnifiedRoleScheduleBase.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleScheduleBase",
+            model: UnifiedRoleScheduleBase.self,
+            children: [
+                .init("appScope", "microsoft.graph.appScope", collection: false),
+                .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
+            ]
+        )
+    }
 
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
@@ -1474,16 +1503,18 @@ public struct UnifiedRoleScheduleInstanceBaseRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedRoleScheduleInstanceBase",
-        model: UnifiedRoleScheduleInstanceBase.self,
-        children: [
-            .init("appScope", "microsoft.graph.appScope", collection: false),
-            .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
-            .init("principal", "microsoft.graph.directoryObject", collection: false),
-            .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedRoleScheduleInstanceBase",
+            model: UnifiedRoleScheduleInstanceBase.self,
+            children: [
+                .init("appScope", "microsoft.graph.appScope", collection: false),
+                .init("directoryScope", "microsoft.graph.directoryObject", collection: false),
+                .init("principal", "microsoft.graph.directoryObject", collection: false),
+                .init("roleDefinition", "microsoft.graph.unifiedRoleDefinition", collection: false),
+            ]
+        )
+    }
 
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
@@ -1590,11 +1621,13 @@ public struct UnifiedStorageQuotaRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unifiedStorageQuota",
-        model: UnifiedStorageQuota.self,
-        children: [.init("services", "microsoft.graph.serviceStorageQuotaBreakdown", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.unifiedStorageQuota",
+            model: UnifiedStorageQuota.self,
+            children: [.init("services", "microsoft.graph.serviceStorageQuotaBreakdown", collection: true)]
+        )
+    }
 
     /// `services.request()` lists them; `services("serviceStorageQuotaBreakdown-id")` addresses one.
     public var services: CollectionRequestBuilder<ServiceStorageQuotaBreakdownRequestBuilder> {
@@ -1640,7 +1673,7 @@ public struct UnitMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.unitMap", model: UnitMap.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.unitMap", model: UnitMap.self) }
 }
 
 /// Its properties are listed in `UnmuteParticipantOperationFields`; read and write them as `value.name`.
@@ -1684,10 +1717,9 @@ public struct UnmuteParticipantOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.unmuteParticipantOperation",
-        model: UnmuteParticipantOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.unmuteParticipantOperation", model: UnmuteParticipantOperation.self)
+    }
 }
 
 /// Its properties are listed in `UpdateAllowedCombinationsResultFields`; read and write them as `value.name`.
@@ -1757,10 +1789,9 @@ public struct UpdateRecordingStatusOperationRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.updateRecordingStatusOperation",
-        model: UpdateRecordingStatusOperation.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.updateRecordingStatusOperation", model: UpdateRecordingStatusOperation.self)
+    }
 }
 
 /// Its properties are listed in `UpdateWindowsDeviceAccountActionParameterFields`; read and write them as `value.name`.
@@ -1899,11 +1930,13 @@ public struct UrlAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.urlAssessmentRequest",
-        model: UrlAssessmentRequest.self,
-        children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.urlAssessmentRequest",
+            model: UrlAssessmentRequest.self,
+            children: [.init("results", "microsoft.graph.threatAssessmentResult", collection: true)]
+        )
+    }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {

@@ -148,7 +148,9 @@ public struct UsageRightsIncludedRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.usageRightsIncluded", model: UsageRightsIncluded.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.usageRightsIncluded", model: UsageRightsIncluded.self)
+    }
 }
 
 /// Its properties are listed in `UsedInsightFields`; read and write them as `value.name`.
@@ -199,11 +201,13 @@ public struct UsedInsightRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.usedInsight",
-        model: UsedInsight.self,
-        children: [.init("resource", "microsoft.graph.entity", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.usedInsight",
+            model: UsedInsight.self,
+            children: [.init("resource", "microsoft.graph.entity", collection: false)]
+        )
+    }
 
     public var resource: EntityRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
@@ -735,12 +739,14 @@ public struct UserActivityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userActivity",
-        model: UserActivity.self,
-        children: [.init("historyItems", "microsoft.graph.activityHistoryItem", collection: true)],
-        operations: [.init("recent", .get, onCollection: true, response: .collection(.model(UserActivity.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userActivity",
+            model: UserActivity.self,
+            children: [.init("historyItems", "microsoft.graph.activityHistoryItem", collection: true)],
+            operations: [.init("recent", .get, onCollection: true, response: .collection(.model(UserActivity.self)))]
+        )
+    }
 
     /// `historyItems.request()` lists them; `historyItems("activityHistoryItem-id")` addresses one.
     public var historyItems: CollectionRequestBuilder<ActivityHistoryItemRequestBuilder> {
@@ -914,19 +920,21 @@ public struct UserConsentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userConsentRequest",
-        model: UserConsentRequest.self,
-        children: [.init("approval", "microsoft.graph.approval", collection: false)],
-        operations: [
-            .init(
-                "filterByCurrentUser",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UserConsentRequest.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userConsentRequest",
+            model: UserConsentRequest.self,
+            children: [.init("approval", "microsoft.graph.approval", collection: false)],
+            operations: [
+                .init(
+                    "filterByCurrentUser",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(UserConsentRequest.self))
+                ),
+            ]
+        )
+    }
 
     public var approval: ApprovalRequestBuilder { .init(client: client, path: path.appending("approval")) }
 }
@@ -991,16 +999,18 @@ public struct UserDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userDataSecurityAndGovernance",
-        model: UserDataSecurityAndGovernance.self,
-        children: [
-            .init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true),
-            .init("activities", "microsoft.graph.activitiesContainer", collection: false),
-            .init("protectionScopes", "microsoft.graph.userProtectionScopeContainer", collection: false),
-        ],
-        operations: [.init("processContent", .post, response: .model(ProcessContentResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userDataSecurityAndGovernance",
+            model: UserDataSecurityAndGovernance.self,
+            children: [
+                .init("sensitivityLabels", "microsoft.graph.sensitivityLabel", collection: true),
+                .init("activities", "microsoft.graph.activitiesContainer", collection: false),
+                .init("protectionScopes", "microsoft.graph.userProtectionScopeContainer", collection: false),
+            ],
+            operations: [.init("processContent", .post, response: .model(ProcessContentResponse.self))]
+        )
+    }
 
     /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
     public var sensitivityLabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
@@ -1115,10 +1125,12 @@ public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsR
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails",
-        model: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails",
+            model: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields`; read and
@@ -1176,10 +1188,12 @@ public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId",
-        model: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId",
+            model: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields`; read and write them
@@ -1239,10 +1253,12 @@ public struct UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion",
-        model: UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion",
+            model: UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthApplicationPerformanceFields`; read and write them as
@@ -1301,10 +1317,12 @@ public struct UserExperienceAnalyticsAppHealthApplicationPerformanceRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance",
-        model: UserExperienceAnalyticsAppHealthApplicationPerformance.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance",
+            model: UserExperienceAnalyticsAppHealthApplicationPerformance.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields`; read and write them as
@@ -1357,10 +1375,12 @@ public struct UserExperienceAnalyticsAppHealthDeviceModelPerformanceRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance",
-        model: UserExperienceAnalyticsAppHealthDeviceModelPerformance.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance",
+            model: UserExperienceAnalyticsAppHealthDeviceModelPerformance.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthDevicePerformanceFields`; read and write them as
@@ -1462,10 +1482,12 @@ public struct UserExperienceAnalyticsAppHealthDevicePerformanceDetailsRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails",
-        model: UserExperienceAnalyticsAppHealthDevicePerformanceDetails.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails",
+            model: UserExperienceAnalyticsAppHealthDevicePerformanceDetails.self
+        )
+    }
 }
 
 /// Requests for one `UserExperienceAnalyticsAppHealthDevicePerformance`: `request()` reads, updates or deletes it.
@@ -1482,10 +1504,12 @@ public struct UserExperienceAnalyticsAppHealthDevicePerformanceRequestBuilder: M
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance",
-        model: UserExperienceAnalyticsAppHealthDevicePerformance.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance",
+            model: UserExperienceAnalyticsAppHealthDevicePerformance.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthOSVersionPerformanceFields`; read and write them as
@@ -1536,10 +1560,12 @@ public struct UserExperienceAnalyticsAppHealthOSVersionPerformanceRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance",
-        model: UserExperienceAnalyticsAppHealthOSVersionPerformance.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance",
+            model: UserExperienceAnalyticsAppHealthOSVersionPerformance.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsAutopilotDevicesSummaryFields`; read and write them as
@@ -1638,19 +1664,29 @@ public struct UserExperienceAnalyticsBaselineRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsBaseline",
-        model: UserExperienceAnalyticsBaseline.self,
-        children: [
-            .init("appHealthMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("batteryHealthMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("bestPracticesMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("deviceBootPerformanceMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("rebootAnalyticsMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("resourcePerformanceMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-            .init("workFromAnywhereMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsBaseline",
+            model: UserExperienceAnalyticsBaseline.self,
+            children: [
+                .init("appHealthMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
+                .init("batteryHealthMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
+                .init("bestPracticesMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
+                .init(
+                    "deviceBootPerformanceMetrics",
+                    "microsoft.graph.userExperienceAnalyticsCategory",
+                    collection: false
+                ),
+                .init("rebootAnalyticsMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
+                .init(
+                    "resourcePerformanceMetrics",
+                    "microsoft.graph.userExperienceAnalyticsCategory",
+                    collection: false
+                ),
+                .init("workFromAnywhereMetrics", "microsoft.graph.userExperienceAnalyticsCategory", collection: false),
+            ]
+        )
+    }
 
     public var appHealthMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
         .init(client: client, path: path.appending("appHealthMetrics"))
@@ -1722,11 +1758,13 @@ public struct UserExperienceAnalyticsCategoryRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsCategory",
-        model: UserExperienceAnalyticsCategory.self,
-        children: [.init("metricValues", "microsoft.graph.userExperienceAnalyticsMetric", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsCategory",
+            model: UserExperienceAnalyticsCategory.self,
+            children: [.init("metricValues", "microsoft.graph.userExperienceAnalyticsMetric", collection: true)]
+        )
+    }
 
     /// `metricValues.request()` lists them; `metricValues("userExperienceAnalyticsMetric-id")` addresses one.
     public var metricValues: CollectionRequestBuilder<UserExperienceAnalyticsMetricRequestBuilder> {
@@ -1860,18 +1898,20 @@ public struct UserExperienceAnalyticsDevicePerformanceRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDevicePerformance",
-        model: UserExperienceAnalyticsDevicePerformance.self,
-        operations: [
-            .init(
-                "summarizeDevicePerformanceDevices",
-                .get,
-                onCollection: true,
-                response: .collection(.model(UserExperienceAnalyticsDevicePerformance.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsDevicePerformance",
+            model: UserExperienceAnalyticsDevicePerformance.self,
+            operations: [
+                .init(
+                    "summarizeDevicePerformanceDevices",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(UserExperienceAnalyticsDevicePerformance.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == UserExperienceAnalyticsDevicePerformanceRequestBuilder {
@@ -1944,10 +1984,12 @@ public struct UserExperienceAnalyticsDeviceScoresRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDeviceScores",
-        model: UserExperienceAnalyticsDeviceScores.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsDeviceScores",
+            model: UserExperienceAnalyticsDeviceScores.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsDeviceStartupHistoryFields`; read and write them as
@@ -2019,10 +2061,12 @@ public struct UserExperienceAnalyticsDeviceStartupHistoryRequestBuilder: ModelRe
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDeviceStartupHistory",
-        model: UserExperienceAnalyticsDeviceStartupHistory.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsDeviceStartupHistory",
+            model: UserExperienceAnalyticsDeviceStartupHistory.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsDeviceStartupProcessFields`; read and write them as

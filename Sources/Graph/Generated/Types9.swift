@@ -38,10 +38,12 @@ public struct AuthenticationConditionApplicationRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationConditionApplication",
-        model: AuthenticationConditionApplication.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authenticationConditionApplication",
+            model: AuthenticationConditionApplication.self
+        )
+    }
 }
 
 /// Its properties are listed in `AuthenticationConditionsFields`; read and write them as `value.name`.
@@ -150,10 +152,12 @@ public struct AuthenticationContextClassReferenceRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationContextClassReference",
-        model: AuthenticationContextClassReference.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authenticationContextClassReference",
+            model: AuthenticationContextClassReference.self
+        )
+    }
 }
 
 /// Its properties are listed in `AuthenticationEventListenerFields`; read and write them as `value.name`.
@@ -212,10 +216,9 @@ public struct AuthenticationEventListenerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationEventListener",
-        model: AuthenticationEventListener.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.authenticationEventListener", model: AuthenticationEventListener.self)
+    }
 }
 
 /// Its properties are listed in `AuthenticationEventsFlowFields`; read and write them as `value.name`.
@@ -262,10 +265,9 @@ public struct AuthenticationEventsFlowRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationEventsFlow",
-        model: AuthenticationEventsFlow.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.authenticationEventsFlow", model: AuthenticationEventsFlow.self)
+    }
 }
 
 /// Its properties are listed in `AuthenticationFlowFields`; read and write them as `value.name`.
@@ -325,10 +327,9 @@ public struct AuthenticationFlowsPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationFlowsPolicy",
-        model: AuthenticationFlowsPolicy.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.authenticationFlowsPolicy", model: AuthenticationFlowsPolicy.self)
+    }
 }
 
 /// Its properties are listed in `AuthenticationMethodFields`; read and write them as `value.name`.
@@ -423,10 +424,12 @@ public struct AuthenticationMethodConfigurationRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodConfiguration",
-        model: AuthenticationMethodConfiguration.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authenticationMethodConfiguration",
+            model: AuthenticationMethodConfiguration.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.authenticationMethodFeature`.
@@ -538,10 +541,9 @@ public struct AuthenticationMethodModeDetailRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodModeDetail",
-        model: AuthenticationMethodModeDetail.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.authenticationMethodModeDetail", model: AuthenticationMethodModeDetail.self)
+    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -649,11 +651,13 @@ public struct AuthenticationMethodRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethod",
-        model: AuthenticationMethod.self,
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authenticationMethod",
+            model: AuthenticationMethod.self,
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.authenticationMethod/resetPassword` (POST).
     public func resetPassword(newPassword: String) -> OperationRequest<PasswordResetResponse> {
@@ -756,10 +760,9 @@ public struct AuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodTarget",
-        model: AuthenticationMethodTarget.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.authenticationMethodTarget", model: AuthenticationMethodTarget.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.authenticationMethodTargetType`.
@@ -854,17 +857,19 @@ public struct AuthenticationMethodsPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodsPolicy",
-        model: AuthenticationMethodsPolicy.self,
-        children: [
-            .init(
-                "authenticationMethodConfigurations",
-                "microsoft.graph.authenticationMethodConfiguration",
-                collection: true
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authenticationMethodsPolicy",
+            model: AuthenticationMethodsPolicy.self,
+            children: [
+                .init(
+                    "authenticationMethodConfigurations",
+                    "microsoft.graph.authenticationMethodConfiguration",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `authenticationMethodConfigurations.request()` lists them;
     /// `authenticationMethodConfigurations("authenticationMethodConfiguration-id")` addresses one.
@@ -968,15 +973,17 @@ public struct AuthenticationMethodsRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationMethodsRoot",
-        model: AuthenticationMethodsRoot.self,
-        children: [.init("userRegistrationDetails", "microsoft.graph.userRegistrationDetails", collection: true)],
-        operations: [
-            .init("usersRegisteredByFeature", .get, response: .model(UserRegistrationFeatureSummary.self)),
-            .init("usersRegisteredByMethod", .get, response: .model(UserRegistrationMethodSummary.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authenticationMethodsRoot",
+            model: AuthenticationMethodsRoot.self,
+            children: [.init("userRegistrationDetails", "microsoft.graph.userRegistrationDetails", collection: true)],
+            operations: [
+                .init("usersRegisteredByFeature", .get, response: .model(UserRegistrationFeatureSummary.self)),
+                .init("usersRegisteredByMethod", .get, response: .model(UserRegistrationMethodSummary.self)),
+            ]
+        )
+    }
 
     /// `userRegistrationDetails.request()` lists them; `userRegistrationDetails("userRegistrationDetails-id")`
     /// addresses one.
@@ -1087,64 +1094,70 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authentication",
-        model: Authentication.self,
-        children: [
-            .init("emailMethods", "microsoft.graph.emailAuthenticationMethod", collection: true),
-            .init("externalAuthenticationMethods", "microsoft.graph.externalAuthenticationMethod", collection: true),
-            .init(
-                "fido2Methods",
-                "microsoft.graph.fido2AuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init("methods", "microsoft.graph.authenticationMethod", collection: true, itemsRefusing: "DELETE"),
-            .init(
-                "microsoftAuthenticatorMethods",
-                "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init("operations", "microsoft.graph.longRunningOperation", collection: true),
-            .init(
-                "passwordMethods",
-                "microsoft.graph.passwordAuthenticationMethod",
-                collection: true,
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("phoneMethods", "microsoft.graph.phoneAuthenticationMethod", collection: true),
-            .init(
-                "platformCredentialMethods",
-                "microsoft.graph.platformCredentialAuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init(
-                "softwareOathMethods",
-                "microsoft.graph.softwareOathAuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init(
-                "temporaryAccessPassMethods",
-                "microsoft.graph.temporaryAccessPassAuthenticationMethod",
-                collection: true,
-                itemsRefusing: "PATCH PUT"
-            ),
-            .init(
-                "windowsHelloForBusinessMethods",
-                "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authentication",
+            model: Authentication.self,
+            children: [
+                .init("emailMethods", "microsoft.graph.emailAuthenticationMethod", collection: true),
+                .init(
+                    "externalAuthenticationMethods",
+                    "microsoft.graph.externalAuthenticationMethod",
+                    collection: true
+                ),
+                .init(
+                    "fido2Methods",
+                    "microsoft.graph.fido2AuthenticationMethod",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT"
+                ),
+                .init("methods", "microsoft.graph.authenticationMethod", collection: true, itemsRefusing: "DELETE"),
+                .init(
+                    "microsoftAuthenticatorMethods",
+                    "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT"
+                ),
+                .init("operations", "microsoft.graph.longRunningOperation", collection: true),
+                .init(
+                    "passwordMethods",
+                    "microsoft.graph.passwordAuthenticationMethod",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("phoneMethods", "microsoft.graph.phoneAuthenticationMethod", collection: true),
+                .init(
+                    "platformCredentialMethods",
+                    "microsoft.graph.platformCredentialAuthenticationMethod",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT"
+                ),
+                .init(
+                    "softwareOathMethods",
+                    "microsoft.graph.softwareOathAuthenticationMethod",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT"
+                ),
+                .init(
+                    "temporaryAccessPassMethods",
+                    "microsoft.graph.temporaryAccessPassAuthenticationMethod",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT"
+                ),
+                .init(
+                    "windowsHelloForBusinessMethods",
+                    "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT"
+                ),
+            ]
+        )
+    }
 
     /// `emailMethods.request()` lists them; `emailMethods("emailAuthenticationMethod-id")` addresses one.
     public var emailMethods: CollectionRequestBuilder<EmailAuthenticationMethodRequestBuilder> {
@@ -1308,21 +1321,23 @@ public struct AuthenticationStrengthPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationStrengthPolicy",
-        model: AuthenticationStrengthPolicy.self,
-        children: [
-            .init(
-                "combinationConfigurations",
-                "microsoft.graph.authenticationCombinationConfiguration",
-                collection: true
-            ),
-        ],
-        operations: [
-            .init("updateAllowedCombinations", .post, response: .model(UpdateAllowedCombinationsResult.self)),
-            .init("usage", .get, response: .model(AuthenticationStrengthUsage.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authenticationStrengthPolicy",
+            model: AuthenticationStrengthPolicy.self,
+            children: [
+                .init(
+                    "combinationConfigurations",
+                    "microsoft.graph.authenticationCombinationConfiguration",
+                    collection: true
+                ),
+            ],
+            operations: [
+                .init("updateAllowedCombinations", .post, response: .model(UpdateAllowedCombinationsResult.self)),
+                .init("usage", .get, response: .model(AuthenticationStrengthUsage.self)),
+            ]
+        )
+    }
 
     /// `combinationConfigurations.request()` lists them;
     /// `combinationConfigurations("authenticationCombinationConfiguration-id")` addresses one.
@@ -1429,14 +1444,16 @@ public struct AuthenticationStrengthRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.authenticationStrengthRoot",
-        model: AuthenticationStrengthRoot.self,
-        children: [
-            .init("authenticationMethodModes", "microsoft.graph.authenticationMethodModeDetail", collection: true),
-            .init("policies", "microsoft.graph.authenticationStrengthPolicy", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.authenticationStrengthRoot",
+            model: AuthenticationStrengthRoot.self,
+            children: [
+                .init("authenticationMethodModes", "microsoft.graph.authenticationMethodModeDetail", collection: true),
+                .init("policies", "microsoft.graph.authenticationStrengthPolicy", collection: true),
+            ]
+        )
+    }
 
     /// `authenticationMethodModes.request()` lists them;
     /// `authenticationMethodModes("authenticationMethodModeDetail-id")` addresses one.
@@ -1515,7 +1532,7 @@ public struct AuthoredNoteRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.authoredNote", model: AuthoredNote.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.authoredNote", model: AuthoredNote.self) }
 }
 
 /// Its properties are listed in `AuthorizationInfoFields`; read and write them as `value.name`.

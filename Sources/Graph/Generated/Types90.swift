@@ -18,10 +18,12 @@ public struct UserExperienceAnalyticsDeviceStartupProcessPerformanceRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance",
-        model: UserExperienceAnalyticsDeviceStartupProcessPerformance.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance",
+            model: UserExperienceAnalyticsDeviceStartupProcessPerformance.self
+        )
+    }
 }
 
 /// Requests for one `UserExperienceAnalyticsDeviceStartupProcess`: `request()` reads, updates or deletes it.
@@ -38,10 +40,12 @@ public struct UserExperienceAnalyticsDeviceStartupProcessRequestBuilder: ModelRe
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsDeviceStartupProcess",
-        model: UserExperienceAnalyticsDeviceStartupProcess.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsDeviceStartupProcess",
+            model: UserExperienceAnalyticsDeviceStartupProcess.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsHealthState`.
@@ -203,10 +207,12 @@ public struct UserExperienceAnalyticsMetricHistoryRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsMetricHistory",
-        model: UserExperienceAnalyticsMetricHistory.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsMetricHistory",
+            model: UserExperienceAnalyticsMetricHistory.self
+        )
+    }
 }
 
 /// Requests for one `UserExperienceAnalyticsMetric`: `request()` reads, updates or deletes it.
@@ -223,10 +229,9 @@ public struct UserExperienceAnalyticsMetricRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsMetric",
-        model: UserExperienceAnalyticsMetric.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.userExperienceAnalyticsMetric", model: UserExperienceAnalyticsMetric.self)
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsModelScoresFields`; read and write them as `value.name`.
@@ -282,10 +287,12 @@ public struct UserExperienceAnalyticsModelScoresRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsModelScores",
-        model: UserExperienceAnalyticsModelScores.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsModelScores",
+            model: UserExperienceAnalyticsModelScores.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsOperatingSystemRestartCategory`.
@@ -368,10 +375,9 @@ public struct UserExperienceAnalyticsOverviewRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsOverview",
-        model: UserExperienceAnalyticsOverview.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.userExperienceAnalyticsOverview", model: UserExperienceAnalyticsOverview.self)
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsScoreHistoryFields`; read and write them as `value.name`.
@@ -411,10 +417,12 @@ public struct UserExperienceAnalyticsScoreHistoryRequestBuilder: ModelRequestBui
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsScoreHistory",
-        model: UserExperienceAnalyticsScoreHistory.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsScoreHistory",
+            model: UserExperienceAnalyticsScoreHistory.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsSettingsFields`; read and write them as `value.name`.
@@ -598,10 +606,12 @@ public struct UserExperienceAnalyticsWorkFromAnywhereDeviceRequestBuilder: Model
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice",
-        model: UserExperienceAnalyticsWorkFromAnywhereDevice.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice",
+            model: UserExperienceAnalyticsWorkFromAnywhereDevice.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields`; read and write them as
@@ -714,10 +724,12 @@ public struct UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
-        model: UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
+            model: UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereMetricFields`; read and write them as
@@ -762,13 +774,19 @@ public struct UserExperienceAnalyticsWorkFromAnywhereMetricRequestBuilder: Model
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric",
-        model: UserExperienceAnalyticsWorkFromAnywhereMetric.self,
-        children: [
-            .init("metricDevices", "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric",
+            model: UserExperienceAnalyticsWorkFromAnywhereMetric.self,
+            children: [
+                .init(
+                    "metricDevices",
+                    "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `metricDevices.request()` lists them; `metricDevices("userExperienceAnalyticsWorkFromAnywhereDevice-id")`
     /// addresses one.
@@ -834,10 +852,12 @@ public struct UserExperienceAnalyticsWorkFromAnywhereModelPerformanceRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance",
-        model: UserExperienceAnalyticsWorkFromAnywhereModelPerformance.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance",
+            model: UserExperienceAnalyticsWorkFromAnywhereModelPerformance.self
+        )
+    }
 }
 
 /// Its properties are listed in `UserFlowApiConnectorConfigurationFields`; read and write them as `value.name`.
@@ -912,14 +932,16 @@ public struct UserFlowLanguageConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userFlowLanguageConfiguration",
-        model: UserFlowLanguageConfiguration.self,
-        children: [
-            .init("defaultPages", "microsoft.graph.userFlowLanguagePage", collection: true),
-            .init("overridesPages", "microsoft.graph.userFlowLanguagePage", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userFlowLanguageConfiguration",
+            model: UserFlowLanguageConfiguration.self,
+            children: [
+                .init("defaultPages", "microsoft.graph.userFlowLanguagePage", collection: true),
+                .init("overridesPages", "microsoft.graph.userFlowLanguagePage", collection: true),
+            ]
+        )
+    }
 
     /// `defaultPages.request()` lists them; `defaultPages("userFlowLanguagePage-id")` addresses one.
     public var defaultPages: CollectionRequestBuilder<UserFlowLanguagePageRequestBuilder> {
@@ -967,7 +989,9 @@ public struct UserFlowLanguagePageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.userFlowLanguagePage", model: UserFlowLanguagePage.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.userFlowLanguagePage", model: UserFlowLanguagePage.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.userFlowType`.
@@ -1066,7 +1090,9 @@ public struct UserInsightsSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.userInsightsSettings", model: UserInsightsSettings.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.userInsightsSettings", model: UserInsightsSettings.self)
+    }
 }
 
 /// Its properties are listed in `UserInstallStateSummaryFields`; read and write them as `value.name`.
@@ -1116,11 +1142,13 @@ public struct UserInstallStateSummaryRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userInstallStateSummary",
-        model: UserInstallStateSummary.self,
-        children: [.init("deviceStates", "microsoft.graph.deviceInstallState", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userInstallStateSummary",
+            model: UserInstallStateSummary.self,
+            children: [.init("deviceStates", "microsoft.graph.deviceInstallState", collection: true)]
+        )
+    }
 
     /// `deviceStates.request()` lists them; `deviceStates("deviceInstallState-id")` addresses one.
     public var deviceStates: CollectionRequestBuilder<DeviceInstallStateRequestBuilder> {
@@ -1251,11 +1279,13 @@ public struct UserProtectionScopeContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userProtectionScopeContainer",
-        model: UserProtectionScopeContainer.self,
-        operations: [.init("compute", .post, response: .collection(.model(PolicyUserScope.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userProtectionScopeContainer",
+            model: UserProtectionScopeContainer.self,
+            operations: [.init("compute", .post, response: .collection(.model(PolicyUserScope.self)))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.userProtectionScopeContainer/compute` (POST).
     public func compute(
@@ -1374,10 +1404,9 @@ public struct UserRegistrationDetailsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userRegistrationDetails",
-        model: UserRegistrationDetails.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.userRegistrationDetails", model: UserRegistrationDetails.self)
+    }
 }
 
 /// Its properties are listed in `UserRegistrationFeatureCountFields`; read and write them as `value.name`.

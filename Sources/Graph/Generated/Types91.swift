@@ -44,132 +44,140 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.user",
-        model: User.self,
-        children: [
-            .init("activities", "microsoft.graph.userActivity", collection: true),
-            .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
-            .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
-            .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
-            .init("authentication", "microsoft.graph.authentication", collection: false),
-            .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "DELETE"),
-            .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
-            .init("calendars", "microsoft.graph.calendar", collection: true),
-            .init(
-                "calendarView",
-                "microsoft.graph.event",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("chats", "microsoft.graph.chat", collection: true),
-            .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
-            .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
-            .init("contactFolders", "microsoft.graph.contactFolder", collection: true),
-            .init("contacts", "microsoft.graph.contact", collection: true),
-            .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
-            .init("dataSecurityAndGovernance", "microsoft.graph.userDataSecurityAndGovernance", collection: false),
-            .init(
-                "deviceManagementTroubleshootingEvents",
-                "microsoft.graph.deviceManagementTroubleshootingEvent",
-                collection: true
-            ),
-            .init("directReports", "microsoft.graph.directoryObject", collection: true),
-            .init("drive", "microsoft.graph.drive", collection: false),
-            .init("drives", "microsoft.graph.drive", collection: true),
-            .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
-            .init("events", "microsoft.graph.event", collection: true),
-            .init("extensions", "microsoft.graph.extension", collection: true),
-            .init("followedSites", "microsoft.graph.site", collection: true, refusing: "POST", itemsRefusing: "DELETE"),
-            .init(
-                "inferenceClassification",
-                "microsoft.graph.inferenceClassification",
-                collection: false,
-                refusing: "DELETE"
-            ),
-            .init("insights", "microsoft.graph.itemInsights", collection: false),
-            .init("joinedTeams", "microsoft.graph.team", collection: true),
-            .init("licenseDetails", "microsoft.graph.licenseDetails", collection: true),
-            .init("mailFolders", "microsoft.graph.mailFolder", collection: true),
-            .init("managedAppRegistrations", "microsoft.graph.managedAppRegistration", collection: true),
-            .init("managedDevices", "microsoft.graph.managedDevice", collection: true),
-            .init("manager", "microsoft.graph.directoryObject", collection: false),
-            .init("memberOf", "microsoft.graph.directoryObject", collection: true),
-            .init("messages", "microsoft.graph.message", collection: true),
-            .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
-            .init("onenote", "microsoft.graph.onenote", collection: false),
-            .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
-            .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
-            .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
-            .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
-            .init(
-                "people",
-                "microsoft.graph.person",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
-            .init("photo", "microsoft.graph.profilePhoto", collection: false),
-            .init(
-                "photos",
-                "microsoft.graph.profilePhoto",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("planner", "microsoft.graph.plannerUser", collection: false),
-            .init("presence", "microsoft.graph.presence", collection: false),
-            .init("registeredDevices", "microsoft.graph.directoryObject", collection: true),
-            .init("scopedRoleMemberOf", "microsoft.graph.scopedRoleMembership", collection: true),
-            .init("settings", "microsoft.graph.userSettings", collection: false),
-            .init("solutions", "microsoft.graph.userSolutionRoot", collection: false),
-            .init("sponsorOf", "microsoft.graph.directoryObject", collection: true),
-            .init("sponsors", "microsoft.graph.directoryObject", collection: true),
-            .init("teamwork", "microsoft.graph.userTeamwork", collection: false),
-            .init("todo", "microsoft.graph.todo", collection: false),
-            .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
-        ],
-        operations: [
-            .init("assignLicense", .post, response: .model(User.self)),
-            .init("changePassword", .post),
-            .init("checkMemberGroups", .post, response: .collection(.string)),
-            .init("checkMemberObjects", .post, response: .collection(.string)),
-            .init("exportPersonalData", .post),
-            .init("findMeetingTimes", .post, response: .model(MeetingTimeSuggestionsResult.self)),
-            .init("getMailTips", .post, response: .collection(.model(MailTips.self))),
-            .init("getMemberGroups", .post, response: .collection(.string)),
-            .init("getMemberObjects", .post, response: .collection(.string)),
-            .init("removeAllDevicesFromManagement", .post),
-            .init("reprocessLicenseAssignment", .post, response: .model(User.self)),
-            .init("restore", .post, response: .model(DirectoryObject.self)),
-            .init("retryServiceProvisioning", .post),
-            .init("revokeSignInSessions", .post, response: .boolean),
-            .init("sendMail", .post),
-            .init("translateExchangeIds", .post, response: .collection(.model(ConvertIdResult.self))),
-            .init("wipeManagedAppRegistrationsByDeviceTag", .post),
-            .init("exportDeviceAndAppManagementData", .get, response: .model(DeviceAndAppManagementData.self)),
-            .init(
-                "getManagedAppDiagnosticStatuses",
-                .get,
-                response: .collection(.model(ManagedAppDiagnosticStatus.self))
-            ),
-            .init("getManagedAppPolicies", .get, response: .collection(.model(ManagedAppPolicy.self))),
-            .init("getManagedDevicesWithAppFailures", .get, response: .collection(.string)),
-            .init("reminderView", .get, response: .collection(.model(Reminder.self))),
-            .init(
-                "getAvailableExtensionProperties",
-                .post,
-                onCollection: true,
-                response: .collection(.model(ExtensionProperty.self))
-            ),
-            .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
-            .init("validateProperties", .post, onCollection: true),
-            .init("delta", .get, onCollection: true, response: .collection(.model(User.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.user",
+            model: User.self,
+            children: [
+                .init("activities", "microsoft.graph.userActivity", collection: true),
+                .init("adhocCalls", "microsoft.graph.adhocCall", collection: true),
+                .init("agreementAcceptances", "microsoft.graph.agreementAcceptance", collection: true),
+                .init("appRoleAssignments", "microsoft.graph.appRoleAssignment", collection: true),
+                .init("authentication", "microsoft.graph.authentication", collection: false),
+                .init("calendar", "microsoft.graph.calendar", collection: false, refusing: "DELETE"),
+                .init("calendarGroups", "microsoft.graph.calendarGroup", collection: true),
+                .init("calendars", "microsoft.graph.calendar", collection: true),
+                .init(
+                    "calendarView",
+                    "microsoft.graph.event",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("chats", "microsoft.graph.chat", collection: true),
+                .init("cloudClipboard", "microsoft.graph.cloudClipboardRoot", collection: false),
+                .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
+                .init("contactFolders", "microsoft.graph.contactFolder", collection: true),
+                .init("contacts", "microsoft.graph.contact", collection: true),
+                .init("createdObjects", "microsoft.graph.directoryObject", collection: true),
+                .init("dataSecurityAndGovernance", "microsoft.graph.userDataSecurityAndGovernance", collection: false),
+                .init(
+                    "deviceManagementTroubleshootingEvents",
+                    "microsoft.graph.deviceManagementTroubleshootingEvent",
+                    collection: true
+                ),
+                .init("directReports", "microsoft.graph.directoryObject", collection: true),
+                .init("drive", "microsoft.graph.drive", collection: false),
+                .init("drives", "microsoft.graph.drive", collection: true),
+                .init("employeeExperience", "microsoft.graph.employeeExperienceUser", collection: false),
+                .init("events", "microsoft.graph.event", collection: true),
+                .init("extensions", "microsoft.graph.extension", collection: true),
+                .init(
+                    "followedSites",
+                    "microsoft.graph.site",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "DELETE"
+                ),
+                .init(
+                    "inferenceClassification",
+                    "microsoft.graph.inferenceClassification",
+                    collection: false,
+                    refusing: "DELETE"
+                ),
+                .init("insights", "microsoft.graph.itemInsights", collection: false),
+                .init("joinedTeams", "microsoft.graph.team", collection: true),
+                .init("licenseDetails", "microsoft.graph.licenseDetails", collection: true),
+                .init("mailFolders", "microsoft.graph.mailFolder", collection: true),
+                .init("managedAppRegistrations", "microsoft.graph.managedAppRegistration", collection: true),
+                .init("managedDevices", "microsoft.graph.managedDevice", collection: true),
+                .init("manager", "microsoft.graph.directoryObject", collection: false),
+                .init("memberOf", "microsoft.graph.directoryObject", collection: true),
+                .init("messages", "microsoft.graph.message", collection: true),
+                .init("oauth2PermissionGrants", "microsoft.graph.oAuth2PermissionGrant", collection: true),
+                .init("onenote", "microsoft.graph.onenote", collection: false),
+                .init("onlineMeetings", "microsoft.graph.onlineMeeting", collection: true),
+                .init("onPremisesSyncBehavior", "microsoft.graph.onPremisesSyncBehavior", collection: false),
+                .init("outlook", "microsoft.graph.outlookUser", collection: false, refusing: "PATCH PUT DELETE"),
+                .init("ownedDevices", "microsoft.graph.directoryObject", collection: true),
+                .init("ownedObjects", "microsoft.graph.directoryObject", collection: true),
+                .init(
+                    "people",
+                    "microsoft.graph.person",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("permissionGrants", "microsoft.graph.resourceSpecificPermissionGrant", collection: true),
+                .init("photo", "microsoft.graph.profilePhoto", collection: false),
+                .init(
+                    "photos",
+                    "microsoft.graph.profilePhoto",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("planner", "microsoft.graph.plannerUser", collection: false),
+                .init("presence", "microsoft.graph.presence", collection: false),
+                .init("registeredDevices", "microsoft.graph.directoryObject", collection: true),
+                .init("scopedRoleMemberOf", "microsoft.graph.scopedRoleMembership", collection: true),
+                .init("settings", "microsoft.graph.userSettings", collection: false),
+                .init("solutions", "microsoft.graph.userSolutionRoot", collection: false),
+                .init("sponsorOf", "microsoft.graph.directoryObject", collection: true),
+                .init("sponsors", "microsoft.graph.directoryObject", collection: true),
+                .init("teamwork", "microsoft.graph.userTeamwork", collection: false),
+                .init("todo", "microsoft.graph.todo", collection: false),
+                .init("transitiveMemberOf", "microsoft.graph.directoryObject", collection: true),
+            ],
+            operations: [
+                .init("assignLicense", .post, response: .model(User.self)),
+                .init("changePassword", .post),
+                .init("checkMemberGroups", .post, response: .collection(.string)),
+                .init("checkMemberObjects", .post, response: .collection(.string)),
+                .init("exportPersonalData", .post),
+                .init("findMeetingTimes", .post, response: .model(MeetingTimeSuggestionsResult.self)),
+                .init("getMailTips", .post, response: .collection(.model(MailTips.self))),
+                .init("getMemberGroups", .post, response: .collection(.string)),
+                .init("getMemberObjects", .post, response: .collection(.string)),
+                .init("removeAllDevicesFromManagement", .post),
+                .init("reprocessLicenseAssignment", .post, response: .model(User.self)),
+                .init("restore", .post, response: .model(DirectoryObject.self)),
+                .init("retryServiceProvisioning", .post),
+                .init("revokeSignInSessions", .post, response: .boolean),
+                .init("sendMail", .post),
+                .init("translateExchangeIds", .post, response: .collection(.model(ConvertIdResult.self))),
+                .init("wipeManagedAppRegistrationsByDeviceTag", .post),
+                .init("exportDeviceAndAppManagementData", .get, response: .model(DeviceAndAppManagementData.self)),
+                .init(
+                    "getManagedAppDiagnosticStatuses",
+                    .get,
+                    response: .collection(.model(ManagedAppDiagnosticStatus.self))
+                ),
+                .init("getManagedAppPolicies", .get, response: .collection(.model(ManagedAppPolicy.self))),
+                .init("getManagedDevicesWithAppFailures", .get, response: .collection(.string)),
+                .init("reminderView", .get, response: .collection(.model(Reminder.self))),
+                .init(
+                    "getAvailableExtensionProperties",
+                    .post,
+                    onCollection: true,
+                    response: .collection(.model(ExtensionProperty.self))
+                ),
+                .init("getByIds", .post, onCollection: true, response: .collection(.model(DirectoryObject.self))),
+                .init("validateProperties", .post, onCollection: true),
+                .init("delta", .get, onCollection: true, response: .collection(.model(User.self))),
+            ]
+        )
+    }
 
     /// `activities.request()` lists them; `activities("userActivity-id")` addresses one.
     public var activities: CollectionRequestBuilder<UserActivityRequestBuilder> {
@@ -773,16 +781,18 @@ public struct UserScopeTeamsAppInstallationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userScopeTeamsAppInstallation",
-        model: UserScopeTeamsAppInstallation.self,
-        children: [
-            .init("teamsApp", "microsoft.graph.teamsApp", collection: false),
-            .init("teamsAppDefinition", "microsoft.graph.teamsAppDefinition", collection: false),
-            .init("chat", "microsoft.graph.chat", collection: false),
-        ],
-        operations: [.init("upgrade", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userScopeTeamsAppInstallation",
+            model: UserScopeTeamsAppInstallation.self,
+            children: [
+                .init("teamsApp", "microsoft.graph.teamsApp", collection: false),
+                .init("teamsAppDefinition", "microsoft.graph.teamsAppDefinition", collection: false),
+                .init("chat", "microsoft.graph.chat", collection: false),
+            ],
+            operations: [.init("upgrade", .post)]
+        )
+    }
 
     public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
 
@@ -926,23 +936,25 @@ public struct UserSettingsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userSettings",
-        model: UserSettings.self,
-        children: [
-            .init("exchange", "microsoft.graph.exchangeSettings", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("itemInsights", "microsoft.graph.userInsightsSettings", collection: false),
-            .init("shiftPreferences", "microsoft.graph.shiftPreferences", collection: false),
-            .init("storage", "microsoft.graph.userStorage", collection: false),
-            .init("windows", "microsoft.graph.windowsSetting", collection: true),
-            .init(
-                "workHoursAndLocations",
-                "microsoft.graph.workHoursAndLocationsSetting",
-                collection: false,
-                refusing: "DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userSettings",
+            model: UserSettings.self,
+            children: [
+                .init("exchange", "microsoft.graph.exchangeSettings", collection: false, refusing: "PATCH PUT DELETE"),
+                .init("itemInsights", "microsoft.graph.userInsightsSettings", collection: false),
+                .init("shiftPreferences", "microsoft.graph.shiftPreferences", collection: false),
+                .init("storage", "microsoft.graph.userStorage", collection: false),
+                .init("windows", "microsoft.graph.windowsSetting", collection: true),
+                .init(
+                    "workHoursAndLocations",
+                    "microsoft.graph.workHoursAndLocationsSetting",
+                    collection: false,
+                    refusing: "DELETE"
+                ),
+            ]
+        )
+    }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
@@ -1036,7 +1048,9 @@ public struct UserSignInInsightRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.userSignInInsight", model: UserSignInInsight.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.userSignInInsight", model: UserSignInInsight.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.userSignInRecommendationScope`.
@@ -1159,11 +1173,13 @@ public struct UserSolutionRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userSolutionRoot",
-        model: UserSolutionRoot.self,
-        children: [.init("workingTimeSchedule", "microsoft.graph.workingTimeSchedule", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userSolutionRoot",
+            model: UserSolutionRoot.self,
+            children: [.init("workingTimeSchedule", "microsoft.graph.workingTimeSchedule", collection: false)]
+        )
+    }
 
     public var workingTimeSchedule: WorkingTimeScheduleRequestBuilder {
         .init(client: client, path: path.appending("workingTimeSchedule"))
@@ -1208,11 +1224,13 @@ public struct UserStorageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userStorage",
-        model: UserStorage.self,
-        children: [.init("quota", "microsoft.graph.unifiedStorageQuota", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userStorage",
+            model: UserStorage.self,
+            children: [.init("quota", "microsoft.graph.unifiedStorageQuota", collection: false)]
+        )
+    }
 
     public var quota: UnifiedStorageQuotaRequestBuilder { .init(client: client, path: path.appending("quota")) }
 }
@@ -1263,20 +1281,22 @@ public struct UserTeamworkRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.userTeamwork",
-        model: UserTeamwork.self,
-        children: [
-            .init("associatedTeams", "microsoft.graph.associatedTeamInfo", collection: true),
-            .init("installedApps", "microsoft.graph.userScopeTeamsAppInstallation", collection: true),
-        ],
-        operations: [
-            .init("deleteTargetedMessage", .post),
-            .init("sendActivityNotification", .post),
-            .init("getAllRetainedTargetedMessages", .get, response: .collection(.model(TargetedChatMessage.self))),
-            .init("getAllTargetedMessages", .get, response: .collection(.model(TargetedChatMessage.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.userTeamwork",
+            model: UserTeamwork.self,
+            children: [
+                .init("associatedTeams", "microsoft.graph.associatedTeamInfo", collection: true),
+                .init("installedApps", "microsoft.graph.userScopeTeamsAppInstallation", collection: true),
+            ],
+            operations: [
+                .init("deleteTargetedMessage", .post),
+                .init("sendActivityNotification", .post),
+                .init("getAllRetainedTargetedMessages", .get, response: .collection(.model(TargetedChatMessage.self))),
+                .init("getAllTargetedMessages", .get, response: .collection(.model(TargetedChatMessage.self))),
+            ]
+        )
+    }
 
     /// `associatedTeams.request()` lists them; `associatedTeams("associatedTeamInfo-id")` addresses one.
     public var associatedTeams: CollectionRequestBuilder<AssociatedTeamInfoRequestBuilder> {
@@ -1522,10 +1542,12 @@ public struct VerifiableCredentialAuthenticationMethodTargetRequestBuilder: Mode
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.verifiableCredentialAuthenticationMethodTarget",
-        model: VerifiableCredentialAuthenticationMethodTarget.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.verifiableCredentialAuthenticationMethodTarget",
+            model: VerifiableCredentialAuthenticationMethodTarget.self
+        )
+    }
 }
 
 /// Its properties are listed in `VerifiableCredentialsAuthenticationMethodConfigurationFields`; read and write them as
@@ -1574,13 +1596,19 @@ public struct VerifiableCredentialsAuthenticationMethodConfigurationRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration",
-        model: VerifiableCredentialsAuthenticationMethodConfiguration.self,
-        children: [
-            .init("includeTargets", "microsoft.graph.verifiableCredentialAuthenticationMethodTarget", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration",
+            model: VerifiableCredentialsAuthenticationMethodConfiguration.self,
+            children: [
+                .init(
+                    "includeTargets",
+                    "microsoft.graph.verifiableCredentialAuthenticationMethodTarget",
+                    collection: true
+                ),
+            ]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("verifiableCredentialAuthenticationMethodTarget-id")`
     /// addresses one.
@@ -1694,7 +1722,9 @@ public struct VerifiedIdProfileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.verifiedIdProfile", model: VerifiedIdProfile.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.verifiedIdProfile", model: VerifiedIdProfile.self)
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.verifiedIdProfileState`.
@@ -1830,11 +1860,13 @@ public struct VerticalSectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.verticalSection",
-        model: VerticalSection.self,
-        children: [.init("webparts", "microsoft.graph.webPart", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.verticalSection",
+            model: VerticalSection.self,
+            children: [.init("webparts", "microsoft.graph.webPart", collection: true)]
+        )
+    }
 
     /// `webparts.request()` lists them; `webparts("webPart-id")` addresses one.
     public var webparts: CollectionRequestBuilder<WebPartRequestBuilder> {
@@ -1965,27 +1997,29 @@ public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEndpoint",
-        model: VirtualEndpoint.self,
-        children: [
-            .init("auditEvents", "microsoft.graph.cloudPcAuditEvent", collection: true),
-            .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
-            .init("deviceImages", "microsoft.graph.cloudPcDeviceImage", collection: true),
-            .init("galleryImages", "microsoft.graph.cloudPcGalleryImage", collection: true),
-            .init("onPremisesConnections", "microsoft.graph.cloudPcOnPremisesConnection", collection: true),
-            .init("provisioningPolicies", "microsoft.graph.cloudPcProvisioningPolicy", collection: true),
-            .init("report", "microsoft.graph.cloudPcReport", collection: false),
-            .init(
-                "servicePlans",
-                "microsoft.graph.cloudPcServicePlan",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("userSettings", "microsoft.graph.cloudPcUserSetting", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEndpoint",
+            model: VirtualEndpoint.self,
+            children: [
+                .init("auditEvents", "microsoft.graph.cloudPcAuditEvent", collection: true),
+                .init("cloudPCs", "microsoft.graph.cloudPC", collection: true),
+                .init("deviceImages", "microsoft.graph.cloudPcDeviceImage", collection: true),
+                .init("galleryImages", "microsoft.graph.cloudPcGalleryImage", collection: true),
+                .init("onPremisesConnections", "microsoft.graph.cloudPcOnPremisesConnection", collection: true),
+                .init("provisioningPolicies", "microsoft.graph.cloudPcProvisioningPolicy", collection: true),
+                .init("report", "microsoft.graph.cloudPcReport", collection: false),
+                .init(
+                    "servicePlans",
+                    "microsoft.graph.cloudPcServicePlan",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("userSettings", "microsoft.graph.cloudPcUserSetting", collection: true),
+            ]
+        )
+    }
 
     /// `auditEvents.request()` lists them; `auditEvents("cloudPcAuditEvent-id")` addresses one.
     public var auditEvents: CollectionRequestBuilder<CloudPcAuditEventRequestBuilder> {

@@ -75,7 +75,9 @@ public struct VirtualEventPresenterRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.virtualEventPresenter", model: VirtualEventPresenter.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.virtualEventPresenter", model: VirtualEventPresenter.self)
+    }
 }
 
 /// Its properties are listed in `VirtualEventRegistrationFields`; read and write them as `value.name`.
@@ -177,11 +179,13 @@ public struct VirtualEventRegistrationConfigurationRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistrationConfiguration",
-        model: VirtualEventRegistrationConfiguration.self,
-        children: [.init("questions", "microsoft.graph.virtualEventRegistrationQuestionBase", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventRegistrationConfiguration",
+            model: VirtualEventRegistrationConfiguration.self,
+            children: [.init("questions", "microsoft.graph.virtualEventRegistrationQuestionBase", collection: true)]
+        )
+    }
 
     /// `questions.request()` lists them; `questions("virtualEventRegistrationQuestionBase-id")` addresses one.
     public var questions: CollectionRequestBuilder<VirtualEventRegistrationQuestionBaseRequestBuilder> {
@@ -233,10 +237,12 @@ public struct VirtualEventRegistrationCustomQuestionRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistrationCustomQuestion",
-        model: VirtualEventRegistrationCustomQuestion.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventRegistrationCustomQuestion",
+            model: VirtualEventRegistrationCustomQuestion.self
+        )
+    }
 }
 
 /// Its properties are listed in `VirtualEventRegistrationPredefinedQuestionFields`; read and write them as
@@ -322,10 +328,12 @@ public struct VirtualEventRegistrationPredefinedQuestionRequestBuilder: ModelReq
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistrationPredefinedQuestion",
-        model: VirtualEventRegistrationPredefinedQuestion.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventRegistrationPredefinedQuestion",
+            model: VirtualEventRegistrationPredefinedQuestion.self
+        )
+    }
 }
 
 /// Its properties are listed in `VirtualEventRegistrationQuestionAnswerFields`; read and write them as `value.name`.
@@ -431,10 +439,12 @@ public struct VirtualEventRegistrationQuestionBaseRequestBuilder: ModelRequestBu
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistrationQuestionBase",
-        model: VirtualEventRegistrationQuestionBase.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventRegistrationQuestionBase",
+            model: VirtualEventRegistrationQuestionBase.self
+        )
+    }
 }
 
 /// Requests for one `VirtualEventRegistration`: `request()` reads, updates or deletes it.
@@ -451,12 +461,14 @@ public struct VirtualEventRegistrationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventRegistration",
-        model: VirtualEventRegistration.self,
-        children: [.init("sessions", "microsoft.graph.virtualEventSession", collection: true)],
-        operations: [.init("cancel", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventRegistration",
+            model: VirtualEventRegistration.self,
+            children: [.init("sessions", "microsoft.graph.virtualEventSession", collection: true)],
+            operations: [.init("cancel", .post)]
+        )
+    }
 
     /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
     public var sessions: CollectionRequestBuilder<VirtualEventSessionRequestBuilder> {
@@ -484,15 +496,17 @@ public struct VirtualEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEvent",
-        model: VirtualEvent.self,
-        children: [
-            .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
-            .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
-        ],
-        operations: [.init("cancel", .post), .init("publish", .post), .init("setExternalEventInformation", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEvent",
+            model: VirtualEvent.self,
+            children: [
+                .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
+                .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
+            ],
+            operations: [.init("cancel", .post), .init("publish", .post), .init("setExternalEventInformation", .post)]
+        )
+    }
 
     /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
     public var presenters: CollectionRequestBuilder<VirtualEventPresenterRequestBuilder> {
@@ -642,11 +656,13 @@ public struct VirtualEventSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventSession",
-        model: VirtualEventSession.self,
-        children: [.init("attendanceReports", "microsoft.graph.meetingAttendanceReport", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventSession",
+            model: VirtualEventSession.self,
+            children: [.init("attendanceReports", "microsoft.graph.meetingAttendanceReport", collection: true)]
+        )
+    }
 
     /// `attendanceReports.request()` lists them; `attendanceReports("meetingAttendanceReport-id")` addresses one.
     public var attendanceReports: CollectionRequestBuilder<MeetingAttendanceReportRequestBuilder> {
@@ -804,11 +820,13 @@ public struct VirtualEventTownhallRegistrationConfigurationRequestBuilder: Model
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventTownhallRegistrationConfiguration",
-        model: VirtualEventTownhallRegistrationConfiguration.self,
-        children: [.init("questions", "microsoft.graph.virtualEventRegistrationQuestionBase", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventTownhallRegistrationConfiguration",
+            model: VirtualEventTownhallRegistrationConfiguration.self,
+            children: [.init("questions", "microsoft.graph.virtualEventRegistrationQuestionBase", collection: true)]
+        )
+    }
 
     /// `questions.request()` lists them; `questions("virtualEventRegistrationQuestionBase-id")` addresses one.
     public var questions: CollectionRequestBuilder<VirtualEventRegistrationQuestionBaseRequestBuilder> {
@@ -830,32 +848,39 @@ public struct VirtualEventTownhallRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventTownhall",
-        model: VirtualEventTownhall.self,
-        children: [
-            .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
-            .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
-            .init(
-                "registrationConfiguration",
-                "microsoft.graph.virtualEventTownhallRegistrationConfiguration",
-                collection: false
-            ),
-            .init("registrations", "microsoft.graph.virtualEventRegistration", collection: true),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init("publish", .post),
-            .init("setExternalEventInformation", .post),
-            .init(
-                "getByUserIdAndRole",
-                .get,
-                onCollection: true,
-                response: .collection(.model(VirtualEventTownhall.self))
-            ),
-            .init("getByUserRole", .get, onCollection: true, response: .collection(.model(VirtualEventTownhall.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventTownhall",
+            model: VirtualEventTownhall.self,
+            children: [
+                .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
+                .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
+                .init(
+                    "registrationConfiguration",
+                    "microsoft.graph.virtualEventTownhallRegistrationConfiguration",
+                    collection: false
+                ),
+                .init("registrations", "microsoft.graph.virtualEventRegistration", collection: true),
+            ],
+            operations: [
+                .init("cancel", .post),
+                .init("publish", .post),
+                .init("setExternalEventInformation", .post),
+                .init(
+                    "getByUserIdAndRole",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(VirtualEventTownhall.self))
+                ),
+                .init(
+                    "getByUserRole",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(VirtualEventTownhall.self))
+                ),
+            ]
+        )
+    }
 
     /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
     public var presenters: CollectionRequestBuilder<VirtualEventPresenterRequestBuilder> {
@@ -1031,11 +1056,13 @@ public struct VirtualEventWebinarRegistrationConfigurationRequestBuilder: ModelR
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventWebinarRegistrationConfiguration",
-        model: VirtualEventWebinarRegistrationConfiguration.self,
-        children: [.init("questions", "microsoft.graph.virtualEventRegistrationQuestionBase", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventWebinarRegistrationConfiguration",
+            model: VirtualEventWebinarRegistrationConfiguration.self,
+            children: [.init("questions", "microsoft.graph.virtualEventRegistrationQuestionBase", collection: true)]
+        )
+    }
 
     /// `questions.request()` lists them; `questions("virtualEventRegistrationQuestionBase-id")` addresses one.
     public var questions: CollectionRequestBuilder<VirtualEventRegistrationQuestionBaseRequestBuilder> {
@@ -1057,32 +1084,39 @@ public struct VirtualEventWebinarRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventWebinar",
-        model: VirtualEventWebinar.self,
-        children: [
-            .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
-            .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
-            .init(
-                "registrationConfiguration",
-                "microsoft.graph.virtualEventWebinarRegistrationConfiguration",
-                collection: false
-            ),
-            .init("registrations", "microsoft.graph.virtualEventRegistration", collection: true),
-        ],
-        operations: [
-            .init("cancel", .post),
-            .init("publish", .post),
-            .init("setExternalEventInformation", .post),
-            .init(
-                "getByUserIdAndRole",
-                .get,
-                onCollection: true,
-                response: .collection(.model(VirtualEventWebinar.self))
-            ),
-            .init("getByUserRole", .get, onCollection: true, response: .collection(.model(VirtualEventWebinar.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventWebinar",
+            model: VirtualEventWebinar.self,
+            children: [
+                .init("presenters", "microsoft.graph.virtualEventPresenter", collection: true),
+                .init("sessions", "microsoft.graph.virtualEventSession", collection: true),
+                .init(
+                    "registrationConfiguration",
+                    "microsoft.graph.virtualEventWebinarRegistrationConfiguration",
+                    collection: false
+                ),
+                .init("registrations", "microsoft.graph.virtualEventRegistration", collection: true),
+            ],
+            operations: [
+                .init("cancel", .post),
+                .init("publish", .post),
+                .init("setExternalEventInformation", .post),
+                .init(
+                    "getByUserIdAndRole",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(VirtualEventWebinar.self))
+                ),
+                .init(
+                    "getByUserRole",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(VirtualEventWebinar.self))
+                ),
+            ]
+        )
+    }
 
     /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
     public var presenters: CollectionRequestBuilder<VirtualEventPresenterRequestBuilder> {
@@ -1195,15 +1229,17 @@ public struct VirtualEventsRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.virtualEventsRoot",
-        model: VirtualEventsRoot.self,
-        children: [
-            .init("events", "microsoft.graph.virtualEvent", collection: true),
-            .init("townhalls", "microsoft.graph.virtualEventTownhall", collection: true),
-            .init("webinars", "microsoft.graph.virtualEventWebinar", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.virtualEventsRoot",
+            model: VirtualEventsRoot.self,
+            children: [
+                .init("events", "microsoft.graph.virtualEvent", collection: true),
+                .init("townhalls", "microsoft.graph.virtualEventTownhall", collection: true),
+                .init("webinars", "microsoft.graph.virtualEventWebinar", collection: true),
+            ]
+        )
+    }
 
     /// `events.request()` lists them; `events("virtualEvent-id")` addresses one.
     public var events: CollectionRequestBuilder<VirtualEventRequestBuilder> {
@@ -1307,11 +1343,13 @@ public struct VoiceAuthenticationMethodConfigurationRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.voiceAuthenticationMethodConfiguration",
-        model: VoiceAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.voiceAuthenticationMethodConfiguration",
+            model: VoiceAuthenticationMethodConfiguration.self,
+            children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
@@ -1426,11 +1464,13 @@ public struct VppTokenRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.vppToken",
-        model: VppToken.self,
-        operations: [.init("syncLicenses", .post, response: .model(VppToken.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.vppToken",
+            model: VppToken.self,
+            operations: [.init("syncLicenses", .post, response: .model(VppToken.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.vppToken/syncLicenses` (POST).
     public func syncLicenses() -> OperationRequest<VppToken> {
@@ -1612,15 +1652,17 @@ public struct WebAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.webApp",
-        model: WebApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.webApp",
+            model: WebApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {

@@ -18,11 +18,13 @@ public struct WebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.webApplicationFirewallProvider",
-        model: WebApplicationFirewallProvider.self,
-        operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.webApplicationFirewallProvider",
+            model: WebApplicationFirewallProvider.self,
+            operations: [.init("verify", .post, response: .model(WebApplicationFirewallVerificationModel.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.webApplicationFirewallProvider/verify` (POST).
     public func verify(hostName: String) -> OperationRequest<WebApplicationFirewallVerificationModel> {
@@ -102,11 +104,13 @@ public struct WebApplicationFirewallVerificationModelRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.webApplicationFirewallVerificationModel",
-        model: WebApplicationFirewallVerificationModel.self,
-        children: [.init("provider", "microsoft.graph.webApplicationFirewallProvider", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.webApplicationFirewallVerificationModel",
+            model: WebApplicationFirewallVerificationModel.self,
+            children: [.init("provider", "microsoft.graph.webApplicationFirewallProvider", collection: false)]
+        )
+    }
 
     public var provider: WebApplicationFirewallProviderRequestBuilder {
         .init(client: client, path: path.appending("provider"))
@@ -292,11 +296,13 @@ public struct WebPartRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.webPart",
-        model: WebPart.self,
-        operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.webPart",
+            model: WebPart.self,
+            operations: [.init("getPositionOfWebPart", .post, response: .model(WebPartPosition.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.webPart/getPositionOfWebPart` (POST).
     public func getPositionOfWebPart() -> OperationRequest<WebPartPosition> {
@@ -839,11 +845,13 @@ public struct WhatIfAnalysisResultRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.whatIfAnalysisResult",
-        model: WhatIfAnalysisResult.self,
-        operations: [.init("restore", .post, response: .model(ConditionalAccessPolicy.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.whatIfAnalysisResult",
+            model: WhatIfAnalysisResult.self,
+            operations: [.init("restore", .post, response: .model(ConditionalAccessPolicy.self))]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.whatIfAnalysisResult/restore` (POST).
     public func restore() -> OperationRequest<ConditionalAccessPolicy> {
@@ -1335,16 +1343,18 @@ public struct Win32LobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.win32LobApp",
-        model: Win32LobApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post), .init("enableApplicableArchitectures", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.win32LobApp",
+            model: Win32LobApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post), .init("enableApplicableArchitectures", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {

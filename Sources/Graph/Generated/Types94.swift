@@ -226,27 +226,29 @@ public struct Windows10CompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows10CompliancePolicy",
-        model: Windows10CompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows10CompliancePolicy",
+            model: Windows10CompliancePolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+                .init(
+                    "scheduledActionsForRule",
+                    "microsoft.graph.deviceComplianceScheduledActionForRule",
+                    collection: true
+                ),
+                .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+                .init("scheduleActionsForRules", .post),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
@@ -382,22 +384,24 @@ public struct Windows10CustomConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows10CustomConfiguration",
-        model: Windows10CustomConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows10CustomConfiguration",
+            model: Windows10CustomConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -646,22 +650,24 @@ public struct Windows10EndpointProtectionConfigurationRequestBuilder: ModelReque
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows10EndpointProtectionConfiguration",
-        model: Windows10EndpointProtectionConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows10EndpointProtectionConfiguration",
+            model: Windows10EndpointProtectionConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -774,12 +780,14 @@ public struct Windows10EnrollmentCompletionPageConfigurationRequestBuilder: Mode
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows10EnrollmentCompletionPageConfiguration",
-        model: Windows10EnrollmentCompletionPageConfiguration.self,
-        children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
-        operations: [.init("assign", .post), .init("setPriority", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows10EnrollmentCompletionPageConfiguration",
+            model: Windows10EnrollmentCompletionPageConfiguration.self,
+            children: [.init("assignments", "microsoft.graph.enrollmentConfigurationAssignment", collection: true)],
+            operations: [.init("assign", .post), .init("setPriority", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
@@ -882,22 +890,24 @@ public struct Windows10EnterpriseModernAppManagementConfigurationRequestBuilder:
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows10EnterpriseModernAppManagementConfiguration",
-        model: Windows10EnterpriseModernAppManagementConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows10EnterpriseModernAppManagementConfiguration",
+            model: Windows10EnterpriseModernAppManagementConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1433,22 +1443,24 @@ public struct Windows10GeneralConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows10GeneralConfiguration",
-        model: Windows10GeneralConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows10GeneralConfiguration",
+            model: Windows10GeneralConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1609,27 +1621,29 @@ public struct Windows10MobileCompliancePolicyRequestBuilder: ModelRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows10MobileCompliancePolicy",
-        model: Windows10MobileCompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows10MobileCompliancePolicy",
+            model: Windows10MobileCompliancePolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+                .init(
+                    "scheduledActionsForRule",
+                    "microsoft.graph.deviceComplianceScheduledActionForRule",
+                    collection: true
+                ),
+                .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+                .init("scheduleActionsForRules", .post),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
@@ -1798,22 +1812,24 @@ public struct Windows10SecureAssessmentConfigurationRequestBuilder: ModelRequest
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows10SecureAssessmentConfiguration",
-        model: Windows10SecureAssessmentConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows10SecureAssessmentConfiguration",
+            model: Windows10SecureAssessmentConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -1979,22 +1995,24 @@ public struct Windows10TeamGeneralConfigurationRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows10TeamGeneralConfiguration",
-        model: Windows10TeamGeneralConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows10TeamGeneralConfiguration",
+            model: Windows10TeamGeneralConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -2163,27 +2181,29 @@ public struct Windows81CompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows81CompliancePolicy",
-        model: Windows81CompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows81CompliancePolicy",
+            model: Windows81CompliancePolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+                .init(
+                    "scheduledActionsForRule",
+                    "microsoft.graph.deviceComplianceScheduledActionForRule",
+                    collection: true
+                ),
+                .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+                .init("scheduleActionsForRules", .post),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
@@ -2386,22 +2406,24 @@ public struct Windows81GeneralConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windows81GeneralConfiguration",
-        model: Windows81GeneralConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windows81GeneralConfiguration",
+            model: Windows81GeneralConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -2582,16 +2604,18 @@ public struct WindowsAppXRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsAppX",
-        model: WindowsAppX.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsAppX",
+            model: WindowsAppX.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -2728,10 +2752,12 @@ public struct WindowsAutopilotDeploymentProfileAssignmentRequestBuilder: ModelRe
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsAutopilotDeploymentProfileAssignment",
-        model: WindowsAutopilotDeploymentProfileAssignment.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsAutopilotDeploymentProfileAssignment",
+            model: WindowsAutopilotDeploymentProfileAssignment.self
+        )
+    }
 }
 
 /// Requests for one `WindowsAutopilotDeploymentProfile`: `request()` reads, updates or deletes it.
@@ -2748,11 +2774,13 @@ public struct WindowsAutopilotDeploymentProfileRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsAutopilotDeploymentProfile",
-        model: WindowsAutopilotDeploymentProfile.self,
-        children: [.init("assignedDevices", "microsoft.graph.windowsAutopilotDeviceIdentity", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsAutopilotDeploymentProfile",
+            model: WindowsAutopilotDeploymentProfile.self,
+            children: [.init("assignedDevices", "microsoft.graph.windowsAutopilotDeviceIdentity", collection: true)]
+        )
+    }
 
     /// `assignedDevices.request()` lists them; `assignedDevices("windowsAutopilotDeviceIdentity-id")` addresses one.
     public var assignedDevices: CollectionRequestBuilder<WindowsAutopilotDeviceIdentityRequestBuilder> {
@@ -2827,15 +2855,17 @@ public struct WindowsAutopilotDeviceIdentityRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsAutopilotDeviceIdentity",
-        model: WindowsAutopilotDeviceIdentity.self,
-        operations: [
-            .init("assignUserToDevice", .post),
-            .init("unassignUserFromDevice", .post),
-            .init("updateDeviceProperties", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsAutopilotDeviceIdentity",
+            model: WindowsAutopilotDeviceIdentity.self,
+            operations: [
+                .init("assignUserToDevice", .post),
+                .init("unassignUserFromDevice", .post),
+                .init("updateDeviceProperties", .post),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.windowsAutopilotDeviceIdentity/assignUserToDevice` (POST).
     public func assignUserToDevice(userPrincipalName: String, addressableUserName: String) -> OperationRequest<Void> {
@@ -2964,22 +2994,24 @@ public struct WindowsDefenderAdvancedThreatProtectionConfigurationRequestBuilder
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsDefenderAdvancedThreatProtectionConfiguration",
-        model: WindowsDefenderAdvancedThreatProtectionConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsDefenderAdvancedThreatProtectionConfiguration",
+            model: WindowsDefenderAdvancedThreatProtectionConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {

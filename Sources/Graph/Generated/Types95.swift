@@ -18,10 +18,9 @@ public struct WindowsDeviceMalwareStateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsDeviceMalwareState",
-        model: WindowsDeviceMalwareState.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.windowsDeviceMalwareState", model: WindowsDeviceMalwareState.self)
+    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -153,12 +152,14 @@ public struct WindowsHelloForBusinessAuthenticationMethodRequestBuilder: ModelRe
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
-        model: WindowsHelloForBusinessAuthenticationMethod.self,
-        children: [.init("device", "microsoft.graph.device", collection: false)],
-        operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
+            model: WindowsHelloForBusinessAuthenticationMethod.self,
+            children: [.init("device", "microsoft.graph.device", collection: false)],
+            operations: [.init("resetPassword", .post, response: .model(PasswordResetResponse.self))]
+        )
+    }
 
     public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
 
@@ -353,10 +354,12 @@ public struct WindowsInformationProtectionAppLearningSummaryRequestBuilder: Mode
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsInformationProtectionAppLearningSummary",
-        model: WindowsInformationProtectionAppLearningSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsInformationProtectionAppLearningSummary",
+            model: WindowsInformationProtectionAppLearningSummary.self
+        )
+    }
 }
 
 /// Its properties are listed in `WindowsInformationProtectionAppLockerFileFields`; read and write them as `value.name`.
@@ -403,10 +406,12 @@ public struct WindowsInformationProtectionAppLockerFileRequestBuilder: ModelRequ
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsInformationProtectionAppLockerFile",
-        model: WindowsInformationProtectionAppLockerFile.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsInformationProtectionAppLockerFile",
+            model: WindowsInformationProtectionAppLockerFile.self
+        )
+    }
 }
 
 /// Its properties are listed in `WindowsInformationProtectionDataRecoveryCertificateFields`; read and write them as
@@ -566,10 +571,12 @@ public struct WindowsInformationProtectionNetworkLearningSummaryRequestBuilder: 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsInformationProtectionNetworkLearningSummary",
-        model: WindowsInformationProtectionNetworkLearningSummary.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsInformationProtectionNetworkLearningSummary",
+            model: WindowsInformationProtectionNetworkLearningSummary.self
+        )
+    }
 }
 
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionPinCharacterRequirements`.
@@ -716,24 +723,26 @@ public struct WindowsInformationProtectionPolicyRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsInformationProtectionPolicy",
-        model: WindowsInformationProtectionPolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
-            .init(
-                "exemptAppLockerFiles",
-                "microsoft.graph.windowsInformationProtectionAppLockerFile",
-                collection: true
-            ),
-            .init(
-                "protectedAppLockerFiles",
-                "microsoft.graph.windowsInformationProtectionAppLockerFile",
-                collection: true
-            ),
-        ],
-        operations: [.init("assign", .post), .init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsInformationProtectionPolicy",
+            model: WindowsInformationProtectionPolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
+                .init(
+                    "exemptAppLockerFiles",
+                    "microsoft.graph.windowsInformationProtectionAppLockerFile",
+                    collection: true
+                ),
+                .init(
+                    "protectedAppLockerFiles",
+                    "microsoft.graph.windowsInformationProtectionAppLockerFile",
+                    collection: true
+                ),
+            ],
+            operations: [.init("assign", .post), .init("targetApps", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
@@ -812,24 +821,26 @@ public struct WindowsInformationProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsInformationProtection",
-        model: WindowsInformationProtection.self,
-        children: [
-            .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
-            .init(
-                "exemptAppLockerFiles",
-                "microsoft.graph.windowsInformationProtectionAppLockerFile",
-                collection: true
-            ),
-            .init(
-                "protectedAppLockerFiles",
-                "microsoft.graph.windowsInformationProtectionAppLockerFile",
-                collection: true
-            ),
-        ],
-        operations: [.init("assign", .post), .init("targetApps", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsInformationProtection",
+            model: WindowsInformationProtection.self,
+            children: [
+                .init("assignments", "microsoft.graph.targetedManagedAppPolicyAssignment", collection: true),
+                .init(
+                    "exemptAppLockerFiles",
+                    "microsoft.graph.windowsInformationProtectionAppLockerFile",
+                    collection: true
+                ),
+                .init(
+                    "protectedAppLockerFiles",
+                    "microsoft.graph.windowsInformationProtectionAppLockerFile",
+                    collection: true
+                ),
+            ],
+            operations: [.init("assign", .post), .init("targetApps", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
@@ -1206,11 +1217,13 @@ public struct WindowsMalwareInformationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsMalwareInformation",
-        model: WindowsMalwareInformation.self,
-        children: [.init("deviceMalwareStates", "microsoft.graph.malwareStateForWindowsDevice", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsMalwareInformation",
+            model: WindowsMalwareInformation.self,
+            children: [.init("deviceMalwareStates", "microsoft.graph.malwareStateForWindowsDevice", collection: true)]
+        )
+    }
 
     /// `deviceMalwareStates.request()` lists them; `deviceMalwareStates("malwareStateForWindowsDevice-id")` addresses
     /// one.
@@ -1531,15 +1544,17 @@ public struct WindowsMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsMicrosoftEdgeApp",
-        model: WindowsMicrosoftEdgeApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsMicrosoftEdgeApp",
+            model: WindowsMicrosoftEdgeApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -1684,16 +1699,18 @@ public struct WindowsMobileMSIRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsMobileMSI",
-        model: WindowsMobileMSI.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsMobileMSI",
+            model: WindowsMobileMSI.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -1816,27 +1833,29 @@ public struct WindowsPhone81CompliancePolicyRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsPhone81CompliancePolicy",
-        model: WindowsPhone81CompliancePolicy.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
-            .init(
-                "scheduledActionsForRule",
-                "microsoft.graph.deviceComplianceScheduledActionForRule",
-                collection: true
-            ),
-            .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
-            .init("scheduleActionsForRules", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsPhone81CompliancePolicy",
+            model: WindowsPhone81CompliancePolicy.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceCompliancePolicyAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceComplianceDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceComplianceDeviceOverview", collection: false),
+                .init(
+                    "scheduledActionsForRule",
+                    "microsoft.graph.deviceComplianceScheduledActionForRule",
+                    collection: true
+                ),
+                .init("userStatuses", "microsoft.graph.deviceComplianceUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceComplianceUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceCompliancePolicyAssignment.self))),
+                .init("scheduleActionsForRules", .post),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
@@ -1972,22 +1991,24 @@ public struct WindowsPhone81CustomConfigurationRequestBuilder: ModelRequestBuild
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsPhone81CustomConfiguration",
-        model: WindowsPhone81CustomConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsPhone81CustomConfiguration",
+            model: WindowsPhone81CustomConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -2172,22 +2193,24 @@ public struct WindowsPhone81GeneralConfigurationRequestBuilder: ModelRequestBuil
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsPhone81GeneralConfiguration",
-        model: WindowsPhone81GeneralConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsPhone81GeneralConfiguration",
+            model: WindowsPhone81GeneralConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {

@@ -18,11 +18,13 @@ public struct WindowsProtectionStateRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsProtectionState",
-        model: WindowsProtectionState.self,
-        children: [.init("detectedMalwareState", "microsoft.graph.windowsDeviceMalwareState", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsProtectionState",
+            model: WindowsProtectionState.self,
+            children: [.init("detectedMalwareState", "microsoft.graph.windowsDeviceMalwareState", collection: true)]
+        )
+    }
 
     /// `detectedMalwareState.request()` lists them; `detectedMalwareState("windowsDeviceMalwareState-id")` addresses
     /// one.
@@ -105,10 +107,9 @@ public struct WindowsSettingInstanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsSettingInstance",
-        model: WindowsSettingInstance.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.windowsSettingInstance", model: WindowsSettingInstance.self)
+    }
 }
 
 /// Requests for one `WindowsSetting`: `request()` reads, updates or deletes it.
@@ -125,11 +126,13 @@ public struct WindowsSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsSetting",
-        model: WindowsSetting.self,
-        children: [.init("instances", "microsoft.graph.windowsSettingInstance", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsSetting",
+            model: WindowsSetting.self,
+            children: [.init("instances", "microsoft.graph.windowsSettingInstance", collection: true)]
+        )
+    }
 
     /// `instances.request()` lists them; `instances("windowsSettingInstance-id")` addresses one.
     public var instances: CollectionRequestBuilder<WindowsSettingInstanceRequestBuilder> {
@@ -361,10 +364,9 @@ public struct WindowsUniversalAppXContainedAppRequestBuilder: ModelRequestBuilde
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsUniversalAppXContainedApp",
-        model: WindowsUniversalAppXContainedApp.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.windowsUniversalAppXContainedApp", model: WindowsUniversalAppXContainedApp.self)
+    }
 }
 
 /// Requests for one `WindowsUniversalAppX`: `request()` reads, updates or deletes it.
@@ -381,17 +383,19 @@ public struct WindowsUniversalAppXRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsUniversalAppX",
-        model: WindowsUniversalAppX.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-            .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
-            .init("committedContainedApps", "microsoft.graph.mobileContainedApp", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsUniversalAppX",
+            model: WindowsUniversalAppX.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+                .init("contentVersions", "microsoft.graph.mobileAppContent", collection: true),
+                .init("committedContainedApps", "microsoft.graph.mobileContainedApp", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -595,22 +599,24 @@ public struct WindowsUpdateForBusinessConfigurationRequestBuilder: ModelRequestB
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsUpdateForBusinessConfiguration",
-        model: WindowsUpdateForBusinessConfiguration.self,
-        children: [
-            .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
-            .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
-            .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
-            .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
-            .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
-            .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
-        ],
-        operations: [
-            .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
-            .init("getOmaSettingPlainTextValue", .get, response: .string),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsUpdateForBusinessConfiguration",
+            model: WindowsUpdateForBusinessConfiguration.self,
+            children: [
+                .init("assignments", "microsoft.graph.deviceConfigurationAssignment", collection: true),
+                .init("deviceSettingStateSummaries", "microsoft.graph.settingStateDeviceSummary", collection: true),
+                .init("deviceStatuses", "microsoft.graph.deviceConfigurationDeviceStatus", collection: true),
+                .init("deviceStatusOverview", "microsoft.graph.deviceConfigurationDeviceOverview", collection: false),
+                .init("userStatuses", "microsoft.graph.deviceConfigurationUserStatus", collection: true),
+                .init("userStatusOverview", "microsoft.graph.deviceConfigurationUserOverview", collection: false),
+            ],
+            operations: [
+                .init("assign", .post, response: .collection(.model(DeviceConfigurationAssignment.self))),
+                .init("getOmaSettingPlainTextValue", .get, response: .string),
+            ]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
@@ -920,15 +926,17 @@ public struct WindowsWebAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.windowsWebApp",
-        model: WindowsWebApp.self,
-        children: [
-            .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
-            .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
-        ],
-        operations: [.init("assign", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.windowsWebApp",
+            model: WindowsWebApp.self,
+            children: [
+                .init("assignments", "microsoft.graph.mobileAppAssignment", collection: true),
+                .init("categories", "microsoft.graph.mobileAppCategory", collection: true),
+            ],
+            operations: [.init("assign", .post)]
+        )
+    }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
@@ -995,15 +1003,17 @@ public struct WorkHoursAndLocationsSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workHoursAndLocationsSetting",
-        model: WorkHoursAndLocationsSetting.self,
-        children: [
-            .init("occurrences", "microsoft.graph.workPlanOccurrence", collection: true),
-            .init("recurrences", "microsoft.graph.workPlanRecurrence", collection: true),
-        ],
-        operations: [.init("occurrencesView", .get, response: .collection(.model(WorkPlanOccurrence.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workHoursAndLocationsSetting",
+            model: WorkHoursAndLocationsSetting.self,
+            children: [
+                .init("occurrences", "microsoft.graph.workPlanOccurrence", collection: true),
+                .init("recurrences", "microsoft.graph.workPlanRecurrence", collection: true),
+            ],
+            operations: [.init("occurrencesView", .get, response: .collection(.model(WorkPlanOccurrence.self)))]
+        )
+    }
 
     /// `occurrences.request()` lists them; `occurrences("workPlanOccurrence-id")` addresses one.
     public var occurrences: CollectionRequestBuilder<WorkPlanOccurrenceRequestBuilder> {
@@ -1134,11 +1144,13 @@ public struct WorkPlanOccurrenceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workPlanOccurrence",
-        model: WorkPlanOccurrence.self,
-        operations: [.init("setCurrentLocation", .post, onCollection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workPlanOccurrence",
+            model: WorkPlanOccurrence.self,
+            operations: [.init("setCurrentLocation", .post, onCollection: true)]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == WorkPlanOccurrenceRequestBuilder {
@@ -1203,7 +1215,9 @@ public struct WorkPlanRecurrenceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.workPlanRecurrence", model: WorkPlanRecurrence.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.workPlanRecurrence", model: WorkPlanRecurrence.self)
+    }
 }
 
 /// Its properties are listed in `WorkbookFields`; read and write them as `value.name`.
@@ -1287,11 +1301,13 @@ public struct WorkbookApplicationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookApplication",
-        model: WorkbookApplication.self,
-        operations: [.init("calculate", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookApplication",
+            model: WorkbookApplication.self,
+            operations: [.init("calculate", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookApplication/calculate` (POST).
     public func calculate(calculationType: String) -> OperationRequest<Void> {
@@ -1405,14 +1421,16 @@ public struct WorkbookChartAreaFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartAreaFormat",
-        model: WorkbookChartAreaFormat.self,
-        children: [
-            .init("fill", "microsoft.graph.workbookChartFill", collection: false),
-            .init("font", "microsoft.graph.workbookChartFont", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartAreaFormat",
+            model: WorkbookChartAreaFormat.self,
+            children: [
+                .init("fill", "microsoft.graph.workbookChartFill", collection: false),
+                .init("font", "microsoft.graph.workbookChartFont", collection: false),
+            ]
+        )
+    }
 
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
@@ -1466,15 +1484,17 @@ public struct WorkbookChartAxesRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartAxes",
-        model: WorkbookChartAxes.self,
-        children: [
-            .init("categoryAxis", "microsoft.graph.workbookChartAxis", collection: false),
-            .init("seriesAxis", "microsoft.graph.workbookChartAxis", collection: false),
-            .init("valueAxis", "microsoft.graph.workbookChartAxis", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartAxes",
+            model: WorkbookChartAxes.self,
+            children: [
+                .init("categoryAxis", "microsoft.graph.workbookChartAxis", collection: false),
+                .init("seriesAxis", "microsoft.graph.workbookChartAxis", collection: false),
+                .init("valueAxis", "microsoft.graph.workbookChartAxis", collection: false),
+            ]
+        )
+    }
 
     public var categoryAxis: WorkbookChartAxisRequestBuilder {
         .init(client: client, path: path.appending("categoryAxis"))
@@ -1573,14 +1593,16 @@ public struct WorkbookChartAxisFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartAxisFormat",
-        model: WorkbookChartAxisFormat.self,
-        children: [
-            .init("font", "microsoft.graph.workbookChartFont", collection: false),
-            .init("line", "microsoft.graph.workbookChartLineFormat", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartAxisFormat",
+            model: WorkbookChartAxisFormat.self,
+            children: [
+                .init("font", "microsoft.graph.workbookChartFont", collection: false),
+                .init("line", "microsoft.graph.workbookChartLineFormat", collection: false),
+            ]
+        )
+    }
 
     public var font: WorkbookChartFontRequestBuilder { .init(client: client, path: path.appending("font")) }
 
@@ -1601,16 +1623,18 @@ public struct WorkbookChartAxisRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartAxis",
-        model: WorkbookChartAxis.self,
-        children: [
-            .init("format", "microsoft.graph.workbookChartAxisFormat", collection: false),
-            .init("majorGridlines", "microsoft.graph.workbookChartGridlines", collection: false),
-            .init("minorGridlines", "microsoft.graph.workbookChartGridlines", collection: false),
-            .init("title", "microsoft.graph.workbookChartAxisTitle", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartAxis",
+            model: WorkbookChartAxis.self,
+            children: [
+                .init("format", "microsoft.graph.workbookChartAxisFormat", collection: false),
+                .init("majorGridlines", "microsoft.graph.workbookChartGridlines", collection: false),
+                .init("minorGridlines", "microsoft.graph.workbookChartGridlines", collection: false),
+                .init("title", "microsoft.graph.workbookChartAxisTitle", collection: false),
+            ]
+        )
+    }
 
     public var format: WorkbookChartAxisFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 
@@ -1693,11 +1717,13 @@ public struct WorkbookChartAxisTitleFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartAxisTitleFormat",
-        model: WorkbookChartAxisTitleFormat.self,
-        children: [.init("font", "microsoft.graph.workbookChartFont", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartAxisTitleFormat",
+            model: WorkbookChartAxisTitleFormat.self,
+            children: [.init("font", "microsoft.graph.workbookChartFont", collection: false)]
+        )
+    }
 
     public var font: WorkbookChartFontRequestBuilder { .init(client: client, path: path.appending("font")) }
 }
@@ -1716,11 +1742,13 @@ public struct WorkbookChartAxisTitleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartAxisTitle",
-        model: WorkbookChartAxisTitle.self,
-        children: [.init("format", "microsoft.graph.workbookChartAxisTitleFormat", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartAxisTitle",
+            model: WorkbookChartAxisTitle.self,
+            children: [.init("format", "microsoft.graph.workbookChartAxisTitleFormat", collection: false)]
+        )
+    }
 
     public var format: WorkbookChartAxisTitleFormatRequestBuilder {
         .init(client: client, path: path.appending("format"))

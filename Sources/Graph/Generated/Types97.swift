@@ -47,14 +47,16 @@ public struct WorkbookChartDataLabelFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartDataLabelFormat",
-        model: WorkbookChartDataLabelFormat.self,
-        children: [
-            .init("fill", "microsoft.graph.workbookChartFill", collection: false),
-            .init("font", "microsoft.graph.workbookChartFont", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartDataLabelFormat",
+            model: WorkbookChartDataLabelFormat.self,
+            children: [
+                .init("fill", "microsoft.graph.workbookChartFill", collection: false),
+                .init("font", "microsoft.graph.workbookChartFont", collection: false),
+            ]
+        )
+    }
 
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
@@ -116,11 +118,13 @@ public struct WorkbookChartDataLabelsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartDataLabels",
-        model: WorkbookChartDataLabels.self,
-        children: [.init("format", "microsoft.graph.workbookChartDataLabelFormat", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartDataLabels",
+            model: WorkbookChartDataLabels.self,
+            children: [.init("format", "microsoft.graph.workbookChartDataLabelFormat", collection: false)]
+        )
+    }
 
     public var format: WorkbookChartDataLabelFormatRequestBuilder {
         .init(client: client, path: path.appending("format"))
@@ -162,11 +166,13 @@ public struct WorkbookChartFillRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartFill",
-        model: WorkbookChartFill.self,
-        operations: [.init("clear", .post), .init("setSolidColor", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartFill",
+            model: WorkbookChartFill.self,
+            operations: [.init("clear", .post), .init("setSolidColor", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookChartFill/clear` (POST).
     public func clear() -> OperationRequest<Void> {
@@ -231,7 +237,9 @@ public struct WorkbookChartFontRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.workbookChartFont", model: WorkbookChartFont.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.workbookChartFont", model: WorkbookChartFont.self)
+    }
 }
 
 /// Its properties are listed in `WorkbookChartGridlinesFields`; read and write them as `value.name`.
@@ -300,11 +308,13 @@ public struct WorkbookChartGridlinesFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartGridlinesFormat",
-        model: WorkbookChartGridlinesFormat.self,
-        children: [.init("line", "microsoft.graph.workbookChartLineFormat", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartGridlinesFormat",
+            model: WorkbookChartGridlinesFormat.self,
+            children: [.init("line", "microsoft.graph.workbookChartLineFormat", collection: false)]
+        )
+    }
 
     public var line: WorkbookChartLineFormatRequestBuilder { .init(client: client, path: path.appending("line")) }
 }
@@ -323,11 +333,13 @@ public struct WorkbookChartGridlinesRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartGridlines",
-        model: WorkbookChartGridlines.self,
-        children: [.init("format", "microsoft.graph.workbookChartGridlinesFormat", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartGridlines",
+            model: WorkbookChartGridlines.self,
+            children: [.init("format", "microsoft.graph.workbookChartGridlinesFormat", collection: false)]
+        )
+    }
 
     public var format: WorkbookChartGridlinesFormatRequestBuilder {
         .init(client: client, path: path.appending("format"))
@@ -408,14 +420,16 @@ public struct WorkbookChartLegendFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartLegendFormat",
-        model: WorkbookChartLegendFormat.self,
-        children: [
-            .init("fill", "microsoft.graph.workbookChartFill", collection: false),
-            .init("font", "microsoft.graph.workbookChartFont", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartLegendFormat",
+            model: WorkbookChartLegendFormat.self,
+            children: [
+                .init("fill", "microsoft.graph.workbookChartFill", collection: false),
+                .init("font", "microsoft.graph.workbookChartFont", collection: false),
+            ]
+        )
+    }
 
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
@@ -436,11 +450,13 @@ public struct WorkbookChartLegendRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartLegend",
-        model: WorkbookChartLegend.self,
-        children: [.init("format", "microsoft.graph.workbookChartLegendFormat", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartLegend",
+            model: WorkbookChartLegend.self,
+            children: [.init("format", "microsoft.graph.workbookChartLegendFormat", collection: false)]
+        )
+    }
 
     public var format: WorkbookChartLegendFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 }
@@ -482,11 +498,13 @@ public struct WorkbookChartLineFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartLineFormat",
-        model: WorkbookChartLineFormat.self,
-        operations: [.init("clear", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartLineFormat",
+            model: WorkbookChartLineFormat.self,
+            operations: [.init("clear", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookChartLineFormat/clear` (POST).
     public func clear() -> OperationRequest<Void> {
@@ -561,11 +579,13 @@ public struct WorkbookChartPointFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartPointFormat",
-        model: WorkbookChartPointFormat.self,
-        children: [.init("fill", "microsoft.graph.workbookChartFill", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartPointFormat",
+            model: WorkbookChartPointFormat.self,
+            children: [.init("fill", "microsoft.graph.workbookChartFill", collection: false)]
+        )
+    }
 
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 }
@@ -584,15 +604,17 @@ public struct WorkbookChartPointRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartPoint",
-        model: WorkbookChartPoint.self,
-        children: [.init("format", "microsoft.graph.workbookChartPointFormat", collection: false)],
-        operations: [
-            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, onCollection: true, response: .model(WorkbookChartPoint.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartPoint",
+            model: WorkbookChartPoint.self,
+            children: [.init("format", "microsoft.graph.workbookChartPointFormat", collection: false)],
+            operations: [
+                .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+                .init("itemAt", .get, onCollection: true, response: .model(WorkbookChartPoint.self)),
+            ]
+        )
+    }
 
     public var format: WorkbookChartPointFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 }
@@ -628,28 +650,30 @@ public struct WorkbookChartRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChart",
-        model: WorkbookChart.self,
-        children: [
-            .init("axes", "microsoft.graph.workbookChartAxes", collection: false),
-            .init("dataLabels", "microsoft.graph.workbookChartDataLabels", collection: false),
-            .init("format", "microsoft.graph.workbookChartAreaFormat", collection: false),
-            .init("legend", "microsoft.graph.workbookChartLegend", collection: false),
-            .init("series", "microsoft.graph.workbookChartSeries", collection: true),
-            .init("title", "microsoft.graph.workbookChartTitle", collection: false),
-            .init("worksheet", "microsoft.graph.workbookWorksheet", collection: false),
-        ],
-        operations: [
-            .init("setData", .post),
-            .init("setPosition", .post),
-            .init("image", .get, response: .string),
-            .init("add", .post, onCollection: true, response: .model(WorkbookChart.self)),
-            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
-            .init("item", .get, onCollection: true, response: .model(WorkbookChart.self)),
-            .init("itemAt", .get, onCollection: true, response: .model(WorkbookChart.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChart",
+            model: WorkbookChart.self,
+            children: [
+                .init("axes", "microsoft.graph.workbookChartAxes", collection: false),
+                .init("dataLabels", "microsoft.graph.workbookChartDataLabels", collection: false),
+                .init("format", "microsoft.graph.workbookChartAreaFormat", collection: false),
+                .init("legend", "microsoft.graph.workbookChartLegend", collection: false),
+                .init("series", "microsoft.graph.workbookChartSeries", collection: true),
+                .init("title", "microsoft.graph.workbookChartTitle", collection: false),
+                .init("worksheet", "microsoft.graph.workbookWorksheet", collection: false),
+            ],
+            operations: [
+                .init("setData", .post),
+                .init("setPosition", .post),
+                .init("image", .get, response: .string),
+                .init("add", .post, onCollection: true, response: .model(WorkbookChart.self)),
+                .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+                .init("item", .get, onCollection: true, response: .model(WorkbookChart.self)),
+                .init("itemAt", .get, onCollection: true, response: .model(WorkbookChart.self)),
+            ]
+        )
+    }
 
     public var axes: WorkbookChartAxesRequestBuilder { .init(client: client, path: path.appending("axes")) }
 
@@ -845,14 +869,16 @@ public struct WorkbookChartSeriesFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartSeriesFormat",
-        model: WorkbookChartSeriesFormat.self,
-        children: [
-            .init("fill", "microsoft.graph.workbookChartFill", collection: false),
-            .init("line", "microsoft.graph.workbookChartLineFormat", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartSeriesFormat",
+            model: WorkbookChartSeriesFormat.self,
+            children: [
+                .init("fill", "microsoft.graph.workbookChartFill", collection: false),
+                .init("line", "microsoft.graph.workbookChartLineFormat", collection: false),
+            ]
+        )
+    }
 
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
@@ -873,18 +899,20 @@ public struct WorkbookChartSeriesRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartSeries",
-        model: WorkbookChartSeries.self,
-        children: [
-            .init("format", "microsoft.graph.workbookChartSeriesFormat", collection: false),
-            .init("points", "microsoft.graph.workbookChartPoint", collection: true),
-        ],
-        operations: [
-            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, onCollection: true, response: .model(WorkbookChartSeries.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartSeries",
+            model: WorkbookChartSeries.self,
+            children: [
+                .init("format", "microsoft.graph.workbookChartSeriesFormat", collection: false),
+                .init("points", "microsoft.graph.workbookChartPoint", collection: true),
+            ],
+            operations: [
+                .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+                .init("itemAt", .get, onCollection: true, response: .model(WorkbookChartSeries.self)),
+            ]
+        )
+    }
 
     public var format: WorkbookChartSeriesFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 
@@ -985,14 +1013,16 @@ public struct WorkbookChartTitleFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartTitleFormat",
-        model: WorkbookChartTitleFormat.self,
-        children: [
-            .init("fill", "microsoft.graph.workbookChartFill", collection: false),
-            .init("font", "microsoft.graph.workbookChartFont", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartTitleFormat",
+            model: WorkbookChartTitleFormat.self,
+            children: [
+                .init("fill", "microsoft.graph.workbookChartFill", collection: false),
+                .init("font", "microsoft.graph.workbookChartFont", collection: false),
+            ]
+        )
+    }
 
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
@@ -1013,11 +1043,13 @@ public struct WorkbookChartTitleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookChartTitle",
-        model: WorkbookChartTitle.self,
-        children: [.init("format", "microsoft.graph.workbookChartTitleFormat", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookChartTitle",
+            model: WorkbookChartTitle.self,
+            children: [.init("format", "microsoft.graph.workbookChartTitleFormat", collection: false)]
+        )
+    }
 
     public var format: WorkbookChartTitleFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 }
@@ -1090,7 +1122,9 @@ public struct WorkbookCommentReplyRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.workbookCommentReply", model: WorkbookCommentReply.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.workbookCommentReply", model: WorkbookCommentReply.self)
+    }
 }
 
 /// Requests for one `WorkbookComment`: `request()` reads, updates or deletes it.
@@ -1107,11 +1141,13 @@ public struct WorkbookCommentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookComment",
-        model: WorkbookComment.self,
-        children: [.init("replies", "microsoft.graph.workbookCommentReply", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookComment",
+            model: WorkbookComment.self,
+            children: [.init("replies", "microsoft.graph.workbookCommentReply", collection: true)]
+        )
+    }
 
     /// `replies.request()` lists them; `replies("workbookCommentReply-id")` addresses one.
     public var replies: CollectionRequestBuilder<WorkbookCommentReplyRequestBuilder> {
@@ -1212,24 +1248,26 @@ public struct WorkbookFilterRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookFilter",
-        model: WorkbookFilter.self,
-        operations: [
-            .init("apply", .post),
-            .init("applyBottomItemsFilter", .post),
-            .init("applyBottomPercentFilter", .post),
-            .init("applyCellColorFilter", .post),
-            .init("applyCustomFilter", .post),
-            .init("applyDynamicFilter", .post),
-            .init("applyFontColorFilter", .post),
-            .init("applyIconFilter", .post),
-            .init("applyTopItemsFilter", .post),
-            .init("applyTopPercentFilter", .post),
-            .init("applyValuesFilter", .post),
-            .init("clear", .post),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookFilter",
+            model: WorkbookFilter.self,
+            operations: [
+                .init("apply", .post),
+                .init("applyBottomItemsFilter", .post),
+                .init("applyBottomPercentFilter", .post),
+                .init("applyCellColorFilter", .post),
+                .init("applyCustomFilter", .post),
+                .init("applyDynamicFilter", .post),
+                .init("applyFontColorFilter", .post),
+                .init("applyIconFilter", .post),
+                .init("applyTopItemsFilter", .post),
+                .init("applyTopPercentFilter", .post),
+                .init("applyValuesFilter", .post),
+                .init("clear", .post),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookFilter/apply` (POST).
     public func apply(criteria: WorkbookFilterCriteria) -> OperationRequest<Void> {
@@ -1378,10 +1416,9 @@ public struct WorkbookFormatProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookFormatProtection",
-        model: WorkbookFormatProtection.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.workbookFormatProtection", model: WorkbookFormatProtection.self)
+    }
 }
 
 /// Its properties are listed in `WorkbookFunctionResultFields`; read and write them as `value.name`.
@@ -1423,10 +1460,9 @@ public struct WorkbookFunctionResultRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookFunctionResult",
-        model: WorkbookFunctionResult.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.workbookFunctionResult", model: WorkbookFunctionResult.self)
+    }
 }
 
 /// Its properties are listed in `WorkbookFunctionsFields`; read and write them as `value.name`.
@@ -1464,378 +1500,380 @@ public struct WorkbookFunctionsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookFunctions",
-        model: WorkbookFunctions.self,
-        operations: [
-            .init("abs", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("accrInt", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("accrIntM", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("acos", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("acosh", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("acot", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("acoth", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("amorDegrc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("amorLinc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("and", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("arabic", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("areas", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("asc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("asin", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("asinh", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("atan", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("atan2", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("atanh", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("aveDev", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("average", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("averageA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("averageIf", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("averageIfs", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("bahtText", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("base", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("besselI", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("besselJ", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("besselK", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("besselY", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("beta_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("beta_Inv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("bin2Dec", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("bin2Hex", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("bin2Oct", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("binom_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("binom_Dist_Range", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("binom_Inv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("bitand", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("bitlshift", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("bitor", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("bitrshift", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("bitxor", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("ceiling_Math", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("ceiling_Precise", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("char", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("chiSq_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("chiSq_Dist_RT", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("chiSq_Inv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("chiSq_Inv_RT", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("choose", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("clean", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("code", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("columns", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("combin", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("combina", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("complex", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("concatenate", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("confidence_Norm", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("confidence_T", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("convert", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("cos", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("cosh", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("cot", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("coth", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("count", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("countA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("countBlank", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("countIf", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("countIfs", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("coupDayBs", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("coupDays", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("coupDaysNc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("coupNcd", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("coupNum", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("coupPcd", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("csc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("csch", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("cumIPmt", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("cumPrinc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("date", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("datevalue", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("daverage", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("day", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("days", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("days360", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("db", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dbcs", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dcount", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dcountA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("ddb", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dec2Bin", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dec2Hex", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dec2Oct", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("decimal", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("degrees", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("delta", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("devSq", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dget", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("disc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dmax", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dmin", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dollar", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dollarDe", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dollarFr", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dproduct", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dstDev", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dstDevP", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dsum", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("duration", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dvar", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("dvarP", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("ecma_Ceiling", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("edate", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("effect", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("eoMonth", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("erf", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("erfC", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("erfC_Precise", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("erf_Precise", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("error_Type", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("even", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("exact", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("exp", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("expon_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("fact", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("factDouble", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("false", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("find", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("findB", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("fisher", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("fisherInv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("fixed", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("floor_Math", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("floor_Precise", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("fv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("fvschedule", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("f_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("f_Dist_RT", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("f_Inv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("f_Inv_RT", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("gamma", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("gammaLn", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("gammaLn_Precise", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("gamma_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("gamma_Inv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("gauss", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("gcd", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("geoMean", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("geStep", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("harMean", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("hex2Bin", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("hex2Dec", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("hex2Oct", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("hlookup", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("hour", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("hyperlink", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("hypGeom_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("if", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imAbs", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imaginary", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imArgument", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imConjugate", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imCos", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imCosh", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imCot", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imCsc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imCsch", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imDiv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imExp", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imLn", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imLog10", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imLog2", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imPower", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imProduct", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imReal", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imSec", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imSech", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imSin", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imSinh", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imSqrt", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imSub", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imSum", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("imTan", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("int", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("intRate", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("ipmt", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("irr", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isErr", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isError", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isEven", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isFormula", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isLogical", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isNA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isNonText", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isNumber", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isOdd", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isoWeekNum", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("iso_Ceiling", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("ispmt", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isref", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("isText", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("kurt", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("large", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("lcm", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("left", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("leftb", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("len", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("lenb", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("ln", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("log", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("log10", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("logNorm_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("logNorm_Inv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("lookup", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("lower", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("match", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("max", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("maxA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("mduration", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("median", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("mid", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("midb", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("min", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("minA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("minute", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("mirr", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("mod", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("month", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("mround", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("multiNomial", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("n", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("na", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("negBinom_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("networkDays", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("networkDays_Intl", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("nominal", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("norm_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("norm_Inv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("norm_S_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("norm_S_Inv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("not", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("now", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("nper", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("npv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("numberValue", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("oct2Bin", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("oct2Dec", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("oct2Hex", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("odd", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("oddFPrice", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("oddFYield", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("oddLPrice", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("oddLYield", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("or", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("pduration", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("percentile_Exc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("percentile_Inc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("percentRank_Exc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("percentRank_Inc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("permut", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("permutationa", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("phi", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("pi", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("pmt", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("poisson_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("power", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("ppmt", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("price", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("priceDisc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("priceMat", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("product", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("proper", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("pv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("quartile_Exc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("quartile_Inc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("quotient", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("radians", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("rand", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("randBetween", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("rank_Avg", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("rank_Eq", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("rate", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("received", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("replace", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("replaceB", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("rept", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("right", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("rightb", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("roman", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("round", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("roundDown", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("roundUp", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("rows", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("rri", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sec", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sech", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("second", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("seriesSum", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sheet", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sheets", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sign", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sin", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sinh", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("skew", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("skew_p", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sln", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("small", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sqrt", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sqrtPi", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("standardize", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("stDevA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("stDevPA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("stDev_P", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("stDev_S", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("substitute", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("subtotal", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sum", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sumIf", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sumIfs", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("sumSq", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("syd", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("t", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("tan", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("tanh", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("tbillEq", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("tbillPrice", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("tbillYield", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("text", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("time", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("timevalue", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("today", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("trim", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("trimMean", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("true", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("trunc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("type", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("t_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("t_Dist_2T", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("t_Dist_RT", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("t_Inv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("t_Inv_2T", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("unichar", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("unicode", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("upper", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("usdollar", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("value", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("varA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("varPA", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("var_P", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("var_S", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("vdb", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("vlookup", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("weekday", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("weekNum", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("weibull_Dist", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("workDay", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("workDay_Intl", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("xirr", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("xnpv", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("xor", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("year", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("yearFrac", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("yield", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("yieldDisc", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("yieldMat", .post, response: .model(WorkbookFunctionResult.self)),
-            .init("z_Test", .post, response: .model(WorkbookFunctionResult.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookFunctions",
+            model: WorkbookFunctions.self,
+            operations: [
+                .init("abs", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("accrInt", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("accrIntM", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("acos", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("acosh", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("acot", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("acoth", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("amorDegrc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("amorLinc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("and", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("arabic", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("areas", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("asc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("asin", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("asinh", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("atan", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("atan2", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("atanh", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("aveDev", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("average", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("averageA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("averageIf", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("averageIfs", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("bahtText", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("base", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("besselI", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("besselJ", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("besselK", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("besselY", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("beta_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("beta_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("bin2Dec", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("bin2Hex", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("bin2Oct", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("binom_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("binom_Dist_Range", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("binom_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("bitand", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("bitlshift", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("bitor", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("bitrshift", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("bitxor", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("ceiling_Math", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("ceiling_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("char", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("chiSq_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("chiSq_Dist_RT", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("chiSq_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("chiSq_Inv_RT", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("choose", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("clean", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("code", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("columns", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("combin", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("combina", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("complex", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("concatenate", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("confidence_Norm", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("confidence_T", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("convert", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("cos", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("cosh", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("cot", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("coth", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("count", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("countA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("countBlank", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("countIf", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("countIfs", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("coupDayBs", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("coupDays", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("coupDaysNc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("coupNcd", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("coupNum", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("coupPcd", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("csc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("csch", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("cumIPmt", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("cumPrinc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("date", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("datevalue", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("daverage", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("day", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("days", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("days360", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("db", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dbcs", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dcount", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dcountA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("ddb", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dec2Bin", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dec2Hex", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dec2Oct", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("decimal", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("degrees", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("delta", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("devSq", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dget", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("disc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dmax", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dmin", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dollar", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dollarDe", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dollarFr", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dproduct", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dstDev", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dstDevP", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dsum", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("duration", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dvar", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("dvarP", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("ecma_Ceiling", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("edate", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("effect", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("eoMonth", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("erf", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("erfC", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("erfC_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("erf_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("error_Type", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("even", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("exact", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("exp", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("expon_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("fact", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("factDouble", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("false", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("find", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("findB", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("fisher", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("fisherInv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("fixed", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("floor_Math", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("floor_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("fv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("fvschedule", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("f_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("f_Dist_RT", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("f_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("f_Inv_RT", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("gamma", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("gammaLn", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("gammaLn_Precise", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("gamma_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("gamma_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("gauss", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("gcd", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("geoMean", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("geStep", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("harMean", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("hex2Bin", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("hex2Dec", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("hex2Oct", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("hlookup", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("hour", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("hyperlink", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("hypGeom_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("if", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imAbs", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imaginary", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imArgument", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imConjugate", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imCos", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imCosh", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imCot", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imCsc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imCsch", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imDiv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imExp", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imLn", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imLog10", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imLog2", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imPower", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imProduct", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imReal", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imSec", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imSech", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imSin", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imSinh", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imSqrt", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imSub", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imSum", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("imTan", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("int", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("intRate", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("ipmt", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("irr", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isErr", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isError", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isEven", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isFormula", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isLogical", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isNA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isNonText", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isNumber", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isOdd", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isoWeekNum", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("iso_Ceiling", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("ispmt", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isref", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("isText", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("kurt", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("large", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("lcm", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("left", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("leftb", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("len", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("lenb", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("ln", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("log", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("log10", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("logNorm_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("logNorm_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("lookup", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("lower", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("match", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("max", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("maxA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("mduration", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("median", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("mid", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("midb", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("min", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("minA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("minute", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("mirr", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("mod", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("month", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("mround", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("multiNomial", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("n", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("na", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("negBinom_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("networkDays", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("networkDays_Intl", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("nominal", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("norm_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("norm_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("norm_S_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("norm_S_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("not", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("now", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("nper", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("npv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("numberValue", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("oct2Bin", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("oct2Dec", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("oct2Hex", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("odd", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("oddFPrice", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("oddFYield", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("oddLPrice", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("oddLYield", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("or", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("pduration", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("percentile_Exc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("percentile_Inc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("percentRank_Exc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("percentRank_Inc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("permut", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("permutationa", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("phi", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("pi", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("pmt", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("poisson_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("power", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("ppmt", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("price", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("priceDisc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("priceMat", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("product", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("proper", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("pv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("quartile_Exc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("quartile_Inc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("quotient", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("radians", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("rand", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("randBetween", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("rank_Avg", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("rank_Eq", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("rate", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("received", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("replace", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("replaceB", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("rept", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("right", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("rightb", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("roman", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("round", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("roundDown", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("roundUp", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("rows", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("rri", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sec", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sech", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("second", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("seriesSum", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sheet", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sheets", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sign", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sin", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sinh", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("skew", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("skew_p", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sln", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("small", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sqrt", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sqrtPi", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("standardize", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("stDevA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("stDevPA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("stDev_P", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("stDev_S", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("substitute", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("subtotal", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sum", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sumIf", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sumIfs", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("sumSq", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("syd", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("t", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("tan", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("tanh", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("tbillEq", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("tbillPrice", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("tbillYield", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("text", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("time", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("timevalue", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("today", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("trim", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("trimMean", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("true", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("trunc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("type", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("t_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("t_Dist_2T", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("t_Dist_RT", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("t_Inv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("t_Inv_2T", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("unichar", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("unicode", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("upper", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("usdollar", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("value", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("varA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("varPA", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("var_P", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("var_S", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("vdb", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("vlookup", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("weekday", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("weekNum", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("weibull_Dist", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("workDay", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("workDay_Intl", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("xirr", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("xnpv", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("xor", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("year", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("yearFrac", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("yield", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("yieldDisc", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("yieldMat", .post, response: .model(WorkbookFunctionResult.self)),
+                .init("z_Test", .post, response: .model(WorkbookFunctionResult.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookFunctions/abs` (POST).
     public func abs(number: JSONValue) -> OperationRequest<WorkbookFunctionResult> {
@@ -6224,16 +6262,18 @@ public struct WorkbookNamedItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookNamedItem",
-        model: WorkbookNamedItem.self,
-        children: [.init("worksheet", "microsoft.graph.workbookWorksheet", collection: false)],
-        operations: [
-            .init("range", .get, response: .model(WorkbookRange.self)),
-            .init("add", .post, onCollection: true, response: .model(WorkbookNamedItem.self)),
-            .init("addFormulaLocal", .post, onCollection: true, response: .model(WorkbookNamedItem.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookNamedItem",
+            model: WorkbookNamedItem.self,
+            children: [.init("worksheet", "microsoft.graph.workbookWorksheet", collection: false)],
+            operations: [
+                .init("range", .get, response: .model(WorkbookRange.self)),
+                .init("add", .post, onCollection: true, response: .model(WorkbookNamedItem.self)),
+                .init("addFormulaLocal", .post, onCollection: true, response: .model(WorkbookNamedItem.self)),
+            ]
+        )
+    }
 
     public var worksheet: WorkbookWorksheetRequestBuilder { .init(client: client, path: path.appending("worksheet")) }
 
@@ -6333,5 +6373,7 @@ public struct WorkbookOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.workbookOperation", model: WorkbookOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.workbookOperation", model: WorkbookOperation.self)
+    }
 }

@@ -63,12 +63,14 @@ public struct WorkbookPivotTableRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookPivotTable",
-        model: WorkbookPivotTable.self,
-        children: [.init("worksheet", "microsoft.graph.workbookWorksheet", collection: false)],
-        operations: [.init("refresh", .post), .init("refreshAll", .post, onCollection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookPivotTable",
+            model: WorkbookPivotTable.self,
+            children: [.init("worksheet", "microsoft.graph.workbookWorksheet", collection: false)],
+            operations: [.init("refresh", .post), .init("refreshAll", .post, onCollection: true)]
+        )
+    }
 
     public var worksheet: WorkbookWorksheetRequestBuilder { .init(client: client, path: path.appending("worksheet")) }
 
@@ -197,14 +199,16 @@ public struct WorkbookRangeBorderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookRangeBorder",
-        model: WorkbookRangeBorder.self,
-        operations: [
-            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, onCollection: true, response: .model(WorkbookRangeBorder.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookRangeBorder",
+            model: WorkbookRangeBorder.self,
+            operations: [
+                .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+                .init("itemAt", .get, onCollection: true, response: .model(WorkbookRangeBorder.self)),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == WorkbookRangeBorderRequestBuilder {
@@ -261,11 +265,13 @@ public struct WorkbookRangeFillRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookRangeFill",
-        model: WorkbookRangeFill.self,
-        operations: [.init("clear", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookRangeFill",
+            model: WorkbookRangeFill.self,
+            operations: [.init("clear", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookRangeFill/clear` (POST).
     public func clear() -> OperationRequest<Void> {
@@ -321,7 +327,9 @@ public struct WorkbookRangeFontRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.workbookRangeFont", model: WorkbookRangeFont.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.workbookRangeFont", model: WorkbookRangeFont.self)
+    }
 }
 
 /// Its properties are listed in `WorkbookRangeFormatFields`; read and write them as `value.name`.
@@ -385,17 +393,19 @@ public struct WorkbookRangeFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookRangeFormat",
-        model: WorkbookRangeFormat.self,
-        children: [
-            .init("borders", "microsoft.graph.workbookRangeBorder", collection: true),
-            .init("fill", "microsoft.graph.workbookRangeFill", collection: false),
-            .init("font", "microsoft.graph.workbookRangeFont", collection: false),
-            .init("protection", "microsoft.graph.workbookFormatProtection", collection: false),
-        ],
-        operations: [.init("autofitColumns", .post), .init("autofitRows", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookRangeFormat",
+            model: WorkbookRangeFormat.self,
+            children: [
+                .init("borders", "microsoft.graph.workbookRangeBorder", collection: true),
+                .init("fill", "microsoft.graph.workbookRangeFill", collection: false),
+                .init("font", "microsoft.graph.workbookRangeFont", collection: false),
+                .init("protection", "microsoft.graph.workbookFormatProtection", collection: false),
+            ],
+            operations: [.init("autofitColumns", .post), .init("autofitRows", .post)]
+        )
+    }
 
     /// `borders.request()` lists them; `borders("workbookRangeBorder-id")` addresses one.
     public var borders: CollectionRequestBuilder<WorkbookRangeBorderRequestBuilder> {
@@ -457,40 +467,42 @@ public struct WorkbookRangeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookRange",
-        model: WorkbookRange.self,
-        children: [
-            .init("format", "microsoft.graph.workbookRangeFormat", collection: false),
-            .init("sort", "microsoft.graph.workbookRangeSort", collection: false),
-            .init("worksheet", "microsoft.graph.workbookWorksheet", collection: false),
-        ],
-        operations: [
-            .init("clear", .post),
-            .init("delete", .post),
-            .init("insert", .post, response: .model(WorkbookRange.self)),
-            .init("merge", .post),
-            .init("unmerge", .post),
-            .init("boundingRect", .get, response: .model(WorkbookRange.self)),
-            .init("cell", .get, response: .model(WorkbookRange.self)),
-            .init("column", .get, response: .model(WorkbookRange.self)),
-            .init("columnsAfter", .get, response: .model(WorkbookRange.self)),
-            .init("columnsBefore", .get, response: .model(WorkbookRange.self)),
-            .init("entireColumn", .get, response: .model(WorkbookRange.self)),
-            .init("entireRow", .get, response: .model(WorkbookRange.self)),
-            .init("intersection", .get, response: .model(WorkbookRange.self)),
-            .init("lastCell", .get, response: .model(WorkbookRange.self)),
-            .init("lastColumn", .get, response: .model(WorkbookRange.self)),
-            .init("lastRow", .get, response: .model(WorkbookRange.self)),
-            .init("offsetRange", .get, response: .model(WorkbookRange.self)),
-            .init("resizedRange", .get, response: .model(WorkbookRange.self)),
-            .init("row", .get, response: .model(WorkbookRange.self)),
-            .init("rowsAbove", .get, response: .model(WorkbookRange.self)),
-            .init("rowsBelow", .get, response: .model(WorkbookRange.self)),
-            .init("usedRange", .get, response: .model(WorkbookRange.self)),
-            .init("visibleView", .get, response: .model(WorkbookRangeView.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookRange",
+            model: WorkbookRange.self,
+            children: [
+                .init("format", "microsoft.graph.workbookRangeFormat", collection: false),
+                .init("sort", "microsoft.graph.workbookRangeSort", collection: false),
+                .init("worksheet", "microsoft.graph.workbookWorksheet", collection: false),
+            ],
+            operations: [
+                .init("clear", .post),
+                .init("delete", .post),
+                .init("insert", .post, response: .model(WorkbookRange.self)),
+                .init("merge", .post),
+                .init("unmerge", .post),
+                .init("boundingRect", .get, response: .model(WorkbookRange.self)),
+                .init("cell", .get, response: .model(WorkbookRange.self)),
+                .init("column", .get, response: .model(WorkbookRange.self)),
+                .init("columnsAfter", .get, response: .model(WorkbookRange.self)),
+                .init("columnsBefore", .get, response: .model(WorkbookRange.self)),
+                .init("entireColumn", .get, response: .model(WorkbookRange.self)),
+                .init("entireRow", .get, response: .model(WorkbookRange.self)),
+                .init("intersection", .get, response: .model(WorkbookRange.self)),
+                .init("lastCell", .get, response: .model(WorkbookRange.self)),
+                .init("lastColumn", .get, response: .model(WorkbookRange.self)),
+                .init("lastRow", .get, response: .model(WorkbookRange.self)),
+                .init("offsetRange", .get, response: .model(WorkbookRange.self)),
+                .init("resizedRange", .get, response: .model(WorkbookRange.self)),
+                .init("row", .get, response: .model(WorkbookRange.self)),
+                .init("rowsAbove", .get, response: .model(WorkbookRange.self)),
+                .init("rowsBelow", .get, response: .model(WorkbookRange.self)),
+                .init("usedRange", .get, response: .model(WorkbookRange.self)),
+                .init("visibleView", .get, response: .model(WorkbookRangeView.self)),
+            ]
+        )
+    }
 
     public var format: WorkbookRangeFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 
@@ -771,11 +783,13 @@ public struct WorkbookRangeSortRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookRangeSort",
-        model: WorkbookRangeSort.self,
-        operations: [.init("apply", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookRangeSort",
+            model: WorkbookRangeSort.self,
+            operations: [.init("apply", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookRangeSort/apply` (POST).
     public func apply(
@@ -858,15 +872,17 @@ public struct WorkbookRangeViewRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookRangeView",
-        model: WorkbookRangeView.self,
-        children: [.init("rows", "microsoft.graph.workbookRangeView", collection: true)],
-        operations: [
-            .init("range", .get, response: .model(WorkbookRange.self)),
-            .init("itemAt", .get, onCollection: true, response: .model(WorkbookRangeView.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookRangeView",
+            model: WorkbookRangeView.self,
+            children: [.init("rows", "microsoft.graph.workbookRangeView", collection: true)],
+            operations: [
+                .init("range", .get, response: .model(WorkbookRange.self)),
+                .init("itemAt", .get, onCollection: true, response: .model(WorkbookRangeView.self)),
+            ]
+        )
+    }
 
     /// `rows.request()` lists them; `rows("workbookRangeView-id")` addresses one.
     public var rows: CollectionRequestBuilder<WorkbookRangeViewRequestBuilder> {
@@ -905,26 +921,28 @@ public struct WorkbookRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbook",
-        model: Workbook.self,
-        children: [
-            .init("application", "microsoft.graph.workbookApplication", collection: false),
-            .init("comments", "microsoft.graph.workbookComment", collection: true),
-            .init("functions", "microsoft.graph.workbookFunctions", collection: false),
-            .init("names", "microsoft.graph.workbookNamedItem", collection: true),
-            .init("operations", "microsoft.graph.workbookOperation", collection: true),
-            .init("tables", "microsoft.graph.workbookTable", collection: true),
-            .init("worksheets", "microsoft.graph.workbookWorksheet", collection: true),
-        ],
-        operations: [
-            .init("closeSession", .post),
-            .init("createSession", .post, response: .model(WorkbookSessionInfo.self)),
-            .init("refreshSession", .post),
-            .init("sessionInfoResource", .get, response: .model(WorkbookSessionInfo.self)),
-            .init("tableRowOperationResult", .get, response: .model(WorkbookTableRow.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbook",
+            model: Workbook.self,
+            children: [
+                .init("application", "microsoft.graph.workbookApplication", collection: false),
+                .init("comments", "microsoft.graph.workbookComment", collection: true),
+                .init("functions", "microsoft.graph.workbookFunctions", collection: false),
+                .init("names", "microsoft.graph.workbookNamedItem", collection: true),
+                .init("operations", "microsoft.graph.workbookOperation", collection: true),
+                .init("tables", "microsoft.graph.workbookTable", collection: true),
+                .init("worksheets", "microsoft.graph.workbookWorksheet", collection: true),
+            ],
+            operations: [
+                .init("closeSession", .post),
+                .init("createSession", .post, response: .model(WorkbookSessionInfo.self)),
+                .init("refreshSession", .post),
+                .init("sessionInfoResource", .get, response: .model(WorkbookSessionInfo.self)),
+                .init("tableRowOperationResult", .get, response: .model(WorkbookTableRow.self)),
+            ]
+        )
+    }
 
     public var application: WorkbookApplicationRequestBuilder {
         .init(client: client, path: path.appending("application"))
@@ -1143,20 +1161,22 @@ public struct WorkbookTableColumnRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookTableColumn",
-        model: WorkbookTableColumn.self,
-        children: [.init("filter", "microsoft.graph.workbookFilter", collection: false)],
-        operations: [
-            .init("dataBodyRange", .get, response: .model(WorkbookRange.self)),
-            .init("headerRowRange", .get, response: .model(WorkbookRange.self)),
-            .init("range", .get, response: .model(WorkbookRange.self)),
-            .init("totalRowRange", .get, response: .model(WorkbookRange.self)),
-            .init("add", .post, onCollection: true, response: .model(WorkbookTableColumn.self)),
-            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, onCollection: true, response: .model(WorkbookTableColumn.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookTableColumn",
+            model: WorkbookTableColumn.self,
+            children: [.init("filter", "microsoft.graph.workbookFilter", collection: false)],
+            operations: [
+                .init("dataBodyRange", .get, response: .model(WorkbookRange.self)),
+                .init("headerRowRange", .get, response: .model(WorkbookRange.self)),
+                .init("range", .get, response: .model(WorkbookRange.self)),
+                .init("totalRowRange", .get, response: .model(WorkbookRange.self)),
+                .init("add", .post, onCollection: true, response: .model(WorkbookTableColumn.self)),
+                .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+                .init("itemAt", .get, onCollection: true, response: .model(WorkbookTableColumn.self)),
+            ]
+        )
+    }
 
     public var filter: WorkbookFilterRequestBuilder { .init(client: client, path: path.appending("filter")) }
 
@@ -1227,28 +1247,30 @@ public struct WorkbookTableRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookTable",
-        model: WorkbookTable.self,
-        children: [
-            .init("columns", "microsoft.graph.workbookTableColumn", collection: true),
-            .init("rows", "microsoft.graph.workbookTableRow", collection: true),
-            .init("sort", "microsoft.graph.workbookTableSort", collection: false),
-            .init("worksheet", "microsoft.graph.workbookWorksheet", collection: false),
-        ],
-        operations: [
-            .init("clearFilters", .post),
-            .init("convertToRange", .post, response: .model(WorkbookRange.self)),
-            .init("reapplyFilters", .post),
-            .init("dataBodyRange", .get, response: .model(WorkbookRange.self)),
-            .init("headerRowRange", .get, response: .model(WorkbookRange.self)),
-            .init("range", .get, response: .model(WorkbookRange.self)),
-            .init("totalRowRange", .get, response: .model(WorkbookRange.self)),
-            .init("add", .post, onCollection: true, response: .model(WorkbookTable.self)),
-            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, onCollection: true, response: .model(WorkbookTable.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookTable",
+            model: WorkbookTable.self,
+            children: [
+                .init("columns", "microsoft.graph.workbookTableColumn", collection: true),
+                .init("rows", "microsoft.graph.workbookTableRow", collection: true),
+                .init("sort", "microsoft.graph.workbookTableSort", collection: false),
+                .init("worksheet", "microsoft.graph.workbookWorksheet", collection: false),
+            ],
+            operations: [
+                .init("clearFilters", .post),
+                .init("convertToRange", .post, response: .model(WorkbookRange.self)),
+                .init("reapplyFilters", .post),
+                .init("dataBodyRange", .get, response: .model(WorkbookRange.self)),
+                .init("headerRowRange", .get, response: .model(WorkbookRange.self)),
+                .init("range", .get, response: .model(WorkbookRange.self)),
+                .init("totalRowRange", .get, response: .model(WorkbookRange.self)),
+                .init("add", .post, onCollection: true, response: .model(WorkbookTable.self)),
+                .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+                .init("itemAt", .get, onCollection: true, response: .model(WorkbookTable.self)),
+            ]
+        )
+    }
 
     /// `columns.request()` lists them; `columns("workbookTableColumn-id")` addresses one.
     public var columns: CollectionRequestBuilder<WorkbookTableColumnRequestBuilder> {
@@ -1373,16 +1395,18 @@ public struct WorkbookTableRowRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookTableRow",
-        model: WorkbookTableRow.self,
-        operations: [
-            .init("range", .get, response: .model(WorkbookRange.self)),
-            .init("add", .post, onCollection: true, response: .model(WorkbookTableRow.self)),
-            .init("count", .get, onCollection: true, response: .integer(bits: 32)),
-            .init("itemAt", .get, onCollection: true, response: .model(WorkbookTableRow.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookTableRow",
+            model: WorkbookTableRow.self,
+            operations: [
+                .init("range", .get, response: .model(WorkbookRange.self)),
+                .init("add", .post, onCollection: true, response: .model(WorkbookTableRow.self)),
+                .init("count", .get, onCollection: true, response: .integer(bits: 32)),
+                .init("itemAt", .get, onCollection: true, response: .model(WorkbookTableRow.self)),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookTableRow/range` (GET).
     public func range() -> OperationRequest<WorkbookRange> {
@@ -1459,11 +1483,13 @@ public struct WorkbookTableSortRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookTableSort",
-        model: WorkbookTableSort.self,
-        operations: [.init("apply", .post), .init("clear", .post), .init("reapply", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookTableSort",
+            model: WorkbookTableSort.self,
+            operations: [.init("apply", .post), .init("clear", .post), .init("reapply", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookTableSort/apply` (POST).
     public func apply(fields: [WorkbookSortField], matchCase: Bool, method: String) -> OperationRequest<Void> {
@@ -1615,11 +1641,13 @@ public struct WorkbookWorksheetProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookWorksheetProtection",
-        model: WorkbookWorksheetProtection.self,
-        operations: [.init("protect", .post), .init("unprotect", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookWorksheetProtection",
+            model: WorkbookWorksheetProtection.self,
+            operations: [.init("protect", .post), .init("unprotect", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workbookWorksheetProtection/protect` (POST).
     public func protect(options: WorkbookWorksheetProtectionOptions) -> OperationRequest<Void> {
@@ -1651,23 +1679,25 @@ public struct WorkbookWorksheetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workbookWorksheet",
-        model: WorkbookWorksheet.self,
-        children: [
-            .init("charts", "microsoft.graph.workbookChart", collection: true),
-            .init("names", "microsoft.graph.workbookNamedItem", collection: true),
-            .init("pivotTables", "microsoft.graph.workbookPivotTable", collection: true),
-            .init("protection", "microsoft.graph.workbookWorksheetProtection", collection: false),
-            .init("tables", "microsoft.graph.workbookTable", collection: true),
-        ],
-        operations: [
-            .init("cell", .get, response: .model(WorkbookRange.self)),
-            .init("range", .get, response: .model(WorkbookRange.self)),
-            .init("usedRange", .get, response: .model(WorkbookRange.self)),
-            .init("add", .post, onCollection: true, response: .model(WorkbookWorksheet.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workbookWorksheet",
+            model: WorkbookWorksheet.self,
+            children: [
+                .init("charts", "microsoft.graph.workbookChart", collection: true),
+                .init("names", "microsoft.graph.workbookNamedItem", collection: true),
+                .init("pivotTables", "microsoft.graph.workbookPivotTable", collection: true),
+                .init("protection", "microsoft.graph.workbookWorksheetProtection", collection: false),
+                .init("tables", "microsoft.graph.workbookTable", collection: true),
+            ],
+            operations: [
+                .init("cell", .get, response: .model(WorkbookRange.self)),
+                .init("range", .get, response: .model(WorkbookRange.self)),
+                .init("usedRange", .get, response: .model(WorkbookRange.self)),
+                .init("add", .post, onCollection: true, response: .model(WorkbookWorksheet.self)),
+            ]
+        )
+    }
 
     /// `charts.request()` lists them; `charts("workbookChart-id")` addresses one.
     public var charts: CollectionRequestBuilder<WorkbookChartRequestBuilder> {
@@ -1847,11 +1877,13 @@ public struct WorkforceIntegrationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workforceIntegration",
-        model: WorkforceIntegration.self,
-        operations: [.init("stageForDeletion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workforceIntegration",
+            model: WorkforceIntegration.self,
+            operations: [.init("stageForDeletion", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workforceIntegration/stageForDeletion` (POST).
     public func stageForDeletion() -> OperationRequest<Void> {
@@ -1966,11 +1998,13 @@ public struct WorkingTimeScheduleRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workingTimeSchedule",
-        model: WorkingTimeSchedule.self,
-        operations: [.init("endWorkingTime", .post), .init("startWorkingTime", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workingTimeSchedule",
+            model: WorkingTimeSchedule.self,
+            operations: [.init("endWorkingTime", .post), .init("startWorkingTime", .post)]
+        )
+    }
 
     /// - Remark: Generated from `microsoft.graph.workingTimeSchedule/endWorkingTime` (POST).
     public func endWorkingTime() -> OperationRequest<Void> {
@@ -2048,12 +2082,14 @@ public struct WorkspaceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.workspace",
-        model: Workspace.self,
-        children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
-        operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.workspace",
+            model: Workspace.self,
+            children: [.init("checkIns", "microsoft.graph.checkInClaim", collection: true)],
+            operations: [.init("descendants", .get, response: .collection(.model(Place.self)))]
+        )
+    }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
@@ -2139,11 +2175,13 @@ public struct X509CertificateAuthenticationMethodConfigurationRequestBuilder: Mo
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.x509CertificateAuthenticationMethodConfiguration",
-        model: X509CertificateAuthenticationMethodConfiguration.self,
-        children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.x509CertificateAuthenticationMethodConfiguration",
+            model: X509CertificateAuthenticationMethodConfiguration.self,
+            children: [.init("includeTargets", "microsoft.graph.authenticationMethodTarget", collection: true)]
+        )
+    }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {

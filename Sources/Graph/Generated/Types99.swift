@@ -64,10 +64,12 @@ public struct X509CertificateCombinationConfigurationRequestBuilder: ModelReques
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.x509CertificateCombinationConfiguration",
-        model: X509CertificateCombinationConfiguration.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.x509CertificateCombinationConfiguration",
+            model: X509CertificateCombinationConfiguration.self
+        )
+    }
 }
 
 /// Its properties are listed in `X509CertificateIssuerHintsConfigurationFields`; read and write them as `value.name`.

@@ -27,10 +27,9 @@ public struct InboxClient: RequestBuilder {
     )
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.Service",
-        children: [.init("n", "inbox.Namespace", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("inbox.Service", children: [.init("n", "inbox.Namespace", collection: true)])
+    }
 
     public let client: ServiceClient
     public let path: ResourcePath

@@ -25,37 +25,39 @@ public struct OneDriveClient: RequestBuilder {
     )
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.OneDriveService",
-        children: [
-            .init(
-                "drives",
-                "microsoft.graph.drive",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "shares",
-                "microsoft.graph.sharedDriveItem",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("subscriptions", "microsoft.graph.subscription", collection: true),
-            .init("users", "microsoft.graph.user", collection: true),
-            .init("groups", "microsoft.graph.group", collection: true),
-            .init(
-                "sites",
-                "microsoft.graph.site",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("drive", "microsoft.graph.drive", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("me", "microsoft.graph.user", collection: false, refusing: "DELETE"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.OneDriveService",
+            children: [
+                .init(
+                    "drives",
+                    "microsoft.graph.drive",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "shares",
+                    "microsoft.graph.sharedDriveItem",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("subscriptions", "microsoft.graph.subscription", collection: true),
+                .init("users", "microsoft.graph.user", collection: true),
+                .init("groups", "microsoft.graph.group", collection: true),
+                .init(
+                    "sites",
+                    "microsoft.graph.site",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("drive", "microsoft.graph.drive", collection: false, refusing: "PATCH PUT DELETE"),
+                .init("me", "microsoft.graph.user", collection: false, refusing: "DELETE"),
+            ]
+        )
+    }
 
     public let client: ServiceClient
     public let path: ResourcePath

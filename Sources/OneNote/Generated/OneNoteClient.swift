@@ -25,41 +25,43 @@ public struct OneNoteClient: RequestBuilder {
     )
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.OneNoteService",
-        children: [
-            .init("notebooks", "microsoft.graph.notebook", collection: true, itemsRefusing: "PATCH PUT DELETE"),
-            .init(
-                "sectionGroups",
-                "microsoft.graph.sectionGroup",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "sections",
-                "microsoft.graph.onenoteSection",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: "PATCH PUT"),
-            .init(
-                "resources",
-                "microsoft.graph.onenoteResource",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init(
-                "operations",
-                "microsoft.graph.onenoteOperation",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.OneNoteService",
+            children: [
+                .init("notebooks", "microsoft.graph.notebook", collection: true, itemsRefusing: "PATCH PUT DELETE"),
+                .init(
+                    "sectionGroups",
+                    "microsoft.graph.sectionGroup",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "sections",
+                    "microsoft.graph.onenoteSection",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: "PATCH PUT"),
+                .init(
+                    "resources",
+                    "microsoft.graph.onenoteResource",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "operations",
+                    "microsoft.graph.onenoteOperation",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     public let client: ServiceClient
     public let path: ResourcePath

@@ -33,40 +33,42 @@ public struct SparkClient: RequestBuilder {
     )
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.Service",
-        children: [
-            .init("listings", "spark.Listing", collection: true),
-            .init("my", "spark.my", collection: false),
-            .init("listingcarts", "spark.ListingCart", collection: true),
-            .init("contacts", "spark.Contact", collection: true),
-            .init("standardfields", "spark.standardField", collection: true),
-            .init("accounts", "spark.Account", collection: true),
-            .init("activities", "spark.Activity", collection: true),
-            .init("connect", "spark.connect", collection: false),
-            .init("customfields", "spark.customField", collection: true),
-            .init("flexmls", "spark.flexmls", collection: false),
-            .init("fields", "spark.fields", collection: false),
-            .init("idx", "spark.idx", collection: true),
-            .init("idxlinks", "spark.IdxLink", collection: true),
-            .init("office", "spark.office", collection: false),
-            .init("company", "spark.company", collection: false),
-            .init("marketstatistics", "spark.marketStatistics", collection: false),
-            .init("messages", "spark.Message", collection: true),
-            .init("newsfeeds", "spark.NewsFeed", collection: true),
-            .init("notifications", "spark.Notification", collection: true),
-            .init("portal", "spark.portal", collection: true),
-            .init("propertytypes", "spark.PropertyType", collection: false),
-            .init("savedsearches", "spark.SavedSearch", collection: true),
-            .init("provided", "spark.provided", collection: false),
-            .init("searchtemplates", "spark.searchTemplates", collection: false),
-            .init("sharedlinks", "spark.SharedLink", collection: true),
-            .init("sharedlistings", "spark.SharedListing", collection: true),
-            .init("system", "spark.SystemInfo", collection: false),
-            .init("oauth2", "spark.oauth2", collection: false),
-        ],
-        operations: [.init("createSession", .post, path: "session", response: .collection(.model(Session.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.Service",
+            children: [
+                .init("listings", "spark.Listing", collection: true),
+                .init("my", "spark.my", collection: false),
+                .init("listingcarts", "spark.ListingCart", collection: true),
+                .init("contacts", "spark.Contact", collection: true),
+                .init("standardfields", "spark.standardField", collection: true),
+                .init("accounts", "spark.Account", collection: true),
+                .init("activities", "spark.Activity", collection: true),
+                .init("connect", "spark.connect", collection: false),
+                .init("customfields", "spark.customField", collection: true),
+                .init("flexmls", "spark.flexmls", collection: false),
+                .init("fields", "spark.fields", collection: false),
+                .init("idx", "spark.idx", collection: true),
+                .init("idxlinks", "spark.IdxLink", collection: true),
+                .init("office", "spark.office", collection: false),
+                .init("company", "spark.company", collection: false),
+                .init("marketstatistics", "spark.marketStatistics", collection: false),
+                .init("messages", "spark.Message", collection: true),
+                .init("newsfeeds", "spark.NewsFeed", collection: true),
+                .init("notifications", "spark.Notification", collection: true),
+                .init("portal", "spark.portal", collection: true),
+                .init("propertytypes", "spark.PropertyType", collection: false),
+                .init("savedsearches", "spark.SavedSearch", collection: true),
+                .init("provided", "spark.provided", collection: false),
+                .init("searchtemplates", "spark.searchTemplates", collection: false),
+                .init("sharedlinks", "spark.SharedLink", collection: true),
+                .init("sharedlistings", "spark.SharedListing", collection: true),
+                .init("system", "spark.SystemInfo", collection: false),
+                .init("oauth2", "spark.oauth2", collection: false),
+            ],
+            operations: [.init("createSession", .post, path: "session", response: .collection(.model(Session.self)))]
+        )
+    }
 
     public let client: ServiceClient
     public let path: ResourcePath

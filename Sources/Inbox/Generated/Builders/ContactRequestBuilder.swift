@@ -18,13 +18,15 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.Contact",
-        model: Contact.self,
-        operations: [
-            .init("listContacts", .get, path: "", onCollection: true, response: .collection(.model(Contact.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.Contact",
+            model: Contact.self,
+            operations: [
+                .init("listContacts", .get, path: "", onCollection: true, response: .collection(.model(Contact.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == ContactRequestBuilder {

@@ -18,22 +18,24 @@ public struct DeltaPageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.delta",
-        model: DeltaPage.self,
-        children: [.init("longpoll", "inbox.longpoll", collection: false)],
-        operations: [
-            .init("listChanges", .get, path: "", response: .model(DeltaPage.self)),
-            .init(
-                "generateCursor",
-                .post,
-                path: "generate_cursor",
-                request: .model(CursorStart.self),
-                response: .model(DeltaCursor.self)
-            ),
-            .init("getLatestCursor", .post, path: "latest_cursor", response: .model(DeltaCursor.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.delta",
+            model: DeltaPage.self,
+            children: [.init("longpoll", "inbox.longpoll", collection: false)],
+            operations: [
+                .init("listChanges", .get, path: "", response: .model(DeltaPage.self)),
+                .init(
+                    "generateCursor",
+                    .post,
+                    path: "generate_cursor",
+                    request: .model(CursorStart.self),
+                    response: .model(DeltaCursor.self)
+                ),
+                .init("getLatestCursor", .post, path: "latest_cursor", response: .model(DeltaCursor.self)),
+            ]
+        )
+    }
 
     /// Long polling for changes of a namespace.
     public var longpoll: LongpollRequestBuilder { .init(client: client, path: path.appending("longpoll")) }

@@ -18,14 +18,16 @@ public struct DraftRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.Draft",
-        model: Draft.self,
-        operations: [
-            .init("deleteDraft", .delete, path: "", request: .model(DraftVersion.self)),
-            .init("listDrafts", .get, path: "", onCollection: true, response: .collection(.model(Draft.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.Draft",
+            model: Draft.self,
+            operations: [
+                .init("deleteDraft", .delete, path: "", request: .model(DraftVersion.self)),
+                .init("listDrafts", .get, path: "", onCollection: true, response: .collection(.model(Draft.self))),
+            ]
+        )
+    }
 
     /// Deletes a draft; its version must be the latest one.
     ///

@@ -18,15 +18,17 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.File",
-        model: File.self,
-        operations: [
-            .init("download", .get),
-            .init("listFiles", .get, path: "", onCollection: true, response: .collection(.model(File.self))),
-            .init("upload", .post, path: "", onCollection: true, response: .collection(.model(File.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.File",
+            model: File.self,
+            operations: [
+                .init("download", .get),
+                .init("listFiles", .get, path: "", onCollection: true, response: .collection(.model(File.self))),
+                .init("upload", .post, path: "", onCollection: true, response: .collection(.model(File.self))),
+            ]
+        )
+    }
 
     /// Downloads a file's contents.
     ///

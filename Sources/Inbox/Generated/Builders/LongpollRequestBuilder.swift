@@ -18,11 +18,13 @@ public struct LongpollRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.longpoll",
-        model: DeltaPage.self,
-        operations: [.init("waitForChanges", .get, path: "", response: .model(DeltaPage.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.longpoll",
+            model: DeltaPage.self,
+            operations: [.init("waitForChanges", .get, path: "", response: .model(DeltaPage.self))]
+        )
+    }
 
     /// Like the delta list, but the server holds the request open until a change arrives or the timeout passes.
     ///

@@ -18,19 +18,21 @@ public struct MailCalendarRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.Calendar",
-        model: MailCalendar.self,
-        operations: [
-            .init(
-                "listCalendars",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .collection(.model(MailCalendar.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.Calendar",
+            model: MailCalendar.self,
+            operations: [
+                .init(
+                    "listCalendars",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(MailCalendar.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == MailCalendarRequestBuilder {

@@ -18,31 +18,52 @@ public struct MailThreadRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.Thread",
-        model: MailThread.self,
-        operations: [
-            .init("updateTags", .put, path: "", request: .model(TagChanges.self), response: .model(MailThread.self)),
-            .init("listThreads", .get, path: "", onCollection: true, response: .collection(.model(MailThread.self))),
-            .init("count", .get, path: "", onCollection: true, response: .model(MatchCount.self), query: "view=count"),
-            .init("ids", .get, path: "", onCollection: true, response: .collection(.string), query: "view=ids"),
-            .init(
-                "expanded",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .collection(.model(MailThread.self)),
-                query: "view=expanded"
-            ),
-            .init(
-                "searchThreads",
-                .get,
-                path: "search",
-                onCollection: true,
-                response: .collection(.model(ThreadSearchResult.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.Thread",
+            model: MailThread.self,
+            operations: [
+                .init(
+                    "updateTags",
+                    .put,
+                    path: "",
+                    request: .model(TagChanges.self),
+                    response: .model(MailThread.self)
+                ),
+                .init(
+                    "listThreads",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(MailThread.self))
+                ),
+                .init(
+                    "count",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .model(MatchCount.self),
+                    query: "view=count"
+                ),
+                .init("ids", .get, path: "", onCollection: true, response: .collection(.string), query: "view=ids"),
+                .init(
+                    "expanded",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(MailThread.self)),
+                    query: "view=expanded"
+                ),
+                .init(
+                    "searchThreads",
+                    .get,
+                    path: "search",
+                    onCollection: true,
+                    response: .collection(.model(ThreadSearchResult.self))
+                ),
+            ]
+        )
+    }
 
     /// Adds and removes tags on a thread (archive, star, mark as read...).
     ///

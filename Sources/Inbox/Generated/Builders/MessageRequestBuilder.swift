@@ -18,33 +18,42 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.Message",
-        model: Message.self,
-        children: [.init("rfc2822", "inbox.RawMessage", collection: false)],
-        operations: [
-            .init("update", .put, path: "", request: .model(MessageChanges.self), response: .model(Message.self)),
-            .init("raw", .get),
-            .init("listMessages", .get, path: "", onCollection: true, response: .collection(.model(Message.self))),
-            .init("count", .get, path: "", onCollection: true, response: .model(MatchCount.self), query: "view=count"),
-            .init("ids", .get, path: "", onCollection: true, response: .collection(.string), query: "view=ids"),
-            .init(
-                "expanded",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .collection(.model(Message.self)),
-                query: "view=expanded"
-            ),
-            .init(
-                "searchMessages",
-                .get,
-                path: "search",
-                onCollection: true,
-                response: .collection(.model(MessageSearchResult.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.Message",
+            model: Message.self,
+            children: [.init("rfc2822", "inbox.RawMessage", collection: false)],
+            operations: [
+                .init("update", .put, path: "", request: .model(MessageChanges.self), response: .model(Message.self)),
+                .init("raw", .get),
+                .init("listMessages", .get, path: "", onCollection: true, response: .collection(.model(Message.self))),
+                .init(
+                    "count",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .model(MatchCount.self),
+                    query: "view=count"
+                ),
+                .init("ids", .get, path: "", onCollection: true, response: .collection(.string), query: "view=ids"),
+                .init(
+                    "expanded",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(Message.self)),
+                    query: "view=expanded"
+                ),
+                .init(
+                    "searchMessages",
+                    .get,
+                    path: "search",
+                    onCollection: true,
+                    response: .collection(.model(MessageSearchResult.self))
+                ),
+            ]
+        )
+    }
 
     public var rfc2822: RawMessageRequestBuilder { .init(client: client, path: path.appending("rfc2822")) }
 

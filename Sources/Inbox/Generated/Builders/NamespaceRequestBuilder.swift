@@ -18,22 +18,24 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.Namespace",
-        model: Namespace.self,
-        children: [
-            .init("threads", "inbox.Thread", collection: true),
-            .init("messages", "inbox.Message", collection: true),
-            .init("drafts", "inbox.Draft", collection: true),
-            .init("contacts", "inbox.Contact", collection: true),
-            .init("tags", "inbox.Tag", collection: true),
-            .init("files", "inbox.File", collection: true),
-            .init("calendars", "inbox.Calendar", collection: true),
-            .init("events", "inbox.Event", collection: true),
-            .init("delta", "inbox.delta", collection: false),
-        ],
-        operations: [.init("send", .post, request: .model(Outgoing.self), response: .model(Message.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.Namespace",
+            model: Namespace.self,
+            children: [
+                .init("threads", "inbox.Thread", collection: true),
+                .init("messages", "inbox.Message", collection: true),
+                .init("drafts", "inbox.Draft", collection: true),
+                .init("contacts", "inbox.Contact", collection: true),
+                .init("tags", "inbox.Tag", collection: true),
+                .init("files", "inbox.File", collection: true),
+                .init("calendars", "inbox.Calendar", collection: true),
+                .init("events", "inbox.Event", collection: true),
+                .init("delta", "inbox.delta", collection: false),
+            ],
+            operations: [.init("send", .post, request: .model(Outgoing.self), response: .model(Message.self))]
+        )
+    }
 
     /// The conversations of a namespace.
     ///

@@ -18,5 +18,5 @@ public struct RawMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("inbox.RawMessage", model: RawMessage.self)
+    public static var route: ResourceRoute { ResourceRoute("inbox.RawMessage", model: RawMessage.self) }
 }

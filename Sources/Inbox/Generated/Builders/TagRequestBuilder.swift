@@ -18,22 +18,24 @@ public struct TagRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "inbox.Tag",
-        model: Tag.self,
-        operations: [
-            .init("rename", .put, path: "", request: .model(TagName.self), response: .model(Tag.self)),
-            .init("listTags", .get, path: "", onCollection: true, response: .collection(.model(Tag.self))),
-            .init(
-                "createTag",
-                .post,
-                path: "",
-                onCollection: true,
-                request: .model(TagName.self),
-                response: .model(Tag.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "inbox.Tag",
+            model: Tag.self,
+            operations: [
+                .init("rename", .put, path: "", request: .model(TagName.self), response: .model(Tag.self)),
+                .init("listTags", .get, path: "", onCollection: true, response: .collection(.model(Tag.self))),
+                .init(
+                    "createTag",
+                    .post,
+                    path: "",
+                    onCollection: true,
+                    request: .model(TagName.self),
+                    response: .model(Tag.self)
+                ),
+            ]
+        )
+    }
 
     /// Renames a user tag (system tags cannot be renamed).
     ///

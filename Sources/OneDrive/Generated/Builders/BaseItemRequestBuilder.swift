@@ -18,5 +18,5 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.baseItem", model: BaseItem.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.baseItem", model: BaseItem.self) }
 }

@@ -18,5 +18,7 @@ public struct BaseItemVersionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.baseItemVersion", model: BaseItemVersion.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.baseItemVersion", model: BaseItemVersion.self)
+    }
 }

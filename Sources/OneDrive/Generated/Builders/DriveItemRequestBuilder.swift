@@ -25,36 +25,43 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveItem",
-        model: DriveItem.self,
-        children: [
-            .init("children", "microsoft.graph.driveItem", collection: true),
-            .init(
-                "thumbnails",
-                "microsoft.graph.thumbnailSet",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-            .init("permissions", "microsoft.graph.permission", collection: true, refusing: "POST"),
-            .init(
-                "versions",
-                "microsoft.graph.driveItemVersion",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init("copy", .post, aliases: "action.copy", monitor: true),
-            .init("createUploadSession", .post, response: .model(UploadSession.self), aliases: "upload.createSession"),
-            .init("search", .get, response: .collection(.model(DriveItem.self)), aliases: "view.search"),
-            .init("delta", .get, response: .collection(.model(DriveItem.self)), aliases: "view.delta"),
-            .init("createLink", .post, response: .model(Permission.self), aliases: "action.createLink"),
-            .init("invite", .post, response: .collection(.model(Permission.self)), aliases: "action.invite"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.driveItem",
+            model: DriveItem.self,
+            children: [
+                .init("children", "microsoft.graph.driveItem", collection: true),
+                .init(
+                    "thumbnails",
+                    "microsoft.graph.thumbnailSet",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("permissions", "microsoft.graph.permission", collection: true, refusing: "POST"),
+                .init(
+                    "versions",
+                    "microsoft.graph.driveItemVersion",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [
+                .init("copy", .post, aliases: "action.copy", monitor: true),
+                .init(
+                    "createUploadSession",
+                    .post,
+                    response: .model(UploadSession.self),
+                    aliases: "upload.createSession"
+                ),
+                .init("search", .get, response: .collection(.model(DriveItem.self)), aliases: "view.search"),
+                .init("delta", .get, response: .collection(.model(DriveItem.self)), aliases: "view.delta"),
+                .init("createLink", .post, response: .model(Permission.self), aliases: "action.createLink"),
+                .init("invite", .post, response: .collection(.model(Permission.self)), aliases: "action.invite"),
+            ]
+        )
+    }
 
     /// The items directly inside this folder.
     ///

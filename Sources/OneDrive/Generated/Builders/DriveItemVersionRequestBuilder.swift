@@ -18,11 +18,13 @@ public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.driveItemVersion",
-        model: DriveItemVersion.self,
-        operations: [.init("restoreVersion", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.driveItemVersion",
+            model: DriveItemVersion.self,
+            operations: [.init("restoreVersion", .post)]
+        )
+    }
 
     /// The bytes of this version, at `.../content` (GET answers with a redirect to a download URL).
     ///

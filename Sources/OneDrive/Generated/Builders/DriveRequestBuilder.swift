@@ -18,20 +18,27 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.drive",
-        model: Drive.self,
-        children: [
-            .init("root", "microsoft.graph.driveItem", collection: false, refusing: "DELETE"),
-            .init("items", "microsoft.graph.driveItem", collection: true, refusing: "POST"),
-            .init("special", "microsoft.graph.driveItem", collection: true, refusing: "POST"),
-        ],
-        operations: [
-            .init("recent", .get, response: .collection(.model(DriveItem.self)), aliases: "view.recent"),
-            .init("sharedWithMe", .get, response: .collection(.model(DriveItem.self)), aliases: "view.sharedWithMe"),
-            .init("search", .get, response: .collection(.model(DriveItem.self)), aliases: "view.search"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.drive",
+            model: Drive.self,
+            children: [
+                .init("root", "microsoft.graph.driveItem", collection: false, refusing: "DELETE"),
+                .init("items", "microsoft.graph.driveItem", collection: true, refusing: "POST"),
+                .init("special", "microsoft.graph.driveItem", collection: true, refusing: "POST"),
+            ],
+            operations: [
+                .init("recent", .get, response: .collection(.model(DriveItem.self)), aliases: "view.recent"),
+                .init(
+                    "sharedWithMe",
+                    .get,
+                    response: .collection(.model(DriveItem.self)),
+                    aliases: "view.sharedWithMe"
+                ),
+                .init("search", .get, response: .collection(.model(DriveItem.self)), aliases: "view.search"),
+            ]
+        )
+    }
 
     /// The drive's top-level folder.
     ///

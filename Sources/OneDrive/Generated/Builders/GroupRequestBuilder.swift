@@ -18,20 +18,22 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.group",
-        model: Group.self,
-        children: [
-            .init("drive", "microsoft.graph.drive", collection: false, refusing: "PATCH PUT DELETE"),
-            .init(
-                "drives",
-                "microsoft.graph.drive",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.group",
+            model: Group.self,
+            children: [
+                .init("drive", "microsoft.graph.drive", collection: false, refusing: "PATCH PUT DELETE"),
+                .init(
+                    "drives",
+                    "microsoft.graph.drive",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     /// The group's default document library.
     ///

@@ -18,11 +18,13 @@ public struct PermissionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.permission",
-        model: Permission.self,
-        operations: [.init("grant", .post, response: .collection(.model(Permission.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.permission",
+            model: Permission.self,
+            operations: [.init("grant", .post, response: .collection(.model(Permission.self)))]
+        )
+    }
 
     /// Adds people to a sharing link's permission (`shares/{id}/permission/grant`); answers the permissions that now
     /// apply to them.

@@ -19,17 +19,19 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sharedDriveItem",
-        model: SharedDriveItem.self,
-        children: [
-            .init("driveItem", "microsoft.graph.driveItem", collection: false),
-            .init("items", "microsoft.graph.driveItem", collection: true, refusing: "POST"),
-            .init("root", "microsoft.graph.driveItem", collection: false),
-            .init("permission", "microsoft.graph.permission", collection: false),
-            .init("site", "microsoft.graph.site", collection: false, refusing: "PATCH PUT DELETE"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sharedDriveItem",
+            model: SharedDriveItem.self,
+            children: [
+                .init("driveItem", "microsoft.graph.driveItem", collection: false),
+                .init("items", "microsoft.graph.driveItem", collection: true, refusing: "POST"),
+                .init("root", "microsoft.graph.driveItem", collection: false),
+                .init("permission", "microsoft.graph.permission", collection: false),
+                .init("site", "microsoft.graph.site", collection: false, refusing: "PATCH PUT DELETE"),
+            ]
+        )
+    }
 
     /// The shared item itself.
     public var driveItem: DriveItemRequestBuilder { .init(client: client, path: path.appending("driveItem")) }

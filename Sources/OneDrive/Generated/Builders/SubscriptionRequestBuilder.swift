@@ -19,5 +19,5 @@ public struct SubscriptionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.subscription", model: Subscription.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.subscription", model: Subscription.self) }
 }

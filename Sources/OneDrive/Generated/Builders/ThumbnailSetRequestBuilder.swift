@@ -19,5 +19,5 @@ public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.thumbnailSet", model: ThumbnailSet.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.thumbnailSet", model: ThumbnailSet.self) }
 }

@@ -18,20 +18,22 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.user",
-        model: User.self,
-        children: [
-            .init("drive", "microsoft.graph.drive", collection: false, refusing: "PATCH PUT DELETE"),
-            .init(
-                "drives",
-                "microsoft.graph.drive",
-                collection: true,
-                refusing: "POST",
-                itemsRefusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.user",
+            model: User.self,
+            children: [
+                .init("drive", "microsoft.graph.drive", collection: false, refusing: "PATCH PUT DELETE"),
+                .init(
+                    "drives",
+                    "microsoft.graph.drive",
+                    collection: true,
+                    refusing: "POST",
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     /// The user's own OneDrive.
     ///

@@ -18,31 +18,43 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.notebook",
-        model: Notebook.self,
-        children: [
-            .init("sections", "microsoft.graph.onenoteSection", collection: true, itemsRefusing: "PATCH PUT DELETE"),
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true, itemsRefusing: "PATCH PUT DELETE"),
-        ],
-        operations: [
-            .init("copyNotebook", .post, aliases: "Microsoft.OneNote.Api.CopyNotebook", monitor: true),
-            .init(
-                "getRecentNotebooks",
-                .get,
-                onCollection: true,
-                response: .collection(.model(RecentNotebook.self)),
-                aliases: "Microsoft.OneNote.Api.GetRecentNotebooks"
-            ),
-            .init(
-                "getNotebookFromWebUrl",
-                .post,
-                onCollection: true,
-                response: .model(CopyNotebookModel.self),
-                aliases: "Microsoft.OneNote.Api.GetNotebookFromWebUrl"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.notebook",
+            model: Notebook.self,
+            children: [
+                .init(
+                    "sections",
+                    "microsoft.graph.onenoteSection",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "sectionGroups",
+                    "microsoft.graph.sectionGroup",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [
+                .init("copyNotebook", .post, aliases: "Microsoft.OneNote.Api.CopyNotebook", monitor: true),
+                .init(
+                    "getRecentNotebooks",
+                    .get,
+                    onCollection: true,
+                    response: .collection(.model(RecentNotebook.self)),
+                    aliases: "Microsoft.OneNote.Api.GetRecentNotebooks"
+                ),
+                .init(
+                    "getNotebookFromWebUrl",
+                    .post,
+                    onCollection: true,
+                    response: .model(CopyNotebookModel.self),
+                    aliases: "Microsoft.OneNote.Api.GetNotebookFromWebUrl"
+                ),
+            ]
+        )
+    }
 
     /// The sections directly inside the notebook.
     ///

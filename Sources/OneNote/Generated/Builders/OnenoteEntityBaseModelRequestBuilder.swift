@@ -18,8 +18,7 @@ public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteEntityBaseModel",
-        model: OnenoteEntityBaseModel.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onenoteEntityBaseModel", model: OnenoteEntityBaseModel.self)
+    }
 }

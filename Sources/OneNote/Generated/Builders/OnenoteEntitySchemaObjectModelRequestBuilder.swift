@@ -18,8 +18,7 @@ public struct OnenoteEntitySchemaObjectModelRequestBuilder: ModelRequestBuilder 
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteEntitySchemaObjectModel",
-        model: OnenoteEntitySchemaObjectModel.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onenoteEntitySchemaObjectModel", model: OnenoteEntitySchemaObjectModel.self)
+    }
 }

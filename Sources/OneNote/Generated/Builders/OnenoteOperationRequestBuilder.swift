@@ -19,5 +19,7 @@ public struct OnenoteOperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.onenoteOperation", model: OnenoteOperation.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onenoteOperation", model: OnenoteOperation.self)
+    }
 }

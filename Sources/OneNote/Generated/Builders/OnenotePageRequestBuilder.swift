@@ -18,18 +18,25 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenotePage",
-        model: OnenotePage.self,
-        children: [
-            .init("parentSection", "microsoft.graph.onenoteSection", collection: false, refusing: "PATCH PUT DELETE"),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: "PATCH PUT DELETE"),
-        ],
-        operations: [
-            .init("copyToSection", .post, monitor: true),
-            .init("preview", .get, response: .model(OnenotePagePreview.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onenotePage",
+            model: OnenotePage.self,
+            children: [
+                .init(
+                    "parentSection",
+                    "microsoft.graph.onenoteSection",
+                    collection: false,
+                    refusing: "PATCH PUT DELETE"
+                ),
+                .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: "PATCH PUT DELETE"),
+            ],
+            operations: [
+                .init("copyToSection", .post, monitor: true),
+                .init("preview", .get, response: .model(OnenotePagePreview.self)),
+            ]
+        )
+    }
 
     /// The section that holds the page.
     ///

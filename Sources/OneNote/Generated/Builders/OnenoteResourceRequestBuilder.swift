@@ -18,7 +18,9 @@ public struct OnenoteResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.onenoteResource", model: OnenoteResource.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("microsoft.graph.onenoteResource", model: OnenoteResource.self)
+    }
 
     /// The resource's bytes, at `resources/{id}/content`.
     ///

@@ -18,24 +18,26 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.onenoteSection",
-        model: OnenoteSection.self,
-        children: [
-            .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: "PATCH PUT"),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: "PATCH PUT DELETE"),
-            .init(
-                "parentSectionGroup",
-                "microsoft.graph.sectionGroup",
-                collection: false,
-                refusing: "PATCH PUT DELETE"
-            ),
-        ],
-        operations: [
-            .init("copyToNotebook", .post, aliases: "Microsoft.OneNote.Api.CopyToNotebook", monitor: true),
-            .init("copyToSectionGroup", .post, aliases: "Microsoft.OneNote.Api.CopyToSectionGroup", monitor: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.onenoteSection",
+            model: OnenoteSection.self,
+            children: [
+                .init("pages", "microsoft.graph.onenotePage", collection: true, itemsRefusing: "PATCH PUT"),
+                .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: "PATCH PUT DELETE"),
+                .init(
+                    "parentSectionGroup",
+                    "microsoft.graph.sectionGroup",
+                    collection: false,
+                    refusing: "PATCH PUT DELETE"
+                ),
+            ],
+            operations: [
+                .init("copyToNotebook", .post, aliases: "Microsoft.OneNote.Api.CopyToNotebook", monitor: true),
+                .init("copyToSectionGroup", .post, aliases: "Microsoft.OneNote.Api.CopyToSectionGroup", monitor: true),
+            ]
+        )
+    }
 
     /// The pages in the section.
     ///

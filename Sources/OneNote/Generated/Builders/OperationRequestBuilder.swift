@@ -18,5 +18,5 @@ public struct OperationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("microsoft.graph.operation", model: Operation.self)
+    public static var route: ResourceRoute { ResourceRoute("microsoft.graph.operation", model: Operation.self) }
 }

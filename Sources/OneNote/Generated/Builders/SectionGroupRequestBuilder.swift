@@ -18,21 +18,33 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "microsoft.graph.sectionGroup",
-        model: SectionGroup.self,
-        children: [
-            .init("sections", "microsoft.graph.onenoteSection", collection: true, itemsRefusing: "PATCH PUT DELETE"),
-            .init("sectionGroups", "microsoft.graph.sectionGroup", collection: true, itemsRefusing: "PATCH PUT DELETE"),
-            .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: "PATCH PUT DELETE"),
-            .init(
-                "parentSectionGroup",
-                "microsoft.graph.sectionGroup",
-                collection: false,
-                refusing: "PATCH PUT DELETE"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "microsoft.graph.sectionGroup",
+            model: SectionGroup.self,
+            children: [
+                .init(
+                    "sections",
+                    "microsoft.graph.onenoteSection",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init(
+                    "sectionGroups",
+                    "microsoft.graph.sectionGroup",
+                    collection: true,
+                    itemsRefusing: "PATCH PUT DELETE"
+                ),
+                .init("parentNotebook", "microsoft.graph.notebook", collection: false, refusing: "PATCH PUT DELETE"),
+                .init(
+                    "parentSectionGroup",
+                    "microsoft.graph.sectionGroup",
+                    collection: false,
+                    refusing: "PATCH PUT DELETE"
+                ),
+            ]
+        )
+    }
 
     /// The sections directly inside the section group.
     ///

@@ -18,17 +18,19 @@ public struct AccountRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.Account",
-        model: Account.self,
-        operations: [
-            .init("getAccountById", .get, path: "", response: .collection(.model(Account.self))),
-            .init("updateAccountById", .put, path: "", request: .model(AccountChanges.self)),
-            .init("getAccountRoster", .get, path: "roster", response: .collection(.model(Account.self))),
-            .init("getAccountReport", .get, path: "report", response: .collection(.model(Account.self))),
-            .init("listAccounts", .get, path: "", onCollection: true, response: .collection(.model(Account.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.Account",
+            model: Account.self,
+            operations: [
+                .init("getAccountById", .get, path: "", response: .collection(.model(Account.self))),
+                .init("updateAccountById", .put, path: "", request: .model(AccountChanges.self)),
+                .init("getAccountRoster", .get, path: "roster", response: .collection(.model(Account.self))),
+                .init("getAccountReport", .get, path: "report", response: .collection(.model(Account.self))),
+                .init("listAccounts", .get, path: "", onCollection: true, response: .collection(.model(Account.self))),
+            ]
+        )
+    }
 
     /// Reads one account.
     ///

@@ -18,13 +18,21 @@ public struct ActivityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.Activity",
-        model: Activity.self,
-        operations: [
-            .init("listActivities", .get, path: "", onCollection: true, response: .collection(.model(Activity.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.Activity",
+            model: Activity.self,
+            operations: [
+                .init(
+                    "listActivities",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(Activity.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == ActivityRequestBuilder {

@@ -18,13 +18,21 @@ public struct CartListingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.cartListing",
-        model: Listing.self,
-        operations: [
-            .init("listCartListings", .get, path: "", onCollection: true, response: .collection(.model(Listing.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.cartListing",
+            model: Listing.self,
+            operations: [
+                .init(
+                    "listCartListings",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(Listing.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == CartListingRequestBuilder {

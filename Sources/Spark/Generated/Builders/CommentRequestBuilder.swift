@@ -18,27 +18,29 @@ public struct CommentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.Comment",
-        model: Comment.self,
-        operations: [
-            .init(
-                "listContactComments",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .collection(.model(Comment.self))
-            ),
-            .init(
-                "createContactComments",
-                .post,
-                path: "",
-                onCollection: true,
-                request: .model(NewComments.self),
-                response: .collection(.model(Comment.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.Comment",
+            model: Comment.self,
+            operations: [
+                .init(
+                    "listContactComments",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(Comment.self))
+                ),
+                .init(
+                    "createContactComments",
+                    .post,
+                    path: "",
+                    onCollection: true,
+                    request: .model(NewComments.self),
+                    response: .collection(.model(Comment.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == CommentRequestBuilder {

@@ -17,10 +17,14 @@ public struct CompanyRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.company",
-        operations: [.init("listCompanyListings", .get, path: "listings", response: .collection(.model(Listing.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.company",
+            operations: [
+                .init("listCompanyListings", .get, path: "listings", response: .collection(.model(Listing.self))),
+            ]
+        )
+    }
 
     /// The listings of the user's company, one page at a time.
     ///

@@ -17,12 +17,14 @@ public struct ConnectRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.connect",
-        operations: [
-            .init("getPreferences", .get, path: "prefs", response: .collection(.model(ConnectPreference.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.connect",
+            operations: [
+                .init("getPreferences", .get, path: "prefs", response: .collection(.model(ConnectPreference.self))),
+            ]
+        )
+    }
 
     /// The user's Connect preferences, each a name and a value.
     ///

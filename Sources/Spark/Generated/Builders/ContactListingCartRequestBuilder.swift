@@ -18,27 +18,29 @@ public struct ContactListingCartRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.contactListingCart",
-        model: ListingCart.self,
-        operations: [
-            .init(
-                "addContactCartListings",
-                .post,
-                path: "",
-                request: .model(ListingIdList.self),
-                response: .collection(.model(ListingCart.self))
-            ),
-            .init(
-                "createContactListingCarts",
-                .post,
-                path: "",
-                onCollection: true,
-                request: .model(NewListingCarts.self),
-                response: .collection(.model(ResourceReference.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.contactListingCart",
+            model: ListingCart.self,
+            operations: [
+                .init(
+                    "addContactCartListings",
+                    .post,
+                    path: "",
+                    request: .model(ListingIdList.self),
+                    response: .collection(.model(ListingCart.self))
+                ),
+                .init(
+                    "createContactListingCarts",
+                    .post,
+                    path: "",
+                    onCollection: true,
+                    request: .model(NewListingCarts.self),
+                    response: .collection(.model(ResourceReference.self))
+                ),
+            ]
+        )
+    }
 
     /// Adds listings to the cart.
     ///

@@ -18,5 +18,5 @@ public struct ContactNoteRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.contactNote", model: Note.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.contactNote", model: Note.self) }
 }

@@ -17,17 +17,19 @@ public struct ContactProvidedRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.contactProvided",
-        operations: [
-            .init(
-                "listContactProvidedSearches",
-                .get,
-                path: "savedsearches",
-                response: .collection(.model(SavedSearch.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.contactProvided",
+            operations: [
+                .init(
+                    "listContactProvidedSearches",
+                    .get,
+                    path: "savedsearches",
+                    response: .collection(.model(SavedSearch.self))
+                ),
+            ]
+        )
+    }
 
     /// The saved searches the agent provides to the contact.
     ///

@@ -18,65 +18,67 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.Contact",
-        model: Contact.self,
-        children: [
-            .init("comments", "spark.Comment", collection: true),
-            .init("provided", "spark.contactProvided", collection: false),
-            .init("listingcarts", "spark.contactListingCart", collection: true),
-        ],
-        operations: [
-            .init(
-                "listContactSavedSearches",
-                .get,
-                path: "savedsearches",
-                response: .collection(.model(SavedSearch.self))
-            ),
-            .init("getPortalAccount", .get, path: "portal", response: .collection(.model(PortalAccount.self))),
-            .init(
-                "createPortalAccount",
-                .post,
-                path: "portal",
-                request: .model(PortalAccount.self),
-                response: .collection(.model(ResourceReference.self))
-            ),
-            .init("updatePortalAccount", .put, path: "portal", request: .model(PortalAccount.self)),
-            .init("deletePortalAccount", .delete, path: "portal"),
-            .init("listContacts", .get, path: "", onCollection: true, response: .collection(.model(Contact.self))),
-            .init(
-                "count",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .model(Pagination.self),
-                query: "_pagination=count",
-                payload: "D/Pagination"
-            ),
-            .init(
-                "createContacts",
-                .post,
-                path: "",
-                onCollection: true,
-                request: .model(NewContacts.self),
-                response: .collection(.model(ResourceReference.self))
-            ),
-            .init(
-                "listContactTags",
-                .get,
-                path: "tags",
-                onCollection: true,
-                response: .collection(.model(ContactTag.self))
-            ),
-            .init(
-                "exportContacts",
-                .get,
-                path: "export",
-                onCollection: true,
-                response: .collection(.model(Contact.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.Contact",
+            model: Contact.self,
+            children: [
+                .init("comments", "spark.Comment", collection: true),
+                .init("provided", "spark.contactProvided", collection: false),
+                .init("listingcarts", "spark.contactListingCart", collection: true),
+            ],
+            operations: [
+                .init(
+                    "listContactSavedSearches",
+                    .get,
+                    path: "savedsearches",
+                    response: .collection(.model(SavedSearch.self))
+                ),
+                .init("getPortalAccount", .get, path: "portal", response: .collection(.model(PortalAccount.self))),
+                .init(
+                    "createPortalAccount",
+                    .post,
+                    path: "portal",
+                    request: .model(PortalAccount.self),
+                    response: .collection(.model(ResourceReference.self))
+                ),
+                .init("updatePortalAccount", .put, path: "portal", request: .model(PortalAccount.self)),
+                .init("deletePortalAccount", .delete, path: "portal"),
+                .init("listContacts", .get, path: "", onCollection: true, response: .collection(.model(Contact.self))),
+                .init(
+                    "count",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .model(Pagination.self),
+                    query: "_pagination=count",
+                    payload: "D/Pagination"
+                ),
+                .init(
+                    "createContacts",
+                    .post,
+                    path: "",
+                    onCollection: true,
+                    request: .model(NewContacts.self),
+                    response: .collection(.model(ResourceReference.self))
+                ),
+                .init(
+                    "listContactTags",
+                    .get,
+                    path: "tags",
+                    onCollection: true,
+                    response: .collection(.model(ContactTag.self))
+                ),
+                .init(
+                    "exportContacts",
+                    .get,
+                    path: "export",
+                    onCollection: true,
+                    response: .collection(.model(Contact.self))
+                ),
+            ]
+        )
+    }
 
     /// Comments on a contact.
     ///

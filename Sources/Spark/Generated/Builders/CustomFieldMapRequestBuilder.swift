@@ -18,5 +18,5 @@ public struct CustomFieldMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.customField", model: CustomFieldMap.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.customField", model: CustomFieldMap.self) }
 }

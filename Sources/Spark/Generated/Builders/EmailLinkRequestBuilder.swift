@@ -18,13 +18,21 @@ public struct EmailLinkRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.EmailLink",
-        model: EmailLink.self,
-        operations: [
-            .init("listEmailLinks", .get, path: "", onCollection: true, response: .collection(.model(EmailLink.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.EmailLink",
+            model: EmailLink.self,
+            operations: [
+                .init(
+                    "listEmailLinks",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(EmailLink.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == EmailLinkRequestBuilder {

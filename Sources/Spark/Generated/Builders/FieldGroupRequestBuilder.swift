@@ -18,19 +18,21 @@ public struct FieldGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.fieldOrder",
-        model: FieldGroup.self,
-        operations: [
-            .init(
-                "getFieldOrderSettings",
-                .get,
-                path: "settings",
-                onCollection: true,
-                response: .collection(.model(FieldSettings.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.fieldOrder",
+            model: FieldGroup.self,
+            operations: [
+                .init(
+                    "getFieldOrderSettings",
+                    .get,
+                    path: "settings",
+                    onCollection: true,
+                    response: .collection(.model(FieldSettings.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == FieldGroupRequestBuilder {

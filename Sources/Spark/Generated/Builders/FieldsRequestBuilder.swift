@@ -17,10 +17,9 @@ public struct FieldsRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.fields",
-        children: [.init("order", "spark.fieldOrder", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("spark.fields", children: [.init("order", "spark.fieldOrder", collection: true)])
+    }
 
     /// Field order, for every property type or one.
     ///

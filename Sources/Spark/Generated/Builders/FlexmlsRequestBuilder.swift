@@ -17,10 +17,9 @@ public struct FlexmlsRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.flexmls",
-        children: [.init("emaillinks", "spark.EmailLink", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("spark.flexmls", children: [.init("emaillinks", "spark.EmailLink", collection: true)])
+    }
 
     /// Links to listings that Flexmls sent by email.
     ///

@@ -18,20 +18,22 @@ public struct IdxLinkRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.IdxLink",
-        model: IdxLink.self,
-        operations: [
-            .init("listIdxLinks", .get, path: "", onCollection: true, response: .collection(.model(IdxLink.self))),
-            .init(
-                "getDefaultIdxLink",
-                .get,
-                path: "default",
-                onCollection: true,
-                response: .collection(.model(IdxLink.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.IdxLink",
+            model: IdxLink.self,
+            operations: [
+                .init("listIdxLinks", .get, path: "", onCollection: true, response: .collection(.model(IdxLink.self))),
+                .init(
+                    "getDefaultIdxLink",
+                    .get,
+                    path: "default",
+                    onCollection: true,
+                    response: .collection(.model(IdxLink.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == IdxLinkRequestBuilder {

@@ -18,5 +18,5 @@ public struct IdxRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.idx", model: Idx.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.idx", model: Idx.self) }
 }

@@ -18,42 +18,44 @@ public struct ListingCartRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.ListingCart",
-        model: ListingCart.self,
-        children: [.init("listings", "spark.cartListing", collection: true)],
-        operations: [
-            .init(
-                "addCartListings",
-                .post,
-                path: "",
-                request: .model(ListingIdList.self),
-                response: .collection(.model(ListingCart.self))
-            ),
-            .init(
-                "listListingCarts",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .collection(.model(ListingCart.self))
-            ),
-            .init(
-                "createListingCarts",
-                .post,
-                path: "",
-                onCollection: true,
-                request: .model(NewListingCarts.self),
-                response: .collection(.model(ResourceReference.self))
-            ),
-            .init(
-                "listPortalListingCarts",
-                .get,
-                path: "portal",
-                onCollection: true,
-                response: .collection(.model(ListingCart.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.ListingCart",
+            model: ListingCart.self,
+            children: [.init("listings", "spark.cartListing", collection: true)],
+            operations: [
+                .init(
+                    "addCartListings",
+                    .post,
+                    path: "",
+                    request: .model(ListingIdList.self),
+                    response: .collection(.model(ListingCart.self))
+                ),
+                .init(
+                    "listListingCarts",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(ListingCart.self))
+                ),
+                .init(
+                    "createListingCarts",
+                    .post,
+                    path: "",
+                    onCollection: true,
+                    request: .model(NewListingCarts.self),
+                    response: .collection(.model(ResourceReference.self))
+                ),
+                .init(
+                    "listPortalListingCarts",
+                    .get,
+                    path: "portal",
+                    onCollection: true,
+                    response: .collection(.model(ListingCart.self))
+                ),
+            ]
+        )
+    }
 
     /// The listings in a cart.
     ///

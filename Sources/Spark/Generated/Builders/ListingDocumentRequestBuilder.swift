@@ -18,5 +18,5 @@ public struct ListingDocumentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.ListingDocument", model: ListingDocument.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.ListingDocument", model: ListingDocument.self) }
 }

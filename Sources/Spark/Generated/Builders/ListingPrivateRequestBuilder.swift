@@ -17,20 +17,22 @@ public struct ListingPrivateRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.listingPrivate",
-        operations: [
-            .init("getMyNotes", .get, path: "notes", response: .collection(.model(Note.self))),
-            .init(
-                "saveMyNotes",
-                .put,
-                path: "notes",
-                request: .model(Note.self),
-                response: .collection(.model(Note.self))
-            ),
-            .init("deleteMyNotes", .delete, path: "notes"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.listingPrivate",
+            operations: [
+                .init("getMyNotes", .get, path: "notes", response: .collection(.model(Note.self))),
+                .init(
+                    "saveMyNotes",
+                    .put,
+                    path: "notes",
+                    request: .model(Note.self),
+                    response: .collection(.model(Note.self))
+                ),
+                .init("deleteMyNotes", .delete, path: "notes"),
+            ]
+        )
+    }
 
     /// The user's private note on the listing, as the only element of Results (none when there is none).
     ///

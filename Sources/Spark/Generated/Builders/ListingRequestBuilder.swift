@@ -18,68 +18,76 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.Listing",
-        model: Listing.self,
-        children: [
-            .init("photos", "spark.Photo", collection: true),
-            .init("videos", "spark.Video", collection: true),
-            .init("virtualtours", "spark.VirtualTour", collection: true),
-            .init("documents", "spark.ListingDocument", collection: true),
-            .init("openhouses", "spark.OpenHouse", collection: true),
-            .init("tourofhomes", "spark.TourOfHomes", collection: true),
-            .init("my", "spark.listingPrivate", collection: false),
-            .init("shared", "spark.listingShared", collection: false),
-        ],
-        operations: [
-            .init("getListing", .get, path: "", response: .collection(.model(Listing.self))),
-            .init("listFloorPlans", .get, path: "floplans", response: .collection(.model(FloorPlan.self))),
-            .init(
-                "listRentalCalendar",
-                .get,
-                path: "rentalcalendar",
-                response: .collection(.model(RentalCalendarEntry.self))
-            ),
-            .init("searchListings", .get, path: "", onCollection: true, response: .collection(.model(Listing.self))),
-            .init(
-                "count",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .model(Pagination.self),
-                query: "_pagination=count",
-                payload: "D/Pagination"
-            ),
-            .init(
-                "listIncompleteListings",
-                .get,
-                path: "incomplete",
-                onCollection: true,
-                response: .collection(.model(Listing.self))
-            ),
-            .init(
-                "listNearbyListings",
-                .get,
-                path: "nearby",
-                onCollection: true,
-                response: .collection(.model(Listing.self))
-            ),
-            .init(
-                "listTourOfHomesListings",
-                .get,
-                path: "tourofhomes",
-                onCollection: true,
-                response: .collection(.model(Listing.self))
-            ),
-            .init(
-                "listListingRules",
-                .get,
-                path: "rules",
-                onCollection: true,
-                response: .collection(.model(ListingRule.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.Listing",
+            model: Listing.self,
+            children: [
+                .init("photos", "spark.Photo", collection: true),
+                .init("videos", "spark.Video", collection: true),
+                .init("virtualtours", "spark.VirtualTour", collection: true),
+                .init("documents", "spark.ListingDocument", collection: true),
+                .init("openhouses", "spark.OpenHouse", collection: true),
+                .init("tourofhomes", "spark.TourOfHomes", collection: true),
+                .init("my", "spark.listingPrivate", collection: false),
+                .init("shared", "spark.listingShared", collection: false),
+            ],
+            operations: [
+                .init("getListing", .get, path: "", response: .collection(.model(Listing.self))),
+                .init("listFloorPlans", .get, path: "floplans", response: .collection(.model(FloorPlan.self))),
+                .init(
+                    "listRentalCalendar",
+                    .get,
+                    path: "rentalcalendar",
+                    response: .collection(.model(RentalCalendarEntry.self))
+                ),
+                .init(
+                    "searchListings",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(Listing.self))
+                ),
+                .init(
+                    "count",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .model(Pagination.self),
+                    query: "_pagination=count",
+                    payload: "D/Pagination"
+                ),
+                .init(
+                    "listIncompleteListings",
+                    .get,
+                    path: "incomplete",
+                    onCollection: true,
+                    response: .collection(.model(Listing.self))
+                ),
+                .init(
+                    "listNearbyListings",
+                    .get,
+                    path: "nearby",
+                    onCollection: true,
+                    response: .collection(.model(Listing.self))
+                ),
+                .init(
+                    "listTourOfHomesListings",
+                    .get,
+                    path: "tourofhomes",
+                    onCollection: true,
+                    response: .collection(.model(Listing.self))
+                ),
+                .init(
+                    "listListingRules",
+                    .get,
+                    path: "rules",
+                    onCollection: true,
+                    response: .collection(.model(ListingRule.self))
+                ),
+            ]
+        )
+    }
 
     /// The photos of a listing.
     ///

@@ -17,10 +17,9 @@ public struct ListingSharedRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.listingShared",
-        children: [.init("notes", "spark.sharedNotes", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("spark.listingShared", children: [.init("notes", "spark.sharedNotes", collection: false)])
+    }
 
     /// Notes shared between the agent and contacts.
     public var notes: NoteRequestBuilder { .init(client: client, path: path.appending("notes")) }

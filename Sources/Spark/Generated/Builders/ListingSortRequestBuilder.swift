@@ -18,5 +18,5 @@ public struct ListingSortRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.ListingSort", model: ListingSort.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.ListingSort", model: ListingSort.self) }
 }

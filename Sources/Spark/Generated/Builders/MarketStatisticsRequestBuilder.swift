@@ -17,27 +17,39 @@ public struct MarketStatisticsRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.marketStatistics",
-        operations: [
-            .init(
-                "getAbsorptionStatistics",
-                .get,
-                path: "absorption",
-                response: .collection(.model(MarketStatistics.self))
-            ),
-            .init(
-                "getInventoryStatistics",
-                .get,
-                path: "inventory",
-                response: .collection(.model(MarketStatistics.self))
-            ),
-            .init("getPriceStatistics", .get, path: "price", response: .collection(.model(MarketStatistics.self))),
-            .init("getRatioStatistics", .get, path: "ratio", response: .collection(.model(MarketStatistics.self))),
-            .init("getDaysOnMarketStatistics", .get, path: "dom", response: .collection(.model(MarketStatistics.self))),
-            .init("getVolumeStatistics", .get, path: "volume", response: .collection(.model(MarketStatistics.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.marketStatistics",
+            operations: [
+                .init(
+                    "getAbsorptionStatistics",
+                    .get,
+                    path: "absorption",
+                    response: .collection(.model(MarketStatistics.self))
+                ),
+                .init(
+                    "getInventoryStatistics",
+                    .get,
+                    path: "inventory",
+                    response: .collection(.model(MarketStatistics.self))
+                ),
+                .init("getPriceStatistics", .get, path: "price", response: .collection(.model(MarketStatistics.self))),
+                .init("getRatioStatistics", .get, path: "ratio", response: .collection(.model(MarketStatistics.self))),
+                .init(
+                    "getDaysOnMarketStatistics",
+                    .get,
+                    path: "dom",
+                    response: .collection(.model(MarketStatistics.self))
+                ),
+                .init(
+                    "getVolumeStatistics",
+                    .get,
+                    path: "volume",
+                    response: .collection(.model(MarketStatistics.self))
+                ),
+            ]
+        )
+    }
 
     /// Absorption rate by month.
     ///

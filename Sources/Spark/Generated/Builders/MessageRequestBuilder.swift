@@ -18,23 +18,25 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.Message",
-        model: Message.self,
-        operations: [
-            .init("getMessage", .get, path: "", response: .collection(.model(Message.self))),
-            .init("listReplies", .get, path: "replies", response: .collection(.model(Message.self))),
-            .init("listMessages", .get, path: "", onCollection: true, response: .collection(.model(Message.self))),
-            .init("sendMessages", .post, path: "", onCollection: true, request: .model(NewMessages.self)),
-            .init(
-                "listUnreadMessages",
-                .get,
-                path: "unread",
-                onCollection: true,
-                response: .collection(.model(Message.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.Message",
+            model: Message.self,
+            operations: [
+                .init("getMessage", .get, path: "", response: .collection(.model(Message.self))),
+                .init("listReplies", .get, path: "replies", response: .collection(.model(Message.self))),
+                .init("listMessages", .get, path: "", onCollection: true, response: .collection(.model(Message.self))),
+                .init("sendMessages", .post, path: "", onCollection: true, request: .model(NewMessages.self)),
+                .init(
+                    "listUnreadMessages",
+                    .get,
+                    path: "unread",
+                    onCollection: true,
+                    response: .collection(.model(Message.self))
+                ),
+            ]
+        )
+    }
 
     /// Reads one message.
     ///

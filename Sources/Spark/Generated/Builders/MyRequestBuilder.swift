@@ -17,24 +17,31 @@ public struct MyRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.my",
-        operations: [
-            .init("updateAccount", .put, path: "account", request: .model(AccountChanges.self)),
-            .init("getAccount", .get, path: "account", response: .collection(.model(Account.self))),
-            .init("listListings", .get, path: "listings", response: .collection(.model(Listing.self))),
-            .init(
-                "countListings",
-                .get,
-                path: "listings",
-                response: .model(Pagination.self),
-                query: "_pagination=count",
-                payload: "D/Pagination"
-            ),
-            .init("listMyListingCarts", .get, path: "listingcarts", response: .collection(.model(ListingCart.self))),
-            .init("getMyContact", .get, path: "contact", response: .collection(.model(Contact.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.my",
+            operations: [
+                .init("updateAccount", .put, path: "account", request: .model(AccountChanges.self)),
+                .init("getAccount", .get, path: "account", response: .collection(.model(Account.self))),
+                .init("listListings", .get, path: "listings", response: .collection(.model(Listing.self))),
+                .init(
+                    "countListings",
+                    .get,
+                    path: "listings",
+                    response: .model(Pagination.self),
+                    query: "_pagination=count",
+                    payload: "D/Pagination"
+                ),
+                .init(
+                    "listMyListingCarts",
+                    .get,
+                    path: "listingcarts",
+                    response: .collection(.model(ListingCart.self))
+                ),
+                .init("getMyContact", .get, path: "contact", response: .collection(.model(Contact.self))),
+            ]
+        )
+    }
 
     /// Changes the signed-in user's email-update setting or password.
     ///

@@ -18,20 +18,28 @@ public struct NewsFeedRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.NewsFeed",
-        model: NewsFeed.self,
-        operations: [
-            .init("listNewsFeeds", .get, path: "", onCollection: true, response: .collection(.model(NewsFeed.self))),
-            .init(
-                "getNewsFeedMeta",
-                .get,
-                path: "meta",
-                onCollection: true,
-                response: .collection(.model(NewsFeedMeta.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.NewsFeed",
+            model: NewsFeed.self,
+            operations: [
+                .init(
+                    "listNewsFeeds",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(NewsFeed.self))
+                ),
+                .init(
+                    "getNewsFeedMeta",
+                    .get,
+                    path: "meta",
+                    onCollection: true,
+                    response: .collection(.model(NewsFeedMeta.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == NewsFeedRequestBuilder {

@@ -18,11 +18,13 @@ public struct NoteRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.sharedNotes",
-        model: Note.self,
-        children: [.init("contacts", "spark.contactNote", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.sharedNotes",
+            model: Note.self,
+            children: [.init("contacts", "spark.contactNote", collection: true)]
+        )
+    }
 
     /// `contacts.request()` lists them; `contacts("ContactId")` addresses one.
     public var contacts: CollectionRequestBuilder<ContactNoteRequestBuilder> {

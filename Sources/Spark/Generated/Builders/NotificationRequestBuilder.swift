@@ -18,27 +18,29 @@ public struct NotificationRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.Notification",
-        model: Notification.self,
-        operations: [
-            .init("markNotificationsRead", .put, path: "", request: .model(NotificationState.self)),
-            .init(
-                "listNotifications",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .collection(.model(Notification.self))
-            ),
-            .init(
-                "listUnreadNotifications",
-                .get,
-                path: "unread",
-                onCollection: true,
-                response: .collection(.model(Notification.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.Notification",
+            model: Notification.self,
+            operations: [
+                .init("markNotificationsRead", .put, path: "", request: .model(NotificationState.self)),
+                .init(
+                    "listNotifications",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(Notification.self))
+                ),
+                .init(
+                    "listUnreadNotifications",
+                    .get,
+                    path: "unread",
+                    onCollection: true,
+                    response: .collection(.model(Notification.self))
+                ),
+            ]
+        )
+    }
 
     /// Marks the notifications read (`Read: true`).
     ///

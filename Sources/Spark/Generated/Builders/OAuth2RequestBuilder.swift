@@ -17,19 +17,21 @@ public struct OAuth2RequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.oauth2",
-        operations: [
-            .init(
-                "grantToken",
-                .post,
-                path: "grant",
-                request: .model(TokenGrant.self),
-                response: .model(OAuth2Tokens.self),
-                enveloped: false
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.oauth2",
+            operations: [
+                .init(
+                    "grantToken",
+                    .post,
+                    path: "grant",
+                    request: .model(TokenGrant.self),
+                    response: .model(OAuth2Tokens.self),
+                    enveloped: false
+                ),
+            ]
+        )
+    }
 
     /// Exchanges an authorization code, a refresh token or a password for OAuth 2 tokens; neither body is wrapped in D.
     ///

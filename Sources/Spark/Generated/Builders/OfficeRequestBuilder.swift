@@ -17,10 +17,14 @@ public struct OfficeRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.office",
-        operations: [.init("listOfficeListings", .get, path: "listings", response: .collection(.model(Listing.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.office",
+            operations: [
+                .init("listOfficeListings", .get, path: "listings", response: .collection(.model(Listing.self))),
+            ]
+        )
+    }
 
     /// The listings of the user's office, one page at a time.
     ///

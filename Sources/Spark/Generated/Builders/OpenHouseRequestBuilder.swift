@@ -18,5 +18,5 @@ public struct OpenHouseRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.OpenHouse", model: OpenHouse.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.OpenHouse", model: OpenHouse.self) }
 }

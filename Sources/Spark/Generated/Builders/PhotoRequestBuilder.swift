@@ -18,5 +18,5 @@ public struct PhotoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.Photo", model: Photo.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.Photo", model: Photo.self) }
 }

@@ -18,5 +18,5 @@ public struct PortalRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.portal", model: Portal.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.portal", model: Portal.self) }
 }

@@ -18,11 +18,15 @@ public struct PropertyTypeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.PropertyType",
-        model: PropertyType.self,
-        operations: [.init("listAllPropertyTypes", .get, path: "all", response: .collection(.model(PropertyType.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.PropertyType",
+            model: PropertyType.self,
+            operations: [
+                .init("listAllPropertyTypes", .get, path: "all", response: .collection(.model(PropertyType.self))),
+            ]
+        )
+    }
 
     /// Every property type of the MLS.
     ///

@@ -17,10 +17,12 @@ public struct ProvidedRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.provided",
-        children: [.init("savedsearches", "spark.providedSavedSearch", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.provided",
+            children: [.init("savedsearches", "spark.providedSavedSearch", collection: true)]
+        )
+    }
 
     /// Saved searches the agent provides.
     ///

@@ -18,19 +18,21 @@ public struct ProvidedSavedSearchRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.providedSavedSearch",
-        model: SavedSearch.self,
-        operations: [
-            .init(
-                "listProvidedSavedSearches",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .collection(.model(SavedSearch.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.providedSavedSearch",
+            model: SavedSearch.self,
+            operations: [
+                .init(
+                    "listProvidedSavedSearches",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(SavedSearch.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == ProvidedSavedSearchRequestBuilder {

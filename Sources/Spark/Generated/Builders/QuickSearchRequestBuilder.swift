@@ -18,19 +18,21 @@ public struct QuickSearchRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.QuickSearch",
-        model: QuickSearch.self,
-        operations: [
-            .init(
-                "getDefaultQuickSearch",
-                .get,
-                path: "default",
-                onCollection: true,
-                response: .collection(.model(QuickSearch.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.QuickSearch",
+            model: QuickSearch.self,
+            operations: [
+                .init(
+                    "getDefaultQuickSearch",
+                    .get,
+                    path: "default",
+                    onCollection: true,
+                    response: .collection(.model(QuickSearch.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == QuickSearchRequestBuilder {

@@ -18,28 +18,30 @@ public struct SavedSearchRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.SavedSearch",
-        model: SavedSearch.self,
-        operations: [
-            .init("getSavedSearch", .get, path: "", response: .collection(.model(SavedSearch.self))),
-            .init(
-                "listSavedSearches",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .collection(.model(SavedSearch.self))
-            ),
-            .init(
-                "createSavedSearches",
-                .post,
-                path: "",
-                onCollection: true,
-                request: .model(NewSavedSearches.self),
-                response: .collection(.model(SavedSearch.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.SavedSearch",
+            model: SavedSearch.self,
+            operations: [
+                .init("getSavedSearch", .get, path: "", response: .collection(.model(SavedSearch.self))),
+                .init(
+                    "listSavedSearches",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .collection(.model(SavedSearch.self))
+                ),
+                .init(
+                    "createSavedSearches",
+                    .post,
+                    path: "",
+                    onCollection: true,
+                    request: .model(NewSavedSearches.self),
+                    response: .collection(.model(SavedSearch.self))
+                ),
+            ]
+        )
+    }
 
     /// Reads one saved search (`_expand=NewsFeeds,NewsFeedSubscriptionSummary` adds its feeds).
     ///

@@ -17,13 +17,15 @@ public struct SearchTemplatesRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.searchTemplates",
-        children: [
-            .init("quicksearches", "spark.QuickSearch", collection: true),
-            .init("sorts", "spark.ListingSort", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.searchTemplates",
+            children: [
+                .init("quicksearches", "spark.QuickSearch", collection: true),
+                .init("sorts", "spark.ListingSort", collection: true),
+            ]
+        )
+    }
 
     /// Quick search forms: which fields a search form shows.
     ///

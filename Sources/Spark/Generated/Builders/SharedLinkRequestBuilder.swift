@@ -18,36 +18,38 @@ public struct SharedLinkRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.SharedLink",
-        model: SharedLink.self,
-        operations: [
-            .init(
-                "shareListings",
-                .post,
-                path: "listings",
-                onCollection: true,
-                request: .model(ListingIdList.self),
-                response: .collection(.model(ResourceReference.self))
-            ),
-            .init(
-                "shareSavedSearch",
-                .post,
-                path: "search",
-                onCollection: true,
-                request: .model(SavedSearchShare.self),
-                response: .collection(.model(ResourceReference.self))
-            ),
-            .init(
-                "shareListingCart",
-                .post,
-                path: "cart",
-                onCollection: true,
-                request: .model(ListingCartShare.self),
-                response: .collection(.model(ResourceReference.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.SharedLink",
+            model: SharedLink.self,
+            operations: [
+                .init(
+                    "shareListings",
+                    .post,
+                    path: "listings",
+                    onCollection: true,
+                    request: .model(ListingIdList.self),
+                    response: .collection(.model(ResourceReference.self))
+                ),
+                .init(
+                    "shareSavedSearch",
+                    .post,
+                    path: "search",
+                    onCollection: true,
+                    request: .model(SavedSearchShare.self),
+                    response: .collection(.model(ResourceReference.self))
+                ),
+                .init(
+                    "shareListingCart",
+                    .post,
+                    path: "cart",
+                    onCollection: true,
+                    request: .model(ListingCartShare.self),
+                    response: .collection(.model(ResourceReference.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SharedLinkRequestBuilder {

@@ -18,20 +18,22 @@ public struct SharedListingRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.SharedListing",
-        model: SharedListing.self,
-        operations: [
-            .init(
-                "createSharedListing",
-                .post,
-                path: "",
-                onCollection: true,
-                request: .model(NewSharedListing.self),
-                response: .collection(.model(SharedListing.self))
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.SharedListing",
+            model: SharedListing.self,
+            operations: [
+                .init(
+                    "createSharedListing",
+                    .post,
+                    path: "",
+                    onCollection: true,
+                    request: .model(NewSharedListing.self),
+                    response: .collection(.model(SharedListing.self))
+                ),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == SharedListingRequestBuilder {

@@ -18,5 +18,5 @@ public struct StandardFieldMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.standardField", model: StandardFieldMap.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.standardField", model: StandardFieldMap.self) }
 }

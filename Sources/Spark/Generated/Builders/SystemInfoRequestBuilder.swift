@@ -18,11 +18,13 @@ public struct SystemInfoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "spark.SystemInfo",
-        model: SystemInfo.self,
-        operations: [.init("getSearchSystemInfo", .get, path: "search", response: .collection(.any))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.SystemInfo",
+            model: SystemInfo.self,
+            operations: [.init("getSearchSystemInfo", .get, path: "search", response: .collection(.any))]
+        )
+    }
 
     /// The MLS's search settings, as the only element of Results.
     ///

@@ -18,5 +18,5 @@ public struct TourOfHomesRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.TourOfHomes", model: TourOfHomes.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.TourOfHomes", model: TourOfHomes.self) }
 }

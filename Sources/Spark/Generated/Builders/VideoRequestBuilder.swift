@@ -18,5 +18,5 @@ public struct VideoRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.Video", model: Video.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.Video", model: Video.self) }
 }

@@ -18,5 +18,5 @@ public struct VirtualTourRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("spark.VirtualTour", model: VirtualTour.self)
+    public static var route: ResourceRoute { ResourceRoute("spark.VirtualTour", model: VirtualTour.self) }
 }

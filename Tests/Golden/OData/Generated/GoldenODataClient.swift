@@ -22,16 +22,21 @@ public struct GoldenODataClient: RequestBuilder {
     )
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.DriveService",
-        children: [
-            .init("drives", "sample.drive.drive", collection: true, refusing: "POST"),
-            .init("users", "sample.drive.user", collection: true),
-            .init("me", "sample.drive.user", collection: false),
-            .init("drive", "sample.drive.drive", collection: false),
-        ],
-        operations: [.init("resolveShareLink", .get, response: .model(DriveItem.self)), .init("sendFeedback", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.DriveService",
+            children: [
+                .init("drives", "sample.drive.drive", collection: true, refusing: "POST"),
+                .init("users", "sample.drive.user", collection: true),
+                .init("me", "sample.drive.user", collection: false),
+                .init("drive", "sample.drive.drive", collection: false),
+            ],
+            operations: [
+                .init("resolveShareLink", .get, response: .model(DriveItem.self)),
+                .init("sendFeedback", .post),
+            ]
+        )
+    }
 
     public let client: ServiceClient
     public let path: ResourcePath

@@ -25,10 +25,9 @@ public struct GoldenOpenAPIClient: RequestBuilder {
     )
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.mail.Service",
-        children: [.init("n", "sample.mail.Namespace", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("sample.mail.Service", children: [.init("n", "sample.mail.Namespace", collection: true)])
+    }
 
     public let client: ServiceClient
     public let path: ResourcePath

@@ -38,16 +38,18 @@ public struct GoldenRealWorldClient: RequestBuilder {
     )
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "storage.Service",
-        children: [
-            .init("oauth2", "storage.oauth2", collection: false),
-            .init("files", "storage.File", collection: true),
-            .init("folders", "storage.Folder", collection: true),
-            .init("reports", "storage.report", collection: false),
-            .init("events", "storage.Events", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "storage.Service",
+            children: [
+                .init("oauth2", "storage.oauth2", collection: false),
+                .init("files", "storage.File", collection: true),
+                .init("folders", "storage.Folder", collection: true),
+                .init("reports", "storage.report", collection: false),
+                .init("events", "storage.Events", collection: false),
+            ]
+        )
+    }
 
     public let client: ServiceClient
     public let path: ResourcePath

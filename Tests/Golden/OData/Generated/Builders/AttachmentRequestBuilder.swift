@@ -18,5 +18,5 @@ public struct AttachmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("sample.drive.attachment", model: Attachment.self)
+    public static var route: ResourceRoute { ResourceRoute("sample.drive.attachment", model: Attachment.self) }
 }

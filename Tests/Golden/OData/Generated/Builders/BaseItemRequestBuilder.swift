@@ -18,12 +18,14 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.baseItem",
-        model: BaseItem.self,
-        children: [.init("createdByUser", "sample.drive.user", collection: false)],
-        operations: [.init("delta", .get, onCollection: true, response: .collection(.model(BaseItem.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.baseItem",
+            model: BaseItem.self,
+            children: [.init("createdByUser", "sample.drive.user", collection: false)],
+            operations: [.init("delta", .get, onCollection: true, response: .collection(.model(BaseItem.self)))]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 }

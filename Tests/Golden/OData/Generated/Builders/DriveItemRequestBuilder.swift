@@ -20,21 +20,23 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.driveItem",
-        model: DriveItem.self,
-        children: [
-            .init("createdByUser", "sample.drive.user", collection: false),
-            .init("children", "sample.drive.driveItem", collection: true),
-            .init("thumbnails", "sample.drive.thumbnailSet", collection: true, refusing: "POST"),
-        ],
-        operations: [
-            .init("search", .get, response: .collection(.model(DriveItem.self))),
-            .init("copy", .post, aliases: "action.copy", monitor: true),
-            .init("createUploadSession", .post, response: .model(UploadSession.self)),
-            .init("delta", .get, onCollection: true, response: .collection(.model(DriveItem.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.driveItem",
+            model: DriveItem.self,
+            children: [
+                .init("createdByUser", "sample.drive.user", collection: false),
+                .init("children", "sample.drive.driveItem", collection: true),
+                .init("thumbnails", "sample.drive.thumbnailSet", collection: true, refusing: "POST"),
+            ],
+            operations: [
+                .init("search", .get, response: .collection(.model(DriveItem.self))),
+                .init("copy", .post, aliases: "action.copy", monitor: true),
+                .init("createUploadSession", .post, response: .model(UploadSession.self)),
+                .init("delta", .get, onCollection: true, response: .collection(.model(DriveItem.self))),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 

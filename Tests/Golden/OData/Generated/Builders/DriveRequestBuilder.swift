@@ -18,19 +18,21 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.drive",
-        model: Drive.self,
-        children: [
-            .init("createdByUser", "sample.drive.user", collection: false),
-            .init("root", "sample.drive.driveItem", collection: false),
-            .init("items", "sample.drive.driveItem", collection: true),
-        ],
-        operations: [
-            .init("recent", .get, response: .collection(.model(DriveItem.self))),
-            .init("delta", .get, onCollection: true, response: .collection(.model(BaseItem.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.drive",
+            model: Drive.self,
+            children: [
+                .init("createdByUser", "sample.drive.user", collection: false),
+                .init("root", "sample.drive.driveItem", collection: false),
+                .init("items", "sample.drive.driveItem", collection: true),
+            ],
+            operations: [
+                .init("recent", .get, response: .collection(.model(DriveItem.self))),
+                .init("delta", .get, onCollection: true, response: .collection(.model(BaseItem.self))),
+            ]
+        )
+    }
 
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 

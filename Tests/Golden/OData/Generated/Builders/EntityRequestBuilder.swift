@@ -18,5 +18,5 @@ public struct EntityRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("sample.drive.entity", model: Entity.self)
+    public static var route: ResourceRoute { ResourceRoute("sample.drive.entity", model: Entity.self) }
 }

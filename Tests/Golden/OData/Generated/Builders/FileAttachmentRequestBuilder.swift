@@ -18,5 +18,5 @@ public struct FileAttachmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("sample.drive.fileAttachment", model: FileAttachment.self)
+    public static var route: ResourceRoute { ResourceRoute("sample.drive.fileAttachment", model: FileAttachment.self) }
 }

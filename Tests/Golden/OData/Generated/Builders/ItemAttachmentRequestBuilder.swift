@@ -18,11 +18,13 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.itemAttachment",
-        model: ItemAttachment.self,
-        children: [.init("item", "sample.drive.message", collection: false)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.itemAttachment",
+            model: ItemAttachment.self,
+            children: [.init("item", "sample.drive.message", collection: false)]
+        )
+    }
 
     public var item: MessageRequestBuilder { .init(client: client, path: path.appending("item")) }
 }

@@ -18,12 +18,14 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.message",
-        model: Message.self,
-        children: [.init("attachments", "sample.drive.attachment", collection: true)],
-        operations: [.init("send", .post)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.message",
+            model: Message.self,
+            children: [.init("attachments", "sample.drive.attachment", collection: true)],
+            operations: [.init("send", .post)]
+        )
+    }
 
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {

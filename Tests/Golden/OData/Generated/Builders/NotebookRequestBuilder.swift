@@ -18,14 +18,16 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.notebook",
-        model: Notebook.self,
-        children: [
-            .init("sectionGroups", "sample.drive.sectionGroup", collection: true),
-            .init("sections", "sample.drive.onenoteSection", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.notebook",
+            model: Notebook.self,
+            children: [
+                .init("sectionGroups", "sample.drive.sectionGroup", collection: true),
+                .init("sections", "sample.drive.onenoteSection", collection: true),
+            ]
+        )
+    }
 
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {

@@ -18,5 +18,7 @@ public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("sample.drive.onenoteEntityBaseModel", model: OnenoteEntityBaseModel.self)
+    public static var route: ResourceRoute {
+        ResourceRoute("sample.drive.onenoteEntityBaseModel", model: OnenoteEntityBaseModel.self)
+    }
 }

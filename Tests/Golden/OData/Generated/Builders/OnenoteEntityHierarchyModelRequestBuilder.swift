@@ -18,8 +18,7 @@ public struct OnenoteEntityHierarchyModelRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.onenoteEntityHierarchyModel",
-        model: OnenoteEntityHierarchyModel.self
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("sample.drive.onenoteEntityHierarchyModel", model: OnenoteEntityHierarchyModel.self)
+    }
 }

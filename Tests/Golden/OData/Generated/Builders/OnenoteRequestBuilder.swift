@@ -18,14 +18,16 @@ public struct OnenoteRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.onenote",
-        model: Onenote.self,
-        children: [
-            .init("notebooks", "sample.drive.notebook", collection: true, itemsRefusing: "DELETE"),
-            .init("sections", "sample.drive.onenoteSection", collection: true),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.onenote",
+            model: Onenote.self,
+            children: [
+                .init("notebooks", "sample.drive.notebook", collection: true, itemsRefusing: "DELETE"),
+                .init("sections", "sample.drive.onenoteSection", collection: true),
+            ]
+        )
+    }
 
     /// The service refuses `DELETE` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.

@@ -18,11 +18,13 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.onenoteSection",
-        model: OnenoteSection.self,
-        children: [.init("parentNotebook", "sample.drive.notebook", collection: false, refusing: "DELETE")]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.onenoteSection",
+            model: OnenoteSection.self,
+            children: [.init("parentNotebook", "sample.drive.notebook", collection: false, refusing: "DELETE")]
+        )
+    }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.

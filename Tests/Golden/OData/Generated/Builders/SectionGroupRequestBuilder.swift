@@ -18,14 +18,16 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.sectionGroup",
-        model: SectionGroup.self,
-        children: [
-            .init("sections", "sample.drive.onenoteSection", collection: true),
-            .init("parentNotebook", "sample.drive.notebook", collection: false, refusing: "DELETE"),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.sectionGroup",
+            model: SectionGroup.self,
+            children: [
+                .init("sections", "sample.drive.onenoteSection", collection: true),
+                .init("parentNotebook", "sample.drive.notebook", collection: false, refusing: "DELETE"),
+            ]
+        )
+    }
 
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {

@@ -18,5 +18,5 @@ public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("sample.drive.thumbnailSet", model: ThumbnailSet.self)
+    public static var route: ResourceRoute { ResourceRoute("sample.drive.thumbnailSet", model: ThumbnailSet.self) }
 }

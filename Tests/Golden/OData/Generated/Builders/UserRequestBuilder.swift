@@ -18,15 +18,17 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.drive.user",
-        model: User.self,
-        children: [
-            .init("drive", "sample.drive.drive", collection: false),
-            .init("messages", "sample.drive.message", collection: true),
-            .init("onenote", "sample.drive.onenote", collection: false),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.drive.user",
+            model: User.self,
+            children: [
+                .init("drive", "sample.drive.drive", collection: false),
+                .init("messages", "sample.drive.message", collection: true),
+                .init("onenote", "sample.drive.onenote", collection: false),
+            ]
+        )
+    }
 
     public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
 

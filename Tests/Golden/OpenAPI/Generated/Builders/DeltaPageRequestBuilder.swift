@@ -18,20 +18,22 @@ public struct DeltaPageRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.mail.delta",
-        model: DeltaPage.self,
-        operations: [
-            .init("getDelta", .get, path: "", response: .model(DeltaPage.self)),
-            .init(
-                "generateCursor",
-                .post,
-                path: "generate_cursor",
-                request: .model(GenerateCursorRequest.self),
-                response: .model(GenerateCursorResponse.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.mail.delta",
+            model: DeltaPage.self,
+            operations: [
+                .init("getDelta", .get, path: "", response: .model(DeltaPage.self)),
+                .init(
+                    "generateCursor",
+                    .post,
+                    path: "generate_cursor",
+                    request: .model(GenerateCursorRequest.self),
+                    response: .model(GenerateCursorResponse.self)
+                ),
+            ]
+        )
+    }
 
     /// Changes since a cursor; repeat until cursor_start equals cursor_end.
     ///

@@ -18,14 +18,16 @@ public struct DraftRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.mail.Draft",
-        model: Draft.self,
-        operations: [
-            .init("deleteDraft", .delete, path: "", request: .model(VersionedReference.self)),
-            .init("listDrafts", .get, path: "", onCollection: true, response: .collection(.model(Draft.self))),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.mail.Draft",
+            model: Draft.self,
+            operations: [
+                .init("deleteDraft", .delete, path: "", request: .model(VersionedReference.self)),
+                .init("listDrafts", .get, path: "", onCollection: true, response: .collection(.model(Draft.self))),
+            ]
+        )
+    }
 
     /// - Remark: Generated from `sample.mail.Draft/deleteDraft` (DELETE).
     public func deleteDraft(_ body: VersionedReference) -> OperationRequest<Void> {

@@ -18,11 +18,15 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.mail.Event",
-        model: Event.self,
-        operations: [.init("listEvents", .get, path: "", onCollection: true, response: .collection(.model(Event.self)))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.mail.Event",
+            model: Event.self,
+            operations: [
+                .init("listEvents", .get, path: "", onCollection: true, response: .collection(.model(Event.self))),
+            ]
+        )
+    }
 }
 
 extension CollectionRequestBuilder where Item == EventRequestBuilder {

@@ -18,11 +18,9 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.mail.File",
-        model: File.self,
-        operations: [.init("downloadFile", .get, path: "download")]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute("sample.mail.File", model: File.self, operations: [.init("downloadFile", .get, path: "download")])
+    }
 
     /// - Remark: Generated from `sample.mail.File/downloadFile` (GET).
     public func downloadFile() -> OperationRequest<[UInt8]> {

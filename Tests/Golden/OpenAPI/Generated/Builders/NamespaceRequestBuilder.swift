@@ -18,26 +18,28 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.mail.Namespace",
-        model: Namespace.self,
-        children: [
-            .init("threads", "sample.mail.Thread", collection: true),
-            .init("drafts", "sample.mail.Draft", collection: true),
-            .init("events", "sample.mail.Event", collection: true),
-            .init("files", "sample.mail.File", collection: true),
-            .init("delta", "sample.mail.delta", collection: false),
-        ],
-        operations: [
-            .init(
-                "sendDraft",
-                .post,
-                path: "send",
-                request: .model(SendDraftRequest.self),
-                response: .model(Message.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.mail.Namespace",
+            model: Namespace.self,
+            children: [
+                .init("threads", "sample.mail.Thread", collection: true),
+                .init("drafts", "sample.mail.Draft", collection: true),
+                .init("events", "sample.mail.Event", collection: true),
+                .init("files", "sample.mail.File", collection: true),
+                .init("delta", "sample.mail.delta", collection: false),
+            ],
+            operations: [
+                .init(
+                    "sendDraft",
+                    .post,
+                    path: "send",
+                    request: .model(SendDraftRequest.self),
+                    response: .model(Message.self)
+                ),
+            ]
+        )
+    }
 
     /// Threads of a namespace.
     ///

@@ -18,28 +18,30 @@ public struct ThreadRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "sample.mail.Thread",
-        model: Thread.self,
-        operations: [
-            .init(
-                "updateThreadTags",
-                .put,
-                path: "",
-                request: .model(UpdateThreadTagsRequest.self),
-                response: .model(Thread.self)
-            ),
-            .init("listThreads", .get, path: "", onCollection: true, response: .collection(.model(Thread.self))),
-            .init(
-                "count",
-                .get,
-                path: "",
-                onCollection: true,
-                response: .model(ListThreadsCountResponse.self),
-                query: "view=count"
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "sample.mail.Thread",
+            model: Thread.self,
+            operations: [
+                .init(
+                    "updateThreadTags",
+                    .put,
+                    path: "",
+                    request: .model(UpdateThreadTagsRequest.self),
+                    response: .model(Thread.self)
+                ),
+                .init("listThreads", .get, path: "", onCollection: true, response: .collection(.model(Thread.self))),
+                .init(
+                    "count",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .model(ListThreadsCountResponse.self),
+                    query: "view=count"
+                ),
+            ]
+        )
+    }
 
     /// Adds and removes tags.
     ///

@@ -18,11 +18,13 @@ public struct EventsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "storage.Events",
-        model: Events.self,
-        operations: [.init("listEvents", .get, path: "", response: .model(Events.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "storage.Events",
+            model: Events.self,
+            operations: [.init("listEvents", .get, path: "", response: .model(Events.self))]
+        )
+    }
 
     /// Events since a stream position.
     ///

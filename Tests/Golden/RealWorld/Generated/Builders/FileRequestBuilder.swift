@@ -18,23 +18,25 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "storage.File",
-        model: File.self,
-        children: [
-            .init("upload_sessions", "storage.UploadSession", collection: true, onCollection: true),
-            .init("metadata", "storage.MetadataInstances", collection: true),
-        ],
-        operations: [
-            .init("getFile", .get, path: "", response: .model(File.self)),
-            .init("checkUpload", .options, path: ""),
-            .init("get_shared_link", .get, path: "", response: .model(File.self), query: "fields=shared_link"),
-            .init("getThumbnail", .get, path: "thumbnail.{extension}"),
-            .init("uploadVersion", .put, path: "content", response: .model(File.self)),
-            .init("addComment", .post, path: "comments"),
-            .init("uploadContent", .post, path: "content", onCollection: true, response: .model(File.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "storage.File",
+            model: File.self,
+            children: [
+                .init("upload_sessions", "storage.UploadSession", collection: true, onCollection: true),
+                .init("metadata", "storage.MetadataInstances", collection: true),
+            ],
+            operations: [
+                .init("getFile", .get, path: "", response: .model(File.self)),
+                .init("checkUpload", .options, path: ""),
+                .init("get_shared_link", .get, path: "", response: .model(File.self), query: "fields=shared_link"),
+                .init("getThumbnail", .get, path: "thumbnail.{extension}"),
+                .init("uploadVersion", .put, path: "content", response: .model(File.self)),
+                .init("addComment", .post, path: "comments"),
+                .init("uploadContent", .post, path: "content", onCollection: true, response: .model(File.self)),
+            ]
+        )
+    }
 
     /// `metadata.request()` lists them; `metadata("scope")` addresses one.
     public var metadata: CollectionRequestBuilder<MetadataInstancesRequestBuilder> {

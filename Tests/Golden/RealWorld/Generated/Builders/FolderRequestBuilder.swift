@@ -18,12 +18,14 @@ public struct FolderRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "storage.Folder",
-        model: Folder.self,
-        children: [.init("items", "storage.Items", collection: false)],
-        operations: [.init("delete", .delete, path: "")]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "storage.Folder",
+            model: Folder.self,
+            children: [.init("items", "storage.Items", collection: false)],
+            operations: [.init("delete", .delete, path: "")]
+        )
+    }
 
     public var items: ItemsRequestBuilder { .init(client: client, path: path.appending("items")) }
 

@@ -18,5 +18,5 @@ public struct ItemsRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("storage.Items", model: Items.self)
+    public static var route: ResourceRoute { ResourceRoute("storage.Items", model: Items.self) }
 }

@@ -18,19 +18,21 @@ public struct MetadataInstanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "storage.MetadataInstance",
-        model: MetadataInstance.self,
-        operations: [
-            .init(
-                "applyTemplate",
-                .post,
-                path: "",
-                request: .dictionary(.model(SharedLink.self)),
-                response: .model(MetadataInstance.self)
-            ),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "storage.MetadataInstance",
+            model: MetadataInstance.self,
+            operations: [
+                .init(
+                    "applyTemplate",
+                    .post,
+                    path: "",
+                    request: .dictionary(.model(SharedLink.self)),
+                    response: .model(MetadataInstance.self)
+                ),
+            ]
+        )
+    }
 
     /// Apply a template to a file, with links by field name.
     ///

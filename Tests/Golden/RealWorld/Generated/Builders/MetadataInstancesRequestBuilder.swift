@@ -18,11 +18,13 @@ public struct MetadataInstancesRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "storage.MetadataInstances",
-        model: MetadataInstances.self,
-        children: [.init("", "storage.MetadataInstance", collection: true)]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "storage.MetadataInstances",
+            model: MetadataInstances.self,
+            children: [.init("", "storage.MetadataInstance", collection: true)]
+        )
+    }
 
     /// `templates.request()` lists them; `templates("template_key")` addresses one.
     public var templates: CollectionRequestBuilder<MetadataInstanceRequestBuilder> { .init(client: client, path: path) }

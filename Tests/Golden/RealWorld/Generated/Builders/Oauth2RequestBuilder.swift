@@ -17,10 +17,12 @@ public struct Oauth2RequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "storage.oauth2",
-        operations: [.init("requestToken", .post, path: "token", response: .model(AccessToken.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "storage.oauth2",
+            operations: [.init("requestToken", .post, path: "token", response: .model(AccessToken.self))]
+        )
+    }
 
     /// Exchange a grant for an access token.
     ///

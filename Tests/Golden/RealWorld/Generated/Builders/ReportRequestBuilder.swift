@@ -17,7 +17,9 @@ public struct ReportRequestBuilder: RequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute("storage.report", operations: [.init("usageReport", .get, path: "usage")])
+    public static var route: ResourceRoute {
+        ResourceRoute("storage.report", operations: [.init("usageReport", .get, path: "usage")])
+    }
 
     /// The account's usage as CSV.
     ///

@@ -18,11 +18,13 @@ public struct UploadSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "storage.UploadSession",
-        model: UploadSession.self,
-        operations: [.init("commit", .post, response: .model(File.self))]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "storage.UploadSession",
+            model: UploadSession.self,
+            operations: [.init("commit", .post, response: .model(File.self))]
+        )
+    }
 
     /// Finish a chunked upload.
     ///

@@ -24,13 +24,15 @@ public struct TasksClient: RequestBuilder {
     )
 
     /// What this resource answers, for the module's route table.
-    public static let route = ResourceRoute(
-        "tasks.Service",
-        operations: [
-            .init("listTasks", .get, path: "tasks", response: .collection(.model(Todo.self))),
-            .init("createTask", .post, path: "tasks", request: .model(Todo.self), response: .model(Todo.self)),
-        ]
-    )
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "tasks.Service",
+            operations: [
+                .init("listTasks", .get, path: "tasks", response: .collection(.model(Todo.self))),
+                .init("createTask", .post, path: "tasks", request: .model(Todo.self), response: .model(Todo.self)),
+            ]
+        )
+    }
 
     public let client: ServiceClient
     public let path: ResourcePath
