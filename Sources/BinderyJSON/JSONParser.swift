@@ -175,7 +175,7 @@ struct JSONParser {
                 index += 1
                 let members = Array(openMembers[first...])
                 openMembers.removeSubrange(first...)
-                return JSONObject(members)
+                return JSONObject(distinct: members)
             }
             throw error("expected ',' or '}' in an object, found '\(describe(bytes[index]))'")
         }

@@ -124,7 +124,22 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
 
     public init() { members = [] }
 
-    public init(_ members: [Member]) { self.members = members }
+    /// An object of these members. A name given twice keeps its first position and its last value, as the parser
+    /// reads such JSON: member names are distinct in every `JSONObject`, which property reads rely on.
+    public init(_ members: [Member]) {
+        self.members = members
+        guard members.count > 1, Self.repeatsAName(members) else { return }
+        self.members = []
+        for member in members { self[member.key] = member.value }
+    }
+
+    /// Members whose names are known to be distinct (the parser's, an encoder's), taken as they are.
+    package init(distinct members: [Member]) { self.members = members }
+
+    private static func repeatsAName(_ members: [Member]) -> Bool {
+        var seen = Set<String>(minimumCapacity: members.count)
+        return members.contains { !seen.insert($0.key).inserted }
+    }
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         members = []

@@ -148,7 +148,7 @@ extension JSONObject {
         for key in keys where members.last?.key != key.stringValue {
             members.append(Member(key: key.stringValue, value: try read(key)))
         }
-        self.init(members)
+        self.init(distinct: members)
     }
 }
 

@@ -44,6 +44,18 @@ private struct BareFields: FieldSet {
     }
 }
 
+/// A table of its own for the remembered-position tests, so that no other test moves its hints.
+private struct HintFields: FieldSet {
+    static let schema = ModelSchema("test.hint", fields: HintFields())
+    let name: Field<String>
+    let kind: Field<String>
+
+    private init() {
+        name = Field("name")
+        kind = Field("Kind")
+    }
+}
+
 @Suite struct FieldReadTests {
     @Test func readsAndWritesGoToEachFieldsOwnMember() throws {
         var note = try Model<NoteFields>(
@@ -116,5 +128,31 @@ private struct BareFields: FieldSet {
             return await group.reduce(0, +)
         }
         #expect(mismatches == 0)
+    }
+
+    /// Names are distinct in every object, so the remembered position and a scan find the same member.
+    @Test func anObjectBuiltWithARepeatedNameKeepsItOnceWithTheLastValue() throws {
+        let object = JSONObject([
+            .init(key: "name", value: "first"), .init(key: "x", value: 1), .init(key: "name", value: "second"),
+        ])
+        #expect(object.keys == ["name", "x"])
+        #expect(object["name"] == "second")
+        _ = Model<HintFields>(storage: ["x": 1, "y": 2, "name": "teach"]).name  // remembers position 2
+        var model = Model<HintFields>(storage: object)
+        #expect(model.name == "second")
+        model.name = "third"
+        #expect(model.name == "third" && model.storage["name"] == "third")
+    }
+
+    @Test func theRememberedPositionMatchesOnlyTheExactMember() throws {
+        _ = Model<HintFields>(storage: ["a": 0, "Kind": "k", "name": "n"]).kind  // remembers position 1
+        // Same position, another name of the same length; then a canonically equivalent name ("\u{212A}" is the
+        // Kelvin sign, equal to "K" as a Swift string) that a scan, which compares UTF-8 lengths, does not match.
+        #expect(Model<HintFields>(storage: ["a": 0, "Kine": "no"]).kind == nil)
+        #expect(Model<HintFields>(storage: ["a": 0, "\u{212A}ind": "kelvin"]).kind == nil)
+        #expect(Model<HintFields>(storage: ["a": 0, "Kind": .null]).kind == nil)
+        var appended = Model<HintFields>(storage: ["a": 0])
+        appended.kind = "set"
+        #expect(appended.kind == "set" && appended.storage.keys == ["a", "Kind"])
     }
 }

@@ -97,7 +97,9 @@ final class Slot {
         switch kind {
         case .empty: .object(JSONObject())
         case .value: value
-        case .object: .object(JSONObject(members.map { JSONObject.Member(key: $0.key, value: $0.slot.finished) }))
+        // A key encoded twice reuses its slot, so the names are distinct.
+        case .object:
+            .object(JSONObject(distinct: members.map { JSONObject.Member(key: $0.key, value: $0.slot.finished) }))
         case .array: .array(elements.map(\.finished))
         }
     }

@@ -41,7 +41,8 @@ public struct Model<Fields: FieldSet>: JSONModel {
             let schema = Fields.schema
             // The hint points into the schema, which must outlive the read.
             return withExtendedLifetime(schema) {
-                let (field, hint) = Self.field(field, in: schema)
+                let (field, offset) = Self.field(field, in: schema)
+                let hint = offset.flatMap { MemberHint(schema.memberHints, fieldOffset: $0) }
                 // Converted where it lies in the object: copying the value out would cost a retain and a release.
                 return storage.convertValue(forKey: field.name, hint: hint) { value in
                     field.isLoose ? Value(looseJSON: value) : Value(json: value)
@@ -54,18 +55,17 @@ public struct Model<Fields: FieldSet>: JSONModel {
     }
 
     /// The field a key path names, read in place from the schema's copy of the table (projecting the key path from
-    /// `Fields.all` would copy, retain and release every field of the table on every property read), and the hint
-    /// that remembers where payloads keep its member.
+    /// `Fields.all` would copy, retain and release every field of the table on every property read), and its
+    /// offset in that copy; nil when the field is read the slow way.
     @inlinable @inline(__always)
     static func field<Value>(
         _ path: KeyPath<Fields, Field<Value>>, in schema: ModelSchema
-    ) -> (field: Field<Value>, hint: MemberHint?) {
+    ) -> (field: Field<Value>, offset: Int?) {
         // A hand-written `FieldSet` may build its schema from another table: then only the slow way is safe.
         guard schema.fieldTableType == ObjectIdentifier(Fields.self),
             let offset = MemoryLayout<Fields>.offset(of: path)
         else { return (Fields.all[keyPath: path], nil) }
-        let field = schema.fieldTable.load(fromByteOffset: offset, as: Field<Value>.self)
-        return (field, MemberHint(schema.memberHints, fieldOffset: offset))
+        return (schema.fieldTable.load(fromByteOffset: offset, as: Field<Value>.self), offset)
     }
 }
 

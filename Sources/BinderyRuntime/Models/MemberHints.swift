@@ -5,8 +5,10 @@ import Synchronization
 ///
 /// A service writes the members of every object of a type in the same order, so a property read looks at the
 /// remembered position first and compares one key instead of scanning the object. A guess is always checked
-/// against the key, so a payload in another order costs a scan, never a wrong value. Threads share the positions
-/// through relaxed atomics: a position is a hint, so no read depends on another thread's write.
+/// against the key, and member names are distinct in a `JSONObject`, so a payload in another order costs a scan,
+/// never a wrong value. Payloads that leave out optional members shift the positions after them: a miss costs
+/// the scan a read always made before, and remembering the new position. Threads share the positions through
+/// relaxed atomics: a position is a hint, so no read depends on another thread's write.
 @usableFromInline
 final class MemberHints: Sendable {
     // Allocated once per schema and freed with it; every slot is an atomic, so sharing it is safe.
@@ -57,12 +59,16 @@ extension JSONObject {
     @inlinable @inline(__always)
     func convertValue<T>(forKey key: String, hint: MemberHint?, _ convert: (JSONValue) -> T?) -> T? {
         members.withUnsafeBufferPointer { members in
+            let length = key.utf8.count
             if let hint {
                 let guess = hint.guess
-                if guess < members.count, members[guess].key == key { return convert(members[guess].value) }
+                // The length too, as the scan compares it: a name that is only canonically equivalent (the Kelvin
+                // sign for "K") must not match here when the scan would not match it.
+                if guess < members.count, members[guess].key == key, members[guess].key.utf8.count == length {
+                    return convert(members[guess].value)
+                }
             }
             // Lengths first: they are known without reading the text, and differ for most members.
-            let length = key.utf8.count
             for index in members.indices where members[index].key.utf8.count == length && members[index].key == key {
                 hint?.remember(index)
                 return convert(members[index].value)
