@@ -197,8 +197,8 @@ process and hardly notices. Writing 101 files instead of 18 costs \`bindery-gen\
 That job compiles the initializer of every stored static, and builders' routes were the largest (1,183 in Graph);
 a computed static's body it skips. With routes computed (2026-11-26, one debug build of each and then one more):
 peak 0.67 and 0.68 GiB before, 0.60 and 0.61 GiB after; the interface job alone, three runs each, 0.67–0.71 GiB
-before and 0.61 GiB after. One release build of each: 254.7 s and 3.45 GiB before, 210.9 s and 3.44 GiB after, inside
-this VM's noise, as in the release-only trial in the table above.
+before and 0.61 GiB after. Release did not move beyond this VM's noise: one build of each took 254.7 s (3.45 GiB)
+before and 210.9 s (3.44 GiB) after, where the release-only trial in the table above took 228.1 s and 235.1 s.
 <!-- graph:end -->
 MD
 [ -f BENCHMARKS.md ] || printf '# Benchmarks\n\n' > BENCHMARKS.md
