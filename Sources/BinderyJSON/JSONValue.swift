@@ -136,6 +136,11 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
     /// Members whose names are known to be distinct (the parser's, an encoder's), taken as they are.
     package init(distinct members: [Member]) { self.members = members }
 
+    /// The members that `isIncluded` keeps, in order: the names stay distinct, so nothing is checked again.
+    public func filtered(_ isIncluded: (Member) throws -> Bool) rethrows -> JSONObject {
+        JSONObject(distinct: try members.filter(isIncluded))
+    }
+
     private static func repeatsAName(_ members: [Member]) -> Bool {
         var seen = Set<String>(minimumCapacity: members.count)
         return members.contains { !seen.insert($0.key).inserted }

@@ -28,7 +28,10 @@ final class MockHTTPServer: Sendable {
         let deadline = ContinuousClock.now + .seconds(60)
         while await !server.isListening {
             if let error = failure.withLock({ $0 }) { throw error }
-            guard ContinuousClock.now < deadline else { throw MockServerError.notListening }
+            guard ContinuousClock.now < deadline else {
+                task.cancel()
+                throw MockServerError.notListening
+            }
             try await Task.sleep(for: .milliseconds(2))
         }
         guard case .ip4(_, let bound)? = await server.listeningAddress else { throw MockServerError.noPort }

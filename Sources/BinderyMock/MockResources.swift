@@ -286,10 +286,10 @@ extension MockServer {
         guard let select, !select.isEmpty, !select.contains("*") else { return result }
         let keep = Set(select + expanded + [service.idMember])
         if service.dialect == .spark, case .object(let fields)? = result["StandardFields"] {
-            result["StandardFields"] = .object(JSONObject(fields.members.filter { keep.contains($0.key) }))
+            result["StandardFields"] = .object(fields.filtered { keep.contains($0.key) })
             return result
         }
-        return JSONObject(result.members.filter { keep.contains($0.key) || $0.key.hasPrefix("@") })
+        return result.filtered { keep.contains($0.key) || $0.key.hasPrefix("@") }
     }
 
     private func expansion(_ item: ExpandOption, below path: [String]) -> JSONValue? {

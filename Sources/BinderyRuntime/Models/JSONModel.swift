@@ -143,7 +143,7 @@ extension JSONModel {
     /// Members the type does not declare, kept so that they are re-encoded.
     public var additionalData: JSONObject {
         let declared = Self.schema.fieldIndex
-        return JSONObject(storage.members.filter { declared[$0.key] == nil })
+        return storage.filtered { declared[$0.key] == nil }
     }
 
     /// The members a request body carries: all of them but those the type marks read-only (`id`, `created_at`),
@@ -154,7 +154,7 @@ extension JSONModel {
     public var requestMembers: JSONObject {
         let readOnly = Self.schema.readOnlyFieldNames
         guard !readOnly.isEmpty else { return storage }
-        return JSONObject(storage.members.filter { !readOnly.contains($0.key) })
+        return storage.filtered { !readOnly.contains($0.key) }
     }
 
     /// The `@odata.type` the payload names, if any (`#microsoft.graph.user`).

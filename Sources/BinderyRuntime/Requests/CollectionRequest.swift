@@ -115,13 +115,13 @@ struct PageReader<Element: JSONModel> {
                 throw BinderyError.invalidResponse("expected an object with a \"value\" array", response: response)
             }
             itemsValue = object["value"]
-            additional = JSONObject(object.members.filter { $0.key != "value" })
+            additional = object.filtered { $0.key != "value" }
         case .bare:
             itemsValue = root
         case .wrapped(let path):
             itemsValue = root.value(at: path)
             if let container = root.value(at: Array(path.dropLast()))?.objectValue {
-                additional = JSONObject(container.members.filter { $0.key != path.last })
+                additional = container.filtered { $0.key != path.last }
             }
         }
         guard case .array(let elements)? = itemsValue else {
