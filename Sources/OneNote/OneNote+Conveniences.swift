@@ -58,7 +58,7 @@ extension CollectionRequestBuilder where Item == OnenotePageRequestBuilder {
 }
 
 /// The fields Graph and the legacy API name differently, for notebooks, section groups and sections alike.
-public protocol OneNoteHierarchyFields: FieldSet {
+public protocol OneNoteHierarchyFields: FieldSet where Table == Self {
     var displayName: Field<String> { get }
     var name: Field<String> { get }
     var createdDateTime: Field<Date> { get }

@@ -56,6 +56,17 @@ private struct HintFields: FieldSet {
     }
 }
 
+/// A table as the generator writes it for large specs: a labelled tuple, which compiles to no getter per field.
+private enum TupleFields: FieldSet {
+    typealias Table = (title: Field<String>, pages: Field<Int64>, edited: Field<Date>, note: Field<Model<BareFields>>)
+    static let schema = ModelSchema(
+        "test.tuple",
+        fields: (
+            title: Field("title"), pages: Field("pages", loose: true), edited: Field("edited", readOnly: true),
+            note: Field("note")
+        ) as Table)
+}
+
 @Suite struct FieldReadTests {
     @Test func readsAndWritesGoToEachFieldsOwnMember() throws {
         var note = try Model<NoteFields>(
@@ -87,6 +98,31 @@ private struct HintFields: FieldSet {
         file.size = 13
         #expect(file.storage["sizeInBytes"] == 13)
         #expect(Model<BareFields>.schema.fieldNames == ["name", "sizeInBytes"])
+    }
+
+    @Test func aTupleTableReadsWritesAndValidatesLikeAStruct() throws {
+        #expect(TupleFields.all.pages.name == "pages")
+        #expect(TupleFields.all.pages.isLoose)
+        #expect(Model<TupleFields>.schema.fieldNames == ["title", "pages", "edited", "note"])
+        #expect(Model<TupleFields>.schema.readOnlyFieldNames == ["edited"])
+        var entry = try Model<TupleFields>(
+            jsonBytes: Array(
+                #"{"note":{"name":"n"},"pages":"7","x":[1],"title":"T","edited":"2026-11-25T10:00:00Z"}"#.utf8))
+        let reordered = Model<TupleFields>(storage: ["title": "U", "pages": 8])
+        for _ in 0..<3 {
+            #expect(entry.title == "T" && entry.pages == 7 && entry.note?.name == "n")
+            #expect(entry.edited == Date(timeIntervalSince1970: 1_795_600_800))
+            #expect(reordered.title == "U" && reordered.pages == 8 && reordered.note == nil)
+        }
+        entry.pages = 9
+        entry.title = nil
+        #expect(entry.storage["pages"] == 9)
+        #expect(entry.storage["title"] == .null)
+        #expect(entry.requestMembers.keys == ["note", "pages", "x", "title"])
+        // Validation reads the tuple's fields as it reads a struct's: a wrong kind fails with its path.
+        #expect(throws: ModelDecodingError.self) {
+            try Model<TupleFields>(jsonBytes: Array(#"{"note":{"name":3}}"#.utf8))
+        }
     }
 
     /// Reads look first where the last payload of the type kept the member; a payload in another order, or one

@@ -36,7 +36,7 @@ public struct Model<Fields: FieldSet>: JSONModel {
     /// compiler turns into a constant offset, and the value's conversion is a direct call. Generated modules
     /// declare tables and read no properties, so this costs their build nothing.
     @inlinable @inline(__always)
-    public subscript<Value>(dynamicMember field: KeyPath<Fields, Field<Value>>) -> Value? {
+    public subscript<Value>(dynamicMember field: KeyPath<Fields.Table, Field<Value>>) -> Value? {
         get {
             let schema = Fields.schema
             // The hint points into the schema, which must outlive the read.
@@ -59,11 +59,11 @@ public struct Model<Fields: FieldSet>: JSONModel {
     /// offset in that copy; nil when the field is read the slow way.
     @inlinable @inline(__always)
     static func field<Value>(
-        _ path: KeyPath<Fields, Field<Value>>, in schema: ModelSchema
+        _ path: KeyPath<Fields.Table, Field<Value>>, in schema: ModelSchema
     ) -> (field: Field<Value>, offset: Int?) {
         // A hand-written `FieldSet` may build its schema from another table: then only the slow way is safe.
-        guard schema.fieldTableType == ObjectIdentifier(Fields.self),
-            let offset = MemoryLayout<Fields>.offset(of: path)
+        guard schema.fieldTableType == ObjectIdentifier(Fields.Table.self),
+            let offset = MemoryLayout<Fields.Table>.offset(of: path)
         else { return (Fields.all[keyPath: path], nil) }
         return (schema.fieldTable.load(fromByteOffset: offset, as: Field<Value>.self), offset)
     }
@@ -71,9 +71,12 @@ public struct Model<Fields: FieldSet>: JSONModel {
 
 /// The properties a model declares, each a stored `Field`, plus the model's schema.
 public protocol FieldSet: Sendable {
-    /// The one instance, which property access reads field names from. Generated tables take the default: the
+    /// The value whose `Field`s property reads go through: `Self` for a struct of stored fields, or a labelled
+    /// tuple of them, which compiles to no function per field.
+    associatedtype Table = Self
+    /// The one table, which property access reads field names from. Generated tables take the default: the
     /// copy their schema was built from.
-    static var all: Self { get }
+    static var all: Table { get }
     static var schema: ModelSchema { get }
 }
 
@@ -83,12 +86,12 @@ extension FieldSet {
     /// Generated tables declare no `all` of their own: that is three functions fewer per model (a global, its
     /// addressor and its initializer), and the full Graph module has thousands of models. A table whose schema
     /// is built from another table must declare `all`.
-    public static var all: Self {
+    public static var all: Table {
         let schema = Self.schema
         precondition(
-            schema.fieldTableType == ObjectIdentifier(Self.self),
+            schema.fieldTableType == ObjectIdentifier(Table.self),
             "\(Self.self).schema is built from another table: declare `static let all`")
-        return schema.fieldTable.load(as: Self.self)
+        return schema.fieldTable.load(as: Table.self)
     }
 }
 

@@ -46,9 +46,9 @@ public final class ModelSchema: Sendable {
 
     /// Builds the table from a generated `Fields` value: its stored `Field` properties, in declaration order.
     @_spi(Generated)
-    public init(
+    public init<Table>(
         _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [],
-        discriminator: String? = nil, tag: String? = nil, aliases: [String] = [], fields: some FieldSet
+        discriminator: String? = nil, tag: String? = nil, aliases: [String] = [], fields: Table
     ) {
         // Reflection runs once per type, when the schema is first used; generated code stays a plain table.
         let declared = Mirror(reflecting: fields).children.compactMap { $0.value as? any AnyField }
