@@ -199,7 +199,9 @@ import Testing
                                     "appending",
                                     [
                                         .init("function", .string("aVeryLongFunctionName")),
-                                        .init("parameters", .array([.tuple([.string("page"), .raw("page")])])),
+                                        .init(
+                                            "parameters",
+                                            .array([.tuple([.init(.string("page")), .init(.raw("page"))])])),
                                     ])),
                         ])),
                 .ifLet("name", [.raw(#"body.set("name", name)"#)]),

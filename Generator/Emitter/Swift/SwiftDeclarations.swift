@@ -46,6 +46,9 @@ public struct Declaration: Equatable, Sendable {
         case variable(VariableDeclaration)
         case function(FunctionDeclaration)
         case typeAlias(name: String, type: String)
+        /// `typealias Table = (id: Field<String>, name: Field<String>)`: a labelled tuple type, broken one element
+        /// per line when it does not fit.
+        case tupleAlias(name: String, elements: [Expression.Argument])
         /// `case file(File)`: an enum case, written as is after `case`.
         case enumCase(String)
     }
@@ -181,12 +184,14 @@ public indirect enum Expression: Equatable, Sendable {
     case array([Expression])
     /// `[key: value]`, `[:]` when empty; broken, one entry per line with a trailing comma.
     case dictionary([DictionaryEntry])
-    /// `(a, b)`.
-    case tuple([Expression])
+    /// `(a, b)`, `(label: a, b)`; broken, one element per line.
+    case tuple([Argument])
     /// `{ parameters in statements }`, always over several lines.
     case closure(parameters: [String], body: [Statement])
     /// A keyword before an expression: `try await client.send()`.
     case keyword(String, Expression)
+    /// `value as Type`: the type written as is, after the value however it breaks.
+    case cast(Expression, to: String)
 
     /// A labelled or unlabelled argument of a call.
     public struct Argument: Equatable, Sendable {

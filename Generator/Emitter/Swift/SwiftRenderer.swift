@@ -74,6 +74,8 @@ public struct SwiftRenderer: Sendable {
                 printer.line("\(access)typealias \(name) =")
                 printer.indent { $0.line(type) }
             }
+        case .tupleAlias(let name, let elements):
+            printer.expression(.tuple(elements), prefix: "\(access)typealias \(name) = ")
         case .enumCase(let text):
             printer.line("case \(text)")
         }
@@ -329,7 +331,9 @@ struct Printer {
                 open: prefix + "[", entries.map { (($0.key.flat ?? "") + ": ", $0.value) }, trailingComma: true,
                 close: "]" + suffix)
         case .tuple(let elements) where !elements.isEmpty:
-            return list(open: prefix + "(", elements.map { ("", $0) }, trailingComma: false, close: ")" + suffix)
+            return list(
+                open: prefix + "(", elements.map { ($0.label.map { $0 + ": " } ?? "", $0.value) },
+                trailingComma: false, close: ")" + suffix)
         case .closure(let parameters, let body):
             let opening = "{" + (parameters.isEmpty ? "" : " " + parameters.joined(separator: ", ") + " in")
             if !fits(prefix, opening), let label = Self.label(prefix) {
@@ -342,6 +346,8 @@ struct Printer {
             return line("}", suffix)
         case .keyword(let keyword, let value):
             return self.expression(value, prefix: prefix + keyword + " ", suffix: suffix)
+        case .cast(let value, let type):
+            return self.expression(value, prefix: prefix, suffix: " as " + type + suffix)
         case .raw(let text):
             if let label = Self.label(prefix), !text.contains("\n") {
                 // Nothing to break inside: the value goes on the line after its label.
@@ -528,17 +534,7 @@ extension Expression {
             return true
         case .call(let callee, let arguments):
             guard callee.appendFlat(to: &bytes) else { return false }
-            bytes.append(UInt8(ascii: "("))
-            for (index, argument) in arguments.enumerated() {
-                if index > 0 { bytes.append(contentsOf: ", ".utf8) }
-                if let label = argument.label {
-                    bytes.append(contentsOf: label.utf8)
-                    bytes.append(contentsOf: ": ".utf8)
-                }
-                guard argument.value.appendFlat(to: &bytes) else { return false }
-            }
-            bytes.append(UInt8(ascii: ")"))
-            return true
+            return Self.appendFlat(arguments, to: &bytes)
         case .array(let elements):
             return Self.appendFlat(elements, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), to: &bytes)
         case .dictionary(let entries):
@@ -556,14 +552,34 @@ extension Expression {
             bytes.append(UInt8(ascii: "]"))
             return true
         case .tuple(let elements):
-            return Self.appendFlat(elements, open: UInt8(ascii: "("), close: UInt8(ascii: ")"), to: &bytes)
+            return Self.appendFlat(elements, to: &bytes)
         case .closure:
             return false
         case .keyword(let keyword, let value):
             bytes.append(contentsOf: keyword.utf8)
             bytes.append(UInt8(ascii: " "))
             return value.appendFlat(to: &bytes)
+        case .cast(let value, let type):
+            guard value.appendFlat(to: &bytes) else { return false }
+            bytes.append(contentsOf: " as ".utf8)
+            bytes.append(contentsOf: type.utf8)
+            return true
         }
+    }
+
+    /// `(a, label: b)`: arguments or tuple elements, each after its label.
+    private static func appendFlat(_ arguments: [Argument], to bytes: inout [UInt8]) -> Bool {
+        bytes.append(UInt8(ascii: "("))
+        for (index, argument) in arguments.enumerated() {
+            if index > 0 { bytes.append(contentsOf: ", ".utf8) }
+            if let label = argument.label {
+                bytes.append(contentsOf: label.utf8)
+                bytes.append(contentsOf: ": ".utf8)
+            }
+            guard argument.value.appendFlat(to: &bytes) else { return false }
+        }
+        bytes.append(UInt8(ascii: ")"))
+        return true
     }
 
     /// `open`, the elements joined by commas, `close`.
@@ -609,11 +625,14 @@ extension Expression {
             }
             return total <= limit ? total : nil
         case .tuple(let elements):
-            return Self.flatColumns(elements.map { (nil, $0) }, limit: limit - 2).map { $0 + 2 }
+            return Self.flatColumns(elements.map { ($0.label, $0.value) }, limit: limit - 2).map { $0 + 2 }
         case .closure:
             return nil
         case .keyword(let keyword, let value):
             let own = keyword.columns + 1
+            return value.flatColumns(limit: limit - own).map { $0 + own }
+        case .cast(let value, let type):
+            let own = 4 + type.columns
             return value.flatColumns(limit: limit - own).map { $0 + own }
         }
     }

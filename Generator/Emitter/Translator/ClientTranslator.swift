@@ -186,7 +186,7 @@ struct ClientTranslator {
             paging = .dot("nextLink", [.init("field", .string(field))])
         case .pageNumber(let page, let size, let extra, let totalPages):
             let extraQuery = extra.sorted { $0.key < $1.key }.map {
-                Expression.tuple([.string($0.key), .string($0.value)])
+                Expression.tuple([.init(.string($0.key)), .init(.string($0.value))])
             }
             paging = .dot(
                 "pageNumber",

@@ -87,7 +87,8 @@ struct OperationTranslator {
             switch parameter.location {
             case .function:
                 if required {
-                    functionArguments.append(.tuple([.raw(wire), .call("ODataLiteral", [.init("json", .raw(name))])]))
+                    functionArguments.append(
+                        .tuple([.init(.raw(wire)), .init(.call("ODataLiteral", [.init("json", .raw(name))]))]))
                 } else {
                     optionalFunctionArguments.append(
                         .ifLet(
@@ -99,7 +100,8 @@ struct OperationTranslator {
                                         [
                                             .init(
                                                 .tuple([
-                                                    .raw(wire), .call("ODataLiteral", [.init("json", .raw(plainName))]),
+                                                    .init(.raw(wire)),
+                                                    .init(.call("ODataLiteral", [.init("json", .raw(plainName))])),
                                                 ]))
                                         ]))
                             ]))
